@@ -1,0 +1,54 @@
+# Compiler flags. Included after the third-party targets (GoogleTest) and before any of
+# ours, so that the warnings-as-errors options below reach exactly our own code: every
+# target created afterwards in this directory or a subdirectory gets them.
+#
+# The flags are also kept in lists (command-line words) for warploom_add_compile_fail_test,
+# which runs the compilers by hand.
+
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+# CMake < 3.26? knows nvcc only up to C++17 (no cuda_std_20, no -std=c++20); nvcc >= 12
+# supports C++20, so teach CMake what newer versions know by themselves.
+if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA"
+   AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0
+   AND NOT "cuda_std_20" IN_LIST CMAKE_CUDA_COMPILE_FEATURES)
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+  set(CMAKE_CUDA20_COMPILE_FEATURES cuda_std_20)
+endif()
+set(CMAKE_CUDA_STANDARD 20)
+set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+set(CMAKE_CUDA_EXTENSIONS OFF)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+# The shared CUDA runtime everywhere: CMake's default for CUDA targets is the static one,
+# which next to CUDA::cudart (shared, via warploom::warploom) would put two runtimes in
+# one program.
+set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+
+set(WARPLOOM_CUDA_GENCODES "arch=compute_90a,code=sm_90a"
+    CACHE STRING "Values for nvcc -gencode (a list), used instead of CUDA_ARCHITECTURES")
+
+# Every CUDA compilation, in every build type:
+#   -DNDEBUG  CUTLASS device asserts make ptxas serialize wgmma (warning C7510, ~9% on an
+#             H200 GEMM). nvcc defines it for the host pass of .cu files too.
+#   -lineinfo source lines in SASS for ncu and compute-sanitizer, at no cost in speed.
+set(WARPLOOM_CUDA_FLAGS --expt-relaxed-constexpr -DNDEBUG -lineinfo)
+foreach(gencode IN LISTS WARPLOOM_CUDA_GENCODES)
+  list(APPEND WARPLOOM_CUDA_FLAGS -gencode "${gencode}")
+endforeach()
+
+set(WARPLOOM_CXX_WARNING_FLAGS -Wall -Wextra -Werror)
+list(JOIN WARPLOOM_CXX_WARNING_FLAGS "," _warploom_host_warnings)
+set(WARPLOOM_CUDA_WARNING_FLAGS -Werror all-warnings "-Xcompiler=${_warploom_host_warnings}")
+
+# The architecture flags go into CMAKE_CUDA_FLAGS so that a device-link step (separable
+# compilation) sees them too; third-party code has no CUDA sources for them to upset.
+list(JOIN WARPLOOM_CUDA_FLAGS " " _warploom_cuda_flags)
+string(APPEND CMAKE_CUDA_FLAGS " ${_warploom_cuda_flags}")
+
+list(JOIN WARPLOOM_CUDA_WARNING_FLAGS " " _warploom_cuda_warnings)
+add_compile_options(
+  "$<$<COMPILE_LANGUAGE:CXX>:${WARPLOOM_CXX_WARNING_FLAGS}>"
+  "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:${_warploom_cuda_warnings}>")
