@@ -195,8 +195,8 @@ main() {
 
 # Bounded in time: on a machine without network apt-get must not hold the build up.
 install_ccache() {
-  timeout 120 apt-get install -y -qq ccache ||
-    { timeout 120 apt-get update -qq && timeout 120 apt-get install -y -qq ccache; }
+  local apt=(timeout 60 apt-get -qq -o Acquire::Retries=0 -o Acquire::http::Timeout=10)
+  "${apt[@]}" install -y ccache || { "${apt[@]}" update && "${apt[@]}" install -y ccache; }
 }
 
 main "$@"
