@@ -1,6 +1,10 @@
 # Third-party dependencies. Everything but the CUDA toolkit comes from the dependency folder
 # that tools/bootstrap.sh fills; none of it is fetched at configure time, so a machine
 # without network builds from a copied folder.
+#
+# Sets WARPLOOM_DEPS_DIR, WARPLOOM_SYSTEM_INCLUDE_DIRS (third-party headers),
+# WARPLOOM_CUOBJDUMP (cuobjdump for SASS checks, or ...-NOTFOUND) and defines the
+# GoogleTest targets (GTest::gtest, GTest::gtest_main, GTest::gmock).
 
 set(WARPLOOM_DEPS_DIR "${PROJECT_SOURCE_DIR}/.deps"
     CACHE PATH "Folder filled by tools/bootstrap.sh (CUTLASS, GoogleTest, host headers)")

@@ -103,17 +103,21 @@ pip_download() {  # pip_download DIR REQUIREMENT
     --dest "$1" "$2"
 }
 
-# apt_get_download DIR PACKAGE...: fetches .deb files into DIR, refreshing stale package
-# lists once when we may.
+# apt_get ARGS...: apt-get ARGS..., bounded in time so that a machine without network does
+# not hold the build up; on failure, when root, refreshes the package lists once and retries.
+apt_get() {
+  local run=(timeout 120 apt-get -qq -o Acquire::Retries=1 -o Acquire::http::Timeout=20)
+  "${run[@]}" "$@" && return 0
+  is_root || return 1
+  "${run[@]}" update && "${run[@]}" "$@"
+}
+
+# apt_get_download DIR PACKAGE...: fetches .deb files into DIR.
 apt_get_download() {
   local dir=$1
   shift
   chmod 777 "$dir"  # lets apt's sandbox user write there when we are root
-  if ! (cd "$dir" && apt-get download "$@"); then
-    is_root || return 1
-    apt-get update -qq
-    (cd "$dir" && apt-get download "$@")
-  fi
+  (cd "$dir" && apt_get download "$@")
 }
 
 # Moves a freshly built folder into place, replacing the old one.
@@ -151,7 +155,7 @@ install_googletest() {
   local tmp=$1 src=/usr/src/googletest
   if [[ ! -f $src/CMakeLists.txt ]]; then
     if is_root && have apt-get; then
-      apt-get install -y -qq googletest || { apt-get update -qq && apt-get install -y -qq googletest; }
+      apt_get install -y googletest
     else
       # Not root: unpack the package instead of installing it.
       apt_get_download "$tmp" googletest
@@ -186,17 +190,11 @@ main() {
 
   if have ccache; then
     note "ccache: found ($(command -v ccache))"
-  elif is_root && have apt-get && install_ccache >/dev/null 2>&1; then
+  elif is_root && have apt-get && apt_get install -y ccache >/dev/null 2>&1; then
     note "ccache: installed ($(command -v ccache))"
   else
     note "ccache: not available; building without a compiler cache"
   fi
-}
-
-# Bounded in time: on a machine without network apt-get must not hold the build up.
-install_ccache() {
-  local apt=(timeout 60 apt-get -qq -o Acquire::Retries=0 -o Acquire::http::Timeout=10)
-  "${apt[@]}" install -y ccache || { "${apt[@]}" update && "${apt[@]}" install -y ccache; }
 }
 
 main "$@"
