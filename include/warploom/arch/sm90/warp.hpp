@@ -1,0 +1,28 @@
+// warploom/arch/sm90/warp.hpp
+//
+// Warp identity and election: the two facts a task branch is selected on.
+#pragma once
+
+#include <cute/arch/cluster_sm90.hpp>  // cute::elect_one_sync
+
+#include "warploom/config.hpp"
+
+namespace warploom::sm90 {
+
+#if defined(__CUDACC__)
+
+inline constexpr int kThreadsPerWarp = 32;
+inline constexpr int kWarpsPerWarpgroup = 4;
+
+// The warp index, broadcast from lane 0 so the compiler knows it is warp-uniform and every task
+// branch compiles to a uniform branch.
+WL_DEVICE int warp_idx_uniform() {
+  return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kThreadsPerWarp, 0);
+}
+
+// True in exactly one lane of the (fully converged) warp: elect.sync.
+WL_DEVICE bool elect_one() { return cute::elect_one_sync() != 0; }
+
+#endif  // __CUDACC__
+
+}  // namespace warploom::sm90

@@ -1,0 +1,153 @@
+// warploom/ts/describe.hpp
+//
+// Builds the ts::ManagerModel of a TaskManager from its types: captures every task's schedule
+// with the recorder, collects the resource table, graph and shared-memory requests. Usable at run
+// time (the CLI, tests) and in constant expressions (the compile-time gate in task_manager.hpp).
+#pragma once
+
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "warploom/ts/labels.hpp"
+#include "warploom/ts/manager_traits.hpp"
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/recorder.hpp"
+#include "warploom/ts/resource.hpp"
+
+namespace warploom::ts {
+
+namespace detail {
+
+template <class R, auto kMember>
+using buffer_type_t = std::remove_cvref_t<decltype(std::declval<R&>().*kMember)>;
+
+template <class R, class Buffers>
+struct smem_buffers_of;
+template <class R, auto... kMembers>
+struct smem_buffers_of<R, buffers<kMembers...>> {
+  static constexpr void add(std::vector<SmemRequest>& out, int resource) {
+    (out.push_back({member_name<kMembers>(), resource,
+                    static_cast<long long>(buffer_type_t<R, kMembers>::bytes),
+                    buffer_type_t<R, kMembers>::alignment}),
+     ...);
+  }
+};
+
+template <class R>
+constexpr void add_smem_requests(std::vector<SmemRequest>& out, int resource) {
+  if constexpr (requires { typename R::smem_buffers; }) {
+    smem_buffers_of<R, typename R::smem_buffers>::add(out, resource);
+  }
+}
+
+template <class MemberPtr>
+struct member_class;
+template <class C, class M>
+struct member_class<M C::*> {
+  using type = C;
+};
+
+template <class Traits, auto... kMembers>
+constexpr void mark_alias_group(std::vector<SmemRequest>& reqs, int group, Alias<kMembers...>) {
+  int phase = 0;
+  (
+      [&] {
+        using R = typename member_class<decltype(kMembers)>::type;
+        int res = Traits::template resource_index<R>;
+        for (auto& r : reqs) {
+          if (r.resource == res && r.name == member_name<kMembers>()) {
+            r.alias_group = group;
+            r.alias_phase = phase;
+          }
+        }
+        ++phase;
+      }(),
+      ...);
+}
+
+template <class Traits, class... Groups>
+constexpr void mark_aliases(std::vector<SmemRequest>& reqs, Aliases<Groups...>) {
+  int group = 0;
+  (mark_alias_group<Traits>(reqs, group++, Groups{}), ...);
+}
+
+template <class Traits, class T, class R>
+constexpr auto make_record_handle(Recorder& rec) {
+  return RecordHandle<R, access_v<T, R>>(rec, Traits::template resource_index<R>);
+}
+
+template <class Traits, class T, class... Src, class... Dst>
+constexpr Schedule capture(list<Src...>, list<Dst...>) {
+  Schedule s;
+  Recorder rec(s);
+  auto handles = std::tuple{make_record_handle<Traits, T, Src>(rec)...,
+                            make_record_handle<Traits, T, Dst>(rec)...};
+  std::apply(
+      [&](auto&... h) {
+        static_assert(requires { T::schedule(rec, h...); },
+                      "R-B1: the task's schedule must be callable as "
+                      "`schedule(ctx, <one handle per src resource>, <one per dst resource>)`");
+        T::schedule(rec, h...);
+      },
+      handles);
+  return s;
+}
+
+template <class Traits, class... Rs>
+constexpr std::vector<int> resource_indices(list<Rs...>) {
+  return {Traits::template resource_index<Rs>...};
+}
+
+template <class Traits, class Edge>
+constexpr void add_edges(std::vector<GraphEdge>& out) {
+  using D = typename Edge::downstream;
+  [&]<class... Us>(list<Us...>) {
+    (out.push_back({Traits::template resource_index<D>, Traits::template resource_index<Us>}), ...);
+  }(typename Edge::upstreams{});
+}
+
+template <class Traits, class G>
+struct graph_edges;
+template <class Traits, class... Edges>
+struct graph_edges<Traits, Graph<Edges...>> {
+  static constexpr std::vector<GraphEdge> get() {
+    std::vector<GraphEdge> out;
+    (add_edges<Traits, Edges>(out), ...);
+    return out;
+  }
+};
+
+}  // namespace detail
+
+// The resource table and shared-memory requests of the TaskManager described by `Traits`: all the
+// allocator needs, without capturing any schedule.
+template <class Traits>
+constexpr void describe_resources(ManagerModel& m) {
+  m.block_warps = Traits::options.block_warps;
+  m.smem_capacity = Traits::options.smem_capacity;
+  [&]<class... Rs>(list<Rs...>) {
+    (check_resource<Rs>(), ...);
+    (m.resources.push_back({Rs::spec.name, Rs::spec.kind, Rs::spec.pipeline}), ...);
+    (detail::add_smem_requests<Rs>(m.smem, Traits::template resource_index<Rs>), ...);
+  }(typename Traits::resources{});
+  detail::mark_aliases<Traits>(m.smem, typename Traits::aliases{});
+}
+
+// The verifier's view of the TaskManager described by `Traits` (a ts::ManagerTraits).
+template <class Traits>
+constexpr ManagerModel describe(std::string_view name = "task_manager") {
+  ManagerModel m;
+  m.name = name;
+  describe_resources<Traits>(m);
+  [&]<class... Ts>(list<Ts...>) {
+    (m.tasks.push_back({Ts::spec, detail::resource_indices<Traits>(typename Ts::src{}),
+                        detail::resource_indices<Traits>(typename Ts::dst{}),
+                        detail::capture<Traits, Ts>(typename Ts::src{}, typename Ts::dst{})}),
+     ...);
+  }(typename Traits::tasks{});
+  m.graph = detail::graph_edges<Traits, typename Traits::graph>::get();
+  return m;
+}
+
+}  // namespace warploom::ts

@@ -1,0 +1,224 @@
+// warploom/ts/device/context.hpp
+//
+// The executing context: a schedule instantiated with ts::DeviceContext *is* the task's code.
+// Every decision (which op, which resource, which work, which stage state) is resolved by
+// templates; what remains at run time is the loop, the mbarrier operations, the state arithmetic
+// and the work bodies — the same instructions a hand-written kernel has.
+//
+// Each task owns private pipeline state: a DeviceHandle per resource holds the task's cursor
+// (stage index and phase) and try_* status; tasks share nothing at run time but the barriers and
+// buffers in shared memory.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include "warploom/arch/sm90/warp.hpp"
+#include "warploom/config.hpp"
+#include "warploom/ts/device/pipeline.hpp"
+#include "warploom/ts/domain_loop.hpp"
+#include "warploom/ts/pipeline_ops.hpp"
+#include "warploom/ts/resource.hpp"
+#include "warploom/ts/stage_info.hpp"
+#include "warploom/ts/work.hpp"
+
+namespace warploom::ts {
+
+#if defined(__CUDACC__)
+
+// The innermost enclosing domain loop, as work sees it through ts::StageInfo.
+struct LoopCoords {
+  int offset = 0, start = 0, end = 0, step = 0;
+};
+
+// A task-local variable at run time: a register.
+template <class T>
+struct DeviceLocal {
+  using value_type = T;
+  T value;
+  WL_DEVICE DeviceLocal& operator=(T const& v) {
+    value = v;
+    return *this;
+  }
+  WL_DEVICE operator T const&() const { return value; }
+};
+
+class DeviceContext;
+
+// The loop object a domain_loop body receives on the device.
+class DeviceLoop {
+ public:
+  WL_DEVICE DeviceLoop(int i, int start, int end, int step) : i_(i), start_(start), end_(end), step_(step) {}
+  template <class Body>
+  WL_DEVICE void first_iter(Body&& body) const {
+    if (i_ == start_) body();
+  }
+  template <class Body>
+  WL_DEVICE void last_iter(Body&& body) const {
+    int next = i_ + step_;
+    if (step_ > 0 ? next >= end_ : next <= end_) body();
+  }
+
+ private:
+  int i_, start_, end_, step_;
+};
+
+class DeviceContext {
+ public:
+  static constexpr bool is_device = true;
+
+  WL_DEVICE DeviceContext(ResourceContext rc, int task_warp_idx)
+      : rc_(rc), task_warp_idx_(task_warp_idx) {}
+
+  WL_DEVICE int thread_idx() const { return static_cast<int>(threadIdx.x); }
+  WL_DEVICE int block_idx() const { return static_cast<int>(blockIdx.x); }
+  WL_DEVICE int block_dim() const { return static_cast<int>(blockDim.x); }
+  WL_DEVICE int grid_dim() const { return static_cast<int>(gridDim.x); }
+  WL_DEVICE int warp_idx() const { return sm90::warp_idx_uniform(); }
+  // Thread index within the task's own warps (0 for the task's first thread).
+  WL_DEVICE int task_thread_idx() const {
+    return static_cast<int>(threadIdx.x) - task_warp_idx_ * sm90::kThreadsPerWarp;
+  }
+
+  template <class T>
+  WL_DEVICE DeviceLocal<T> local(T const& init) const {
+    return DeviceLocal<T>{init};
+  }
+
+  template <class... Args>
+  WL_DEVICE void domain_loop(Args&&... args) {
+    using L = detail::LoopArgs<Args...>;
+    auto bounds = detail::loop_bounds<L::num_bounds>(args...);
+    using Step = std::remove_cvref_t<std::tuple_element_t<2, decltype(bounds)>>;
+    int const start = detail::to_int(std::get<0>(bounds));
+    int const end = detail::to_int(std::get<1>(bounds));
+    int const step = detail::to_int(std::get<2>(bounds));
+    auto&& body = detail::loop_body(args...);
+    LoopCoords const saved = loop_;
+    auto iterate = [&](int i) {
+      loop_ = {i, start, end, step};
+      DeviceLoop loop(i, start, end, step);
+      body(loop);
+    };
+    if constexpr (StaticBound<Step>) {
+      if constexpr (Step::value > 0) {
+        run<L::unroll>(start, step, [&](int i) { return i < end; }, iterate);
+      } else {
+        run<L::unroll>(start, step, [&](int i) { return i > end; }, iterate);
+      }
+    } else {
+      run<L::unroll>(start, step, [&](int i) { return step > 0 ? i < end : i > end; }, iterate);
+    }
+    loop_ = saved;
+  }
+
+  WL_DEVICE LoopCoords const& loop() const { return loop_; }
+  WL_DEVICE ResourceContext const& resource_context() const { return rc_; }
+
+ private:
+  template <int kUnroll, class Cond, class Iterate>
+  static WL_DEVICE void run(int start, int step, Cond cond, Iterate& iterate) {
+    if constexpr (kUnroll > 0) {
+#pragma unroll(kUnroll)
+      for (int i = start; cond(i); i += step) iterate(i);
+    } else {
+      for (int i = start; cond(i); i += step) iterate(i);
+    }
+  }
+
+  LoopCoords loop_{};
+  ResourceContext rc_;
+  int task_warp_idx_;
+};
+
+namespace detail {
+template <class A>
+WL_DEVICE decltype(auto) unwrap(A&& a) {
+  if constexpr (requires { typename std::remove_cvref_t<A>::value_type; } &&
+                std::is_same_v<std::remove_cvref_t<A>,
+                               DeviceLocal<typename std::remove_cvref_t<A>::value_type>>) {
+    return static_cast<typename std::remove_cvref_t<A>::value_type const&>(a);
+  } else {
+    return std::forward<A>(a);
+  }
+}
+}  // namespace detail
+
+// A resource as an executing schedule sees it: the resource object, the pipeline's barriers, and
+// this task's private cursors on them.
+template <class R, Access kAccess>
+class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
+ public:
+  using resource = R;
+  static constexpr PipelineConfig kPipeline = R::spec.pipeline;
+  using Pipeline = DevicePipeline<kPipeline>;
+
+  WL_DEVICE DeviceHandle(R& r, DeviceContext& ctx, Pipeline pipe)
+      : res_(&r), ctx_(&ctx), pipe_(pipe) {}
+
+  WL_DEVICE R* operator->() const { return res_; }
+
+  template <OpKind kOp>
+  WL_DEVICE void pipeline_op() {
+    if constexpr (kPipeline.enabled()) {
+      if constexpr (kOp == OpKind::TryAcquire) {
+        prod_ready_ = pipe_.producer_try_acquire(prod_);
+      } else if constexpr (kOp == OpKind::Acquire) {
+        pipe_.producer_acquire(prod_, prod_ready_);
+        prod_ready_ = false;
+      } else if constexpr (kOp == OpKind::Commit) {
+        pipe_.producer_commit(prod_);
+        Pipeline::advance(prod_);
+      } else if constexpr (kOp == OpKind::TryWait) {
+        cons_ready_ = pipe_.consumer_try_wait(cons_);
+      } else if constexpr (kOp == OpKind::Wait) {
+        pipe_.consumer_wait(cons_, cons_ready_);
+        cons_ready_ = false;
+      } else if constexpr (kOp == OpKind::Release) {
+        pipe_.consumer_release(cons_);
+        Pipeline::advance(cons_);
+      }
+    }
+  }
+
+  template <auto kMember, class... Args>
+  WL_DEVICE decltype(auto) invoke(Args&&... args) {
+    using Stage = std::remove_cvref_t<typename work_traits<kMember>::first>;
+    return (res_->*kMember)(make_stage<Stage>(), detail::unwrap(std::forward<Args>(args))...);
+  }
+
+  // Emitted by the TaskManager at the end of a task that produces this resource.
+  WL_DEVICE void producer_tail() const {
+    if constexpr (kPipeline.enabled() && kAccess != Access::Source) pipe_.producer_tail(prod_);
+  }
+
+ private:
+  template <class Stage>
+  WL_DEVICE Stage make_stage() const {
+    Stage st{};
+    LoopCoords const& l = ctx_->loop();
+    st.loop_offset = l.offset;
+    st.loop_start = l.start;
+    st.loop_end = l.end;
+    st.loop_step = l.step;
+    st.context = ctx_->resource_context();
+    if constexpr (kPipeline.enabled()) {
+      PipelineState const s = is_producer_side(Stage::role) ? prod_ : cons_;
+      st.stage_idx = s.index;
+      st.barrier = pipe_.full_barrier(s);
+    }
+    return st;
+  }
+
+  R* res_;
+  DeviceContext* ctx_;
+  Pipeline pipe_;
+  PipelineState prod_ = Pipeline::producer_start();
+  PipelineState cons_ = Pipeline::consumer_start();
+  bool prod_ready_ = false;
+  bool cons_ready_ = false;
+};
+
+#endif  // __CUDACC__
+
+}  // namespace warploom::ts

@@ -1,0 +1,132 @@
+// warploom/ts/domain_loop.hpp
+//
+// Arguments of ctx.domain_loop(...), shared by the capturing and the executing context:
+//
+//   ctx.domain_loop(end, body)
+//   ctx.domain_loop(start, end, body)
+//   ctx.domain_loop(start, end, step, body)          // any of these with ts::unroll<N> before body
+//
+// A bound is either a run-time integer or a compile-time one (ts::c<N>, std::integral_constant,
+// cute::Int<N>). The verifier treats run-time bounds as unknown trip counts.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+
+#include "warploom/config.hpp"
+#include "warploom/ts/schedule_ir.hpp"
+
+namespace warploom::ts {
+
+template <int kFactor>
+struct Unroll {
+  static_assert(kFactor >= 1, "R-B3: unroll factor must be at least 1");
+  static constexpr int factor = kFactor;
+};
+// ts::unroll<4>: unroll the domain loop by 4.
+template <int kFactor>
+inline constexpr Unroll<kFactor> unroll{};
+
+// ts::c<4>: the compile-time integer 4.
+template <int kValue>
+inline constexpr std::integral_constant<int, kValue> c{};
+
+template <class T>
+concept StaticBound = std::is_empty_v<T> && requires {
+  { T::value } -> std::convertible_to<long long>;
+};
+
+template <class T>
+concept LoopBound = std::integral<std::remove_cvref_t<T>> || StaticBound<std::remove_cvref_t<T>>;
+
+namespace detail {
+
+template <class T>
+struct is_unroll : std::false_type {};
+template <int k>
+struct is_unroll<Unroll<k>> : std::true_type {};
+
+template <class B>
+constexpr Bound to_bound(B const& b) {
+  if constexpr (StaticBound<B>) {
+    return {true, static_cast<long long>(B::value)};
+  } else {
+    return {false, static_cast<long long>(b)};
+  }
+}
+
+template <class B>
+WL_HOST_DEVICE constexpr int to_int(B const& b) {
+  if constexpr (StaticBound<B>) {
+    return static_cast<int>(B::value);
+  } else {
+    return static_cast<int>(b);
+  }
+}
+
+// Splits domain_loop's arguments into bounds, unroll factor and body.
+template <class... Args>
+struct LoopArgs {
+  static constexpr std::size_t n = sizeof...(Args);
+  static_assert(n >= 2, "R-A12: domain_loop needs 1 to 3 bounds followed by the loop body");
+  using tuple = std::tuple<Args&...>;
+  static constexpr bool has_unroll =
+      n >= 3 && is_unroll<std::remove_cvref_t<std::tuple_element_t<n - 2, tuple>>>::value;
+  static constexpr std::size_t num_bounds = n - 1 - (has_unroll ? 1 : 0);
+  static_assert(num_bounds >= 1 && num_bounds <= 3,
+                "R-A12: domain_loop takes (end), (start, end) or (start, end, step), optionally "
+                "ts::unroll<N>, then the body");
+  static constexpr int unroll = [] {
+    if constexpr (has_unroll) {
+      return std::remove_cvref_t<std::tuple_element_t<n - 2, tuple>>::factor;
+    } else {
+      return 0;
+    }
+  }();
+
+  template <std::size_t i>
+  using arg_t = std::remove_cvref_t<std::tuple_element_t<i, tuple>>;
+
+  static constexpr bool bounds_ok = [] {
+    if constexpr (num_bounds == 1) {
+      return LoopBound<arg_t<0>>;
+    } else if constexpr (num_bounds == 2) {
+      return LoopBound<arg_t<0>> && LoopBound<arg_t<1>>;
+    } else {
+      return LoopBound<arg_t<0>> && LoopBound<arg_t<1>> && LoopBound<arg_t<2>>;
+    }
+  }();
+  static_assert(bounds_ok,
+                "R-B2: domain_loop bounds must be integers, run-time or compile-time (ts::c<N>)");
+
+  static constexpr bool static_zero_step = [] {
+    if constexpr (num_bounds == 3) {
+      if constexpr (StaticBound<arg_t<2>>) return arg_t<2>::value == 0;
+    }
+    return false;
+  }();
+  static_assert(!static_zero_step, "R-B3: domain_loop step must not be 0");
+};
+
+template <class... Args>
+WL_HOST_DEVICE constexpr auto&& loop_body(Args&... args) {
+  return std::get<sizeof...(Args) - 1>(std::tuple<Args&...>(args...));
+}
+
+// start, end, step of a domain_loop call; start defaults to 0 and step to 1.
+template <std::size_t kNumBounds, class... Args>
+WL_HOST_DEVICE constexpr auto loop_bounds(Args&... args) {
+  std::tuple<Args&...> t(args...);
+  if constexpr (kNumBounds == 1) {
+    return std::make_tuple(c<0>, std::get<0>(t), c<1>);
+  } else if constexpr (kNumBounds == 2) {
+    return std::make_tuple(std::get<0>(t), std::get<1>(t), c<1>);
+  } else {
+    return std::make_tuple(std::get<0>(t), std::get<1>(t), std::get<2>(t));
+  }
+}
+
+}  // namespace detail
+}  // namespace warploom::ts

@@ -1,0 +1,43 @@
+// warploom/ts/labels.hpp
+//
+// Labels for free: a work is named in a schedule by a pointer to the resource's member function
+// (`ts::work<&SmemTiles::tma_load>(smem, ...)`), so its label is the member's own name. C++20 has no
+// reflection; the name is read from the compiler's spelling of the template argument in
+// __PRETTY_FUNCTION__ ("... [with auto kMember = &SmemTiles::tma_load; ...]" for GCC/EDG,
+// "... [kMember = &SmemTiles::tma_load]" for Clang). tests/cpu/ts/labels_test.cpp pins the format.
+#pragma once
+
+#include <string_view>
+
+namespace warploom::ts {
+
+namespace detail {
+
+template <auto kMember>
+constexpr std::string_view pretty_function_of() {
+  return __PRETTY_FUNCTION__;
+}
+
+// "&Ns::Resource::work" -> ("Ns::Resource", "work")
+constexpr std::string_view spelled_member(std::string_view pretty) {
+  constexpr std::string_view key = "kMember = ";
+  auto begin = pretty.find(key);
+  if (begin == std::string_view::npos) return {};
+  begin += key.size();
+  auto end = pretty.find_first_of(";]", begin);
+  auto spelled = pretty.substr(begin, end - begin);
+  if (!spelled.empty() && spelled.front() == '&') spelled.remove_prefix(1);
+  return spelled;
+}
+
+}  // namespace detail
+
+// The unqualified name of the member `kMember` points to: member_name<&Smem::tma_load>() == "tma_load".
+template <auto kMember>
+constexpr std::string_view member_name() {
+  constexpr std::string_view spelled = detail::spelled_member(detail::pretty_function_of<kMember>());
+  constexpr auto colons = spelled.rfind("::");
+  return colons == std::string_view::npos ? spelled : spelled.substr(colons + 2);
+}
+
+}  // namespace warploom::ts

@@ -1,0 +1,83 @@
+// warploom/ts/model.hpp
+//
+// ts::ManagerModel: everything the verifier knows about a TaskManager — its resources, tasks with
+// their captured schedules, the dependency graph and the shared-memory requests. It is plain data,
+// so tests and the schedule corpus can also build models by hand, and usable in constant
+// expressions, so a kernel can be verified while it compiles.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "warploom/ts/pipeline_config.hpp"
+#include "warploom/ts/resource.hpp"
+#include "warploom/ts/schedule_ir.hpp"
+#include "warploom/ts/task.hpp"
+
+namespace warploom::ts {
+
+// Hopper limits the verifier checks against.
+inline constexpr long long kSmemCapacityBytes = 232448;  // 227 KiB opt-in per block
+inline constexpr int kRegistersPerSm = 65536;
+inline constexpr int kMaxWarpsPerBlock = 32;
+inline constexpr int kWarpsPerWarpgroup = 4;
+inline constexpr int kThreadsPerWarp = 32;
+
+struct ResourceModel {
+  std::string_view name;
+  ResourceKind kind = ResourceKind::Memory;
+  PipelineConfig pipeline{};
+};
+
+struct TaskModel {
+  TaskSpec spec;
+  std::vector<int> src;  // resource indices
+  std::vector<int> dst;
+  Schedule schedule;
+};
+
+// `downstream` depends on `upstream`.
+struct GraphEdge {
+  int downstream = -1;
+  int upstream = -1;
+};
+
+// One shared-memory buffer to place. Buffers with the same alias_group >= 0 overlap: each
+// alias_phase starts at the group's base, buffers within a phase follow each other.
+struct SmemRequest {
+  std::string_view name;
+  int resource = -1;
+  long long bytes = 0;
+  int alignment = 128;
+  int alias_group = -1;
+  int alias_phase = 0;
+};
+
+struct ManagerModel {
+  std::string_view name;
+  std::vector<ResourceModel> resources;
+  std::vector<TaskModel> tasks;
+  std::vector<GraphEdge> graph;
+  std::vector<SmemRequest> smem;
+  int block_warps = 0;  // 0: the highest warp any task uses, rounded up to a warpgroup
+  long long smem_capacity = kSmemCapacityBytes;
+
+  // Warps the kernel is launched with.
+  constexpr int launch_warps() const {
+    if (block_warps > 0) return block_warps;
+    int end = 0;
+    for (auto const& t : tasks) end = end > t.spec.warp_idx + t.spec.num_warps ? end : t.spec.warp_idx + t.spec.num_warps;
+    return (end + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup * kWarpsPerWarpgroup;
+  }
+};
+
+// The per-thread register count a kernel of `warps` warps is entered with under
+// __launch_bounds__(threads, 1): the register file split evenly, in setmaxnreg's granularity of 8,
+// at most 256 (setmaxnreg's ceiling).
+constexpr int entry_registers(int warps) {
+  if (warps <= 0) return 256;
+  int per_thread = kRegistersPerSm / (warps * kThreadsPerWarp) / 8 * 8;
+  return per_thread > 256 ? 256 : per_thread;
+}
+
+}  // namespace warploom::ts

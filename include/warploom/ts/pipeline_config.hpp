@@ -1,0 +1,81 @@
+// warploom/ts/pipeline_config.hpp
+//
+// A pipelined resource declares how its stages are filled and drained. The kind is named
+// <producer><consumer> as in the seed; the sm90 kinds are:
+//
+//   TmaAsync   TMA writes a stage and completes its transaction bytes on the full barrier;
+//              threads read it and arrive on the empty barrier.        (tutorial 02)
+//   AsyncAsync threads write a stage and arrive on the full barrier; threads read and release.
+//   TmaWgmma   TMA writes, wgmma reads. The consumer may release only after `wgmma.wait_group`
+//              retired the reads: the DMA-consumer rule (R-D13) applies to it.
+//
+// Cooperative groups give the number of arrivals that complete a phase. They are cross-checked
+// against the tasks that commit / release the resource (R-D15), so a config that does not match
+// the schedule is rejected before the kernel runs.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace warploom::ts {
+
+enum class PipelineKind : std::uint8_t { None, TmaAsync, AsyncAsync, TmaWgmma };
+
+constexpr std::string_view to_string(PipelineKind k) {
+  switch (k) {
+    case PipelineKind::None: return "none";
+    case PipelineKind::TmaAsync: return "tma_async";
+    case PipelineKind::AsyncAsync: return "async_async";
+    case PipelineKind::TmaWgmma: return "tma_wgmma";
+  }
+  return "?";
+}
+
+// Who arrives: every thread of the group (Thread), or one elected lane per warp (Warp).
+enum class Agent : std::uint8_t { Thread, Warp };
+
+struct CooperativeGroup {
+  Agent agent = Agent::Thread;
+  int size = 1;  // arrivals per phase: threads for Agent::Thread, warps for Agent::Warp
+};
+
+constexpr CooperativeGroup threads(int n) { return {Agent::Thread, n}; }
+constexpr CooperativeGroup warps(int n) { return {Agent::Warp, n}; }
+
+struct PipelineConfig {
+  PipelineKind kind = PipelineKind::None;
+  int num_stages = 0;
+  int num_bytes = 0;  // transaction bytes per stage (TMA producers), 0 otherwise
+  CooperativeGroup producer{};
+  CooperativeGroup consumer{};
+
+  constexpr bool enabled() const { return kind != PipelineKind::None; }
+  constexpr bool tma_producer() const {
+    return kind == PipelineKind::TmaAsync || kind == PipelineKind::TmaWgmma;
+  }
+  // The consumer reads through an asynchronous unit (wgmma) whose reads outlive the consume work.
+  constexpr bool dma_consumer() const { return kind == PipelineKind::TmaWgmma; }
+};
+
+inline constexpr PipelineConfig no_pipeline{};
+
+// TMA producer, thread consumer. The producer group counts the warps that issue TMA (one elected
+// lane each arms the stage's transaction count).
+constexpr PipelineConfig tma_async(int num_stages, int num_bytes, CooperativeGroup producer,
+                                   CooperativeGroup consumer) {
+  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer};
+}
+
+// Thread producer, thread consumer: the producer's commit is an arrival on the full barrier.
+constexpr PipelineConfig async_async(int num_stages, CooperativeGroup producer,
+                                     CooperativeGroup consumer) {
+  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer};
+}
+
+// TMA producer, wgmma consumer (the Hopper analogue of the seed's TmaUmma).
+constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGroup producer,
+                                   CooperativeGroup consumer) {
+  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer};
+}
+
+}  // namespace warploom::ts

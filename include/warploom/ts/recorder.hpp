@@ -1,0 +1,226 @@
+// warploom/ts/recorder.hpp
+//
+// The capturing context: a schedule instantiated with ts::Recorder records its steps into a
+// ts::Schedule instead of executing them. It runs on the host, in constant expressions too, so the
+// TaskManager can verify a kernel's schedules while the kernel compiles.
+//
+// During capture, consumer work returns a ts::Token naming the step that produced the value;
+// passing a token to later work records a data-flow edge. Work bodies never run on the host.
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "warploom/ts/domain_loop.hpp"
+#include "warploom/ts/pipeline_ops.hpp"
+#include "warploom/ts/schedule_ir.hpp"
+#include "warploom/ts/work.hpp"
+
+namespace warploom::ts {
+
+// A value produced by a captured work call (node `node` of the schedule).
+template <class T>
+struct Token {
+  using value_type = T;
+  int node = -1;
+};
+
+class Recorder;
+
+// A task-local variable during capture: remembers which step last wrote it.
+template <class T>
+struct RecordLocal {
+  using value_type = T;
+  Recorder* rec = nullptr;
+  int decl = -1;         // the Local node: stands for the default value
+  int last_writer = -1;  // node whose value the variable holds now
+
+  template <class U>
+  constexpr RecordLocal& operator=(Token<U> t);
+};
+
+class Recorder {
+ public:
+  static constexpr bool is_device = false;
+
+  constexpr explicit Recorder(Schedule& s) : s_(&s) {}
+
+  // CTA coordinates. Their capture-time values are placeholders: bounds computed from them are
+  // run-time bounds, which the verifier treats as unknown.
+  constexpr int thread_idx() const { return 0; }
+  constexpr int block_idx() const { return 0; }
+  constexpr int block_dim() const { return 32; }
+  constexpr int grid_dim() const { return 1; }
+  constexpr int warp_idx() const { return 0; }
+
+  template <class... Args>
+  constexpr void domain_loop(Args&&... args);
+
+  // Declares a task-local variable initialised with `init` (the seed's TaskLocalVariable default).
+  template <class T>
+  constexpr RecordLocal<T> local(T const& init) {
+    (void)init;
+    Node n{};
+    n.kind = NodeKind::Local;
+    n.parent = parent_;
+    n.label = "local";
+    int id = s_->add(n);
+    return RecordLocal<T>{this, id, id};
+  }
+
+  constexpr int add_op(OpKind op, Role role, int resource, std::string_view label) {
+    Node n{};
+    n.kind = NodeKind::Op;
+    n.parent = parent_;
+    n.op = op;
+    n.role = role;
+    n.resource = resource;
+    n.label = label;
+    return s_->add(n);
+  }
+
+  constexpr void add_edge(int from, int to, int arg) { s_->edges.push_back({from, to, arg}); }
+
+  // Records one argument of work call `node`; `Param` is the work's parameter type.
+  template <class Param, class Arg>
+  constexpr void bind_arg(Arg const& arg, int node, int index) {
+    using A = std::remove_cvref_t<Arg>;
+    if constexpr (is_token<A>::value) {
+      static_assert(std::is_convertible_v<typename A::value_type, Param>,
+                    "R-A6: a value routed into this work has a type the parameter does not accept");
+      add_edge(arg.node, node, index);
+    } else if constexpr (is_local<A>::value) {
+      static_assert(std::is_convertible_v<typename A::value_type, Param>,
+                    "R-A6: a task-local variable passed to this work has a type the parameter does "
+                    "not accept");
+      add_edge(arg.last_writer, node, index);
+    } else {
+      static_assert(std::is_convertible_v<A, Param>,
+                    "R-A6: an argument of this work does not convert to the parameter type");
+    }
+  }
+
+  // Runs `body` with the recorder inside a new block node `n`; `make_args(id)` builds the
+  // arguments the body receives from the new node's id.
+  template <class Body>
+  constexpr void block(Node n, Body&& body) {
+    block(n, body, [](int) { return std::tuple<>{}; });
+  }
+  template <class Body, class MakeArgs>
+  constexpr void block(Node n, Body&& body, MakeArgs&& make_args) {
+    n.parent = parent_;
+    int id = s_->add(n);
+    int saved = parent_;
+    parent_ = id;
+    auto args = make_args(id);
+    std::apply(body, args);
+    parent_ = saved;
+  }
+
+ private:
+  template <class T>
+  struct is_token : std::false_type {};
+  template <class T>
+  struct is_token<Token<T>> : std::true_type {};
+  template <class T>
+  struct is_local : std::false_type {};
+  template <class T>
+  struct is_local<RecordLocal<T>> : std::true_type {};
+
+  Schedule* s_;
+  int parent_ = 0;
+};
+
+template <class T>
+template <class U>
+constexpr RecordLocal<T>& RecordLocal<T>::operator=(Token<U> t) {
+  static_assert(std::is_convertible_v<U, T>,
+                "R-A6: the value assigned to this task-local variable has another type");
+  rec->add_edge(t.node, decl, -1);
+  last_writer = t.node;
+  return *this;
+}
+
+// The loop object a domain_loop body receives during capture.
+class RecordLoop {
+ public:
+  constexpr RecordLoop(Recorder& rec, int node) : rec_(&rec), node_(node) {}
+
+  // Work that runs only in the loop's first / last iteration.
+  template <class Body>
+  constexpr void first_iter(Body&& body) {
+    Node n{};
+    n.kind = NodeKind::FirstIter;
+    n.loop = node_;
+    rec_->block(n, body);
+  }
+  template <class Body>
+  constexpr void last_iter(Body&& body) {
+    Node n{};
+    n.kind = NodeKind::LastIter;
+    n.loop = node_;
+    rec_->block(n, body);
+  }
+
+ private:
+  Recorder* rec_;
+  int node_;
+};
+
+template <class... Args>
+constexpr void Recorder::domain_loop(Args&&... args) {
+  using L = detail::LoopArgs<Args...>;
+  auto [start, end, step] = detail::loop_bounds<L::num_bounds>(args...);
+  Node n{};
+  n.kind = NodeKind::Loop;
+  n.start = detail::to_bound(start);
+  n.end = detail::to_bound(end);
+  n.step = detail::to_bound(step);
+  n.unroll = L::unroll;
+  auto&& body = detail::loop_body(args...);
+  block(n, body, [this](int id) { return std::tuple<RecordLoop>{RecordLoop(*this, id)}; });
+}
+
+// A resource as a capturing schedule sees it. `->` reaches a default-constructed instance, so
+// schedules may read resource fields (e.g. a row count) to form run-time loop bounds.
+template <class R, Access kAccess>
+class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
+ public:
+  using resource = R;
+
+  constexpr RecordHandle(Recorder& rec, int index) : rec_(&rec), index_(index) {}
+
+  constexpr R const* operator->() const { return &instance_; }
+
+  template <OpKind kOp>
+  constexpr void pipeline_op() {
+    rec_->add_op(kOp, is_producer_op(kOp) ? Role::Producer : Role::Consumer, index_, {});
+  }
+
+  template <auto kMember, class... Args>
+  constexpr auto invoke(Args&&... args) {
+    using W = work_traits<kMember>;
+    using Result = typename W::result;
+    static_assert(!is_producer_side(W::role) || std::is_void_v<Result>,
+                  "R-A2: producer work returns nothing; values flow out of consumer work");
+    int node = rec_->add_op(OpKind::Work, W::role, index_, W::label);
+    bind_args<kMember>(node, std::index_sequence_for<Args...>{}, args...);
+    if constexpr (!std::is_void_v<Result>) {
+      return Token<Result>{node};
+    }
+  }
+
+ private:
+  template <auto kMember, std::size_t... I, class... Args>
+  constexpr void bind_args([[maybe_unused]] int node, std::index_sequence<I...>, Args const&... args) {
+    (rec_->template bind_arg<work_arg_t<kMember, I>>(args, node, static_cast<int>(I)), ...);
+  }
+
+  Recorder* rec_;
+  int index_;
+  R instance_{};
+};
+
+}  // namespace warploom::ts

@@ -1,0 +1,110 @@
+// warploom/ts/resource.hpp
+//
+// A resource is the unit of ownership in TS: a buffer, a queue, a barrier, or only coordinate
+// logic. It is an ordinary struct holding its run-time state (pointers, descriptors, sizes) and
+// its works as member functions, plus a compile-time ts::ResourceSpec:
+//
+//   struct SmemTiles {
+//     static constexpr ts::ResourceSpec spec{
+//         .name = "smem",
+//         .pipeline = ts::tma_async(kStages, kStageBytes, ts::threads(1), ts::threads(128))};
+//     ts::SmemBuffer<half, kStages * kTileElems> tiles;   // (STAGES*TILE)
+//     using smem_buffers = ts::buffers<&SmemTiles::tiles>;
+//
+//     void tma_load(ts::Produce const& stage, int row);    // producer work
+//     half read_smem(ts::Consume const& stage) const;      // consumer work
+//   };
+//
+// The reserved pipeline operations (try_acquire, acquire, commit, try_wait, wait, release) are
+// TS's, not the resource's: a member with one of those names is a compile error (R-A5).
+// Resources must be default-constructible in constant expressions (give members initialisers),
+// because schedules are captured at compile time with a default instance.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "warploom/ts/pipeline_config.hpp"
+#include "warploom/ts/smem_buffer.hpp"
+
+namespace warploom::ts {
+
+enum class ResourceKind : std::uint8_t {
+  Memory,     // owns data (registers, shared or global memory)
+  Barrier,    // signalling only: ordering edges, relaxed dependency-graph rules
+  WorkQueue,  // hands out work tiles to persistent tasks
+};
+
+struct ResourceSpec {
+  std::string_view name;
+  PipelineConfig pipeline = no_pipeline;
+  ResourceKind kind = ResourceKind::Memory;
+};
+
+namespace detail {
+
+// "Does R have a member called X?" without knowing its kind: a derived class that also inherits
+// a member X from a probe base makes `&Derived::X` ambiguous exactly when R declares one.
+#define WL_TS_DECLARE_MEMBER_PROBE(X)                                   \
+  struct probe_##X {                                                    \
+    int X;                                                              \
+  };                                                                    \
+  template <class R>                                                    \
+  struct probe_derived_##X : R, probe_##X {};                           \
+  template <class R>                                                    \
+  constexpr bool declares_##X() {                                       \
+    if constexpr (std::is_class_v<R> && !std::is_final_v<R>) {          \
+      return !requires { &probe_derived_##X<R>::X; };                   \
+    } else {                                                            \
+      return false;                                                     \
+    }                                                                   \
+  }
+
+WL_TS_DECLARE_MEMBER_PROBE(try_acquire)
+WL_TS_DECLARE_MEMBER_PROBE(acquire)
+WL_TS_DECLARE_MEMBER_PROBE(commit)
+WL_TS_DECLARE_MEMBER_PROBE(try_wait)
+WL_TS_DECLARE_MEMBER_PROBE(wait)
+WL_TS_DECLARE_MEMBER_PROBE(release)
+#undef WL_TS_DECLARE_MEMBER_PROBE
+
+}  // namespace detail
+
+template <class R>
+concept Resource = requires {
+  { R::spec } -> std::convertible_to<ResourceSpec>;
+} && std::is_default_constructible_v<R>;
+
+template <class R>
+inline constexpr bool has_pipeline_v = R::spec.pipeline.enabled();
+
+// Compile-time checks on a resource declaration, evaluated wherever TS first sees the type.
+template <class R>
+constexpr bool check_resource() {
+  static_assert(Resource<R>,
+                "TS resource: a resource needs `static constexpr ts::ResourceSpec spec{...}` and a "
+                "default constructor usable in constant expressions");
+  static_assert(!detail::declares_try_acquire<R>(),
+                "R-A5: a resource may not declare a member named `try_acquire`: it is a reserved "
+                "pipeline operation; rename the work");
+  static_assert(!detail::declares_acquire<R>(),
+                "R-A5: a resource may not declare a member named `acquire`: it is a reserved "
+                "pipeline operation; rename the work");
+  static_assert(!detail::declares_commit<R>(),
+                "R-A5: a resource may not declare a member named `commit`: it is a reserved "
+                "pipeline operation; rename the work");
+  static_assert(!detail::declares_try_wait<R>(),
+                "R-A5: a resource may not declare a member named `try_wait`: it is a reserved "
+                "pipeline operation; rename the work");
+  static_assert(!detail::declares_wait<R>(),
+                "R-A5: a resource may not declare a member named `wait`: it is a reserved pipeline "
+                "operation; rename the work");
+  static_assert(!detail::declares_release<R>(),
+                "R-A5: a resource may not declare a member named `release`: it is a reserved "
+                "pipeline operation; rename the work");
+  return true;
+}
+
+}  // namespace warploom::ts

@@ -1,0 +1,89 @@
+// warploom/ts/schedule_ir.hpp
+//
+// The captured form of a schedule: a tree, not a flat list. A task's root holds ops (reserved
+// pipeline operations and work calls), domain loops, first/last-iteration blocks and task-local
+// variable declarations; loops nest and may follow each other. Data-flow edges connect the work
+// call that produced a value to every later call that consumed it.
+//
+// Everything here is usable in constant expressions, so a schedule can be captured and checked
+// while the kernel compiles.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "warploom/ts/stage_info.hpp"
+
+namespace warploom::ts {
+
+enum class OpKind : std::uint8_t { TryAcquire, Acquire, Commit, TryWait, Wait, Release, Work };
+
+constexpr std::string_view to_string(OpKind k) {
+  switch (k) {
+    case OpKind::TryAcquire: return "try_acquire";
+    case OpKind::Acquire: return "acquire";
+    case OpKind::Commit: return "commit";
+    case OpKind::TryWait: return "try_wait";
+    case OpKind::Wait: return "wait";
+    case OpKind::Release: return "release";
+    case OpKind::Work: return "work";
+  }
+  return "?";
+}
+
+// Reserved operations belong to one side of a pipeline.
+constexpr bool is_producer_op(OpKind k) {
+  return k == OpKind::TryAcquire || k == OpKind::Acquire || k == OpKind::Commit;
+}
+
+enum class NodeKind : std::uint8_t { Root, Op, Loop, FirstIter, LastIter, Local };
+
+// A loop bound: a compile-time constant, or a run-time value (with the value it had at capture).
+struct Bound {
+  bool is_static = false;
+  long long value = 0;
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Root;
+  int parent = -1;
+  std::vector<int> children;
+
+  // NodeKind::Op
+  OpKind op = OpKind::Work;
+  Role role = Role::Producer;  // for OpKind::Work
+  int resource = -1;           // index into the TaskManager's resource table
+  std::string_view label;      // work name, or the local's type-free name "local"
+
+  // NodeKind::Loop
+  Bound start, end, step;
+  int unroll = 0;  // 0: the compiler chooses
+
+  // NodeKind::FirstIter / LastIter: the domain loop whose iteration the block is guarded on
+  int loop = -1;
+};
+
+// A value produced by node `from` (a consumer work or a local's default) read by node `to`
+// as its argument `arg`; arg == -1 marks a write of `from`'s value into local `to`.
+struct DataEdge {
+  int from = -1;
+  int to = -1;
+  int arg = -1;
+};
+
+struct Schedule {
+  std::vector<Node> nodes{Node{}};  // nodes[0] is the root
+  std::vector<DataEdge> edges;
+
+  constexpr int add(Node n) {
+    nodes.push_back(n);
+    int id = static_cast<int>(nodes.size()) - 1;
+    if (n.parent >= 0) nodes[n.parent].children.push_back(id);
+    return id;
+  }
+  constexpr Node const& root() const { return nodes[0]; }
+  constexpr bool empty() const { return nodes[0].children.empty(); }
+};
+
+}  // namespace warploom::ts

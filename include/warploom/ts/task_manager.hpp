@@ -1,0 +1,307 @@
+// warploom/ts/task_manager.hpp
+//
+// ts::TaskManager verifies a kernel's tasks and lowers them to one warp-uniform branch per task.
+// Its lifecycle is the seed's, fixed by types so it cannot be reordered:
+//
+//   using Manager = ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>,
+//                                   ts::Graph<ts::DependsOn<SmemTiles, InputGmem>,
+//                                             ts::DependsOn<OutputGmem, SmemTiles>>>;
+//
+//   __global__ void __launch_bounds__(Manager::num_threads, 1) kernel(...) {
+//     extern __shared__ alignas(128) char smem[];
+//     InputGmem in{...};  SmemTiles tiles{};  OutputGmem out{...};    // 1. resources
+//     Manager tm(smem, in, tiles, out);                  // 2-5. graph, schedules, tasks: verified
+//     auto initialized = tm.setup_resources_and_tasks(); // 6. bind buffers, init barriers
+//     auto ready = initialized.fence_and_sync_cta();     // 7. fence.mbarrier_init + CTA barrier
+//     ready.run();                                       // 8. each warp runs its task
+//   }
+//
+// Verification happens before anything runs: at compile time (setup_resources_and_tasks
+// static_asserts the structural checks, naming the violated rule), on the host through
+// Manager::verify() / ts::launch, and from the CLI.
+//
+// Lowering: warps are split into register regions (warpgroups joined by tasks that span them);
+// each region is one branch that executes its one setmaxnreg (the instruction is warpgroup-wide:
+// every warp of a group must execute the same one) and then the chain of its tasks' branches.
+// A task branch builds the task's handles (its private pipeline cursors), runs the schedule and
+// drains the pipelines it produced (producer tail). No run-time dispatch exists: the branches
+// compare the warp index against constants.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
+#include "warploom/config.hpp"
+#include "warploom/ts/compile_time_check.hpp"
+#include "warploom/ts/describe.hpp"
+#include "warploom/ts/manager_traits.hpp"
+#include "warploom/ts/smem_layout.hpp"
+#include "warploom/ts/verify/structural.hpp"
+
+#if defined(__CUDACC__)
+#include <cuda/std/tuple>
+
+#include "warploom/arch/sm90/mbarrier.hpp"
+#include "warploom/arch/sm90/setmaxnreg.hpp"
+#include "warploom/arch/sm90/warp.hpp"
+#include "warploom/ts/device/context.hpp"
+#endif
+
+namespace warploom::ts {
+
+namespace detail {
+
+// Warps [lo, hi) that execute one setmaxnreg (`budget` registers, 0: none).
+struct RegisterRegion {
+  int lo = 0, hi = 0, budget = 0;
+};
+
+template <class... Ts>
+constexpr int task_warp_end(list<Ts...>) {
+  int end = 0;
+  ((end = end > Ts::spec.warp_idx + Ts::spec.num_warps ? end : Ts::spec.warp_idx + Ts::spec.num_warps), ...);
+  return end;
+}
+
+struct RegisterRegions {
+  std::array<RegisterRegion, kMaxWarpsPerBlock / kWarpsPerWarpgroup> regions{};
+  int count = 0;
+};
+
+template <class... Ts>
+constexpr RegisterRegions register_regions(list<Ts...>, int num_warps) {
+  constexpr TaskSpec specs[] = {Ts::spec..., TaskSpec{}};
+  RegisterRegions out;
+  int groups = (num_warps + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup;
+  int lo = 0;
+  for (int g = 0; g < groups; ++g) {
+    int boundary = (g + 1) * kWarpsPerWarpgroup;
+    bool straddled = false;
+    for (std::size_t i = 0; i < sizeof...(Ts); ++i)
+      if (specs[i].warp_idx < boundary && specs[i].warp_idx + specs[i].num_warps > boundary) straddled = true;
+    if (straddled && g + 1 < groups) continue;
+    int hi = boundary;
+    int budget = 0;
+    for (std::size_t i = 0; i < sizeof...(Ts); ++i)
+      if (specs[i].warp_idx >= lo && specs[i].warp_idx < hi && specs[i].num_registers != 0)
+        budget = specs[i].num_registers;
+    out.regions[out.count++] = {lo, hi, budget};
+    lo = hi;
+  }
+  return out;
+}
+
+#if defined(__CUDACC__)
+template <class L>
+struct pointer_tuple;
+template <class... Rs>
+struct pointer_tuple<list<Rs...>> {
+  using type = cuda::std::tuple<Rs*...>;
+};
+#endif
+
+}  // namespace detail
+
+template <class TaskList, class GraphT, ManagerOptions kOptions = ManagerOptions{},
+          class AliasList = Aliases<>>
+class TaskManager {
+ public:
+  using traits = ManagerTraits<TaskList, GraphT, kOptions, AliasList>;
+  using resources = typename traits::resources;
+  using tasks = typename traits::tasks;
+
+  // Launch configuration: the block is every task's warps, rounded up to whole warpgroups.
+  static constexpr int num_warps =
+      kOptions.block_warps > 0
+          ? kOptions.block_warps
+          : (detail::task_warp_end(tasks{}) + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup *
+                kWarpsPerWarpgroup;
+  static constexpr int num_threads = num_warps * kThreadsPerWarp;
+  // Registers per thread at kernel entry under __launch_bounds__(num_threads, 1).
+  static constexpr int kEntryRegisters = entry_registers(num_warps);
+
+  static constexpr SmemLayout smem_layout() {
+    ManagerModel m;
+    describe_resources<traits>(m);
+    return layout_smem(m);
+  }
+  static constexpr long long smem_bytes = smem_layout().total_bytes;
+  static constexpr int smem_alignment = smem_layout().base_alignment;
+
+  // ---- Host: description and verification ---------------------------------------------------
+  static ManagerModel model(std::string_view name = "task_manager") { return describe<traits>(name); }
+  static Report verify(std::string_view name = "task_manager") { return verify_structure(model(name)); }
+
+#if defined(__CUDACC__)
+  // ---- Device: lowering ------------------------------------------------------------------------
+  class Ready {
+   public:
+    // Each warp runs the schedule of the task that owns it.
+    WL_DEVICE void run() { tm_->run_tasks(); }
+
+   private:
+    friend class TaskManager;
+    WL_DEVICE explicit Ready(TaskManager& tm) : tm_(&tm) {}
+    TaskManager* tm_;
+  };
+
+  class Initialized {
+   public:
+    // fence.mbarrier_init, then a CTA-wide barrier: every thread sees initialised barriers.
+    WL_DEVICE Ready fence_and_sync_cta() {
+      sm90::fence_mbarrier_init();
+      __syncthreads();
+      return Ready(*tm_);
+    }
+
+   private:
+    friend class TaskManager;
+    WL_DEVICE explicit Initialized(TaskManager& tm) : tm_(&tm) {}
+    TaskManager* tm_;
+  };
+
+  // `smem` is the kernel's dynamic shared memory (Manager::smem_bytes, aligned to
+  // Manager::smem_alignment); `rs` are the resource objects, each exactly once, in any order.
+  template <class... Rs>
+  WL_DEVICE explicit TaskManager(void* smem, Rs&... rs)
+      : smem_(static_cast<char*>(smem)), ptrs_(make_ptrs(resources{}, rs...)) {}
+
+  // Binds every resource's shared-memory buffers and initialises the pipeline barriers.
+  WL_DEVICE Initialized setup_resources_and_tasks() {
+    if constexpr (kOptions.compile_time_checks) {
+      static_assert(verified_at_compile_time<traits>(),
+                    "TaskManager: a structural check failed; the note names the rule "
+                    "(run `warploom verify` for the task, resource and fix)");
+    }
+    bind_all(resources{});
+    if (threadIdx.x == 0) init_barriers(resources{});
+    return Initialized(*this);
+  }
+
+ private:
+  template <class R>
+  WL_DEVICE R& get() {
+    return *cuda::std::get<index_of_v<R, resources>>(ptrs_);
+  }
+
+  template <class R, class... Args>
+  static WL_DEVICE R* pick(Args&... args) {
+    static_assert(((std::is_same_v<R, Args> ? 1 : 0) + ... + 0) == 1,
+                  "TaskManager: pass every resource object the tasks use exactly once (a resource "
+                  "type named in this note is missing or repeated)");
+    R* p = nullptr;
+    (
+        [&] {
+          if constexpr (std::is_same_v<R, Args>) p = &args;
+        }(),
+        ...);
+    return p;
+  }
+
+  template <class... Rs, class... Args>
+  static WL_DEVICE cuda::std::tuple<Rs*...> make_ptrs(list<Rs...>, Args&... args) {
+    return cuda::std::tuple<Rs*...>(pick<Rs>(args...)...);
+  }
+
+  template <class R, auto kMember>
+  static constexpr long long buffer_offset() {
+    return smem_layout().find(traits::template resource_index<R>, member_name<kMember>())->offset;
+  }
+  template <class R>
+  static constexpr long long barrier_offset() {
+    return smem_layout().barriers_of(traits::template resource_index<R>)->offset;
+  }
+
+  template <class R, auto... kMembers>
+  WL_DEVICE void bind_buffers(buffers<kMembers...>) {
+    R& r = get<R>();
+    (
+        [&] {
+          using Buffer = detail::buffer_type_t<R, kMembers>;
+          constexpr long long offset = buffer_offset<R, kMembers>();
+          r.*kMembers = Buffer{reinterpret_cast<typename Buffer::value_type*>(smem_ + offset)};
+        }(),
+        ...);
+  }
+
+  template <class... Rs>
+  WL_DEVICE void bind_all(list<Rs...>) {
+    (
+        [&] {
+          if constexpr (requires { typename Rs::smem_buffers; }) bind_buffers<Rs>(typename Rs::smem_buffers{});
+        }(),
+        ...);
+  }
+
+  template <class R>
+  WL_DEVICE DevicePipeline<R::spec.pipeline> pipeline() const {
+    if constexpr (has_pipeline_v<R>) {
+      constexpr long long offset = barrier_offset<R>();
+      auto* base = reinterpret_cast<sm90::Mbarrier*>(smem_ + offset);
+      return {base, base + R::spec.pipeline.num_stages};
+    } else {
+      return {};
+    }
+  }
+
+  template <class... Rs>
+  WL_DEVICE void init_barriers(list<Rs...>) const {
+    (
+        [&] {
+          if constexpr (has_pipeline_v<Rs>) pipeline<Rs>().init();
+        }(),
+        ...);
+  }
+
+  static constexpr detail::RegisterRegions kRegions = detail::register_regions(tasks{}, num_warps);
+
+  WL_DEVICE void run_tasks() {
+    int const warp = sm90::warp_idx_uniform();
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (run_region<I>(warp) || ...);
+    }(std::make_index_sequence<kRegions.count>{});
+  }
+
+  template <std::size_t I>
+  WL_DEVICE bool run_region(int warp) {
+    constexpr detail::RegisterRegion region = kRegions.regions[I];
+    if (warp < region.lo || warp >= region.hi) return false;
+    if constexpr (region.budget != 0) sm90::set_max_registers<region.budget, kEntryRegisters>();
+    [&]<class... Ts>(list<Ts...>) {
+      (run_task_in<Ts, region.lo, region.hi>(warp) || ...);
+    }(tasks{});
+    return true;
+  }
+
+  template <class T, int kLo, int kHi>
+  WL_DEVICE bool run_task_in(int warp) {
+    constexpr int lo = T::spec.warp_idx, hi = T::spec.warp_idx + T::spec.num_warps;
+    if constexpr (lo < kLo || hi > kHi || T::spec.is_padding) {
+      return false;
+    } else {
+      if (warp < lo || warp >= hi) return false;
+      run_task<T>(typename T::src{}, typename T::dst{},
+                  unique_t<concat_t<typename T::src, typename T::dst>>{});
+      return true;
+    }
+  }
+
+  template <class T, class... Src, class... Dst, class... Us>
+  WL_DEVICE void run_task(list<Src...>, list<Dst...>, list<Us...>) {
+    DeviceContext ctx(ResourceContext{smem_}, T::spec.warp_idx);
+    cuda::std::tuple<DeviceHandle<Us, access_v<T, Us>>...> handles(
+        DeviceHandle<Us, access_v<T, Us>>(get<Us>(), ctx, pipeline<Us>())...);
+    using U = list<Us...>;
+    T::schedule(ctx, cuda::std::get<index_of_v<Src, U>>(handles)...,
+                cuda::std::get<index_of_v<Dst, U>>(handles)...);
+    (cuda::std::get<index_of_v<Us, U>>(handles).producer_tail(), ...);
+  }
+
+  char* smem_;
+  typename detail::pointer_tuple<resources>::type ptrs_;
+#endif  // __CUDACC__
+};
+
+}  // namespace warploom::ts

@@ -1,0 +1,78 @@
+// warploom/ts/verify/arrivals.hpp
+//
+// R-D15: a pipeline's cooperative groups must match the tasks that arrive on its barriers, or a
+// phase never completes (too few arrivals: hang) or completes early (too many: a race).
+//
+//   producer side  TMA kinds: one elected lane per warp of every task that acquires the
+//                  resource arms the stage (group size = those warps);
+//                  AsyncAsync: every thread (Agent::Thread) or warp (Agent::Warp) of every task
+//                  that commits.
+//   consumer side  every thread / warp of every task that releases.
+#pragma once
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/context.hpp"
+#include "warploom/ts/verify/walk.hpp"
+
+namespace warploom::ts::verify {
+
+namespace detail {
+
+constexpr bool task_has_op(TaskModel const& t, int res, OpKind op) {
+  for (int id : op_nodes(t.schedule)) {
+    Node const& n = t.schedule.nodes[id];
+    if (n.resource == res && n.kind == NodeKind::Op && n.op == op) return true;
+  }
+  return false;
+}
+
+constexpr std::string group_text(CooperativeGroup g) {
+  return std::string(g.agent == Agent::Thread ? "ts::threads(" : "ts::warps(") + to_str(g.size) + ")";
+}
+
+}  // namespace detail
+
+constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
+  r.checks_run += 1;
+  for (int res = 0; res < static_cast<int>(m.resources.size()); ++res) {
+    auto const& p = m.resources[res].pipeline;
+    if (!p.enabled()) continue;
+    int prod_warps = 0, cons_warps = 0;
+    auto producing = [&](TaskModel const& t) {
+      return p.tma_producer() ? detail::task_has_op(t, res, OpKind::Acquire)
+                              : detail::task_has_op(t, res, OpKind::Commit);
+    };
+    auto releasing = [&](TaskModel const& t) { return detail::task_has_op(t, res, OpKind::Release); };
+    for (auto const& t : m.tasks) {
+      if (producing(t)) prod_warps += t.spec.num_warps;
+      if (releasing(t)) cons_warps += t.spec.num_warps;
+    }
+    // "load (warp 4), store (warps 0-3)": built only for a finding.
+    auto list_tasks = [&](auto pred) {
+      std::string out;
+      for (auto const& t : m.tasks)
+        if (pred(t)) out += (out.empty() ? "" : ", ") + std::string(t.spec.name) + " (" + warp_range(t.spec) + ")";
+      return out;
+    };
+    int want_prod = p.tma_producer() || p.producer.agent == Agent::Warp ? prod_warps
+                                                                        : prod_warps * kThreadsPerWarp;
+    int want_cons = p.consumer.agent == Agent::Warp ? cons_warps : cons_warps * kThreadsPerWarp;
+    if (prod_warps > 0 && p.producer.size != want_prod) {
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "producer group", [&] { return std::string("the producer group " + detail::group_text(p.producer) + " expects " +
+              to_str(p.producer.size) + " arrivals per stage, but the producing tasks " + list_tasks(producing) +
+              " make " + to_str(want_prod) +
+              (p.tma_producer() ? " (one elected lane per warp arms a TMA stage)" : "") +
+              "; set the group size to " + to_str(want_prod)); });
+    }
+    if (cons_warps > 0 && p.consumer.size != want_cons) {
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "consumer group", [&] { return std::string("the consumer group " + detail::group_text(p.consumer) + " expects " +
+              to_str(p.consumer.size) + " arrivals per stage, but the releasing tasks " + list_tasks(releasing) +
+              " make " + to_str(want_cons) + "; set the group size to " + to_str(want_cons)); });
+    }
+    if (p.num_stages < 1) {
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "num_stages", [&] { return std::string("a pipeline needs at least one stage"); });
+    }
+  }
+}
+
+}  // namespace warploom::ts::verify

@@ -1,0 +1,135 @@
+// warploom/ts/verify/bracketing.hpp
+//
+// R-D10 work bracketing and R-D11 try-before-blocking, judged on executions of each task (every
+// run-time loop running 0, 1, 2 and 3 times, see walk.hpp) rather than on the schedule's text, so
+// an acquire in a first-iteration block paired with a commit in a last-iteration block is
+// understood, and a bracket a zero-trip loop skips is caught.
+//
+// On a pipelined resource, producer work needs an acquired, not yet committed stage; consumer work
+// a waited, not yet released one. Every acquire is committed and every wait released before the
+// task ends. Auxiliary work and resources without a pipeline are exempt.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/context.hpp"
+#include "warploom/ts/verify/walk.hpp"
+
+namespace warploom::ts::verify {
+
+namespace detail {
+
+constexpr std::string scenario(Schedule const& s, int trips) {
+  if (!has_runtime_loop(s)) return "";
+  return " (with run-time loops running " + to_str(trips) + " time" + (trips == 1 ? "" : "s") + ")";
+}
+
+struct SideState {
+  int open = 0;          // stages acquired (waited) and not committed (released)
+  bool try_pending = false;
+};
+
+}  // namespace detail
+
+constexpr void check_bracketing(ManagerModel const& m, Report& r) {
+  r.checks_run += 2;
+  for (auto const& t : m.tasks) {
+    std::string task(t.spec.name);
+    auto const& s = t.schedule;
+    int num_res = static_cast<int>(m.resources.size());
+    for (int trips : kTripScenarios) {
+      if (trips == 0 && !has_runtime_loop(s)) continue;
+      std::vector<detail::SideState> prod(num_res), cons(num_res);
+      bool reported = false;
+      // `msg` is a literal; `count` > 0 prefixes it with a number (built only off the
+      // constant-evaluation path, see add()).
+      auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg, int count = 0) {
+        add(r, rule, task, resource_name(m, res), op, [&] {
+          std::string text = count > 0 ? to_str(count) + " " : std::string();
+          return text + std::string(msg) + detail::scenario(s, trips);
+        });
+        reported = true;
+      };
+      for (int id : flatten(s, trips)) {
+        Node const& n = s.nodes[id];
+        if (n.resource < 0 || n.resource >= num_res || !m.resources[n.resource].pipeline.enabled())
+          continue;
+        auto& p = prod[n.resource];
+        auto& c = cons[n.resource];
+        switch (n.op) {
+          case OpKind::TryAcquire:
+            if (p.try_pending)
+              report(Rule::D11_TryBeforeBlocking, n.resource, "try_acquire",
+                     "a second try_acquire before the first was followed by acquire()");
+            p.try_pending = true;
+            break;
+          case OpKind::Acquire:
+            p.try_pending = false;
+            ++p.open;
+            break;
+          case OpKind::Commit:
+            if (p.try_pending)
+              report(Rule::D11_TryBeforeBlocking, n.resource, "try_acquire",
+                     "try_acquire is not followed by acquire() before commit()");
+            if (p.open == 0)
+              report(Rule::D10_WorkBracketing, n.resource, "commit",
+                     "commit() without an acquired stage; call acquire() first");
+            else
+              --p.open;
+            break;
+          case OpKind::TryWait:
+            if (c.try_pending)
+              report(Rule::D11_TryBeforeBlocking, n.resource, "try_wait",
+                     "a second try_wait before the first was followed by wait()");
+            c.try_pending = true;
+            break;
+          case OpKind::Wait:
+            c.try_pending = false;
+            ++c.open;
+            break;
+          case OpKind::Release:
+            if (c.try_pending)
+              report(Rule::D11_TryBeforeBlocking, n.resource, "try_wait",
+                     "try_wait is not followed by wait() before release()");
+            if (c.open == 0)
+              report(Rule::D10_WorkBracketing, n.resource, "release",
+                     "release() without a waited stage; call wait() first");
+            else
+              --c.open;
+            break;
+          case OpKind::Work:
+            if (is_auxiliary(n.role)) break;
+            if (is_producer_side(n.role) && p.open == 0)
+              report(Rule::D10_WorkBracketing, n.resource, n.label,
+                     "producer work outside acquire()..commit(); the stage it writes is not owned");
+            if (!is_producer_side(n.role) && c.open == 0)
+              report(Rule::D10_WorkBracketing, n.resource, n.label,
+                     "consumer work outside wait()..release(); the stage it reads is not full");
+            break;
+        }
+        if (reported) break;
+      }
+      if (!reported) {
+        for (int res = 0; res < num_res; ++res) {
+          if (prod[res].try_pending)
+            report(Rule::D11_TryBeforeBlocking, res, "try_acquire",
+                   "try_acquire is never followed by acquire()");
+          if (cons[res].try_pending)
+            report(Rule::D11_TryBeforeBlocking, res, "try_wait",
+                   "try_wait is never followed by wait()");
+          if (prod[res].open > 0)
+            report(Rule::D10_WorkBracketing, res, "acquire",
+                   "acquired stage(s) never committed by the task's end", prod[res].open);
+          if (cons[res].open > 0)
+            report(Rule::D10_WorkBracketing, res, "wait",
+                   "waited stage(s) never released by the task's end", cons[res].open);
+        }
+      }
+      if (reported) break;  // one finding per task is enough to act on
+    }
+  }
+}
+
+}  // namespace warploom::ts::verify

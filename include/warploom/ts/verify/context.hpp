@@ -1,0 +1,47 @@
+// warploom/ts/verify/context.hpp
+//
+// Small helpers every check uses to name things in its findings.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/diagnostic.hpp"
+
+namespace warploom::ts::verify {
+
+constexpr std::string_view resource_name(ManagerModel const& m, int r) {
+  if (r < 0 || r >= static_cast<int>(m.resources.size())) return "<undeclared resource>";
+  return m.resources[r].name;
+}
+
+constexpr std::string_view op_name(Node const& n) {
+  return n.op == OpKind::Work ? n.label : to_string(n.op);
+}
+
+constexpr std::string warp_range(TaskSpec const& s) {
+  if (s.num_warps == 1) return "warp " + to_str(s.warp_idx);
+  return "warps " + to_str(s.warp_idx) + "-" + to_str(s.warp_idx + s.num_warps - 1);
+}
+
+constexpr bool contains(std::vector<int> const& v, int x) {
+  for (int y : v)
+    if (y == x) return true;
+  return false;
+}
+
+// Records a violation. `message` is a callable building the sentence; it is not called in
+// constant evaluation, where only the rule matters (and where GCC 12 mis-evaluates some
+// std::string operations).
+template <class Message>
+constexpr void add(Report& r, Rule rule, std::string_view task, std::string_view resource,
+                   std::string_view op, Message&& message) {
+  Violation v{rule, task, resource, op, {}};
+  if (!std::is_constant_evaluated()) v.message = message();
+  r.violations.push_back(std::move(v));
+}
+
+}  // namespace warploom::ts::verify

@@ -1,0 +1,113 @@
+// warploom/ts/verify/diagnostic.hpp
+//
+// What the verifier reports: each violation names the rule, the task, the resource and the op,
+// with a sentence that says what is wrong and how to fix it. Rule ids follow the TS reference
+// (R-B*, R-D*); rules the seed lacks are R-W* (warps).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warploom::ts {
+
+enum class Rule {
+  B3_LoopStep,           // loop step must not be 0, unroll >= 1
+  B4_WorkQueue,          // at most one work queue per task, on the consumer side
+  B6_BlockStructure,     // first/last-iteration blocks inside their loop
+  B7_RegisterValue,      // num_registers a multiple of 8 in [24, 256]
+  D2_WarpGroupRegisters, // all warps of a warpgroup share one register budget
+  D3_RegisterBudget,     // the budgets fit the register file
+  D5_StageRoles,         // producer ops on dst resources, consumer ops on src resources
+  D6_GraphRealizable,    // every dependency edge is realised by a task
+  D8_GraphCoverage,      // every resource a task uses is in the graph
+  D9_ScheduleCoverage,   // every declared resource is used by the task's schedule
+  D10_WorkBracketing,    // work inside acquire..commit / wait..release
+  D11_TryBeforeBlocking, // every try_* is followed by its blocking op
+  D15_ArrivalCounts,     // cooperative-group sizes match the tasks that arrive
+  D20_WorkLabels,        // every work call names a declared work
+  D21_SmemCapacity,      // shared memory fits the block
+  W1_WarpOverlap,        // tasks' warp ranges are disjoint
+  W2_WarpRange,          // warp ranges lie inside the block
+};
+
+struct RuleInfo {
+  Rule rule;
+  std::string_view id;
+  std::string_view title;
+};
+
+inline constexpr RuleInfo kRules[] = {
+    {Rule::B3_LoopStep, "R-B3", "domain loop step must not be 0"},
+    {Rule::B4_WorkQueue, "R-B4", "a task uses at most one work queue, as a source"},
+    {Rule::B6_BlockStructure, "R-B6", "first/last-iteration blocks belong to an enclosing loop"},
+    {Rule::B7_RegisterValue, "R-B7", "num_registers is a multiple of 8 in [24, 256]"},
+    {Rule::D2_WarpGroupRegisters, "R-D2", "all warps of a warpgroup share one register budget"},
+    {Rule::D3_RegisterBudget, "R-D3", "register budgets fit the 64K-register file"},
+    {Rule::D5_StageRoles, "R-D5", "producer ops on dst resources, consumer ops on src resources"},
+    {Rule::D6_GraphRealizable, "R-D6", "every dependency edge is realised by a task"},
+    {Rule::D8_GraphCoverage, "R-D8", "every task resource appears in the dependency graph"},
+    {Rule::D9_ScheduleCoverage, "R-D9", "every declared resource is used by the schedule"},
+    {Rule::D10_WorkBracketing, "R-D10", "work sits inside acquire..commit or wait..release"},
+    {Rule::D11_TryBeforeBlocking, "R-D11", "every try_* is followed by its blocking op"},
+    {Rule::D15_ArrivalCounts, "R-D15", "pipeline group sizes match the arriving tasks"},
+    {Rule::D20_WorkLabels, "R-D20", "every work call names a declared work"},
+    {Rule::D21_SmemCapacity, "R-D21", "shared memory fits the block"},
+    {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
+    {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
+};
+
+constexpr RuleInfo const& info(Rule r) {
+  for (auto const& i : kRules)
+    if (i.rule == r) return i;
+  return kRules[0];
+}
+
+struct Violation {
+  Rule rule;
+  std::string_view task;      // empty when the rule concerns the whole TaskManager
+  std::string_view resource;  // empty when no resource is involved
+  std::string_view op;        // the op or work label, when one is involved
+  std::string message;        // what is wrong and how to fix it (empty in constant evaluation)
+
+  constexpr std::string_view id() const { return info(rule).id; }
+};
+
+struct Report {
+  std::vector<Violation> violations;
+  int checks_run = 0;
+
+  constexpr bool ok() const { return violations.empty(); }
+  constexpr bool has(Rule r) const {
+    for (auto const& v : violations)
+      if (v.rule == r) return true;
+    return false;
+  }
+};
+
+// constexpr-friendly integer formatting (std::to_string and std::to_chars are not constexpr
+// in C++20).
+constexpr std::string to_str(long long v) {
+  if (v == 0) return "0";
+  bool neg = v < 0;
+  unsigned long long u = neg ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+  std::string digits;
+  while (u > 0) {
+    digits.insert(digits.begin(), static_cast<char>('0' + u % 10));
+    u /= 10;
+  }
+  return neg ? "-" + digits : digits;
+}
+
+// "<id> task `t` resource `r` op `o`: message", the one-line form used in compile-time and log
+// output.
+inline std::string format(Violation const& v) {
+  std::string s(v.id());
+  if (!v.task.empty()) s += " task `" + std::string(v.task) + "`";
+  if (!v.resource.empty()) s += " resource `" + std::string(v.resource) + "`";
+  if (!v.op.empty()) s += " op `" + std::string(v.op) + "`";
+  s += ": " + v.message;
+  return s;
+}
+
+}  // namespace warploom::ts

@@ -1,0 +1,86 @@
+// warploom/ts/verify/schedule_rules.hpp
+//
+// Rules each task's schedule must satisfy on its own: R-D5 ops on the right side of each
+// resource, R-D9 every declared resource used, R-D20 every work named, R-B3 loop steps,
+// R-B4 work queues, R-B6 iteration blocks inside their loop.
+//
+// Most of these are compile errors for schedules written in C++ (a producer op on a src handle
+// does not compile); the model-level checks catch models built any other way.
+#pragma once
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/context.hpp"
+#include "warploom/ts/verify/walk.hpp"
+
+namespace warploom::ts::verify {
+
+constexpr void check_stage_roles(ManagerModel const& m, Report& r) {
+  r.checks_run += 2;
+  for (auto const& t : m.tasks) {
+    std::string_view task = t.spec.name;
+    auto const& s = t.schedule;
+    for (int id : op_nodes(s)) {
+      Node const& n = s.nodes[id];
+      bool producer = n.op == OpKind::Work ? is_producer_side(n.role) : is_producer_op(n.op);
+      bool in_src = contains(t.src, n.resource), in_dst = contains(t.dst, n.resource);
+      if (!in_src && !in_dst) {
+        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] { return std::string("the schedule uses a resource the task does not declare; add it to the task's " +
+                std::string(producer ? "dst" : "src")); });
+      } else if (producer && !in_dst) {
+        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] { return std::string("producer-side op on a resource the task lists only in src; list it in dst"); });
+      } else if (!producer && !in_src) {
+        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] { return std::string("consumer-side op on a resource the task lists only in dst; list it in src"); });
+      }
+      if (n.op == OpKind::Work && n.label.empty()) {
+        add(r, Rule::D20_WorkLabels, task, resource_name(m, n.resource), "work", [&] { return std::string("a work call names no declared work"); });
+      }
+    }
+    auto uses = [&](int res) {
+      for (int id : op_nodes(s))
+        if (s.nodes[id].resource == res) return true;
+      return false;
+    };
+    for (int res : t.src)
+      if (!uses(res))
+        add(r, Rule::D9_ScheduleCoverage, task, resource_name(m, res), "", [&] { return std::string("is declared in src but the schedule never uses it; remove it or call its work"); });
+    for (int res : t.dst)
+      if (!uses(res) && !contains(t.src, res))
+        add(r, Rule::D9_ScheduleCoverage, task, resource_name(m, res), "", [&] { return std::string("is declared in dst but the schedule never uses it; remove it or call its work"); });
+  }
+}
+
+constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
+  r.checks_run += 3;
+  for (auto const& t : m.tasks) {
+    std::string_view task = t.spec.name;
+    auto const& s = t.schedule;
+    for (int id = 0; id < static_cast<int>(s.nodes.size()); ++id) {
+      Node const& n = s.nodes[id];
+      if (n.kind == NodeKind::Loop) {
+        if (n.step.is_static && n.step.value == 0)
+          add(r, Rule::B3_LoopStep, task, "", "domain_loop", [&] { return std::string("the loop step is 0; it never ends"); });
+        if (n.unroll < 0)
+          add(r, Rule::B3_LoopStep, task, "", "domain_loop", [&] { return std::string("the unroll factor must be >= 1"); });
+      }
+      if (n.kind == NodeKind::FirstIter || n.kind == NodeKind::LastIter) {
+        bool enclosed = false;
+        for (int p = n.parent; p >= 0; p = s.nodes[p].parent)
+          if (p == n.loop && s.nodes[p].kind == NodeKind::Loop) enclosed = true;
+        if (!enclosed)
+          add(r, Rule::B6_BlockStructure, task, "",
+              n.kind == NodeKind::FirstIter ? "first_iter" : "last_iter", [&] { return std::string("the block is not inside the loop it is guarded on; open it inside that loop's body"); });
+      }
+    }
+    int queues = 0;
+    for (int res : t.src)
+      if (m.resources[res].kind == ResourceKind::WorkQueue) ++queues;
+    for (int res : t.dst) {
+      if (m.resources[res].kind == ResourceKind::WorkQueue && !contains(t.src, res))
+        add(r, Rule::B4_WorkQueue, task, resource_name(m, res), "", [&] { return std::string("a work queue must be a source of the tasks that take tiles from it"); });
+    }
+    if (queues > 1)
+      add(r, Rule::B4_WorkQueue, task, "", "", [&] { return std::string("lists " + to_str(queues) + " work queues in src; a persistent task takes its tiles from exactly one"); });
+  }
+}
+
+}  // namespace warploom::ts::verify

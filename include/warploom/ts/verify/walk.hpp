@@ -1,0 +1,104 @@
+// warploom/ts/verify/walk.hpp
+//
+// Ways to read a captured schedule: every op node, or the ops in the order one execution runs
+// them. An execution fixes each loop's trip count: a compile-time loop runs its real count (capped
+// at 3, which keeps first, middle and last iterations distinct), a run-time loop runs `trips`
+// times; first/last-iteration blocks run where their loop is in that iteration.
+#pragma once
+
+#include <vector>
+
+#include "warploom/ts/schedule_ir.hpp"
+
+namespace warploom::ts::verify {
+
+// Run-time trip counts the structural checks try: 0 (the loop is skipped), 1 (first == last),
+// 2 and 3 (a middle iteration).
+inline constexpr int kTripScenarios[] = {0, 1, 2, 3};
+
+constexpr long long static_trip_count(Node const& loop) {
+  long long s = loop.start.value, e = loop.end.value, st = loop.step.value;
+  if (st == 0) return 0;
+  if (st > 0) return e > s ? (e - s + st - 1) / st : 0;
+  return s > e ? (s - e + (-st) - 1) / (-st) : 0;
+}
+
+constexpr int trip_count(Node const& loop, int runtime_trips) {
+  if (loop.start.is_static && loop.end.is_static && loop.step.is_static) {
+    long long n = static_trip_count(loop);
+    return static_cast<int>(n > 3 ? 3 : n);
+  }
+  return runtime_trips;
+}
+
+constexpr std::vector<int> op_nodes(Schedule const& s) {
+  std::vector<int> out;
+  for (int i = 0; i < static_cast<int>(s.nodes.size()); ++i)
+    if (s.nodes[i].kind == NodeKind::Op) out.push_back(i);
+  return out;
+}
+
+namespace detail {
+
+struct LoopPosition {
+  int loop = -1;
+  int iteration = 0;
+  int trips = 0;
+};
+
+constexpr bool guard_holds(Node const& g, std::vector<LoopPosition> const& where) {
+  for (auto const& p : where) {
+    if (p.loop != g.loop) continue;
+    return g.kind == NodeKind::FirstIter ? p.iteration == 0 : p.iteration == p.trips - 1;
+  }
+  return false;  // guard outside its loop (R-B6): never runs
+}
+
+constexpr void flatten_into(Schedule const& s, int node, int runtime_trips,
+                            std::vector<LoopPosition>& where, std::vector<int>& out) {
+  Node const& n = s.nodes[node];
+  switch (n.kind) {
+    case NodeKind::Op:
+      out.push_back(node);
+      return;
+    case NodeKind::Local:
+      return;
+    case NodeKind::FirstIter:
+    case NodeKind::LastIter:
+      if (!guard_holds(n, where)) return;
+      break;
+    case NodeKind::Loop: {
+      int trips = trip_count(n, runtime_trips);
+      where.push_back({node, 0, trips});
+      for (int i = 0; i < trips; ++i) {
+        where.back().iteration = i;
+        for (int c : n.children) flatten_into(s, c, runtime_trips, where, out);
+      }
+      where.pop_back();
+      return;
+    }
+    case NodeKind::Root:
+      break;
+  }
+  for (int c : n.children) flatten_into(s, c, runtime_trips, where, out);
+}
+
+}  // namespace detail
+
+// The op nodes one execution visits, in order, with every run-time loop running `runtime_trips`
+// times.
+constexpr std::vector<int> flatten(Schedule const& s, int runtime_trips) {
+  std::vector<int> out;
+  std::vector<detail::LoopPosition> where;
+  detail::flatten_into(s, 0, runtime_trips, where, out);
+  return out;
+}
+
+constexpr bool has_runtime_loop(Schedule const& s) {
+  for (auto const& n : s.nodes)
+    if (n.kind == NodeKind::Loop && !(n.start.is_static && n.end.is_static && n.step.is_static))
+      return true;
+  return false;
+}
+
+}  // namespace warploom::ts::verify

@@ -1,0 +1,100 @@
+// warploom/ts/verify/warps.hpp
+//
+// Rules on warp ranges and registers: R-W1 disjoint ranges, R-W2 ranges inside the block,
+// R-B7 register values, R-D2 one budget per warpgroup (setmaxnreg is warpgroup-wide), R-D3 the
+// budgets fit the register file.
+#pragma once
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/context.hpp"
+
+namespace warploom::ts::verify {
+
+constexpr void check_warp_ranges(ManagerModel const& m, Report& r) {
+  r.checks_run += 2;
+  int block = m.launch_warps();
+  for (auto const& t : m.tasks) {
+    auto const& s = t.spec;
+    std::string_view name = s.name;
+    if (s.num_warps < 1 || s.warp_idx < 0) {
+      add(r, Rule::W2_WarpRange, name, "", "", [&] { return std::string("warp_idx " + to_str(s.warp_idx) + " / num_warps " + to_str(s.num_warps) +
+              " is not a warp range; warp_idx must be >= 0 and num_warps >= 1"); });
+      continue;
+    }
+    int end = s.warp_idx + s.num_warps;
+    if (end > block || end > kMaxWarpsPerBlock) {
+      add(r, Rule::W2_WarpRange, name, "", "", [&] { return std::string(warp_range(s) + " reach past the block of " + to_str(block) +
+              " warps; launch more warps (ManagerOptions::block_warps, at most " +
+              to_str(kMaxWarpsPerBlock) + ") or move the task"); });
+    }
+  }
+  for (std::size_t i = 0; i < m.tasks.size(); ++i) {
+    for (std::size_t j = i + 1; j < m.tasks.size(); ++j) {
+      auto const& a = m.tasks[i].spec;
+      auto const& b = m.tasks[j].spec;
+      if (a.warp_idx < b.warp_idx + b.num_warps && b.warp_idx < a.warp_idx + a.num_warps) {
+        add(r, Rule::W1_WarpOverlap, a.name, "", "", [&] { return std::string(warp_range(a) + " overlap task `" + std::string(b.name) + "` on " + warp_range(b) +
+                "; each warp runs exactly one task"); });
+      }
+    }
+  }
+}
+
+constexpr void check_registers(ManagerModel const& m, Report& r) {
+  r.checks_run += 3;
+  int block = m.launch_warps();
+  int entry = entry_registers(block);
+  long long used = 0;
+  for (auto const& t : m.tasks) {
+    auto const& s = t.spec;
+    if (s.num_registers != 0 &&
+        (s.num_registers % 8 != 0 || s.num_registers < 24 || s.num_registers > 256)) {
+      add(r, Rule::B7_RegisterValue, s.name, "", "", [&] { return std::string("num_registers = " + to_str(s.num_registers) +
+              " is not a setmaxnreg value; use a multiple of 8 in [24, 256]"); });
+    }
+    int regs = s.num_registers != 0 ? s.num_registers : entry;
+    used += static_cast<long long>(s.num_warps) * kThreadsPerWarp * regs;
+  }
+  // R-D2: setmaxnreg acts on whole warpgroups.
+  for (int g = 0; g * kWarpsPerWarpgroup < block; ++g) {
+    int lo = g * kWarpsPerWarpgroup, hi = lo + kWarpsPerWarpgroup;
+    int budget = 0;
+    std::string_view first;
+    bool any = false;
+    for (auto const& t : m.tasks) {
+      auto const& s = t.spec;
+      if (s.warp_idx >= hi || s.warp_idx + s.num_warps <= lo || s.num_registers == 0) continue;
+      if (!any) {
+        any = true;
+        budget = s.num_registers;
+        first = s.name;
+      } else if (s.num_registers != budget) {
+        add(r, Rule::D2_WarpGroupRegisters, s.name, "", "", [&] { return std::string("num_registers = " + to_str(s.num_registers) + " differs from task `" + std::string(first) +
+                "` (" + to_str(budget) + ") in warpgroup " + to_str(g) + " (warps " + to_str(lo) +
+                "-" + to_str(hi - 1) + "); setmaxnreg is warpgroup-wide, so give both the same "
+                "budget or move one task to another warpgroup"); });
+      }
+    }
+    if (!any) continue;
+    for (int w = lo; w < hi; ++w) {
+      bool covered = false;
+      for (auto const& t : m.tasks) {
+        auto const& s = t.spec;
+        if (w >= s.warp_idx && w < s.warp_idx + s.num_warps && s.num_registers != 0) covered = true;
+      }
+      if (!covered) {
+        add(r, Rule::D2_WarpGroupRegisters, first, "", "", [&] { return std::string("sets num_registers = " + to_str(budget) + " in warpgroup " + to_str(g) + " but warp " +
+                to_str(w) + " is not covered by a task with the same budget; add "
+                "ts::PaddingTask<" + to_str(w) + ", N, " + to_str(budget) + "> for the idle warps"); });
+        break;
+      }
+    }
+  }
+  if (used > kRegistersPerSm) {
+    add(r, Rule::D3_RegisterBudget, "", "", "", [&] { return std::string("the tasks' register budgets need " + to_str(used) + " registers (sum of num_warps x 32 x "
+        "num_registers, " + to_str(entry) + " per thread where unset) but an SM has " +
+            to_str(kRegistersPerSm) + "; lower some task's num_registers"); });
+  }
+}
+
+}  // namespace warploom::ts::verify
