@@ -5,8 +5,10 @@
 // time (the CLI, tests) and in constant expressions (the compile-time gate in task_manager.hpp).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <type_traits>
 
 #include "warploom/ts/labels.hpp"
@@ -77,20 +79,21 @@ constexpr auto make_record_handle(Recorder& rec) {
   return RecordHandle<R, access_v<T, R>>(rec, Traits::template resource_index<R>);
 }
 
+template <class T, class Handles, std::size_t... I>
+constexpr void call_schedule(Recorder& rec, Handles& handles, std::index_sequence<I...>) {
+  static_assert(requires(Recorder& r, Handles& h) { T::schedule(r, std::get<I>(h)...); },
+                "R-B1: the task's schedule must be callable as "
+                "`schedule(ctx, <one handle per src resource>, <one per dst resource>)`");
+  T::schedule(rec, std::get<I>(handles)...);
+}
+
 template <class Traits, class T, class... Src, class... Dst>
 constexpr Schedule capture(list<Src...>, list<Dst...>) {
   Schedule s;
   Recorder rec(s);
-  auto handles = std::tuple{make_record_handle<Traits, T, Src>(rec)...,
-                            make_record_handle<Traits, T, Dst>(rec)...};
-  std::apply(
-      [&](auto&... h) {
-        static_assert(requires { T::schedule(rec, h...); },
-                      "R-B1: the task's schedule must be callable as "
-                      "`schedule(ctx, <one handle per src resource>, <one per dst resource>)`");
-        T::schedule(rec, h...);
-      },
-      handles);
+  std::tuple<RecordHandle<Src, access_v<T, Src>>..., RecordHandle<Dst, access_v<T, Dst>>...> handles{
+      make_record_handle<Traits, T, Src>(rec)..., make_record_handle<Traits, T, Dst>(rec)...};
+  call_schedule<T>(rec, handles, std::index_sequence_for<Src..., Dst...>{});
   return s;
 }
 

@@ -73,11 +73,11 @@ struct ManagerModel {
 
 // The per-thread register count a kernel of `warps` warps is entered with under
 // __launch_bounds__(threads, 1): the register file split evenly, in setmaxnreg's granularity of 8,
-// at most 256 (setmaxnreg's ceiling).
+// at most 255, the hardware maximum per thread.
 constexpr int entry_registers(int warps) {
   if (warps <= 0) return 256;
   int per_thread = kRegistersPerSm / (warps * kThreadsPerWarp) / 8 * 8;
-  return per_thread > 256 ? 256 : per_thread;
+  return per_thread > 255 ? 255 : per_thread;  // 255: the most a thread can be entered with
 }
 
 }  // namespace warploom::ts

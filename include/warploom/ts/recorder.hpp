@@ -56,7 +56,7 @@ class Recorder {
   constexpr int warp_idx() const { return 0; }
 
   template <class... Args>
-  constexpr void domain_loop(Args&&... args);
+  constexpr void domain_loop(Args... args);
 
   // Declares a task-local variable initialised with `init` (the seed's TaskLocalVariable default).
   template <class T>
@@ -170,7 +170,7 @@ class RecordLoop {
 };
 
 template <class... Args>
-constexpr void Recorder::domain_loop(Args&&... args) {
+constexpr void Recorder::domain_loop(Args... args) {
   using L = detail::LoopArgs<Args...>;
   auto [start, end, step] = detail::loop_bounds<L::num_bounds>(args...);
   Node n{};

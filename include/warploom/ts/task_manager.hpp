@@ -150,9 +150,12 @@ class TaskManager {
   class Initialized {
    public:
     // fence.mbarrier_init, then a CTA-wide barrier: every thread sees initialised barriers.
+    // A TaskManager without pipelines has no barriers, so there is nothing to fence or wait for.
     WL_DEVICE Ready fence_and_sync_cta() {
-      sm90::fence_mbarrier_init();
-      __syncthreads();
+      if constexpr (kHasBarriers) {
+        sm90::fence_mbarrier_init();
+        __syncthreads();
+      }
       return Ready(*tm_);
     }
 
@@ -176,7 +179,9 @@ class TaskManager {
                     "(run `warploom verify` for the task, resource and fix)");
     }
     bind_all(resources{});
-    if (threadIdx.x == 0) init_barriers(resources{});
+    if constexpr (kHasBarriers) {
+      if (threadIdx.x == 0) init_barriers(resources{});
+    }
     return Initialized(*this);
   }
 
@@ -255,6 +260,7 @@ class TaskManager {
         ...);
   }
 
+  static constexpr bool kHasBarriers = smem_layout().barrier_bytes > 0;
   static constexpr detail::RegisterRegions kRegions = detail::register_regions(tasks{}, num_warps);
 
   WL_DEVICE void run_tasks() {

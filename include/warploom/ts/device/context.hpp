@@ -86,7 +86,7 @@ class DeviceContext {
   }
 
   template <class... Args>
-  WL_DEVICE void domain_loop(Args&&... args) {
+  WL_DEVICE void domain_loop(Args... args) {
     using L = detail::LoopArgs<Args...>;
     auto bounds = detail::loop_bounds<L::num_bounds>(args...);
     using Step = std::remove_cvref_t<std::tuple_element_t<2, decltype(bounds)>>;
@@ -95,19 +95,26 @@ class DeviceContext {
     int const step = detail::to_int(std::get<2>(bounds));
     auto&& body = detail::loop_body(args...);
     LoopCoords const saved = loop_;
-    auto iterate = [&](int i) {
+    // A counted loop: the trip count is computed once, so the compiler sees a canonical loop it
+    // can unroll without a bound check per iteration (the grid-stride loop needs this to batch
+    // its loads). Static steps fold the division away.
+    int trips;
+    if constexpr (StaticBound<Step>) {
+      trips = trip_count<Step::value>(start, end);
+    } else {
+      trips = step > 0 ? trip_count_positive(start, end, step) : trip_count_positive(end, start, -step);
+    }
+    auto iterate = [&](int t) {
+      int const i = start + t * step;
       loop_ = {i, start, end, step};
       DeviceLoop loop(i, start, end, step);
       body(loop);
     };
-    if constexpr (StaticBound<Step>) {
-      if constexpr (Step::value > 0) {
-        run<L::unroll>(start, step, [&](int i) { return i < end; }, iterate);
-      } else {
-        run<L::unroll>(start, step, [&](int i) { return i > end; }, iterate);
-      }
+    if constexpr (L::unroll > 0) {
+#pragma unroll(L::unroll)
+      for (int t = 0; t < trips; ++t) iterate(t);
     } else {
-      run<L::unroll>(start, step, [&](int i) { return step > 0 ? i < end : i > end; }, iterate);
+      for (int t = 0; t < trips; ++t) iterate(t);
     }
     loop_ = saved;
   }
@@ -116,13 +123,18 @@ class DeviceContext {
   WL_DEVICE ResourceContext const& resource_context() const { return rc_; }
 
  private:
-  template <int kUnroll, class Cond, class Iterate>
-  static WL_DEVICE void run(int start, int step, Cond cond, Iterate& iterate) {
-    if constexpr (kUnroll > 0) {
-#pragma unroll(kUnroll)
-      for (int i = start; cond(i); i += step) iterate(i);
+  // Iterations of [lo, hi) with step > 0; unsigned arithmetic cannot overflow for int bounds.
+  static WL_DEVICE int trip_count_positive(int lo, int hi, int step) {
+    if (hi <= lo) return 0;
+    return static_cast<int>((static_cast<unsigned>(hi - lo) + static_cast<unsigned>(step) - 1u) /
+                            static_cast<unsigned>(step));
+  }
+  template <int kStep>
+  static WL_DEVICE int trip_count(int start, int end) {
+    if constexpr (kStep > 0) {
+      return trip_count_positive(start, end, kStep);
     } else {
-      for (int i = start; cond(i); i += step) iterate(i);
+      return trip_count_positive(end, start, -kStep);
     }
   }
 
@@ -132,11 +144,15 @@ class DeviceContext {
 };
 
 namespace detail {
+template <class T>
+struct is_device_local : std::false_type {};
+template <class T>
+struct is_device_local<DeviceLocal<T>> : std::true_type {};
+
+// Task-local variables pass their value; everything else is forwarded.
 template <class A>
 WL_DEVICE decltype(auto) unwrap(A&& a) {
-  if constexpr (requires { typename std::remove_cvref_t<A>::value_type; } &&
-                std::is_same_v<std::remove_cvref_t<A>,
-                               DeviceLocal<typename std::remove_cvref_t<A>::value_type>>) {
+  if constexpr (is_device_local<std::remove_cvref_t<A>>::value) {
     return static_cast<typename std::remove_cvref_t<A>::value_type const&>(a);
   } else {
     return std::forward<A>(a);

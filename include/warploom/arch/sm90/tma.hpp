@@ -1,0 +1,35 @@
+// warploom/arch/sm90/tma.hpp
+//
+// TMA (the bulk tensor copy engine): global -> shared tile loads that complete on an mbarrier.
+// PTX ISA §9.7.9.25.5.1 cp.async.bulk.tensor
+// (https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cp-async-bulk-tensor).
+// The instruction comes from cuda::ptx; the descriptor prefetch from CuTe.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda.h>                          // CUtensorMap
+#include <cute/arch/copy_sm90_desc.hpp>    // cute::prefetch_tma_descriptor
+#include <cuda/ptx>                        // cuda::ptx::cp_async_bulk_tensor
+
+#include "warploom/arch/sm90/mbarrier.hpp"
+#include "warploom/config.hpp"
+
+namespace warploom::sm90 {
+
+#if defined(__CUDACC__)
+
+// Loads the box at (x, y) (x innermost) of `map` into `dst`; the transfer's bytes complete on `bar`.
+// Issued by one thread.
+WL_DEVICE void tma_load_2d(void* dst, CUtensorMap const* map, int x, int y, Mbarrier* bar) {
+  std::int32_t const coords[2] = {x, y};
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
+                                  coords, bar);
+}
+
+// Pulls the descriptor into the constant cache before its first use.
+WL_DEVICE void tma_prefetch_descriptor(CUtensorMap const* map) { cute::prefetch_tma_descriptor(map); }
+
+#endif  // __CUDACC__
+
+}  // namespace warploom::sm90

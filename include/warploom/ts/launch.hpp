@@ -1,0 +1,50 @@
+// warploom/ts/launch.hpp
+//
+// Host side of a TS kernel launch: verifies the kernel's TaskManager once per type (a violation
+// throws before anything runs, with the schedule table and every finding), opts into the dynamic
+// shared memory the allocator computed, and launches with the TaskManager's block size.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <cuda_runtime_api.h>
+
+#include "warploom/cuda_check.hpp"
+#include "warploom/ts/print.hpp"
+#include "warploom/ts/verify/structural.hpp"
+
+namespace warploom::ts {
+
+class VerificationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Verifies `Manager` once per process; throws ts::VerificationError with the findings.
+template <class Manager>
+void verify_once(std::string_view name) {
+  static bool const verified = [&] {
+    ManagerModel m = Manager::model(name);
+    Report r = verify_structure(m);
+    if (!r.ok()) throw VerificationError("TaskManager `" + std::string(name) + "` failed verification\n" + schedule_table(m, &r));
+    return true;
+  }();
+  (void)verified;
+}
+
+// Launches `kernel` on `grid` CTAs of Manager::num_threads threads with Manager::smem_bytes of
+// dynamic shared memory.
+template <class Manager, class... Params, class... Args>
+void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
+            Args&&... args) {
+  verify_once<Manager>(name);
+  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(Manager::smem_bytes)));
+  kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(std::forward<Args>(args)...);
+  WL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace warploom::ts

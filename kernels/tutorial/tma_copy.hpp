@@ -1,0 +1,40 @@
+// kernels/tutorial/tma_copy.hpp
+//
+// Host API of tutorial 02 (02_tma_copy.cu): a row-major rows x cols fp16 matrix copied GMEM -> SMEM
+// (TMA) -> registers -> GMEM by a load task and a store task, in two shapes:
+//
+//   TmaCopyVariant::Seed        the seed's kernel: 1 stage of 128 x 1 tiles, every CTA walks all
+//                               rows of its 128 columns.
+//   TmaCopyVariant::MultiStage  4 stages of 128 x 32 tiles, each CTA a 256-row band, for bandwidth.
+//
+// Each variant exists as a TS kernel and as the hand-written kernel it must match (the baseline).
+#pragma once
+
+#include <string_view>
+
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include "warploom/ts/model.hpp"
+
+namespace warploom::tutorial {
+
+enum class TmaCopyVariant { Seed, MultiStage };
+enum class Implementation { TaskScheduled, Baseline };
+
+inline constexpr int kTmaCopyTileCols = 128;
+
+std::string_view to_string(TmaCopyVariant v);
+
+// Throws std::invalid_argument naming `rows_cols` unless rows > 0 and cols is a positive multiple
+// of 128 (the tile width).
+void check_tma_copy_shape(int rows, int cols);
+
+// dst = src for row-major rows x cols matrices (16-byte aligned, not overlapping).
+void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __half* dst, int rows,
+              int cols, cudaStream_t stream = nullptr);
+
+// The TaskManager of a variant, as the verifier sees it.
+ts::ManagerModel tma_copy_model(TmaCopyVariant variant);
+
+}  // namespace warploom::tutorial
