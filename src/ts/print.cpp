@@ -35,7 +35,10 @@ std::string group_text(CooperativeGroup g) {
 
 std::string names(ManagerModel const& m, std::vector<int> const& ids) {
   std::string s;
-  for (int id : ids) s += (s.empty() ? "" : ",") + std::string(verify::resource_name(m, id));
+  for (int id : ids) {
+    if (!s.empty()) s += ',';
+    s += verify::resource_name(m, id);
+  }
   return s.empty() ? "-" : s;
 }
 
@@ -72,7 +75,10 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
         std::string args;
         std::string result;
         for (auto const& e : s.edges) {
-          if (e.to == id && e.arg >= 0) args += (args.empty() ? "" : ", ") + value_of(e.from);
+          if (e.to == id && e.arg >= 0) {
+            if (!args.empty()) args += ", ";
+            args += value_of(e.from);
+          }
           if (e.from == id && e.arg < 0) result = fmt::format(" -> %{}", e.to);
         }
         bool returns = false;

@@ -8,6 +8,7 @@
 // tests/cpu/ts/labels_test.cpp pins the format; the verifier rejects an empty label (R-D20).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace warploom::ts {
@@ -19,20 +20,40 @@ constexpr std::string_view pretty_function_of() {
   return __PRETTY_FUNCTION__;
 }
 
-// "... kMember = &Ns::Resource::work; ..." -> "Ns::Resource::work". Compilers differ in spacing
-// ("kMember = &X" for GCC and Clang, "kMember=&X" inside EDG, nvcc's front end).
+// "... kMember = &Ns::Resource<A, B>::work; ..." -> "Ns::Resource<A, B>::work". Compilers differ
+// in spacing ("kMember = &X" for GCC and Clang, "kMember=&X" inside EDG, nvcc's front end); the
+// spelling ends at the first ';', ']' or ',' outside template brackets and parentheses.
 constexpr std::string_view spelled_member(std::string_view pretty) {
   constexpr std::string_view key = "kMember";
   auto begin = pretty.find(key);
   if (begin == std::string_view::npos) return {};
   begin += key.size();
   while (begin < pretty.size() && (pretty[begin] == ' ' || pretty[begin] == '=')) ++begin;
-  auto end = pretty.find_first_of(";],", begin);
-  if (end == std::string_view::npos) end = pretty.size();
+  auto end = begin;
+  int depth = 0;
+  for (; end < pretty.size(); ++end) {
+    char const ch = pretty[end];
+    if (ch == '<' || ch == '(') ++depth;
+    if (ch == '>' || ch == ')') --depth;
+    if (depth == 0 && (ch == ';' || ch == ']' || ch == ',')) break;
+  }
   auto spelled = pretty.substr(begin, end - begin);
   while (!spelled.empty() && spelled.back() == ' ') spelled.remove_suffix(1);
   if (!spelled.empty() && spelled.front() == '&') spelled.remove_prefix(1);
   return spelled;
+}
+
+// Position of the last "::" outside template brackets and parentheses, or npos.
+constexpr std::size_t last_scope(std::string_view spelled) {
+  std::size_t found = std::string_view::npos;
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < spelled.size(); ++i) {
+    char const ch = spelled[i];
+    if (ch == '<' || ch == '(') ++depth;
+    if (ch == '>' || ch == ')') --depth;
+    if (depth == 0 && ch == ':' && spelled[i + 1] == ':') found = i;
+  }
+  return found;
 }
 
 }  // namespace detail
@@ -41,7 +62,7 @@ constexpr std::string_view spelled_member(std::string_view pretty) {
 template <auto kMember>
 constexpr std::string_view member_name() {
   constexpr std::string_view spelled = detail::spelled_member(detail::pretty_function_of<kMember>());
-  constexpr auto colons = spelled.rfind("::");
+  constexpr auto colons = detail::last_scope(spelled);
   return colons == std::string_view::npos ? spelled : spelled.substr(colons + 2);
 }
 

@@ -50,8 +50,11 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
     // "load (warp 4), store (warps 0-3)": built only for a finding.
     auto list_tasks = [&](auto pred) {
       std::string out;
-      for (auto const& t : m.tasks)
-        if (pred(t)) out += (out.empty() ? "" : ", ") + std::string(t.spec.name) + " (" + warp_range(t.spec) + ")";
+      for (auto const& t : m.tasks) {
+        if (!pred(t)) continue;
+        if (!out.empty()) out += ", ";
+        out += std::string(t.spec.name) + " (" + warp_range(t.spec) + ")";
+      }
       return out;
     };
     int want_prod = p.tma_producer() || p.producer.agent == Agent::Warp ? prod_warps

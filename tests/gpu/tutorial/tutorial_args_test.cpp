@@ -1,0 +1,70 @@
+// tests/gpu/tutorial/tutorial_args_test.cpp — bad arguments to the tutorial APIs get clear errors
+// before any CUDA call (no GPU needed).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tutorial/grid_stride_copy.hpp"
+#include "tutorial/tma_copy.hpp"
+
+namespace tut = warploom::tutorial;
+
+namespace {
+
+std::string message_of(auto&& call) {
+  try {
+    call();
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+TEST(TmaCopyArgs, RowsMustBePositive) {
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(0, 128); }), "rows_cols: rows = 0 must be positive");
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(-3, 128); }), "rows_cols: rows = -3 must be positive");
+}
+
+TEST(TmaCopyArgs, ColumnsMustBeAPositiveMultipleOf128) {
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(4, 100); }),
+            "rows_cols: cols = 100 must be a positive multiple of the tile width 128");
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(4, 0); }),
+            "rows_cols: cols = 0 must be a positive multiple of the tile width 128");
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(4, 256); }), "(no exception)");
+}
+
+TEST(TmaCopyArgs, NullPointersAreRejected) {
+  EXPECT_EQ(message_of([] {
+              tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled, nullptr, nullptr, 4, 128);
+            }),
+            "tma_copy: `src` and `dst` must not be null");
+}
+
+TEST(GridStrideCopyArgs, NegativeCountIsRejected) {
+  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::Implementation::TaskScheduled, nullptr, nullptr, -1); }),
+            "grid_stride_copy: `n` = -1 must be >= 0");
+}
+
+TEST(GridStrideCopyArgs, NullPointersAreRejected) {
+  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::Implementation::Baseline, nullptr, nullptr, 10); }),
+            "grid_stride_copy: `src` and `dst` must not be null");
+}
+
+TEST(GridStrideCopyArgs, CountTooLargeForIntIndexingIsRejected) {
+  std::int16_t dummy = 0;
+  EXPECT_NE(message_of([&] {
+              tut::grid_stride_copy(tut::Implementation::TaskScheduled, &dummy, &dummy, std::int64_t{1} << 31, 4);
+            }).find("too large for 32-bit grid-stride indexing"),
+            std::string::npos);
+}
+
+TEST(TutorialModels, BothTutorialsVerify) {
+  // The schedule tables the examples print come from these models; they must pass verification.
+  EXPECT_EQ(tut::grid_stride_copy_model().tasks.size(), 1u);
+  EXPECT_EQ(tut::tma_copy_model(tut::TmaCopyVariant::Seed).tasks.size(), 3u);
+  EXPECT_EQ(tut::tma_copy_model(tut::TmaCopyVariant::MultiStage).resources.size(), 3u);
+}
+
+}  // namespace
