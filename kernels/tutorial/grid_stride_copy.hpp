@@ -15,7 +15,7 @@
 namespace warploom::tutorial {
 
 inline constexpr int kGridStrideWarps = 8;   // warps per CTA (the seed's num_warps)
-inline constexpr int kGridStrideUnroll = 4;  // domain_loop unroll
+inline constexpr int kGridStrideUnroll = 8;  // domain_loop unroll: 8 loads in flight per thread
 
 // dst[i] = src[i] for i < n, on `blocks` CTAs (0: enough to fill the GPU once).
 // Throws std::invalid_argument for n < 0, null pointers, or n too large for int indexing.

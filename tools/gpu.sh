@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The one GPU script: builds, runs the GPU tests, runs compute-sanitizer (memcheck, racecheck,
+# synccheck) on them, checks the tutorial programs, benchmarks the kernels against their baselines
+# and cudaMemcpy, compares their SASS, and prints a short table.
+#
+#   bash tools/gpu.sh            # logs and results under $OUT (default build/gpu-out)
+#
+# On the device machine (no network) `.deps/` must travel with the tree (carry it).
+# Results: $OUT/tutorial_copies.json (timings + SASS + device facts), $OUT/gpu.log (everything).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+OUT=${OUT:-$PWD/build/gpu-out}
+mkdir -p "$OUT"
+LOG="$OUT/gpu.log"
+: >"$LOG"
+status=0
+step() { echo "== $*" | tee -a "$LOG"; }
+run() {  # run <label> <command...>: logs output, records failure, keeps going
+  local label=$1; shift
+  step "$label: $*"
+  if "$@" >>"$LOG" 2>&1; then echo "   ok" | tee -a "$LOG"; else echo "   FAILED ($label)" | tee -a "$LOG"; status=1; fi
+}
+smi() { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu --format=csv,noheader 2>/dev/null; }
+
+step "device"
+nvidia-smi >>"$LOG" 2>&1
+smi_before=$(smi)
+echo "$smi_before" | tee -a "$LOG"
+
+run bootstrap bash tools/bootstrap.sh
+run configure cmake --preset release
+run build cmake --build --preset release --parallel "$(nproc)"
+grep -E "ptxas info *: (Used|Compiling)|spill" "$LOG" >"$OUT/ptxas.txt" || true
+
+run gpu-tests ctest --preset gpu --output-on-failure
+
+# compute-sanitizer on the GPU tests: every tool on a subset that covers each kernel and variant
+# (one partial-tile shape, one multi-band shape, the grid-stride edge sizes).
+filter='Shapes/TmaCopy.*/*_33x384:Shapes/TmaCopy.*/*_1000x128:Sizes/GridStrideCopy.*/*_n1000_*:Sizes/GridStrideCopy.*/*_n31_*'
+for tool in memcheck racecheck synccheck; do
+  run "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    build/release/tests/gpu/tutorial_copy_test --gtest_filter="$filter"
+done
+
+run example-01 build/release/bin/01_grid_stride_copy
+run example-01-raw build/release/bin/01_grid_stride_copy --run-raw-kernel
+run example-02 build/release/bin/02_tma_copy --rows_cols 256,512
+run example-02-raw build/release/bin/02_tma_copy --rows_cols 256,512 --run-raw-kernel
+run example-02-multistage build/release/bin/02_tma_copy --rows_cols 1000,4096 --variant multistage
+run example-02-bad-shape bash -c '! build/release/bin/02_tma_copy --rows_cols 256,100'
+
+run bench build/release/bin/copy_bench --gib 1 --reps 30 --json "$OUT/copy_bench.json"
+run sass python3 tools/sass_compare.py build/release/kernels/libwarploom_tutorials.a --json "$OUT/sass.json"
+smi_after=$(smi)
+run results python3 tools/collect_results.py --bench "$OUT/copy_bench.json" --sass "$OUT/sass.json" \
+  --smi-before "$smi_before" --smi-after "$smi_after" --command "bash tools/gpu.sh" \
+  --out "$OUT/tutorial_copies.json"
+
+step "summary"
+grep -E "^== |FAILED|PASS|ERROR SUMMARY" "$LOG" | grep -v "^== device" | tail -40
+[ -f "$OUT/copy_bench.json" ] && sed -n '/^group /,/^$/p' "$LOG" | head -12
+grep -E "instructions, baseline" "$LOG"
+echo "gpu.sh: $([ $status -eq 0 ] && echo all steps passed || echo SOME STEPS FAILED)"
+exit $status
