@@ -88,25 +88,43 @@ int main(int argc, char** argv) {
   auto sh = src.as<__half>();
   auto dh = dst.as<__half>();
 
+  auto gs = [&](tut::GridStrideVariant v, tut::Implementation impl) {
+    return [&, v, impl] { tut::grid_stride_copy(v, impl, s16, d16, n16); };
+  };
+  auto tma = [&](tut::TmaCopyVariant v, tut::Implementation impl, int rows_per_cta = 0) {
+    return [&, v, impl, rows_per_cta] { tut::tma_copy(v, impl, sh, dh, rows, kCols, nullptr, rows_per_cta); };
+  };
+  constexpr auto TS = tut::Implementation::TaskScheduled;
+  constexpr auto Base = tut::Implementation::Baseline;
   std::vector<Group> groups;
-  groups.push_back({"grid_stride_copy int16",
+  groups.push_back({"grid_stride_copy scalar",
                     bytes,
-                    {{"ts", [&] { tut::grid_stride_copy(tut::Implementation::TaskScheduled, s16, d16, n16); }, {}},
-                     {"baseline", [&] { tut::grid_stride_copy(tut::Implementation::Baseline, s16, d16, n16); }, {}},
+                    {{"ts", gs(tut::GridStrideVariant::Scalar, TS), {}},
+                     {"baseline", gs(tut::GridStrideVariant::Scalar, Base), {}},
                      {"cudaMemcpy", memcpy_d2d, {}}},
                     poison,
                     check});
-  groups.push_back({"tma_copy multistage fp16",
+  groups.push_back({"grid_stride_copy vector",
                     bytes,
-                    {{"ts", [&] { tut::tma_copy(tut::TmaCopyVariant::MultiStage, tut::Implementation::TaskScheduled, sh, dh, rows, kCols); }, {}},
-                     {"baseline", [&] { tut::tma_copy(tut::TmaCopyVariant::MultiStage, tut::Implementation::Baseline, sh, dh, rows, kCols); }, {}},
+                    {{"ts", gs(tut::GridStrideVariant::Vector, TS), {}},
+                     {"baseline", gs(tut::GridStrideVariant::Vector, Base), {}},
                      {"cudaMemcpy", memcpy_d2d, {}}},
                     poison,
                     check});
-  groups.push_back({"tma_copy seed fp16",
+  // The multi-stage copy at its chosen band height, and a sweep of band heights (TS).
+  groups.push_back({"tma_copy multistage",
                     bytes,
-                    {{"ts", [&] { tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled, sh, dh, rows, kCols); }, {}},
-                     {"baseline", [&] { tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::Baseline, sh, dh, rows, kCols); }, {}}},
+                    {{"ts", tma(tut::TmaCopyVariant::MultiStage, TS), {}},
+                     {"baseline", tma(tut::TmaCopyVariant::MultiStage, Base), {}},
+                     {"cudaMemcpy", memcpy_d2d, {}},
+                     {"ts rows256", tma(tut::TmaCopyVariant::MultiStage, TS, 256), {}},
+                     {"ts rows1024", tma(tut::TmaCopyVariant::MultiStage, TS, 1024), {}},
+                     {"ts rows4096", tma(tut::TmaCopyVariant::MultiStage, TS, 4096), {}}},
+                    poison,
+                    check});
+  groups.push_back({"tma_copy seed",
+                    bytes,
+                    {{"ts", tma(tut::TmaCopyVariant::Seed, TS), {}}, {"baseline", tma(tut::TmaCopyVariant::Seed, Base), {}}},
                     poison,
                     check});
 
@@ -121,7 +139,7 @@ int main(int argc, char** argv) {
   out["method"] = "CUDA events around each launch; contenders interleaved per repetition; 3 warm-up runs each; "
                   "bandwidth = (bytes read + bytes written) / median time";
   bool all_correct = true;
-  std::printf("%-26s %-11s %10s %10s %10s %9s %10s\n", "group", "contender", "median ms", "p10 ms", "p90 ms",
+  std::printf("%-24s %-12s %10s %10s %10s %9s %10s\n", "group", "contender", "median ms", "p10 ms", "p90 ms",
               "GB/s", "vs memcpy");
   for (auto& g : groups) {
     for (auto& c : g.contenders) {  // correctness first, on a poisoned output
@@ -158,7 +176,7 @@ int main(int argc, char** argv) {
       float const med = percentile(c.ms, 0.5);
       double const gbs = 2.0 * g.bytes / (med * 1e-3) / 1e9;
       std::string vs = memcpy_gbs > 0 ? std::to_string(gbs / memcpy_gbs).substr(0, 5) : "-";
-      std::printf("%-26s %-11s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(), med,
+      std::printf("%-24s %-12s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(), med,
                   percentile(c.ms, 0.1), percentile(c.ms, 0.9), gbs, vs.c_str());
       nlohmann::json jc = {{"median_ms", med},  {"p10_ms", percentile(c.ms, 0.1)}, {"p90_ms", percentile(c.ms, 0.9)},
                            {"min_ms", *std::min_element(c.ms.begin(), c.ms.end())},

@@ -43,6 +43,7 @@ for tool in memcheck racecheck synccheck; do
 done
 
 run example-01 build/release/bin/01_grid_stride_copy
+run example-01-vector build/release/bin/01_grid_stride_copy --variant vector --num_entries 1000003
 run example-01-raw build/release/bin/01_grid_stride_copy --run-raw-kernel
 run example-02 build/release/bin/02_tma_copy --rows_cols 256,512
 run example-02-raw build/release/bin/02_tma_copy --rows_cols 256,512 --run-raw-kernel

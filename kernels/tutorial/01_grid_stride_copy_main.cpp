@@ -1,6 +1,7 @@
 // kernels/tutorial/01_grid_stride_copy_main.cpp
 //
-//   01_grid_stride_copy [--num_entries N] [--num_blocks B] [--run-raw-kernel] [--verify-only]
+//   01_grid_stride_copy [--num_entries N] [--num_blocks B] [--variant scalar|vector]
+//                       [--run-raw-kernel] [--verify-only]
 //
 // Prints the TaskManager's schedule table and verdict (no GPU needed), then, on a Hopper GPU,
 // copies N random int16 values into a poisoned output and checks every element.
@@ -25,13 +26,18 @@ int main(int argc, char** argv) {
   std::int64_t n = 1 << 24;  // the seed's num_entries
   int blocks = 256;          // the seed's num_blocks
   bool raw = false, verify_only = false;
+  std::string variant_name = "scalar";
+  app.add_option("--variant", variant_name, "scalar (the seed's: one int16 per item) or vector (8 per item)")
+      ->check(CLI::IsMember({"scalar", "vector"}));
   app.add_option("--num_entries", n, "elements to copy")->check(CLI::NonNegativeNumber);
   app.add_option("--num_blocks", blocks, "CTAs (0: fill the GPU)")->check(CLI::NonNegativeNumber);
   app.add_flag("--run-raw-kernel", raw, "run the naive baseline instead of the TS kernel");
   app.add_flag("--verify-only", verify_only, "print the schedule table and verdict, do not run");
   CLI11_PARSE(app, argc, argv);
 
-  wl::ts::ManagerModel model = tut::grid_stride_copy_model();
+  tut::GridStrideVariant const variant =
+      variant_name == "scalar" ? tut::GridStrideVariant::Scalar : tut::GridStrideVariant::Vector;
+  wl::ts::ManagerModel model = tut::grid_stride_copy_model(variant);
   wl::ts::Report report = wl::ts::verify_structure(model);
   std::printf("%s\n", wl::ts::schedule_table(model, &report).c_str());
   if (!report.ok()) return 1;
@@ -47,11 +53,12 @@ int main(int argc, char** argv) {
     wl::testing::DeviceBuffer src(bytes), dst(bytes);
     wl::testing::fill_random(src.get(), bytes, /*seed=*/1);
     wl::testing::poison(dst.get(), bytes);
-    tut::grid_stride_copy(raw ? tut::Implementation::Baseline : tut::Implementation::TaskScheduled,
+    tut::grid_stride_copy(variant, raw ? tut::Implementation::Baseline : tut::Implementation::TaskScheduled,
                           src.as<std::int16_t>(), dst.as<std::int16_t>(), n, blocks);
     wl::testing::Comparison c = wl::testing::compare_bytes(src.get(), dst.get(), bytes);
-    std::printf("%s kernel, %lld entries, %d blocks on %s: %s", raw ? "raw" : "TS",
-                static_cast<long long>(n), blocks, device.name.c_str(), c.equal() ? "PASS\n" : "FAIL");
+    std::printf("%s kernel, %s, %lld entries, %d blocks on %s: %s", raw ? "raw" : "TS",
+                std::string(tut::to_string(variant)).c_str(), static_cast<long long>(n), blocks,
+                device.name.c_str(), c.equal() ? "PASS\n" : "FAIL");
     if (!c.equal()) std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
     return c.equal() ? 0 : 1;
   } catch (std::exception const& e) {

@@ -45,7 +45,7 @@ struct TmaCopy {
   // ---- Shape ---------------------------------------------------------------------------------
   static constexpr int kStages = kStages_;
   static constexpr int kTileRows = kTileRows_;
-  static constexpr int kRowsPerCta = kRowsPerCta_;  // 0: all rows
+  static constexpr int kRowsPerCta = kRowsPerCta_;  // 0: all rows; -1: chosen at launch
   static constexpr int kTileCols = kTmaCopyTileCols;
   static constexpr int kStoreThreads = 4 * 32;
   // Store accesses: 16-byte vectors of 8 halves when a tile has 8 or more rows, else one half
@@ -254,18 +254,48 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
 
 // ---- Variants ----------------------------------------------------------------------------------
 using SeedCopy = TmaCopy</*stages=*/1, /*tile rows=*/1, /*rows per CTA=*/0>;
-using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/32, /*rows per CTA=*/256>;
+using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/32, /*rows per CTA, -1: chosen at launch=*/-1>;
+
+// Band height for the multi-stage copy: enough bands that the grid is about four waves of
+// resident CTAs (fewer CTAs pay less start-up — barrier init, CTA barrier — per byte; four waves
+// keep the last, partial wave short).
+template <class Cfg>
+int choose_rows_per_cta(int rows, int cols) {
+  static int const resident = [] {
+    int device = 0, sms = 0, per_sm = 0;
+    WL_CUDA_CHECK(cudaGetDevice(&device));
+    WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    auto kernel = tma_copy_ts_kernel<Cfg>;
+    WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(Cfg::Manager::smem_bytes)));
+    WL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::Manager::num_threads,
+                                                               Cfg::Manager::smem_bytes));
+    return sms * per_sm;
+  }();
+  int const col_tiles = cols / Cfg::kTileCols;
+  int const bands = std::max(1, (4 * resident + col_tiles / 2) / col_tiles);
+  int const rows_per_band = (rows + bands - 1) / bands;
+  return (rows_per_band + Cfg::kTileRows - 1) / Cfg::kTileRows * Cfg::kTileRows;
+}
 
 template <class Cfg>
 void launch_variant(Implementation impl, __half const* src, __half* dst, int rows, int cols,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, int rows_per_cta) {
+  if (Cfg::kRowsPerCta >= 0 && rows_per_cta != 0)
+    throw std::invalid_argument("tma_copy: `rows_per_cta` applies to the multi-stage variant only");
+  if (rows_per_cta < 0 || rows_per_cta % Cfg::kTileRows != 0)
+    throw std::invalid_argument("tma_copy: `rows_per_cta` = " + std::to_string(rows_per_cta) +
+                                " must be a non-negative multiple of the tile height " +
+                                std::to_string(Cfg::kTileRows));
   TmaCopyParams p{};
   p.tma = sm90::make_tensor_map_2d<__half>(src, rows, cols, Cfg::kTileRows, Cfg::kTileCols);
   p.dst = dst;
   p.rows = rows;
   p.cols = cols;
-  p.rows_per_cta = Cfg::kRowsPerCta;
-  int const bands = Cfg::kRowsPerCta == 0 ? 1 : (rows + Cfg::kRowsPerCta - 1) / Cfg::kRowsPerCta;
+  p.rows_per_cta = Cfg::kRowsPerCta >= 0 ? Cfg::kRowsPerCta
+                   : rows_per_cta > 0    ? rows_per_cta
+                                         : choose_rows_per_cta<Cfg>(rows, cols);
+  int const bands = p.rows_per_cta == 0 ? 1 : (rows + p.rows_per_cta - 1) / p.rows_per_cta;
   dim3 const grid(cols / Cfg::kTileCols, bands);
   std::string_view const name = std::is_same_v<Cfg, SeedCopy> ? "tma_copy" : "tma_copy_multistage";
   if (impl == Implementation::TaskScheduled) {
@@ -295,13 +325,13 @@ void check_tma_copy_shape(int rows, int cols) {
 }
 
 void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __half* dst, int rows,
-              int cols, cudaStream_t stream) {
+              int cols, cudaStream_t stream, int rows_per_cta) {
   check_tma_copy_shape(rows, cols);
   if (src == nullptr || dst == nullptr) throw std::invalid_argument("tma_copy: `src` and `dst` must not be null");
   if (variant == TmaCopyVariant::Seed)
-    launch_variant<SeedCopy>(impl, src, dst, rows, cols, stream);
+    launch_variant<SeedCopy>(impl, src, dst, rows, cols, stream, rows_per_cta);
   else
-    launch_variant<MultiStageCopy>(impl, src, dst, rows, cols, stream);
+    launch_variant<MultiStageCopy>(impl, src, dst, rows, cols, stream, rows_per_cta);
 }
 
 ts::ManagerModel tma_copy_model(TmaCopyVariant variant) {

@@ -2,26 +2,35 @@
 //
 // Host API of tutorial 01 (01_grid_stride_copy.cu): a 1-D int16 tensor copied GMEM -> registers ->
 // GMEM by one task on all warps of each CTA, in a grid-stride loop. No shared memory, no pipeline:
-// the smallest kernel that uses every TS declaration.
+// the smallest kernel that uses every TS declaration. Two item widths:
+//
+//   GridStrideVariant::Scalar  the seed's kernel: one int16 per loop iteration.
+//   GridStrideVariant::Vector  one 16-byte vector (8 int16) per iteration, the tail element-wise;
+//                              `src` and `dst` must be 16-byte aligned.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include <cuda_runtime_api.h>
 
-#include "tma_copy.hpp"  // Implementation
+#include "tutorial/tma_copy.hpp"  // Implementation
 #include "warploom/ts/model.hpp"
 
 namespace warploom::tutorial {
 
-inline constexpr int kGridStrideWarps = 8;   // warps per CTA (the seed's num_warps)
-inline constexpr int kGridStrideUnroll = 8;  // domain_loop unroll: 8 loads in flight per thread
+enum class GridStrideVariant { Scalar, Vector };
 
-// dst[i] = src[i] for i < n, on `blocks` CTAs (0: enough to fill the GPU once).
-// Throws std::invalid_argument for n < 0, null pointers, or n too large for int indexing.
-void grid_stride_copy(Implementation impl, std::int16_t const* src, std::int16_t* dst, std::int64_t n,
-                      int blocks = 0, cudaStream_t stream = nullptr);
+inline constexpr int kGridStrideWarps = 8;  // warps per CTA (the seed's num_warps)
 
-ts::ManagerModel grid_stride_copy_model();
+std::string_view to_string(GridStrideVariant v);
+
+// dst[i] = src[i] for i < n, on `blocks` CTAs (0: as many as fit on the GPU at once).
+// Throws std::invalid_argument for n < 0, null or (Vector) misaligned pointers, or n too large for
+// 32-bit indexing.
+void grid_stride_copy(GridStrideVariant variant, Implementation impl, std::int16_t const* src,
+                      std::int16_t* dst, std::int64_t n, int blocks = 0, cudaStream_t stream = nullptr);
+
+ts::ManagerModel grid_stride_copy_model(GridStrideVariant variant);
 
 }  // namespace warploom::tutorial

@@ -14,20 +14,20 @@ namespace wt = warploom::testing;
 
 namespace {
 
-using Case = std::tuple<tut::Implementation, std::int64_t, int>;
+using Case = std::tuple<tut::GridStrideVariant, tut::Implementation, std::int64_t, int>;
 
 class GridStrideCopy : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GridStrideCopy, CopiesRandomInt16IntoPoisonedOutput) {
-  auto [impl, n, blocks] = GetParam();
+  auto [variant, impl, n, blocks] = GetParam();
   std::size_t const bytes = static_cast<std::size_t>(n) * sizeof(std::int16_t);
   wt::DeviceBuffer src(bytes + 2), dst(bytes + 64);
   wt::fill_random(src.get(), bytes, /*seed=*/static_cast<std::uint64_t>(n) + blocks);
   wt::poison(dst.get(), bytes + 64);
-  tut::grid_stride_copy(impl, src.as<std::int16_t>(), dst.as<std::int16_t>(), n, blocks);
+  tut::grid_stride_copy(variant, impl, src.as<std::int16_t>(), dst.as<std::int16_t>(), n, blocks);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   wt::Comparison c = wt::compare_bytes(src.get(), dst.get(), bytes);
-  EXPECT_TRUE(c.equal()) << (impl == tut::Implementation::Baseline ? "baseline" : "TS") << " n=" << n
+  EXPECT_TRUE(c.equal()) << tut::to_string(variant) << (impl == tut::Implementation::Baseline ? " baseline" : " TS") << " n=" << n
                          << " blocks=" << blocks << ": " << c.mismatched_bytes << " bytes differ, first at byte "
                          << c.first_mismatch;
   wt::DeviceBuffer guard(64);
@@ -37,17 +37,19 @@ TEST_P(GridStrideCopy, CopiesRandomInt16IntoPoisonedOutput) {
 }
 
 std::string case_name(::testing::TestParamInfo<Case> const& info) {
-  auto [impl, n, blocks] = info.param;
-  return std::string(impl == tut::Implementation::Baseline ? "Baseline" : "TS") + "_n" + std::to_string(n) +
+  auto [variant, impl, n, blocks] = info.param;
+  return std::string(variant == tut::GridStrideVariant::Scalar ? "Scalar" : "Vector") +
+         (impl == tut::Implementation::Baseline ? "Baseline" : "TS") + "_n" + std::to_string(n) +
          "_blocks" + std::to_string(blocks);
 }
 
-// n covers empty, less than a warp, not a multiple of the grid's threads and of the unroll, and
-// several grid strides; blocks = 0 fills the GPU.
+// n covers empty, less than one vector item, less than a warp, not a multiple of the item, the
+// grid's threads or the unroll, and several grid strides; blocks = 0 fills the GPU.
 INSTANTIATE_TEST_SUITE_P(
     Sizes, GridStrideCopy,
-    ::testing::Combine(::testing::Values(tut::Implementation::TaskScheduled, tut::Implementation::Baseline),
-                       ::testing::Values<std::int64_t>(0, 1, 31, 1000, (1 << 20) + 7, 3 << 22),
+    ::testing::Combine(::testing::Values(tut::GridStrideVariant::Scalar, tut::GridStrideVariant::Vector),
+                       ::testing::Values(tut::Implementation::TaskScheduled, tut::Implementation::Baseline),
+                       ::testing::Values<std::int64_t>(0, 1, 7, 31, 1000, (1 << 20) + 7, 3 << 22),
                        ::testing::Values(1, 3, 256, 0)),
     case_name);
 

@@ -43,26 +43,55 @@ TEST(TmaCopyArgs, NullPointersAreRejected) {
 }
 
 TEST(GridStrideCopyArgs, NegativeCountIsRejected) {
-  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::Implementation::TaskScheduled, nullptr, nullptr, -1); }),
+  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::TaskScheduled, nullptr, nullptr, -1); }),
             "grid_stride_copy: `n` = -1 must be >= 0");
 }
 
 TEST(GridStrideCopyArgs, NullPointersAreRejected) {
-  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::Implementation::Baseline, nullptr, nullptr, 10); }),
+  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::Baseline, nullptr, nullptr, 10); }),
             "grid_stride_copy: `src` and `dst` must not be null");
 }
 
 TEST(GridStrideCopyArgs, CountTooLargeForIntIndexingIsRejected) {
   std::int16_t dummy = 0;
   EXPECT_NE(message_of([&] {
-              tut::grid_stride_copy(tut::Implementation::TaskScheduled, &dummy, &dummy, std::int64_t{1} << 31, 4);
+              tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::TaskScheduled, &dummy, &dummy,
+                                    std::int64_t{1} << 31, 4);
             }).find("too large for 32-bit grid-stride indexing"),
             std::string::npos);
 }
 
+TEST(GridStrideCopyArgs, VectorVariantNeedsAlignedPointers) {
+  alignas(16) std::int16_t buf[16] = {};
+  EXPECT_EQ(message_of([&] {
+              tut::grid_stride_copy(tut::GridStrideVariant::Vector, tut::Implementation::TaskScheduled, buf + 1, buf, 4);
+            }),
+            "grid_stride_copy: `src` must be 16-byte aligned for the vector variant (use GridStrideVariant::Scalar "
+            "for unaligned data)");
+  EXPECT_EQ(message_of([&] {
+              tut::grid_stride_copy(tut::GridStrideVariant::Vector, tut::Implementation::Baseline, buf, buf + 3, 4);
+            }),
+            "grid_stride_copy: `dst` must be 16-byte aligned for the vector variant (use GridStrideVariant::Scalar "
+            "for unaligned data)");
+}
+
+TEST(TmaCopyArgs, RowsPerCtaIsValidated) {
+  EXPECT_EQ(message_of([] {
+              tut::tma_copy(tut::TmaCopyVariant::MultiStage, tut::Implementation::TaskScheduled,
+                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 48);
+            }),
+            "tma_copy: `rows_per_cta` = 48 must be a non-negative multiple of the tile height 32");
+  EXPECT_EQ(message_of([] {
+              tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled,
+                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 64);
+            }),
+            "tma_copy: `rows_per_cta` applies to the multi-stage variant only");
+}
+
 TEST(TutorialModels, BothTutorialsVerify) {
   // The schedule tables the examples print come from these models; they must pass verification.
-  EXPECT_EQ(tut::grid_stride_copy_model().tasks.size(), 1u);
+  EXPECT_EQ(tut::grid_stride_copy_model(tut::GridStrideVariant::Scalar).tasks.size(), 1u);
+  EXPECT_EQ(tut::grid_stride_copy_model(tut::GridStrideVariant::Vector).name, "grid_stride_copy_vector");
   EXPECT_EQ(tut::tma_copy_model(tut::TmaCopyVariant::Seed).tasks.size(), 3u);
   EXPECT_EQ(tut::tma_copy_model(tut::TmaCopyVariant::MultiStage).resources.size(), 3u);
 }
