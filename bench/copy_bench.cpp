@@ -118,10 +118,16 @@ int main(int argc, char** argv) {
                      {"baseline", tma(tut::TmaCopyVariant::MultiStage, Base), {}},
                      {"cudaMemcpy", memcpy_d2d, {}},
                      {"ts rows256", tma(tut::TmaCopyVariant::MultiStage, TS, 256), {}},
-                     {"ts rows1024", tma(tut::TmaCopyVariant::MultiStage, TS, 1024), {}},
                      {"ts rows4096", tma(tut::TmaCopyVariant::MultiStage, TS, 4096), {}}},
                     poison,
                     check});
+  {  // the tuning space, TS kernels
+    Group tuning{"tma_copy tunings", bytes, {{"cudaMemcpy", memcpy_d2d, {}}}, poison, check};
+    std::vector<std::string> const names = tut::tma_copy_tunings();
+    for (int t = 0; t < static_cast<int>(names.size()); ++t)
+      tuning.contenders.push_back({names[t], [&, t] { tut::tma_copy_tuned(t, sh, dh, rows, kCols); }, {}});
+    groups.push_back(std::move(tuning));
+  }
   groups.push_back({"tma_copy seed",
                     bytes,
                     {{"ts", tma(tut::TmaCopyVariant::Seed, TS), {}}, {"baseline", tma(tut::TmaCopyVariant::Seed, Base), {}}},
@@ -139,7 +145,7 @@ int main(int argc, char** argv) {
   out["method"] = "CUDA events around each launch; contenders interleaved per repetition; 3 warm-up runs each; "
                   "bandwidth = (bytes read + bytes written) / median time";
   bool all_correct = true;
-  std::printf("%-24s %-12s %10s %10s %10s %9s %10s\n", "group", "contender", "median ms", "p10 ms", "p90 ms",
+  std::printf("%-24s %-18s %10s %10s %10s %9s %10s\n", "group", "contender", "median ms", "p10 ms", "p90 ms",
               "GB/s", "vs memcpy");
   for (auto& g : groups) {
     for (auto& c : g.contenders) {  // correctness first, on a poisoned output
@@ -176,7 +182,7 @@ int main(int argc, char** argv) {
       float const med = percentile(c.ms, 0.5);
       double const gbs = 2.0 * g.bytes / (med * 1e-3) / 1e9;
       std::string vs = memcpy_gbs > 0 ? std::to_string(gbs / memcpy_gbs).substr(0, 5) : "-";
-      std::printf("%-24s %-12s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(), med,
+      std::printf("%-24s %-18s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(), med,
                   percentile(c.ms, 0.1), percentile(c.ms, 0.9), gbs, vs.c_str());
       nlohmann::json jc = {{"median_ms", med},  {"p10_ms", percentile(c.ms, 0.1)}, {"p90_ms", percentile(c.ms, 0.9)},
                            {"min_ms", *std::min_element(c.ms.begin(), c.ms.end())},

@@ -76,7 +76,7 @@ def main():
         }
         report.append(entry)
         base_label = re.search(r"(\w+)_ts_kernel", pretty[ts_name]).group(1)
-        cfg = re.findall(r"<(\d+(?:, \d+)*)>", pretty[ts_name])
+        cfg = re.findall(r"<(-?\w+(?:, -?\w+)*)>", pretty[ts_name].split("_ts_kernel", 1)[1])
         short = base_label + ("<" + cfg[0] + ">" if cfg else "")
         entry["kernel"] = short
         print(f"\n{short}: TS {entry['ts_instructions']} instructions, baseline {entry['baseline_instructions']}"
@@ -89,7 +89,7 @@ def main():
         if args.sass_dir:
             os.makedirs(args.sass_dir, exist_ok=True)
             for kind, name in (("ts", ts_name), ("baseline", base_name)):
-                fname = base_label + ("_" + cfg[0].replace(", ", "x") if cfg else "") + "_" + kind
+                fname = base_label + ("_" + re.sub(r"[^A-Za-z0-9]+", "x", cfg[0]) if cfg else "") + "_" + kind
                 with open(os.path.join(args.sass_dir, fname + ".sass"), "w") as f:
                     f.write("\n".join(ks[name]["lines"]) + "\n")
     if args.json:

@@ -35,20 +35,19 @@ struct GridStrideCopy {
     static constexpr ts::ResourceSpec spec{.name = "input_gmem"};
     std::int16_t const* src = nullptr;
     int num_entries = 0;  // elements
-    int num_items = 0;    // ceil(num_entries / kElems)
-    // Consumer work: reads item `loop_offset` (element-wise where it straddles the end).
+    int num_items = 0;    // whole items: num_entries / kElems
+    // Consumer work: reads item `loop_offset` (the seed keeps its bounds check; vector items are
+    // always whole inside their loop).
     __device__ Item get_item(ts::Consume const& stage) const {
       int const i = stage.loop_offset;
       if constexpr (kElems == 1) {
         return i < num_entries ? __ldg(&src[i]) : std::int16_t{0};
       } else {
-        if ((i + 1) * kElems <= num_entries) return __ldg(reinterpret_cast<Item const*>(src) + i);
-        Item v{};
-        auto* e = reinterpret_cast<std::int16_t*>(&v);
-        for (int k = 0; k < kElems && i * kElems + k < num_entries; ++k) e[k] = src[i * kElems + k];
-        return v;
+        return __ldg(reinterpret_cast<Item const*>(src) + i);
       }
     }
+    // Consumer work: reads element `loop_offset` (the elements after the last whole item).
+    __device__ std::int16_t get_element(ts::Consume const& stage) const { return src[stage.loop_offset]; }
   };
 
   struct OutputGmem {
@@ -61,14 +60,10 @@ struct GridStrideCopy {
       if constexpr (kElems == 1) {
         if (i < num_entries) dst[i] = data;
       } else {
-        if ((i + 1) * kElems <= num_entries) {
-          reinterpret_cast<Item*>(dst)[i] = data;
-          return;
-        }
-        auto const* e = reinterpret_cast<std::int16_t const*>(&data);
-        for (int k = 0; k < kElems && i * kElems + k < num_entries; ++k) dst[i * kElems + k] = e[k];
+        reinterpret_cast<Item*>(dst)[i] = data;
       }
     }
+    __device__ void set_element(ts::Produce const& stage, std::int16_t data) { dst[stage.loop_offset] = data; }
   };
 
   // ---- Schedule and task -----------------------------------------------------------------------
@@ -78,6 +73,7 @@ struct GridStrideCopy {
     using dst = ts::list<OutputGmem>;
     // The grid-stride loop: each thread starts at its global index and strides by the grid's
     // thread count; `item` flows from the input's consumer work to the output's producer work.
+    // With vector items a second loop copies the last num_entries % 8 elements one by one.
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& input, auto& output) {
       int const threads_per_block = kGridStrideWarps * 32;
       int const start = ctx.block_idx() * threads_per_block + ctx.thread_idx();
@@ -86,6 +82,12 @@ struct GridStrideCopy {
         auto item = ts::work<&InputGmem::get_item>(input);
         ts::work<&OutputGmem::set_item>(output, item);
       });
+      if constexpr (kElems > 1) {
+        ctx.domain_loop(input->num_items * kElems + start, input->num_entries, step, [&](auto&) {
+          auto element = ts::work<&InputGmem::get_element>(input);
+          ts::work<&OutputGmem::set_element>(output, element);
+        });
+      }
     }
   };
 
@@ -96,7 +98,7 @@ struct GridStrideCopy {
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     grid_stride_copy_ts_kernel(std::int16_t const* src, std::int16_t* dst, int n) {
-  typename Cfg::InputGmem input{.src = src, .num_entries = n, .num_items = (n + Cfg::kElems - 1) / Cfg::kElems};
+  typename Cfg::InputGmem input{.src = src, .num_entries = n, .num_items = n / Cfg::kElems};
   typename Cfg::OutputGmem output{.dst = dst, .num_entries = n};
   typename Cfg::Manager tm(nullptr, input, output);  // no shared memory: nothing to lay out
   auto initialized = tm.setup_resources_and_tasks();
@@ -117,9 +119,8 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
 #pragma unroll(Cfg::kUnroll)
   for (int i = gid; i < full_items; i += step)
     reinterpret_cast<Item*>(dst)[i] = __ldg(reinterpret_cast<Item const*>(src) + i);
-  if constexpr (kElems > 1) {  // the last, partial item
-    if (gid == 0)
-      for (int e = full_items * kElems; e < n; ++e) dst[e] = src[e];
+  if constexpr (kElems > 1) {  // the elements after the last whole item
+    for (int e = full_items * kElems + gid; e < n; e += step) dst[e] = src[e];
   }
 }
 

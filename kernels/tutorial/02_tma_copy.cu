@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/arch/sm90/setmaxnreg.hpp"
@@ -40,12 +41,15 @@ struct TmaCopyParams {
   int rows_per_cta;  // rows of one CTA's band (blockIdx.y); a multiple of kTileRows
 };
 
-template <int kStages_, int kTileRows_, int kRowsPerCta_>
+template <int kStages_, int kTileRows_, int kRowsPerCta_, bool kStreamingStores_ = false>
 struct TmaCopy {
   // ---- Shape ---------------------------------------------------------------------------------
   static constexpr int kStages = kStages_;
   static constexpr int kTileRows = kTileRows_;
   static constexpr int kRowsPerCta = kRowsPerCta_;  // 0: all rows; -1: chosen at launch
+  // st.global.cs: the output is written once and never read back, so keep it from displacing
+  // the input's lines in L2.
+  static constexpr bool kStreamingStores = kStreamingStores_;
   static constexpr int kTileCols = kTmaCopyTileCols;
   static constexpr int kStoreThreads = 4 * 32;
   // Store accesses: 16-byte vectors of 8 halves when a tile has 8 or more rows, else one half
@@ -109,7 +113,11 @@ struct TmaCopy {
         int const row = stage.loop_offset + v / kVecsPerRow;
         if (row < rows) {
           auto* out = dst + static_cast<std::int64_t>(row) * cols + col + (v % kVecsPerRow) * kVec;
-          *reinterpret_cast<Vec*>(out) = f.v[j];
+          if constexpr (kStreamingStores && kVec == 8) {
+            __stcs(reinterpret_cast<uint4*>(out), f.v[j]);
+          } else {
+            *reinterpret_cast<Vec*>(out) = f.v[j];
+          }
         }
       }
     }
@@ -254,7 +262,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
 
 // ---- Variants ----------------------------------------------------------------------------------
 using SeedCopy = TmaCopy</*stages=*/1, /*tile rows=*/1, /*rows per CTA=*/0>;
-using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/32, /*rows per CTA, -1: chosen at launch=*/-1>;
+// Chosen from the tuning space below on the H200 (bench/results/tutorial_copies.json): 4 stages of
+// 16 KiB keep 64 KiB in flight per CTA, three CTAs per SM.
+using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/64, /*rows per CTA, -1: chosen at launch=*/-1>;
 
 // Band height for the multi-stage copy: enough bands that the grid is about four waves of
 // resident CTAs (fewer CTAs pay less start-up — barrier init, CTA barrier — per byte; four waves
@@ -278,9 +288,12 @@ int choose_rows_per_cta(int rows, int cols) {
   return (rows_per_band + Cfg::kTileRows - 1) / Cfg::kTileRows * Cfg::kTileRows;
 }
 
+// The tuning space of the multi-stage copy (TS kernels): stages x tile rows x store kind.
+using MultiStageTunings = ts::list<TmaCopy<4, 32, -1>, TmaCopy<8, 32, -1>, TmaCopy<4, 64, -1>, TmaCopy<3, 128, -1>,
+                                   TmaCopy<4, 32, -1, true>, TmaCopy<4, 64, -1, true>>;
+
 template <class Cfg>
-void launch_variant(Implementation impl, __half const* src, __half* dst, int rows, int cols,
-                    cudaStream_t stream, int rows_per_cta) {
+TmaCopyParams make_params(__half const* src, __half* dst, int rows, int cols, int rows_per_cta) {
   if (Cfg::kRowsPerCta >= 0 && rows_per_cta != 0)
     throw std::invalid_argument("tma_copy: `rows_per_cta` applies to the multi-stage variant only");
   if (rows_per_cta < 0 || rows_per_cta % Cfg::kTileRows != 0)
@@ -295,24 +308,45 @@ void launch_variant(Implementation impl, __half const* src, __half* dst, int row
   p.rows_per_cta = Cfg::kRowsPerCta >= 0 ? Cfg::kRowsPerCta
                    : rows_per_cta > 0    ? rows_per_cta
                                          : choose_rows_per_cta<Cfg>(rows, cols);
-  int const bands = p.rows_per_cta == 0 ? 1 : (rows + p.rows_per_cta - 1) / p.rows_per_cta;
-  dim3 const grid(cols / Cfg::kTileCols, bands);
+  return p;
+}
+
+template <class Cfg>
+dim3 grid_of(TmaCopyParams const& p) {
+  int const bands = p.rows_per_cta == 0 ? 1 : (p.rows + p.rows_per_cta - 1) / p.rows_per_cta;
+  return dim3(p.cols / Cfg::kTileCols, bands);
+}
+
+template <class Cfg>
+void launch_ts(TmaCopyParams const& p, cudaStream_t stream) {
   std::string_view const name = std::is_same_v<Cfg, SeedCopy> ? "tma_copy" : "tma_copy_multistage";
+  ts::launch<typename Cfg::Manager>(name, tma_copy_ts_kernel<Cfg>, grid_of<Cfg>(p), stream, p);
+}
+
+template <class Cfg>
+void launch_baseline(TmaCopyParams const& p, cudaStream_t stream) {
+  auto kernel = tma_copy_baseline_kernel<Cfg>;
+  int const smem = Cfg::kStages * Cfg::kStageBytes + 2 * Cfg::kStages * 8;
+  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<grid_of<Cfg>(p), Cfg::Manager::num_threads, smem, stream>>>(p);
+  WL_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class Cfg>
+void launch_variant(Implementation impl, __half const* src, __half* dst, int rows, int cols,
+                    cudaStream_t stream, int rows_per_cta) {
+  TmaCopyParams const p = make_params<Cfg>(src, dst, rows, cols, rows_per_cta);
   if (impl == Implementation::TaskScheduled) {
-    ts::launch<typename Cfg::Manager>(name, tma_copy_ts_kernel<Cfg>, grid, stream, p);
+    launch_ts<Cfg>(p, stream);
   } else {
-    auto kernel = tma_copy_baseline_kernel<Cfg>;
-    int const smem = Cfg::kStages * Cfg::kStageBytes + 2 * Cfg::kStages * 8;
-    WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    kernel<<<grid, Cfg::Manager::num_threads, smem, stream>>>(p);
-    WL_CUDA_CHECK(cudaGetLastError());
+    launch_baseline<Cfg>(p, stream);
   }
 }
 
 }  // namespace
 
 std::string_view to_string(TmaCopyVariant v) {
-  return v == TmaCopyVariant::Seed ? "seed (1 stage, 128x1 tiles)" : "multistage (4 stages, 128x32 tiles)";
+  return v == TmaCopyVariant::Seed ? "seed (1 stage, 128x1 tiles)" : "multistage (4 stages, 128x64 tiles)";
 }
 
 void check_tma_copy_shape(int rows, int cols) {
@@ -332,6 +366,30 @@ void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __
     launch_variant<SeedCopy>(impl, src, dst, rows, cols, stream, rows_per_cta);
   else
     launch_variant<MultiStageCopy>(impl, src, dst, rows, cols, stream, rows_per_cta);
+}
+
+std::vector<std::string> tma_copy_tunings() {
+  std::vector<std::string> out;
+  [&]<class... Cs>(ts::list<Cs...>) {
+    (out.push_back("stages" + std::to_string(Cs::kStages) + " rows" + std::to_string(Cs::kTileRows) +
+                   (Cs::kStreamingStores ? " st.cs" : "")),
+     ...);
+  }(MultiStageTunings{});
+  return out;
+}
+
+void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols, cudaStream_t stream) {
+  check_tma_copy_shape(rows, cols);
+  if (src == nullptr || dst == nullptr) throw std::invalid_argument("tma_copy: `src` and `dst` must not be null");
+  int i = 0;
+  bool launched = false;
+  [&]<class... Cs>(ts::list<Cs...>) {
+    (((i++ == tuning) ? (launch_ts<Cs>(make_params<Cs>(src, dst, rows, cols, 0), stream), launched = true) : false),
+     ...);
+  }(MultiStageTunings{});
+  if (!launched)
+    throw std::invalid_argument("tma_copy_tuned: `tuning` = " + std::to_string(tuning) + " is not in [0, " +
+                                std::to_string(i) + ")");
 }
 
 ts::ManagerModel tma_copy_model(TmaCopyVariant variant) {

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->expected(2);
   app.add_flag("--run-raw-kernel", raw, "run the hand-written baseline instead of the TS kernel");
-  app.add_option("--variant", variant_name, "seed (1 stage, 128x1 tiles) or multistage (4 stages, 128x32)")
+  app.add_option("--variant", variant_name, "seed (1 stage, 128x1 tiles) or multistage (4 stages, 128x64)")
       ->check(CLI::IsMember({"seed", "multistage"}));
   app.add_flag("--verify-only", verify_only, "print the schedule table and verdict, do not run");
   CLI11_PARSE(app, argc, argv);

@@ -5,13 +5,15 @@
 //
 //   TmaCopyVariant::Seed        the seed's kernel: 1 stage of 128 x 1 tiles, every CTA walks all
 //                               rows of its 128 columns.
-//   TmaCopyVariant::MultiStage  4 stages of 128 x 32 tiles, each CTA a band of rows sized so the
+//   TmaCopyVariant::MultiStage  4 stages of 128 x 64 tiles, each CTA a band of rows sized so the
 //                               grid is about four waves of resident CTAs, for bandwidth.
 //
 // Each variant exists as a TS kernel and as the hand-written kernel it must match (the baseline).
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
@@ -35,6 +37,11 @@ void check_tma_copy_shape(int rows, int cols);
 // `rows_per_cta` (MultiStage only) overrides the band height; 0 picks it from the GPU's size.
 void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __half* dst, int rows,
               int cols, cudaStream_t stream = nullptr, int rows_per_cta = 0);
+
+// The multi-stage copy's tuning space (stages, tile rows, store kind) and a launcher for one of its
+// points (TS kernel, band height chosen at launch).
+std::vector<std::string> tma_copy_tunings();
+void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols, cudaStream_t stream = nullptr);
 
 // The TaskManager of a variant, as the verifier sees it.
 ts::ManagerModel tma_copy_model(TmaCopyVariant variant);

@@ -78,9 +78,9 @@ TEST(GridStrideCopyArgs, VectorVariantNeedsAlignedPointers) {
 TEST(TmaCopyArgs, RowsPerCtaIsValidated) {
   EXPECT_EQ(message_of([] {
               tut::tma_copy(tut::TmaCopyVariant::MultiStage, tut::Implementation::TaskScheduled,
-                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 48);
+                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 96);
             }),
-            "tma_copy: `rows_per_cta` = 48 must be a non-negative multiple of the tile height 32");
+            "tma_copy: `rows_per_cta` = 96 must be a non-negative multiple of the tile height 64");
   EXPECT_EQ(message_of([] {
               tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled,
                             reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 64);
