@@ -111,14 +111,23 @@ int main(int argc, char** argv) {
                      {"cudaMemcpy", memcpy_d2d, {}}},
                     poison,
                     check});
+  {  // the vector grid-stride copy's tuning space, TS kernels
+    Group tuning{"grid_stride tunings", bytes, {{"cudaMemcpy", memcpy_d2d, {}}}, poison, check};
+    std::vector<std::string> const names = tut::grid_stride_copy_tunings();
+    for (int t = 0; t < static_cast<int>(names.size()); ++t)
+      tuning.contenders.push_back({names[t], [&, t] { tut::grid_stride_copy_tuned(t, s16, d16, n16); }, {}});
+    groups.push_back(std::move(tuning));
+  }
   // The multi-stage copy at its chosen band height, and a sweep of band heights (TS).
   groups.push_back({"tma_copy multistage",
                     bytes,
                     {{"ts", tma(tut::TmaCopyVariant::MultiStage, TS), {}},
                      {"baseline", tma(tut::TmaCopyVariant::MultiStage, Base), {}},
                      {"cudaMemcpy", memcpy_d2d, {}},
+                     {"ts rows128", tma(tut::TmaCopyVariant::MultiStage, TS, 128), {}},
                      {"ts rows256", tma(tut::TmaCopyVariant::MultiStage, TS, 256), {}},
-                     {"ts rows4096", tma(tut::TmaCopyVariant::MultiStage, TS, 4096), {}}},
+                     {"ts rows512", tma(tut::TmaCopyVariant::MultiStage, TS, 512), {}},
+                     {"ts rows1024", tma(tut::TmaCopyVariant::MultiStage, TS, 1024), {}}},
                     poison,
                     check});
   {  // the tuning space, TS kernels

@@ -61,7 +61,7 @@ run results python3 tools/collect_results.py --bench "$OUT/copy_bench.json" --sa
 
 step "summary"
 grep -E "^== |FAILED|PASS|ERROR SUMMARY" "$LOG" | grep -v "^== device" | tail -40
-[ -f "$OUT/copy_bench.json" ] && sed -n '/^group /,/^$/p' "$LOG" | head -24
+[ -f "$OUT/copy_bench.json" ] && sed -n '/^group /,/^$/p' "$LOG" | head -32
 grep -E "instructions, baseline" "$LOG"
 echo "gpu.sh: $([ $status -eq 0 ] && echo all steps passed || echo SOME STEPS FAILED)"
 exit $status

@@ -16,6 +16,7 @@
 #include <climits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "warploom/ts/launch.hpp"
 #include "warploom/ts/ts.hpp"
@@ -156,7 +157,29 @@ void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* 
   }
 }
 
+// The tuning space of the vector variant (TS kernels): items in flight per thread.
+using VectorTunings = ts::list<GridStrideCopy<8, 1>, GridStrideCopy<8, 2>, GridStrideCopy<8, 4>, GridStrideCopy<8, 8>>;
+
 }  // namespace
+
+std::vector<std::string> grid_stride_copy_tunings() {
+  std::vector<std::string> out;
+  [&]<class... Cs>(ts::list<Cs...>) { (out.push_back("vector unroll" + std::to_string(Cs::kUnroll)), ...); }(VectorTunings{});
+  return out;
+}
+
+void grid_stride_copy_tuned(int tuning, std::int16_t const* src, std::int16_t* dst, std::int64_t n, cudaStream_t stream) {
+  int i = 0;
+  bool launched = false;
+  [&]<class... Cs>(ts::list<Cs...>) {
+    (((i++ == tuning) ? (launch_variant<Cs>(Implementation::TaskScheduled, src, dst, n, 0, stream), launched = true)
+                      : false),
+     ...);
+  }(VectorTunings{});
+  if (!launched)
+    throw std::invalid_argument("grid_stride_copy_tuned: `tuning` = " + std::to_string(tuning) + " is not in [0, " +
+                                std::to_string(i) + ")");
+}
 
 std::string_view to_string(GridStrideVariant v) {
   return v == GridStrideVariant::Scalar ? "scalar (1 int16 per item)" : "vector (8 int16 per item)";

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -32,5 +34,11 @@ void grid_stride_copy(GridStrideVariant variant, Implementation impl, std::int16
                       std::int16_t* dst, std::int64_t n, int blocks = 0, cudaStream_t stream = nullptr);
 
 ts::ManagerModel grid_stride_copy_model(GridStrideVariant variant);
+
+// The vector variant's tuning space (items in flight per thread) and a launcher for one of its
+// points (TS kernel, blocks filling the GPU; pointers 16-byte aligned).
+std::vector<std::string> grid_stride_copy_tunings();
+void grid_stride_copy_tuned(int tuning, std::int16_t const* src, std::int16_t* dst, std::int64_t n,
+                            cudaStream_t stream = nullptr);
 
 }  // namespace warploom::tutorial
