@@ -2,7 +2,14 @@
 //
 // Host-only resources and tasks shaped like the TMA-copy tutorial, for the CPU tests of capture,
 // verification, allocation and printing. Work bodies are trivial: capture never runs them.
+//
+// Below the tutorial set: the same copy with every knob a template parameter (pipeline config,
+// warp ranges, registers), so a test can turn one knob of a good manager into a violation, and a
+// thread-written ring (AsyncAsync) and a work queue.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "warploom/ts/ts.hpp"
 
@@ -71,5 +78,147 @@ struct StoreTask {
 using CopyGraph = ts::Graph<ts::DependsOn<SmemTiles, InputGmem>, ts::DependsOn<OutputGmem, SmemTiles>>;
 using CopyManager =
     ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>, CopyGraph>;
+
+// ---- The copy with knobs ----------------------------------------------------------------------
+
+inline constexpr ts::PipelineConfig kCopyPipeline =
+    ts::tma_async(kStages, kTileBytes, ts::threads(1), ts::threads(128));
+
+// SmemTiles with its pipeline as a parameter. The buffer keeps its size whatever the pipeline
+// says, so a config with 0 stages still declares a valid buffer.
+template <ts::PipelineConfig kPipeline = kCopyPipeline>
+struct Tiles {
+  static constexpr ts::ResourceSpec spec{.name = "smem", .pipeline = kPipeline};
+  ts::SmemBuffer<short, kStages * kTileElems> tiles;  // (STAGES*TILE)
+  using smem_buffers = ts::buffers<&Tiles::tiles>;
+
+  void init_load_state(ts::ProduceAux const&) {}
+  void tma_load(ts::Produce const&, int row) { (void)row; }
+  short read_smem(ts::Consume const& s) const { return static_cast<short>(s.stage_idx); }
+};
+
+// LoadTask on `Smem` (a Tiles) at any warps and registers.
+template <class Smem = Tiles<>, int kWarpIdx = 4, int kNumWarps = 1, int kRegisters = 0>
+struct Load {
+  static constexpr ts::TaskSpec spec{.name = "load",
+                                     .warp_idx = kWarpIdx,
+                                     .num_warps = kNumWarps,
+                                     .num_registers = kRegisters};
+  using src = ts::list<InputGmem>;
+  using dst = ts::list<Smem>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
+    ts::work<&Smem::init_load_state>(smem);
+    ctx.domain_loop(0, in->rows, 1, [&](auto&) {
+      auto row = ts::work<&InputGmem::compute_coords>(in);
+      smem.try_acquire();
+      smem.acquire();
+      ts::work<&Smem::tma_load>(smem, row);
+      smem.commit();
+    });
+  }
+};
+
+// StoreTask on `Smem` at any warps and registers.
+template <class Smem = Tiles<>, int kWarpIdx = 0, int kNumWarps = 4, int kRegisters = 0>
+struct Store {
+  static constexpr ts::TaskSpec spec{.name = "store",
+                                     .warp_idx = kWarpIdx,
+                                     .num_warps = kNumWarps,
+                                     .num_registers = kRegisters};
+  using src = ts::list<Smem>;
+  using dst = ts::list<OutputGmem>;
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(0, 7, 1, [&](auto&) {
+      smem.try_wait();
+      smem.wait();
+      auto v = ts::work<&Smem::read_smem>(smem);
+      smem.release();
+      ts::work<&OutputGmem::store>(out, v);
+    });
+  }
+};
+
+template <class Smem = Tiles<>>
+using CopyGraphOf = ts::Graph<ts::DependsOn<Smem, InputGmem>, ts::DependsOn<OutputGmem, Smem>>;
+
+// A manager over `Tasks...` with the copy's graph on Tiles<kPipeline>.
+template <class Smem, class... Tasks>
+using CopyOf = ts::TaskManager<ts::Tasks<Tasks...>, CopyGraphOf<Smem>>;
+
+// ---- A ring written by threads (AsyncAsync) ---------------------------------------------------
+
+template <ts::PipelineConfig kPipeline = ts::async_async(kStages, ts::threads(32), ts::threads(128))>
+struct Ring {
+  static constexpr ts::ResourceSpec spec{.name = "ring", .pipeline = kPipeline};
+  ts::SmemBuffer<float, kStages * 32> slots;  // (STAGES*32)
+  using smem_buffers = ts::buffers<&Ring::slots>;
+
+  void put(ts::Produce const&, int row) { (void)row; }
+  short take(ts::Consume const& s) const { return static_cast<short>(s.stage_idx); }
+};
+
+template <class R, int kWarpIdx = 4, int kNumWarps = 1>
+struct RingWriter {
+  static constexpr ts::TaskSpec spec{.name = "writer", .warp_idx = kWarpIdx, .num_warps = kNumWarps};
+  using src = ts::list<InputGmem>;
+  using dst = ts::list<R>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
+    ctx.domain_loop(ts::c<4>, [&](auto&) {
+      auto row = ts::work<&InputGmem::compute_coords>(in);
+      ring.acquire();
+      ts::work<&R::put>(ring, row);
+      ring.commit();
+    });
+  }
+};
+
+template <class R, int kWarpIdx = 0, int kNumWarps = 4>
+struct RingReader {
+  static constexpr ts::TaskSpec spec{.name = "reader", .warp_idx = kWarpIdx, .num_warps = kNumWarps};
+  using src = ts::list<R>;
+  using dst = ts::list<OutputGmem>;
+  static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
+    ctx.domain_loop(ts::c<4>, [&](auto&) {
+      ring.wait();
+      auto v = ts::work<&R::take>(ring);
+      ring.release();
+      ts::work<&OutputGmem::store>(out, v);
+    });
+  }
+};
+
+template <class R>
+using RingGraph = ts::Graph<ts::DependsOn<R, InputGmem>, ts::DependsOn<OutputGmem, R>>;
+
+// ---- A work queue -------------------------------------------------------------------------------
+
+template <int kId = 0>
+struct TileQueue {
+  static constexpr ts::ResourceSpec spec{.name = kId == 0 ? "tile_queue" : "tile_queue_b",
+                                         .kind = ts::ResourceKind::WorkQueue};
+  ts::WorkTile next_tile(ts::Consume const&) const { return {}; }
+  void push_tile(ts::Produce const&) {}
+};
+
+// ---- Reading reports and schedules --------------------------------------------------------------
+
+// "R-D2", ... for each violation, in report order.
+inline std::vector<std::string> rule_ids(ts::Report const& r) {
+  std::vector<std::string> out;
+  for (auto const& v : r.violations) out.emplace_back(v.id());
+  return out;
+}
+
+// The first violation of `rule`, or null.
+inline ts::Violation const* first_of(ts::Report const& r, ts::Rule rule) {
+  for (auto const& v : r.violations)
+    if (v.rule == rule) return &v;
+  return nullptr;
+}
+
+template <class Manager>
+ts::Report verify_manager() {
+  return ts::verify_structure(Manager::model());
+}
 
 }  // namespace fixtures

@@ -1,0 +1,83 @@
+// tests/cpu/ts/compile_time_check_test.cpp — the compile-time gate
+// (warploom/ts/compile_time_check.hpp) and the compile-pass control of the compile-fail tests.
+//
+// tests/compile_fail/ts_rules.cpp without a CASE_ define is the good code every compile-fail case
+// starts from; including it here compiles it with the project's flags (its own
+// static_assert(ts::verified_at_compile_time<...>) included), so a compile-fail case fails
+// because of its one violation, not because the harness or the shared code is broken.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "../../compile_fail/ts_rules.cpp"
+#include "fixtures.hpp"
+
+namespace {
+
+using namespace fixtures;
+using ts::NodeKind;
+using ts::OpKind;
+using ts::Rule;
+using Ids = std::vector<std::string>;
+
+static_assert(ts::verified_at_compile_time<CopyManager::traits>());
+static_assert(ts::verified_at_compile_time<cf::Manager::traits>());
+
+// The rule the gate would name, found by the same checks in a constant expression.
+template <class Manager>
+constexpr bool constexpr_has(Rule rule) {
+  return ts::verify_structure(ts::describe<typename Manager::traits>()).has(rule);
+}
+template <class Manager>
+constexpr Rule constexpr_first_rule() {
+  return ts::verify_structure(ts::describe<typename Manager::traits>()).violations.front().rule;
+}
+
+using T = Tiles<>;
+using BadD2 = CopyOf<T, Load<T, 4, 1, 40>, Store<T>, ts::PaddingTask<5, 3, 48>>;
+using BadD15 = CopyOf<Tiles<ts::tma_async(2, 256, ts::threads(1), ts::threads(64))>,
+                      Load<Tiles<ts::tma_async(2, 256, ts::threads(1), ts::threads(64))>>,
+                      Store<Tiles<ts::tma_async(2, 256, ts::threads(1), ts::threads(64))>>>;
+
+TEST(CompileTimeCheck, ConstantEvaluationFindsTheSameRulesAsTheHost) {
+  static_assert(constexpr_has<BadD2>(Rule::D2_WarpGroupRegisters));
+  static_assert(constexpr_first_rule<BadD2>() == Rule::D2_WarpGroupRegisters);
+  static_assert(constexpr_first_rule<BadD15>() == Rule::D15_ArrivalCounts);
+  static_assert(!constexpr_has<CopyManager>(Rule::D2_WarpGroupRegisters));
+  EXPECT_EQ(rule_ids(verify_manager<BadD2>()), Ids{"R-D2"});
+  EXPECT_EQ(rule_ids(verify_manager<BadD15>()), Ids{"R-D15"});
+}
+
+TEST(CompileTimeCheck, MessagesAreLeftEmptyInConstantEvaluation) {
+  constexpr bool empty = [] {
+    ts::Report r = ts::verify_structure(ts::describe<BadD2::traits>());
+    return r.violations.size() == 1 && r.violations[0].message.empty() &&
+           r.violations[0].task == "padding";
+  }();
+  static_assert(empty);
+  ts::Report host = verify_manager<BadD2>();
+  ASSERT_EQ(host.violations.size(), 1u);
+  EXPECT_FALSE(host.violations[0].message.empty());
+}
+
+// The control's schedules hold every spot a compile-fail case edits: CF_IN_LOAD between the
+// load task's acquire and commit, CF_IN_STORE between the store task's wait and release.
+TEST(CompileTimeCheck, CompileFailControlIsAGoodManager) {
+  ts::ManagerModel m = cf::Manager::model("cf");
+  EXPECT_EQ(rule_ids(ts::verify_structure(m)), Ids{});
+  ASSERT_EQ(m.tasks.size(), 3u);
+  std::vector<OpKind> load_ops, store_ops;
+  for (auto const& n : m.tasks[0].schedule.nodes)
+    if (n.kind == NodeKind::Op) load_ops.push_back(n.op);
+  for (auto const& n : m.tasks[1].schedule.nodes)
+    if (n.kind == NodeKind::Op) store_ops.push_back(n.op);
+  EXPECT_EQ(load_ops, (std::vector<OpKind>{OpKind::Work, OpKind::TryAcquire, OpKind::Acquire,
+                                           OpKind::Work, OpKind::Commit}));
+  EXPECT_EQ(store_ops, (std::vector<OpKind>{OpKind::TryWait, OpKind::Wait, OpKind::Work,
+                                            OpKind::Release, OpKind::Work}));
+  EXPECT_EQ(cf::Manager::num_warps, 8);
+}
+
+}  // namespace
