@@ -126,7 +126,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
 }
 
 using ScalarCopy = GridStrideCopy</*elements per item=*/1, /*unroll=*/8>;
-using VectorCopy = GridStrideCopy</*elements per item=*/8, /*unroll=*/4>;
+// Unroll 1: on the H200 deeper unrolling (2, 4, 8 items in flight) measured 0.5-1% slower
+// (bench/results/tutorial_copies.json); 16-byte items from every thread already saturate HBM.
+using VectorCopy = GridStrideCopy</*elements per item=*/8, /*unroll=*/1>;
 
 template <class Cfg>
 void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* dst, std::int64_t n,

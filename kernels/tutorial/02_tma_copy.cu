@@ -46,7 +46,7 @@ struct TmaCopy {
   // ---- Shape ---------------------------------------------------------------------------------
   static constexpr int kStages = kStages_;
   static constexpr int kTileRows = kTileRows_;
-  static constexpr int kRowsPerCta = kRowsPerCta_;  // 0: all rows; -1: chosen at launch
+  static constexpr int kRowsPerCta = kRowsPerCta_;  // default band height; 0: all rows
   // st.global.cs: the output is written once and never read back, so keep it from displacing
   // the input's lines in L2.
   static constexpr bool kStreamingStores = kStreamingStores_;
@@ -263,38 +263,18 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
 // ---- Variants ----------------------------------------------------------------------------------
 using SeedCopy = TmaCopy</*stages=*/1, /*tile rows=*/1, /*rows per CTA=*/0>;
 // Chosen from the tuning space below on the H200 (bench/results/tutorial_copies.json): 4 stages of
-// 16 KiB keep 64 KiB in flight per CTA, three CTAs per SM.
-using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/64, /*rows per CTA, -1: chosen at launch=*/-1>;
+// 16 KiB keep 64 KiB in flight per CTA (three CTAs per SM), and bands of 4 tiles (256 rows) give
+// many short CTAs whose start-up overlaps other CTAs' streaming.
+using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/64, /*rows per CTA=*/256>;
 
-// Band height for the multi-stage copy: enough bands that the grid is about four waves of
-// resident CTAs (fewer CTAs pay less start-up — barrier init, CTA barrier — per byte; four waves
-// keep the last, partial wave short).
-template <class Cfg>
-int choose_rows_per_cta(int rows, int cols) {
-  static int const resident = [] {
-    int device = 0, sms = 0, per_sm = 0;
-    WL_CUDA_CHECK(cudaGetDevice(&device));
-    WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    auto kernel = tma_copy_ts_kernel<Cfg>;
-    WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(Cfg::Manager::smem_bytes)));
-    WL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::Manager::num_threads,
-                                                               Cfg::Manager::smem_bytes));
-    return sms * per_sm;
-  }();
-  int const col_tiles = cols / Cfg::kTileCols;
-  int const bands = std::max(1, (4 * resident + col_tiles / 2) / col_tiles);
-  int const rows_per_band = (rows + bands - 1) / bands;
-  return (rows_per_band + Cfg::kTileRows - 1) / Cfg::kTileRows * Cfg::kTileRows;
-}
-
-// The tuning space of the multi-stage copy (TS kernels): stages x tile rows x store kind.
-using MultiStageTunings = ts::list<TmaCopy<4, 32, -1>, TmaCopy<8, 32, -1>, TmaCopy<4, 64, -1>, TmaCopy<3, 128, -1>,
-                                   TmaCopy<4, 32, -1, true>, TmaCopy<4, 64, -1, true>>;
+// The tuning space of the multi-stage copy (TS kernels): stages x tile rows (bands of 4 tiles) x
+// store kind. bench/copy_bench sweeps it.
+using MultiStageTunings = ts::list<TmaCopy<4, 32, 128>, TmaCopy<8, 32, 128>, TmaCopy<4, 64, 256>, TmaCopy<3, 128, 512>,
+                                   TmaCopy<8, 64, 512>, TmaCopy<4, 64, 256, true>>;
 
 template <class Cfg>
 TmaCopyParams make_params(__half const* src, __half* dst, int rows, int cols, int rows_per_cta) {
-  if (Cfg::kRowsPerCta >= 0 && rows_per_cta != 0)
+  if (Cfg::kRowsPerCta == 0 && rows_per_cta != 0)
     throw std::invalid_argument("tma_copy: `rows_per_cta` applies to the multi-stage variant only");
   if (rows_per_cta < 0 || rows_per_cta % Cfg::kTileRows != 0)
     throw std::invalid_argument("tma_copy: `rows_per_cta` = " + std::to_string(rows_per_cta) +
@@ -305,9 +285,7 @@ TmaCopyParams make_params(__half const* src, __half* dst, int rows, int cols, in
   p.dst = dst;
   p.rows = rows;
   p.cols = cols;
-  p.rows_per_cta = Cfg::kRowsPerCta >= 0 ? Cfg::kRowsPerCta
-                   : rows_per_cta > 0    ? rows_per_cta
-                                         : choose_rows_per_cta<Cfg>(rows, cols);
+  p.rows_per_cta = rows_per_cta > 0 ? rows_per_cta : Cfg::kRowsPerCta;
   return p;
 }
 

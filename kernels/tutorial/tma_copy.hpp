@@ -5,8 +5,8 @@
 //
 //   TmaCopyVariant::Seed        the seed's kernel: 1 stage of 128 x 1 tiles, every CTA walks all
 //                               rows of its 128 columns.
-//   TmaCopyVariant::MultiStage  4 stages of 128 x 64 tiles, each CTA a band of rows sized so the
-//                               grid is about four waves of resident CTAs, for bandwidth.
+//   TmaCopyVariant::MultiStage  4 stages of 128 x 64 tiles, each CTA a band of 256 rows, for
+//                               bandwidth.
 //
 // Each variant exists as a TS kernel and as the hand-written kernel it must match (the baseline).
 #pragma once
@@ -34,12 +34,12 @@ std::string_view to_string(TmaCopyVariant v);
 void check_tma_copy_shape(int rows, int cols);
 
 // dst = src for row-major rows x cols matrices (16-byte aligned, not overlapping).
-// `rows_per_cta` (MultiStage only) overrides the band height; 0 picks it from the GPU's size.
+// `rows_per_cta` (MultiStage only, a multiple of 64) overrides the band height; 0 keeps 256.
 void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __half* dst, int rows,
               int cols, cudaStream_t stream = nullptr, int rows_per_cta = 0);
 
 // The multi-stage copy's tuning space (stages, tile rows, store kind) and a launcher for one of its
-// points (TS kernel, band height chosen at launch).
+// points (TS kernel, bands of 4 tiles).
 std::vector<std::string> tma_copy_tunings();
 void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols, cudaStream_t stream = nullptr);
 
