@@ -8,6 +8,7 @@ needed to reproduce it (device, driver, clocks before and after, regime, date, c
 import argparse
 import datetime
 import json
+import os
 import subprocess
 
 
@@ -33,6 +34,8 @@ def main():
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     except OSError:
         commit = ""
+    if len(commit) != 40:  # the device machine gets a copy of the tree without .git
+        commit = os.environ.get("WARPLOOM_COMMIT", "unknown: run from a copy without .git")
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "command": a.command,
