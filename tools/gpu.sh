@@ -31,7 +31,7 @@ run bootstrap bash tools/bootstrap.sh
 run configure cmake --preset release
 # Only what runs here: the CPU tests run in CI, not on the lease.
 run build cmake --build --preset release --parallel "$(nproc)" --target \
-  warploom_tutorials tutorial_copy_test 01_grid_stride_copy 02_tma_copy copy_bench
+  warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy 02_tma_copy copy_bench
 grep -E "ptxas info *: (Used|Compiling)|spill" "$LOG" >"$OUT/ptxas.txt" || true
 
 run gpu-tests ctest --preset gpu --output-on-failure
@@ -42,6 +42,8 @@ filter='Shapes/TmaCopy.*/*_33x384:Shapes/TmaCopy.*/*_1000x128:Sizes/GridStrideCo
 for tool in memcheck racecheck synccheck; do
   run "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 1 \
     build/release/tests/gpu/tutorial_copy_test --gtest_filter="$filter"
+  run "sanitizer-$tool-pipeline" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    build/release/tests/gpu/ts_pipeline_test
 done
 
 run example-01 build/release/bin/01_grid_stride_copy

@@ -119,10 +119,13 @@ WL_HOST_DEVICE constexpr auto&& loop_body(Args&... args) {
 template <std::size_t kNumBounds, class... Args>
 WL_HOST_DEVICE constexpr auto loop_bounds(Args&... args) {
   std::tuple<Args&...> t(args...);
+  // Prvalues, not the variable template ts::c: a host variable cannot be named in device code.
+  using Zero = std::integral_constant<int, 0>;
+  using One = std::integral_constant<int, 1>;
   if constexpr (kNumBounds == 1) {
-    return std::make_tuple(c<0>, std::get<0>(t), c<1>);
+    return std::make_tuple(Zero{}, std::get<0>(t), One{});
   } else if constexpr (kNumBounds == 2) {
-    return std::make_tuple(std::get<0>(t), std::get<1>(t), c<1>);
+    return std::make_tuple(std::get<0>(t), std::get<1>(t), One{});
   } else {
     return std::make_tuple(std::get<0>(t), std::get<1>(t), std::get<2>(t));
   }

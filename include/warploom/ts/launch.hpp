@@ -5,6 +5,8 @@
 // shared memory the allocator computed, and launches with the TaskManager's block size.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,13 +25,15 @@ class VerificationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Verifies `Manager` once per process; throws ts::VerificationError with the findings.
+// Verifies `Manager` once per process; throws ts::VerificationError with the findings. With the
+// environment variable WARPLOOM_PRINT_SCHEDULES set, prints the schedule table to stderr.
 template <class Manager>
 void verify_once(std::string_view name) {
   static bool const verified = [&] {
     ManagerModel m = Manager::model(name);
     Report r = verify_structure(m);
     if (!r.ok()) throw VerificationError("TaskManager `" + std::string(name) + "` failed verification\n" + schedule_table(m, &r));
+    if (std::getenv("WARPLOOM_PRINT_SCHEDULES")) std::fprintf(stderr, "%s\n", schedule_table(m, &r).c_str());
     return true;
   }();
   (void)verified;
