@@ -98,6 +98,9 @@ struct DevicePipeline {
   WL_DEVICE sm90::Mbarrier* full_barrier(PipelineState s) const { return &full[s.index]; }
 
  private:
+  // Agent::Warp: the warp converges (bar.warp.sync orders every lane's prior accesses before the
+  // elected lane's), then one lane arrives with release semantics, which is cumulative. (racecheck
+  // does not model that edge and reports the other lanes' accesses; memcheck/synccheck are clean.)
   static WL_DEVICE void arrive(sm90::Mbarrier* bar, Agent agent) {
     if (agent == Agent::Thread) {
       sm90::mbarrier_arrive(bar);
