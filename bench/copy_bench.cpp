@@ -111,13 +111,14 @@ int main(int argc, char** argv) {
                      {"cudaMemcpy", memcpy_d2d, {}}},
                     poison,
                     check});
-  {  // the vector grid-stride copy's tuning space, TS kernels
-    Group tuning{"grid_stride tunings", bytes, {{"cudaMemcpy", memcpy_d2d, {}}}, poison, check};
-    std::vector<std::string> const names = tut::grid_stride_copy_tunings();
-    for (int t = 0; t < static_cast<int>(names.size()); ++t)
-      tuning.contenders.push_back({names[t], [&, t] { tut::grid_stride_copy_tuned(t, s16, d16, n16); }, {}});
-    groups.push_back(std::move(tuning));
-  }
+  // A kernel's tuning space (TS kernels), beside cudaMemcpy.
+  auto tunings = [&](std::string name, std::vector<std::string> const& points, auto launch) {
+    Group g{std::move(name), bytes, {{"cudaMemcpy", memcpy_d2d, {}}}, poison, check};
+    for (int t = 0; t < static_cast<int>(points.size()); ++t) g.contenders.push_back({points[t], [launch, t] { launch(t); }, {}});
+    groups.push_back(std::move(g));
+  };
+  tunings("grid_stride tunings", tut::grid_stride_copy_tunings(),
+          [&](int t) { tut::grid_stride_copy_tuned(t, s16, d16, n16); });
   // The multi-stage copy at its chosen band height, and a sweep of band heights (TS).
   groups.push_back({"tma_copy multistage",
                     bytes,
@@ -130,13 +131,7 @@ int main(int argc, char** argv) {
                      {"ts rows1024", tma(tut::TmaCopyVariant::MultiStage, TS, 1024), {}}},
                     poison,
                     check});
-  {  // the tuning space, TS kernels
-    Group tuning{"tma_copy tunings", bytes, {{"cudaMemcpy", memcpy_d2d, {}}}, poison, check};
-    std::vector<std::string> const names = tut::tma_copy_tunings();
-    for (int t = 0; t < static_cast<int>(names.size()); ++t)
-      tuning.contenders.push_back({names[t], [&, t] { tut::tma_copy_tuned(t, sh, dh, rows, kCols); }, {}});
-    groups.push_back(std::move(tuning));
-  }
+  tunings("tma_copy tunings", tut::tma_copy_tunings(), [&](int t) { tut::tma_copy_tuned(t, sh, dh, rows, kCols); });
   groups.push_back({"tma_copy seed",
                     bytes,
                     {{"ts", tma(tut::TmaCopyVariant::Seed, TS), {}}, {"baseline", tma(tut::TmaCopyVariant::Seed, Base), {}}},

@@ -1,6 +1,8 @@
 // src/device_info.cpp
 #include "warploom/device_info.hpp"
 
+#include <cstdio>
+
 #include <cuda_runtime_api.h>
 
 namespace warploom {
@@ -37,6 +39,13 @@ std::string architecture_mismatch(DeviceInfo const& d) {
   if (d.major == 9 && d.minor == 0) return {};
   return "this build targets sm_90a (Hopper); device 0 (" + d.name + ") is sm_" +
          std::to_string(d.major) + std::to_string(d.minor);
+}
+
+std::optional<int> explain_if_not_runnable(DeviceInfo const& d) {
+  std::string const why = architecture_mismatch(d);
+  if (why.empty()) return std::nullopt;
+  std::printf("not run: %s\n", why.c_str());
+  return d.present ? 1 : 0;
 }
 
 }  // namespace warploom

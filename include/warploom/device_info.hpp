@@ -5,6 +5,7 @@
 // both versions.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace warploom {
@@ -27,5 +28,10 @@ DeviceInfo query_device();
 // Empty when `d` can run sm_90a code; otherwise the reason, e.g. "this build targets sm_90a
 // (Hopper); device 0 (NVIDIA A100) is sm_80".
 std::string architecture_mismatch(DeviceInfo const& d);
+
+// For programs that verify, then run when they can: prints "not run: <why>" and returns the exit
+// code (0 without a GPU: verifying and building is all such a machine can do; 1 on a GPU of
+// another architecture), or nullopt when `d` can run sm_90a kernels.
+std::optional<int> explain_if_not_runnable(DeviceInfo const& d);
 
 }  // namespace warploom

@@ -16,7 +16,6 @@
 #include "warploom/device_info.hpp"
 #include "warploom/testing/device_buffers.hpp"
 #include "warploom/ts/print.hpp"
-#include "warploom/ts/verify/structural.hpp"
 
 namespace wl = warploom;
 namespace tut = warploom::tutorial;
@@ -37,16 +36,12 @@ int main(int argc, char** argv) {
 
   tut::GridStrideVariant const variant =
       variant_name == "scalar" ? tut::GridStrideVariant::Scalar : tut::GridStrideVariant::Vector;
-  wl::ts::ManagerModel model = tut::grid_stride_copy_model(variant);
-  wl::ts::Report report = wl::ts::verify_structure(model);
-  std::printf("%s\n", wl::ts::schedule_table(model, &report).c_str());
-  if (!report.ok()) return 1;
+  if (!wl::ts::print_and_verify(tut::grid_stride_copy_model(variant))) return 1;
   if (verify_only) return 0;
 
   wl::DeviceInfo device = wl::query_device();
-  if (std::string why = wl::architecture_mismatch(device); !why.empty()) {
-    std::printf("not run: %s\n", why.c_str());
-    return device.present ? 1 : 0;
+  if (auto exit_code = wl::explain_if_not_runnable(device)) {
+    return *exit_code;
   }
   try {
     std::size_t const bytes = static_cast<std::size_t>(n) * sizeof(std::int16_t);

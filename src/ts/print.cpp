@@ -12,6 +12,7 @@
 #include "warploom/ts/smem_layout.hpp"
 #include "warploom/ts/verify/context.hpp"
 #include "warploom/ts/verify/diagnostic.hpp"
+#include "warploom/ts/verify/structural.hpp"
 
 namespace warploom::ts {
 
@@ -158,6 +159,12 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
     }
   }
   return out;
+}
+
+bool print_and_verify(ManagerModel const& m, std::FILE* out) {
+  Report const r = verify_structure(m);
+  std::fprintf(out, "%s\n", schedule_table(m, &r).c_str());
+  return r.ok();
 }
 
 }  // namespace warploom::ts

@@ -13,6 +13,7 @@
 //       smem.commit()
 #pragma once
 
+#include <cstdio>
 #include <string>
 
 #include "warploom/ts/model.hpp"
@@ -23,5 +24,9 @@ namespace warploom::ts {
 // The whole schedule table of a TaskManager, with the verifier's findings when `report` is given.
 // (Defined in src/ts/print.cpp: host-only, so kernels' translation units stay free of fmt.)
 std::string schedule_table(ManagerModel const& m, Report const* report = nullptr);
+
+// The seed's print_and_verify: runs the structural checks, prints the schedule table with the
+// verdict to `out`, and returns whether the TaskManager passed.
+bool print_and_verify(ManagerModel const& m, std::FILE* out = stdout);
 
 }  // namespace warploom::ts
