@@ -100,7 +100,13 @@ struct In {
   Coord tile(ts::Consume const&) const { return {}; }
 };
 
-struct Smem {
+#if defined(CASE_R_A5_ON_A_FINAL_RESOURCE)
+#define CF_FINAL final
+#else
+#define CF_FINAL
+#endif
+
+struct Smem CF_FINAL {
   static constexpr ts::ResourceSpec spec{
       .name = "smem",
       .pipeline = ts::tma_async(2, 256, ts::threads(1), ts::threads(CF_CONSUMER_THREADS))};
@@ -125,6 +131,8 @@ struct Smem {
   void wait(ts::Consume const&) {}
 #elif defined(CASE_R_A5_RELEASE)
   int release = 0;  // a data member with a reserved name counts too
+#elif defined(CASE_R_A5_ON_A_FINAL_RESOURCE)
+  void acquire(ts::Produce const&) {}
 #endif
 };
 

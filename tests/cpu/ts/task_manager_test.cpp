@@ -98,6 +98,7 @@ struct BothSides {
 TEST(TaskManager, AccessSideFollowsTheTaskLists) {
   static_assert(ts::access_v<LoadTask, SmemTiles> == ts::Access::Destination);
   static_assert(ts::access_v<StoreTask, SmemTiles> == ts::Access::Source);
+  static_assert(BothSides::spec.name == "both");
   static_assert(ts::access_v<BothSides, Ring<>> == ts::Access::Both);
   static_assert(ts::access_v<BothSides, InputGmem> == ts::Access::Source);
   using Handle = ts::RecordHandle<Ring<>, ts::Access::Both>;

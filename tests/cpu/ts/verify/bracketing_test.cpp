@@ -41,7 +41,7 @@ struct WorkBeforeAcquire : Load<T> {
 
 TEST(Verify, R_D10_ProducerWorkBeforeAcquireIsRejected) {
   ts::Report r = verify_manager<WithLoad<WorkBeforeAcquire>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->resource, "smem");
   EXPECT_EQ(v->op, "tma_load");
@@ -68,7 +68,7 @@ struct CommitWithoutAcquire : Load<T> {
 
 TEST(Verify, R_D10_CommitWithoutAcquireIsRejected) {
   ts::Report r = verify_manager<WithLoad<CommitWithoutAcquire>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->op, "commit");
   EXPECT_EQ(v->message, "commit() without an acquired stage; call acquire() first");
@@ -86,7 +86,7 @@ struct AcquireNeverCommitted : Load<T> {
 
 TEST(Verify, R_D10_AcquireNeverCommittedIsRejected) {
   ts::Report r = verify_manager<WithLoad<AcquireNeverCommitted>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->op, "acquire");
   EXPECT_EQ(v->message, "2 acquired stage(s) never committed by the task's end");
@@ -135,7 +135,7 @@ struct AcquireBeforeLoopCommitInside : Load<T> {
 
 TEST(Verify, R_D10_BracketOpenedBeforeARunTimeLoopIsCaughtByTheZeroTripScenario) {
   ts::Report r = verify_manager<WithLoad<AcquireBeforeLoopCommitInside<true>>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->op, "acquire");
   EXPECT_EQ(v->message,
@@ -171,7 +171,7 @@ struct ReleaseWithoutWait : Store<T> {
 
 TEST(Verify, R_D10_ReleaseWithoutWaitIsRejected) {
   ts::Report r = verify_manager<WithStore<ReleaseWithoutWait>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->resource, "smem");
   EXPECT_EQ(v->op, "release");
@@ -191,7 +191,7 @@ struct ReadAfterRelease : Store<T> {
 
 TEST(Verify, R_D10_ConsumerWorkOutsideWaitReleaseIsRejected) {
   ts::Report r = verify_manager<WithStore<ReadAfterRelease>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->op, "read_smem");
   EXPECT_EQ(v->message, "consumer work outside wait()..release(); the stage it reads is not full");
@@ -208,7 +208,7 @@ struct WaitNeverReleased : Store<T> {
 
 TEST(Verify, R_D10_WaitNeverReleasedIsRejected) {
   ts::Report r = verify_manager<WithStore<WaitNeverReleased>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D10"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D10"});
   ts::Violation const* v = first_of(r, Rule::D10_WorkBracketing);
   EXPECT_EQ(v->op, "wait");
   EXPECT_EQ(v->message,
@@ -257,7 +257,7 @@ struct TryAcquireTwice : Load<T> {
 
 TEST(Verify, R_D11_SecondTryAcquireBeforeAcquireIsRejected) {
   ts::Report r = verify_manager<WithLoad<TryAcquireTwice>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D11"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D11"});
   ts::Violation const* v = first_of(r, Rule::D11_TryBeforeBlocking);
   EXPECT_EQ(v->resource, "smem");
   EXPECT_EQ(v->op, "try_acquire");
@@ -278,7 +278,7 @@ struct TryAcquireThenCommit : Load<T> {
 
 TEST(Verify, R_D11_TryAcquireFollowedByCommitIsRejected) {
   ts::Report r = verify_manager<WithLoad<TryAcquireThenCommit>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D11"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D11"});
   EXPECT_EQ(r.violations[0].message, "try_acquire is not followed by acquire() before commit()");
 }
 
@@ -297,7 +297,7 @@ struct TryAcquireAtTheEnd : Load<T> {
 
 TEST(Verify, R_D11_TryAcquireNeverFollowedIsRejected) {
   ts::Report r = verify_manager<WithLoad<TryAcquireAtTheEnd>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D11"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D11"});
   EXPECT_EQ(r.violations[0].message, "try_acquire is never followed by acquire()");
 }
 
@@ -316,7 +316,7 @@ struct TryWaitTwice : Store<T> {
 
 TEST(Verify, R_D11_SecondTryWaitBeforeWaitIsRejected) {
   ts::Report r = verify_manager<WithStore<TryWaitTwice>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D11"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D11"});
   ts::Violation const* v = first_of(r, Rule::D11_TryBeforeBlocking);
   EXPECT_EQ(v->resource, "smem");
   EXPECT_EQ(v->op, "try_wait");
@@ -337,7 +337,7 @@ struct TryWaitThenRelease : Store<T> {
 
 TEST(Verify, R_D11_TryWaitFollowedByReleaseIsRejected) {
   ts::Report r = verify_manager<WithStore<TryWaitThenRelease>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D11"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D11"});
   EXPECT_EQ(r.violations[0].message, "try_wait is not followed by wait() before release()");
 }
 
@@ -355,7 +355,7 @@ struct TryWaitAtTheEnd : Store<T> {
 
 TEST(Verify, R_D11_TryWaitNeverFollowedIsRejected) {
   ts::Report r = verify_manager<WithStore<TryWaitAtTheEnd>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D11"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D11"});
   EXPECT_EQ(r.violations[0].message, "try_wait is never followed by wait()");
 }
 

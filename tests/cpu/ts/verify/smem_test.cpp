@@ -21,7 +21,7 @@ using CopyWithin = ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTas
 
 TEST(Verify, R_D21_LayoutOneByteOverTheCapacityIsRejected) {
   ts::Report r = verify_manager<CopyWithin<543>>();
-  EXPECT_EQ(rule_ids(r), Ids{"R-D21"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D21"});
   ts::Violation const* v = first_of(r, Rule::D21_SmemCapacity);
   EXPECT_EQ(v->task, "");
   EXPECT_EQ(v->resource, "");
@@ -44,7 +44,7 @@ TEST(Verify, R_D21_DefaultCapacityCountsPaddingAndBarriers) {
   EXPECT_TRUE(ts::verify_structure(m).ok());
   m.smem.back().bytes += 1;  // 232417 bytes end at 232417, barriers start at 232424
   ts::Report r = ts::verify_structure(m);
-  EXPECT_EQ(rule_ids(r), Ids{"R-D21"});
+  ASSERT_EQ(rule_ids(r), Ids{"R-D21"});
   EXPECT_EQ(r.violations[0].message,
             "the layout needs 232456 bytes of shared memory (buffers 232417, barriers 32) but a "
             "block can have 232448; the largest buffer is `output_gmem.staging` (231905 bytes): "
