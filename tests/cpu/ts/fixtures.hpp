@@ -141,7 +141,7 @@ struct Store {
 template <class Smem = Tiles<>>
 using CopyGraphOf = ts::Graph<ts::DependsOn<Smem, InputGmem>, ts::DependsOn<OutputGmem, Smem>>;
 
-// A manager over `Tasks...` with the copy's graph on Tiles<kPipeline>.
+// A manager over `Tasks...` with the copy's graph on `Smem`.
 template <class Smem, class... Tasks>
 using CopyOf = ts::TaskManager<ts::Tasks<Tasks...>, CopyGraphOf<Smem>>;
 

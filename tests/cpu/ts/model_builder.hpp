@@ -60,7 +60,7 @@ struct ScheduleBuilder {
   }
 };
 
-// A model of one resource "res" (with `pipeline`) and tasks added by the test.
+// A model whose resources, tasks and graph edges the test adds one by one.
 struct ModelBuilder {
   ts::ManagerModel m;
 
