@@ -125,7 +125,7 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
   out += "dependency graph\n";
   for (auto const& e : m.graph)
     out += fmt::format("  {} <- {}\n", verify::resource_name(m, e.downstream),
-                       verify::resource_name(m, e.upstream));
+                       e.upstream < 0 ? std::string_view("(nothing)") : verify::resource_name(m, e.upstream));
   out += "tasks\n";
   for (auto const& t : m.tasks) {
     std::string regs = t.spec.num_registers ? std::to_string(t.spec.num_registers) : "-";

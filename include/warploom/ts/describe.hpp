@@ -106,7 +106,11 @@ template <class Traits, class Edge>
 constexpr void add_edges(std::vector<GraphEdge>& out) {
   using D = typename Edge::downstream;
   [&]<class... Us>(list<Us...>) {
-    (out.push_back({Traits::template resource_index<D>, Traits::template resource_index<Us>}), ...);
+    if constexpr (sizeof...(Us) == 0) {
+      out.push_back({Traits::template resource_index<D>, -1});  // in the graph, depends on nothing
+    } else {
+      (out.push_back({Traits::template resource_index<D>, Traits::template resource_index<Us>}), ...);
+    }
   }(typename Edge::upstreams{});
 }
 

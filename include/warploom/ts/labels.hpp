@@ -20,15 +20,18 @@ constexpr std::string_view pretty_function_of() {
   return __PRETTY_FUNCTION__;
 }
 
-// "... kMember = &Ns::Resource<A, B>::work; ..." -> "Ns::Resource<A, B>::work". Compilers differ
-// in spacing ("kMember = &X" for GCC and Clang, "kMember=&X" inside EDG, nvcc's front end); the
-// spelling ends at the first ';', ']' or ',' outside template brackets and parentheses.
+// "... kMember = &Ns::Resource<A, B>::work; ..." -> "Ns::Resource<A, B>::work". Compilers differ:
+// GCC and Clang write "kMember = &X"; EDG (nvcc's front end) writes the parameter's declarator,
+// "void (Ns::R::*kMember)(int) const = &X". So the value starts after the first '=' that follows
+// the name, and ends at the first ';', ']' or ',' outside template brackets and parentheses.
 constexpr std::string_view spelled_member(std::string_view pretty) {
   constexpr std::string_view key = "kMember";
   auto begin = pretty.find(key);
   if (begin == std::string_view::npos) return {};
-  begin += key.size();
-  while (begin < pretty.size() && (pretty[begin] == ' ' || pretty[begin] == '=')) ++begin;
+  begin = pretty.find('=', begin + key.size());
+  if (begin == std::string_view::npos) return {};
+  ++begin;
+  while (begin < pretty.size() && pretty[begin] == ' ') ++begin;
   auto end = begin;
   int depth = 0;
   for (; end < pretty.size(); ++end) {

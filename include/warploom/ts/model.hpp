@@ -36,7 +36,8 @@ struct TaskModel {
   Schedule schedule;
 };
 
-// `downstream` depends on `upstream`.
+// `downstream` depends on `upstream`; upstream -1: `downstream` is in the graph with no upstream
+// (ts::DependsOn<R>, the seed's `{r: []}`).
 struct GraphEdge {
   int downstream = -1;
   int upstream = -1;

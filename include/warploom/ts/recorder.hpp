@@ -54,6 +54,7 @@ class Recorder {
   constexpr int block_dim() const { return 32; }
   constexpr int grid_dim() const { return 1; }
   constexpr int warp_idx() const { return 0; }
+  constexpr int task_thread_idx() const { return 0; }
 
   template <class... Args>
   constexpr void domain_loop(Args... args);

@@ -46,7 +46,9 @@ struct ResourceSpec {
 namespace detail {
 
 // "Does R have a member called X?" without knowing its kind: a derived class that also inherits
-// a member X from a probe base makes `&Derived::X` ambiguous exactly when R declares one.
+// a member X from a probe base makes `&Derived::X` ambiguous exactly when R declares one. A final
+// class cannot be derived from; there `&R::X` (or `R::X` for a type) is asked directly, which
+// finds every member but an overloaded function.
 #define WL_TS_DECLARE_MEMBER_PROBE(X)                                   \
   struct probe_##X {                                                    \
     int X;                                                              \
@@ -57,6 +59,8 @@ namespace detail {
   constexpr bool declares_##X() {                                       \
     if constexpr (std::is_class_v<R> && !std::is_final_v<R>) {          \
       return !requires { &probe_derived_##X<R>::X; };                   \
+    } else if constexpr (std::is_class_v<R>) {                          \
+      return requires { &R::X; } || requires { typename R::X; };        \
     } else {                                                            \
       return false;                                                     \
     }                                                                   \

@@ -91,23 +91,25 @@ WL_HOST_DEVICE constexpr decltype(auto) work(Handle& h, Args&&... args) {
   static_assert(W::is_work,
                 "ts::work: this member is not a work: a work's first parameter must be "
                 "ts::Produce, ts::Consume, ts::ProduceAux or ts::ConsumeAux (by const&)");
-  using R = typename Handle::resource;
-  static_assert(std::is_same_v<typename W::resource, R>,
-                "R-D20: undeclared work: the work is declared on another resource than the handle "
-                "it is called on (see the template arguments below for both names)");
-  static_assert(sizeof...(Args) == W::arity,
-                "R-A6: wrong number of arguments for this work (the work's parameters after its "
-                "stage parameter must all be given)");
-  if constexpr (is_producer_side(W::role)) {
-    static_assert(Handle::can_produce,
-                  "R-D5: producer work called on a resource the task lists only in `src` "
-                  "(consumer side); list the resource in the task's `dst` or call consumer work");
-  } else {
-    static_assert(Handle::can_consume,
-                  "R-D5: consumer work called on a resource the task lists only in `dst` "
-                  "(producer side); list the resource in the task's `src` or call producer work");
+  if constexpr (W::is_work) {  // past a "not a work" error, the checks below would only add noise
+    using R = typename Handle::resource;
+    static_assert(std::is_same_v<typename W::resource, R>,
+                  "R-D20: undeclared work: the work is declared on another resource than the handle "
+                  "it is called on (see the template arguments below for both names)");
+    static_assert(sizeof...(Args) == W::arity,
+                  "R-A6: wrong number of arguments for this work (the work's parameters after its "
+                  "stage parameter must all be given)");
+    if constexpr (is_producer_side(W::role)) {
+      static_assert(Handle::can_produce,
+                    "R-D5: producer work called on a resource the task lists only in `src` "
+                    "(consumer side); list the resource in the task's `dst` or call consumer work");
+    } else {
+      static_assert(Handle::can_consume,
+                    "R-D5: consumer work called on a resource the task lists only in `dst` "
+                    "(producer side); list the resource in the task's `src` or call producer work");
+    }
+    return h.template invoke<kMember>(std::forward<Args>(args)...);
   }
-  return h.template invoke<kMember>(std::forward<Args>(args)...);
 }
 
 }  // namespace warploom::ts

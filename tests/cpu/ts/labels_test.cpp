@@ -114,13 +114,9 @@ TEST(Labels, CompactSpellingWithoutSpaces) {
   EXPECT_EQ(spelled_member("f() [with auto kMember=&ns::Plain::tma_load]"), "ns::Plain::tma_load");
 }
 
-// KNOWN BUG (reported; disabled until labels.hpp is fixed): EDG (nvcc 13.0, device pass) spells a
-// member-function pointer "R (C::*kMember)(Args) [const noexcept] = &C::f". spelled_member starts
-// right after "kMember", at ")(int) = &...", and returns that tail instead of "C::f"; with the
-// bracket-depth scan the closing ']' is at depth -1, so member_name<&C::f>() in nvcc's device
-// pass is ")(int) = &ns::Plain::tma_load]". Fix: after "kMember", skip to the '=' that follows
-// (past ")(...) const noexcept") before skipping '=', ' ' and '&'.
-TEST(Labels, DISABLED_EdgSpellingOfMemberFunctions) {
+// EDG (nvcc 13, device pass) spells a member-function pointer as the parameter's declarator,
+// "R (C::*kMember)(Args) [const noexcept] = &C::f".
+TEST(Labels, EdgSpellingOfMemberFunctions) {
   EXPECT_EQ(spelled_member("constexpr std::basic_string_view<char, std::char_traits<char>> "
                            "warploom::ts::detail::pretty_function_of() [with void "
                            "(ns::Plain::*kMember)(int) = &ns::Plain::tma_load]"),

@@ -362,12 +362,8 @@ TEST(Recorder, CapturesInConstantExpressions) {
   EXPECT_EQ(summary.first, 8);
 }
 
-// KNOWN BUG (reported; compiled only with -DWARPLOOM_TEST_KNOWN_BUGS until fixed): a schedule
-// is one source for host capture and device execution, but ts::DeviceContext offers
-// task_thread_idx(), loop() and resource_context() that ts::Recorder lacks, so a schedule using
-// them compiles for the kernel and fails to capture ("class warploom::ts::Recorder has no member
-// named task_thread_idx"). Recorder needs the same members (capture-time placeholders).
-#if defined(WARPLOOM_TEST_KNOWN_BUGS)
+// A schedule is one source for host capture and device execution: everything a schedule may ask
+// its context on the device, the recorder answers too.
 struct TaskThreadTask {
   static constexpr ts::TaskSpec spec{.name = "lanes"};
   using src = ts::list<>;
@@ -381,6 +377,5 @@ TEST(Recorder, CapturesEverythingTheDeviceContextOffers) {
   ts::Schedule s = capture<TaskThreadTask>();
   EXPECT_EQ(ops(s), (std::vector<OpKind>{OpKind::Work}));
 }
-#endif
 
 }  // namespace

@@ -10,6 +10,7 @@
 // buffers in shared memory.
 #pragma once
 
+#include <cstdio>
 #include <type_traits>
 #include <utility>
 
@@ -102,6 +103,11 @@ class DeviceContext {
     if constexpr (StaticBound<Step>) {
       trips = trip_count<Step::value>(start, end);
     } else {
+      if (step == 0) {  // a run-time step the verifier could not see: stop with the rule, not a hang
+        printf("warploom: R-B3: domain_loop step is 0 (block %d, thread %d)\n", static_cast<int>(blockIdx.x),
+               static_cast<int>(threadIdx.x));
+        __trap();
+      }
       trips = step > 0 ? trip_count_positive(start, end, step) : trip_count_positive(end, start, -step);
     }
     auto iterate = [&](int t) {

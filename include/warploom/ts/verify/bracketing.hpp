@@ -36,20 +36,17 @@ struct SideState {
 constexpr void check_bracketing(ManagerModel const& m, Report& r) {
   r.checks_run += 2;
   for (auto const& t : m.tasks) {
-    std::string task(t.spec.name);
+    std::string_view task = t.spec.name;
     auto const& s = t.schedule;
     int num_res = static_cast<int>(m.resources.size());
     for (int trips : kTripScenarios) {
       if (trips == 0 && !has_runtime_loop(s)) continue;
       std::vector<detail::SideState> prod(num_res), cons(num_res);
       bool reported = false;
-      // `msg` is a literal; `count` > 0 prefixes it with a number (built only off the
-      // constant-evaluation path, see add()).
-      auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg, int count = 0) {
-        add(r, rule, task, resource_name(m, res), op, [&] {
-          std::string text = count > 0 ? to_str(count) + " " : std::string();
-          return text + std::string(msg) + detail::scenario(s, trips);
-        });
+      // `msg` is a literal (the sentence is built only off the constant-evaluation path, see add()).
+      auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg) {
+        add(r, rule, task, resource_name(m, res), op,
+            [&] { return std::string(msg) + detail::scenario(s, trips); });
         reported = true;
       };
       for (int id : flatten(s, trips)) {
@@ -120,11 +117,9 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
             report(Rule::D11_TryBeforeBlocking, res, "try_wait",
                    "try_wait is never followed by wait()");
           if (prod[res].open > 0)
-            report(Rule::D10_WorkBracketing, res, "acquire",
-                   "acquired stage(s) never committed by the task's end", prod[res].open);
+            report(Rule::D10_WorkBracketing, res, "acquire", "an acquired stage is never committed by the task's end");
           if (cons[res].open > 0)
-            report(Rule::D10_WorkBracketing, res, "wait",
-                   "waited stage(s) never released by the task's end", cons[res].open);
+            report(Rule::D10_WorkBracketing, res, "wait", "a waited stage is never released by the task's end");
         }
       }
       if (reported) break;  // one finding per task is enough to act on

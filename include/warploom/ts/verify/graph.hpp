@@ -19,10 +19,12 @@ constexpr void check_dependency_graph(ManagerModel const& m, Report& r) {
   auto relaxed = [&](int res) { return m.resources[res].kind == ResourceKind::Barrier; };
   for (auto const& e : m.graph) {
     for (int res : {e.downstream, e.upstream}) {
+      if (res < 0) continue;
       if (!used_by_task(res))
         add(r, Rule::D6_GraphRealizable, "", resource_name(m, res), "", [&] { return std::string("appears in the dependency graph but no task uses it; remove the edge or add the "
             "resource to a task"); });
     }
+    if (e.upstream < 0) continue;  // a node without upstreams needs no task to realise it
     bool backed = false;
     if (e.downstream == e.upstream) {
       // Ping-pong: some task produces it and some task consumes it.

@@ -134,13 +134,9 @@ TEST(Verify, R_D8_EveryTaskResourceInTheGraphIsAccepted) {
   EXPECT_TRUE(verify_manager<CopyManager>().ok());
 }
 
-// KNOWN BUG (reported; disabled until fixed): the R-D8 message suggests
-// `ts::DependsOn<output_gmem>` with no upstreams, and ts::Graph lists such a resource
-// (Graph::resources), but describe.hpp's detail::add_edges emits one GraphEdge per upstream, so a
-// DependsOn without upstreams leaves no trace in ManagerModel::graph and check_dependency_graph
-// (verify/graph.hpp) still reports R-D8. The seed accepts a key with an empty list
-// (ts-reference §4.D R-D8, the tutorials' `pdl_launch: []`).
-TEST(Verify, DISABLED_R_D8_DependsOnWithoutUpstreamsCoversTheResource) {
+// ts::DependsOn<R> with no upstreams puts R in the graph (the seed's `{r: []}`), as the R-D8
+// message suggests.
+TEST(Verify, R_D8_DependsOnWithoutUpstreamsCoversTheResource) {
   using Graph = ts::Graph<ts::DependsOn<T, InputGmem>, ts::DependsOn<OutputGmem>>;
   using M = ts::TaskManager<ts::Tasks<Load<T>, Store<T>>, Graph>;
   static_assert(ts::contains_v<OutputGmem, Graph::resources>);
