@@ -2,6 +2,7 @@
 """Compare the SASS of every TS kernel with its hand-written baseline, opcode by opcode.
 
     tools/sass_compare.py <object-or-library> [--cuobjdump PATH] [--json OUT] [--sass-dir DIR]
+                          [--fail-on-local-memory]
 
 Kernels pair by name: `<x>_ts_kernel<cfg>` with `<x>_baseline_kernel<cfg>`. For each pair it
 prints the instruction count per opcode (modifiers dropped: `SYNCS.PHASECHK.TRANS64` -> `SYNCS`),
@@ -44,6 +45,8 @@ def main():
     ap.add_argument("--cuobjdump", default=os.path.join(os.path.dirname(__file__), "..", ".deps", "bin", "cuobjdump"))
     ap.add_argument("--json")
     ap.add_argument("--sass-dir", help="write each kernel's SASS listing here")
+    ap.add_argument("--fail-on-local-memory", action="store_true",
+                    help="exit 1 when any paired kernel touches local memory (LDL/STL)")
     args = ap.parse_args()
     sass = subprocess.run([args.cuobjdump, "--dump-sass", args.binary], capture_output=True, text=True, check=True).stdout
     ks = kernels(sass)
@@ -95,6 +98,11 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"pairs": report}, f, indent=2)
+    if args.fail_on_local_memory:
+        bad = [e["kernel"] for e in report if e["ts_local_memory"] or e["baseline_local_memory"]]
+        if bad:
+            print("local memory (LDL/STL) in: " + ", ".join(bad), file=sys.stderr)
+            return 1
     return 0
 
 
