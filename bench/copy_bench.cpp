@@ -80,7 +80,9 @@ int main(int argc, char** argv) {
   wt::DeviceBuffer src(bytes), dst(bytes);
   wt::fill_random(src.get(), bytes, /*seed=*/7);
 
-  auto memcpy_d2d = [&] { WL_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice)); };
+  auto memcpy_d2d = [&] {
+    WL_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice));
+  };
   auto poison = [&] { wt::poison(dst.get(), bytes); };
   auto check = [&] { return wt::compare_bytes(src.get(), dst.get(), bytes); };
   auto s16 = src.as<std::int16_t>();
@@ -92,7 +94,9 @@ int main(int argc, char** argv) {
     return [&, v, impl] { tut::grid_stride_copy(v, impl, s16, d16, n16); };
   };
   auto tma = [&](tut::TmaCopyVariant v, tut::Implementation impl, int rows_per_cta = 0) {
-    return [&, v, impl, rows_per_cta] { tut::tma_copy(v, impl, sh, dh, rows, kCols, nullptr, rows_per_cta); };
+    return [&, v, impl, rows_per_cta] {
+      tut::tma_copy(v, impl, sh, dh, rows, kCols, nullptr, rows_per_cta);
+    };
   };
   constexpr auto TS = tut::Implementation::TaskScheduled;
   constexpr auto Base = tut::Implementation::Baseline;
@@ -114,7 +118,8 @@ int main(int argc, char** argv) {
   // A kernel's tuning space (TS kernels), beside cudaMemcpy.
   auto tunings = [&](std::string name, std::vector<std::string> const& points, auto launch) {
     Group g{std::move(name), bytes, {{"cudaMemcpy", memcpy_d2d, {}}}, poison, check};
-    for (int t = 0; t < static_cast<int>(points.size()); ++t) g.contenders.push_back({points[t], [launch, t] { launch(t); }, {}});
+    for (int t = 0; t < static_cast<int>(points.size()); ++t)
+      g.contenders.push_back({points[t], [launch, t] { launch(t); }, {}});
     groups.push_back(std::move(g));
   };
   tunings("grid_stride tunings", tut::grid_stride_copy_tunings(),
@@ -131,10 +136,12 @@ int main(int argc, char** argv) {
                      {"ts rows1024", tma(tut::TmaCopyVariant::MultiStage, TS, 1024), {}}},
                     poison,
                     check});
-  tunings("tma_copy tunings", tut::tma_copy_tunings(), [&](int t) { tut::tma_copy_tuned(t, sh, dh, rows, kCols); });
+  tunings("tma_copy tunings", tut::tma_copy_tunings(),
+          [&](int t) { tut::tma_copy_tuned(t, sh, dh, rows, kCols); });
   groups.push_back({"tma_copy seed",
                     bytes,
-                    {{"ts", tma(tut::TmaCopyVariant::Seed, TS), {}}, {"baseline", tma(tut::TmaCopyVariant::Seed, Base), {}}},
+                    {{"ts", tma(tut::TmaCopyVariant::Seed, TS), {}},
+                     {"baseline", tma(tut::TmaCopyVariant::Seed, Base), {}}},
                     poison,
                     check});
 
@@ -142,23 +149,27 @@ int main(int argc, char** argv) {
   WL_CUDA_CHECK(cudaEventCreate(&start));
   WL_CUDA_CHECK(cudaEventCreate(&stop));
   nlohmann::json out;
-  out["device"] = {{"name", device.name}, {"sm_count", device.sm_count}, {"l2_bytes", device.l2_bytes},
-                   {"driver_version", device.driver_version}, {"runtime_version", device.runtime_version}};
+  out["device"] = {{"name", device.name},
+                   {"sm_count", device.sm_count},
+                   {"l2_bytes", device.l2_bytes},
+                   {"driver_version", device.driver_version},
+                   {"runtime_version", device.runtime_version}};
   out["bytes_per_buffer"] = bytes;
   out["reps"] = reps;
-  out["method"] = "CUDA events around each launch; contenders interleaved per repetition; 3 warm-up runs each; "
-                  "bandwidth = (bytes read + bytes written) / median time";
+  out["method"] =
+      "CUDA events around each launch; contenders interleaved per repetition; 3 warm-up runs each; "
+      "bandwidth = (bytes read + bytes written) / median time";
   bool all_correct = true;
-  std::printf("%-24s %-18s %10s %10s %10s %9s %10s\n", "group", "contender", "median ms", "p10 ms", "p90 ms",
-              "GB/s", "vs memcpy");
+  std::printf("%-24s %-18s %10s %10s %10s %9s %10s\n", "group", "contender", "median ms", "p10 ms",
+              "p90 ms", "GB/s", "vs memcpy");
   for (auto& g : groups) {
     for (auto& c : g.contenders) {  // correctness first, on a poisoned output
       g.poison_output();
       c.run();
       wt::Comparison r = g.check();
       if (!r.equal()) {
-        std::fprintf(stderr, "%s / %s: WRONG RESULT (%zu bytes differ, first at %zu)\n", g.name.c_str(),
-                     c.name.c_str(), r.mismatched_bytes, r.first_mismatch);
+        std::fprintf(stderr, "%s / %s: WRONG RESULT (%zu bytes differ, first at %zu)\n",
+                     g.name.c_str(), c.name.c_str(), r.mismatched_bytes, r.first_mismatch);
         all_correct = false;
       }
       for (int w = 0; w < 3; ++w) c.run();
@@ -186,11 +197,14 @@ int main(int argc, char** argv) {
       float const med = percentile(c.ms, 0.5);
       double const gbs = 2.0 * g.bytes / (med * 1e-3) / 1e9;
       std::string vs = memcpy_gbs > 0 ? std::to_string(gbs / memcpy_gbs).substr(0, 5) : "-";
-      std::printf("%-24s %-18s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(), med,
-                  percentile(c.ms, 0.1), percentile(c.ms, 0.9), gbs, vs.c_str());
-      nlohmann::json jc = {{"median_ms", med},  {"p10_ms", percentile(c.ms, 0.1)}, {"p90_ms", percentile(c.ms, 0.9)},
+      std::printf("%-24s %-18s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(),
+                  med, percentile(c.ms, 0.1), percentile(c.ms, 0.9), gbs, vs.c_str());
+      nlohmann::json jc = {{"median_ms", med},
+                           {"p10_ms", percentile(c.ms, 0.1)},
+                           {"p90_ms", percentile(c.ms, 0.9)},
                            {"min_ms", *std::min_element(c.ms.begin(), c.ms.end())},
-                           {"max_ms", *std::max_element(c.ms.begin(), c.ms.end())}, {"gb_per_s", gbs}};
+                           {"max_ms", *std::max_element(c.ms.begin(), c.ms.end())},
+                           {"gb_per_s", gbs}};
       if (memcpy_gbs > 0) jc["fraction_of_memcpy"] = gbs / memcpy_gbs;
       if (baseline_ms > 0) jc["time_vs_baseline"] = med / baseline_ms;
       jg["contenders"][c.name] = jc;

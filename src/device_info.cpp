@@ -12,8 +12,9 @@ DeviceInfo query_device() {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
-    d.why_absent = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
-                                    : "no CUDA device";
+    d.why_absent = e != cudaSuccess
+                       ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
+                       : "no CUDA device";
     (void)cudaGetLastError();
     return d;
   }

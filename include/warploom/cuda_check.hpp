@@ -20,9 +20,10 @@ class CudaError : public std::runtime_error {
 
 namespace detail {
 
-[[noreturn]] inline void throw_cuda_error(cudaError_t e, char const* call, char const* file, int line) {
-  throw CudaError(std::string(call) + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
-                  ") at " + file + ":" + std::to_string(line));
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, char const* call, char const* file,
+                                          int line) {
+  throw CudaError(std::string(call) + " failed: " + cudaGetErrorName(e) + " (" +
+                  cudaGetErrorString(e) + ") at " + file + ":" + std::to_string(line));
 }
 
 [[noreturn]] inline void throw_cu_error(CUresult e, char const* call, char const* file, int line) {
@@ -34,16 +35,16 @@ namespace detail {
 }  // namespace detail
 }  // namespace warploom
 
-#define WL_CUDA_CHECK(call)                                                          \
-  do {                                                                               \
-    cudaError_t wl_status_ = (call);                                                 \
-    if (wl_status_ != cudaSuccess)                                                   \
-      ::warploom::detail::throw_cuda_error(wl_status_, #call, __FILE__, __LINE__);   \
+#define WL_CUDA_CHECK(call)                                                        \
+  do {                                                                             \
+    cudaError_t wl_status_ = (call);                                               \
+    if (wl_status_ != cudaSuccess)                                                 \
+      ::warploom::detail::throw_cuda_error(wl_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
-#define WL_CU_CHECK(call)                                                            \
-  do {                                                                               \
-    CUresult wl_status_ = (call);                                                    \
-    if (wl_status_ != CUDA_SUCCESS)                                                  \
-      ::warploom::detail::throw_cu_error(wl_status_, #call, __FILE__, __LINE__);     \
+#define WL_CU_CHECK(call)                                                        \
+  do {                                                                           \
+    CUresult wl_status_ = (call);                                                \
+    if (wl_status_ != CUDA_SUCCESS)                                              \
+      ::warploom::detail::throw_cu_error(wl_status_, #call, __FILE__, __LINE__); \
   } while (0)

@@ -17,9 +17,9 @@ struct DeviceInfo {
   int sm_count = 0;
   long long l2_bytes = 0;
   long long smem_optin_bytes = 0;
-  int driver_version = 0;   // e.g. 13000
+  int driver_version = 0;  // e.g. 13000
   int runtime_version = 0;
-  std::string why_absent;   // set when !present
+  std::string why_absent;  // set when !present
 };
 
 // Queries device 0; never throws (a machine without a GPU yields present == false).

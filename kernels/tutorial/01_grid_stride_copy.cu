@@ -48,7 +48,9 @@ struct GridStrideCopy {
       }
     }
     // Consumer work: reads element `loop_offset` (the elements after the last whole item).
-    __device__ std::int16_t get_element(ts::Consume const& stage) const { return src[stage.loop_offset]; }
+    __device__ std::int16_t get_element(ts::Consume const& stage) const {
+      return src[stage.loop_offset];
+    }
   };
 
   struct OutputGmem {
@@ -64,12 +66,15 @@ struct GridStrideCopy {
         reinterpret_cast<Item*>(dst)[i] = data;
       }
     }
-    __device__ void set_element(ts::Produce const& stage, std::int16_t data) { dst[stage.loop_offset] = data; }
+    __device__ void set_element(ts::Produce const& stage, std::int16_t data) {
+      dst[stage.loop_offset] = data;
+    }
   };
 
   // ---- Schedule and task -----------------------------------------------------------------------
   struct CopyTask {
-    static constexpr ts::TaskSpec spec{.name = "copy", .warp_idx = 0, .num_warps = kGridStrideWarps};
+    static constexpr ts::TaskSpec spec{
+        .name = "copy", .warp_idx = 0, .num_warps = kGridStrideWarps};
     using src = ts::list<InputGmem>;
     using dst = ts::list<OutputGmem>;
     // The grid-stride loop: each thread starts at its global index and strides by the grid's
@@ -93,7 +98,8 @@ struct GridStrideCopy {
   };
 
   // ---- Dependency graph and TaskManager --------------------------------------------------------
-  using Manager = ts::TaskManager<ts::Tasks<CopyTask>, ts::Graph<ts::DependsOn<OutputGmem, InputGmem>>>;
+  using Manager =
+      ts::TaskManager<ts::Tasks<CopyTask>, ts::Graph<ts::DependsOn<OutputGmem, InputGmem>>>;
 };
 
 template <class Cfg>
@@ -138,8 +144,8 @@ void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* 
     int device = 0, sms = 0, per_sm = 0;
     WL_CUDA_CHECK(cudaGetDevice(&device));
     WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    WL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_stride_copy_ts_kernel<Cfg>,
-                                                               Manager::num_threads, 0));
+    WL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, grid_stride_copy_ts_kernel<Cfg>, Manager::num_threads, 0));
     blocks = sms * per_sm;
   }
   // Indices are int (as in the seed); the last stride must not overflow.
@@ -147,40 +153,47 @@ void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* 
   std::int64_t const stride = static_cast<std::int64_t>(blocks) * Manager::num_threads;
   if (n > INT_MAX || items > INT_MAX - stride)
     throw std::invalid_argument("grid_stride_copy: `n` = " + std::to_string(n) +
-                                " is too large for 32-bit grid-stride indexing with " + std::to_string(blocks) +
-                                " blocks");
+                                " is too large for 32-bit grid-stride indexing with " +
+                                std::to_string(blocks) + " blocks");
   if (n == 0) return;
   if (impl == Implementation::TaskScheduled) {
     ts::launch<Manager>(Cfg::kElems == 1 ? "grid_stride_copy" : "grid_stride_copy_vector",
-                        grid_stride_copy_ts_kernel<Cfg>, dim3(blocks), stream, src, dst, static_cast<int>(n));
+                        grid_stride_copy_ts_kernel<Cfg>, dim3(blocks), stream, src, dst,
+                        static_cast<int>(n));
   } else {
-    grid_stride_copy_baseline_kernel<Cfg><<<blocks, Manager::num_threads, 0, stream>>>(src, dst, static_cast<int>(n));
+    grid_stride_copy_baseline_kernel<Cfg>
+        <<<blocks, Manager::num_threads, 0, stream>>>(src, dst, static_cast<int>(n));
     WL_CUDA_CHECK(cudaGetLastError());
   }
 }
 
 // The tuning space of the vector variant (TS kernels): items in flight per thread.
-using VectorTunings = ts::list<GridStrideCopy<8, 1>, GridStrideCopy<8, 2>, GridStrideCopy<8, 4>, GridStrideCopy<8, 8>>;
+using VectorTunings = ts::list<GridStrideCopy<8, 1>, GridStrideCopy<8, 2>, GridStrideCopy<8, 4>,
+                               GridStrideCopy<8, 8>>;
 
 }  // namespace
 
 std::vector<std::string> grid_stride_copy_tunings() {
   std::vector<std::string> out;
-  [&]<class... Cs>(ts::list<Cs...>) { (out.push_back("vector unroll" + std::to_string(Cs::kUnroll)), ...); }(VectorTunings{});
+  [&]<class... Cs>(ts::list<Cs...>) {
+    (out.push_back("vector unroll" + std::to_string(Cs::kUnroll)), ...);
+  }(VectorTunings{});
   return out;
 }
 
-void grid_stride_copy_tuned(int tuning, std::int16_t const* src, std::int16_t* dst, std::int64_t n, cudaStream_t stream) {
+void grid_stride_copy_tuned(int tuning, std::int16_t const* src, std::int16_t* dst, std::int64_t n,
+                            cudaStream_t stream) {
   int i = 0;
   bool launched = false;
   [&]<class... Cs>(ts::list<Cs...>) {
-    (((i++ == tuning) ? (launch_variant<Cs>(Implementation::TaskScheduled, src, dst, n, 0, stream), launched = true)
+    (((i++ == tuning) ? (launch_variant<Cs>(Implementation::TaskScheduled, src, dst, n, 0, stream),
+                         launched = true)
                       : false),
      ...);
   }(VectorTunings{});
   if (!launched)
-    throw std::invalid_argument("grid_stride_copy_tuned: `tuning` = " + std::to_string(tuning) + " is not in [0, " +
-                                std::to_string(i) + ")");
+    throw std::invalid_argument("grid_stride_copy_tuned: `tuning` = " + std::to_string(tuning) +
+                                " is not in [0, " + std::to_string(i) + ")");
 }
 
 std::string_view to_string(GridStrideVariant v) {
@@ -189,12 +202,15 @@ std::string_view to_string(GridStrideVariant v) {
 
 void grid_stride_copy(GridStrideVariant variant, Implementation impl, std::int16_t const* src,
                       std::int16_t* dst, std::int64_t n, int blocks, cudaStream_t stream) {
-  if (n < 0) throw std::invalid_argument("grid_stride_copy: `n` = " + std::to_string(n) + " must be >= 0");
+  if (n < 0)
+    throw std::invalid_argument("grid_stride_copy: `n` = " + std::to_string(n) + " must be >= 0");
   if (n > 0 && (src == nullptr || dst == nullptr))
     throw std::invalid_argument("grid_stride_copy: `src` and `dst` must not be null");
   if (blocks < 0) throw std::invalid_argument("grid_stride_copy: `blocks` must be >= 0");
-  if (variant == GridStrideVariant::Scalar) return launch_variant<ScalarCopy>(impl, src, dst, n, blocks, stream);
-  for (auto [name, p] : {std::pair{"src", static_cast<void const*>(src)}, std::pair{"dst", static_cast<void const*>(dst)}})
+  if (variant == GridStrideVariant::Scalar)
+    return launch_variant<ScalarCopy>(impl, src, dst, n, blocks, stream);
+  for (auto [name, p] : {std::pair{"src", static_cast<void const*>(src)},
+                         std::pair{"dst", static_cast<void const*>(dst)}})
     if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0)
       throw std::invalid_argument(std::string("grid_stride_copy: `") + name +
                                   "` must be 16-byte aligned for the vector variant (use "
@@ -203,8 +219,9 @@ void grid_stride_copy(GridStrideVariant variant, Implementation impl, std::int16
 }
 
 ts::ManagerModel grid_stride_copy_model(GridStrideVariant variant) {
-  return variant == GridStrideVariant::Scalar ? ScalarCopy::Manager::model("grid_stride_copy")
-                                              : VectorCopy::Manager::model("grid_stride_copy_vector");
+  return variant == GridStrideVariant::Scalar
+             ? ScalarCopy::Manager::model("grid_stride_copy")
+             : VectorCopy::Manager::model("grid_stride_copy_vector");
 }
 
 }  // namespace warploom::tutorial

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   int blocks = 256;          // the seed's num_blocks
   bool raw = false, verify_only = false;
   std::string variant_name = "scalar";
-  app.add_option("--variant", variant_name, "scalar (the seed's: one int16 per item) or vector (8 per item)")
+  app.add_option("--variant", variant_name,
+                 "scalar (the seed's: one int16 per item) or vector (8 per item)")
       ->check(CLI::IsMember({"scalar", "vector"}));
   app.add_option("--num_entries", n, "elements to copy")->check(CLI::NonNegativeNumber);
   app.add_option("--num_blocks", blocks, "CTAs (0: fill the GPU)")->check(CLI::NonNegativeNumber);
@@ -48,13 +49,15 @@ int main(int argc, char** argv) {
     wl::testing::DeviceBuffer src(bytes), dst(bytes);
     wl::testing::fill_random(src.get(), bytes, /*seed=*/1);
     wl::testing::poison(dst.get(), bytes);
-    tut::grid_stride_copy(variant, raw ? tut::Implementation::Baseline : tut::Implementation::TaskScheduled,
+    tut::grid_stride_copy(variant,
+                          raw ? tut::Implementation::Baseline : tut::Implementation::TaskScheduled,
                           src.as<std::int16_t>(), dst.as<std::int16_t>(), n, blocks);
     wl::testing::Comparison c = wl::testing::compare_bytes(src.get(), dst.get(), bytes);
     std::printf("%s kernel, %s, %lld entries, %d blocks on %s: %s", raw ? "raw" : "TS",
                 std::string(tut::to_string(variant)).c_str(), static_cast<long long>(n), blocks,
                 device.name.c_str(), c.equal() ? "PASS\n" : "FAIL");
-    if (!c.equal()) std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
+    if (!c.equal())
+      std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
     return c.equal() ? 0 : 1;
   } catch (std::exception const& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

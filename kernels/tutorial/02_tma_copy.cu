@@ -60,7 +60,8 @@ struct TmaCopy {
   static constexpr int kVecsPerTile = kTileRows * kVecsPerRow;
   static constexpr int kVecsPerThread = kVecsPerTile / kStoreThreads;
   static constexpr int kStageBytes = kTileRows * kTileCols * static_cast<int>(sizeof(__half));
-  static_assert(kVecsPerTile % kStoreThreads == 0, "a tile must split evenly over the store threads");
+  static_assert(kVecsPerTile % kStoreThreads == 0,
+                "a tile must split evenly over the store threads");
 
   struct Fragment {
     Vec v[kVecsPerThread];  // (VECS_PER_THREAD)
@@ -79,7 +80,8 @@ struct TmaCopy {
   struct SmemTiles {
     static constexpr ts::ResourceSpec spec{
         .name = "smem",
-        .pipeline = ts::tma_async(kStages, kStageBytes, ts::threads(1), ts::threads(kStoreThreads))};
+        .pipeline =
+            ts::tma_async(kStages, kStageBytes, ts::threads(1), ts::threads(kStoreThreads))};
     CUtensorMap const* tma = nullptr;
     int col = 0;
     ts::SmemBuffer<Vec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / VEC)
@@ -125,7 +127,8 @@ struct TmaCopy {
 
   // ---- Schedules and tasks ---------------------------------------------------------------------
   struct LoadTask {
-    static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1, .num_registers = 40};
+    static constexpr ts::TaskSpec spec{
+        .name = "load", .warp_idx = 4, .num_warps = 1, .num_registers = 40};
     using src = ts::list<InputGmem>;
     using dst = ts::list<SmemTiles>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
@@ -140,7 +143,8 @@ struct TmaCopy {
   };
 
   struct StoreTask {
-    static constexpr ts::TaskSpec spec{.name = "store", .warp_idx = 0, .num_warps = 4, .num_registers = 160};
+    static constexpr ts::TaskSpec spec{
+        .name = "store", .warp_idx = 0, .num_warps = 4, .num_registers = 160};
     using src = ts::list<SmemTiles>;
     using dst = ts::list<OutputGmem>;
     // The seed's early release: the fragment is in registers, so the stage can go back to the
@@ -156,9 +160,9 @@ struct TmaCopy {
     }
   };
 
-  using Manager = ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>,
-                                  ts::Graph<ts::DependsOn<SmemTiles, InputGmem>,
-                                            ts::DependsOn<OutputGmem, SmemTiles>>>;
+  using Manager = ts::TaskManager<
+      ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>,
+      ts::Graph<ts::DependsOn<SmemTiles, InputGmem>, ts::DependsOn<OutputGmem, SmemTiles>>>;
 };
 
 // ---- Kernels -----------------------------------------------------------------------------------
@@ -185,8 +189,12 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   typename Cfg::SmemTiles tiles{};
   tiles.tma = &p.tma;
   tiles.col = col;
-  typename Cfg::OutputGmem output{
-      .dst = p.dst, .rows = p.rows, .cols = p.cols, .col = col, .row_begin = band.begin, .row_end = band.end};
+  typename Cfg::OutputGmem output{.dst = p.dst,
+                                  .rows = p.rows,
+                                  .cols = p.cols,
+                                  .col = col,
+                                  .row_begin = band.begin,
+                                  .row_end = band.end};
 
   Manager tm(smem, input, tiles, output);
   auto initialized = tm.setup_resources_and_tasks();
@@ -201,9 +209,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   using Vec = typename Cfg::Vec;
   constexpr int kStages = Cfg::kStages;
   extern __shared__ __align__(128) char smem[];
-  auto* tiles = reinterpret_cast<Vec*>(smem);                                   // (STAGES, TILE)
+  auto* tiles = reinterpret_cast<Vec*>(smem);  // (STAGES, TILE)
   auto* full = reinterpret_cast<sm90::Mbarrier*>(smem + kStages * Cfg::kStageBytes);  // (STAGES)
-  sm90::Mbarrier* empty = full + kStages;                                       // (STAGES)
+  sm90::Mbarrier* empty = full + kStages;                                             // (STAGES)
   if (threadIdx.x == 0) {
     sm90::tma_prefetch_descriptor(&p.tma);
     for (int s = 0; s < kStages; ++s) {
@@ -224,16 +232,23 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
       std::uint32_t phase = 1;
       for (int row = band.begin; row < band.end; row += Cfg::kTileRows) {
         // try, then wait: the seed schedule's try_acquire + acquire
-        if (!sm90::mbarrier_test_parity(&empty[stage], phase)) sm90::mbarrier_wait_parity(&empty[stage], phase);
+        if (!sm90::mbarrier_test_parity(&empty[stage], phase))
+          sm90::mbarrier_wait_parity(&empty[stage], phase);
         if (sm90::elect_one()) {
           sm90::mbarrier_arrive_expect_tx(&full[stage], Cfg::kStageBytes);
           sm90::tma_load_2d(&tiles[stage * Cfg::kVecsPerTile], &p.tma, col, row, &full[stage]);
         }
-        if (++stage == kStages) { stage = 0; phase ^= 1u; }
+        if (++stage == kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
       }
       for (int s = 0; s < kStages; ++s) {  // drain: every stage released before exit
         sm90::mbarrier_wait_parity(&empty[stage], phase);
-        if (++stage == kStages) { stage = 0; phase ^= 1u; }
+        if (++stage == kStages) {
+          stage = 0;
+          phase ^= 1u;
+        }
       }
     }
   } else {
@@ -241,11 +256,13 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     int stage = 0;
     std::uint32_t phase = 0;
     for (int row = band.begin; row < band.end; row += Cfg::kTileRows) {
-      if (!sm90::mbarrier_test_parity(&full[stage], phase)) sm90::mbarrier_wait_parity(&full[stage], phase);
+      if (!sm90::mbarrier_test_parity(&full[stage], phase))
+        sm90::mbarrier_wait_parity(&full[stage], phase);
       Vec v[Cfg::kVecsPerThread];
       Vec const* tile = &tiles[stage * Cfg::kVecsPerTile];
 #pragma unroll
-      for (int j = 0; j < Cfg::kVecsPerThread; ++j) v[j] = tile[j * Cfg::kStoreThreads + threadIdx.x];
+      for (int j = 0; j < Cfg::kVecsPerThread; ++j)
+        v[j] = tile[j * Cfg::kStoreThreads + threadIdx.x];
       sm90::mbarrier_arrive(&empty[stage]);
 #pragma unroll
       for (int j = 0; j < Cfg::kVecsPerThread; ++j) {
@@ -255,7 +272,10 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
           *reinterpret_cast<Vec*>(p.dst + static_cast<std::int64_t>(r) * p.cols + col +
                                   (i % Cfg::kVecsPerRow) * Cfg::kVec) = v[j];
       }
-      if (++stage == kStages) { stage = 0; phase ^= 1u; }
+      if (++stage == kStages) {
+        stage = 0;
+        phase ^= 1u;
+      }
     }
   }
 }
@@ -269,8 +289,9 @@ using MultiStageCopy = TmaCopy</*stages=*/4, /*tile rows=*/64, /*rows per CTA=*/
 
 // The tuning space of the multi-stage copy (TS kernels): stages x tile rows (bands of 4 tiles) x
 // store kind. bench/copy_bench sweeps it.
-using MultiStageTunings = ts::list<TmaCopy<4, 32, 128>, TmaCopy<8, 32, 128>, TmaCopy<4, 64, 256>, TmaCopy<3, 128, 512>,
-                                   TmaCopy<8, 64, 512>, TmaCopy<4, 64, 256, true>>;
+using MultiStageTunings =
+    ts::list<TmaCopy<4, 32, 128>, TmaCopy<8, 32, 128>, TmaCopy<4, 64, 256>, TmaCopy<3, 128, 512>,
+             TmaCopy<8, 64, 512>, TmaCopy<4, 64, 256, true>>;
 
 template <class Cfg>
 TmaCopyParams make_params(__half const* src, __half* dst, int rows, int cols, int rows_per_cta) {
@@ -324,7 +345,8 @@ void launch_variant(Implementation impl, __half const* src, __half* dst, int row
 }  // namespace
 
 std::string_view to_string(TmaCopyVariant v) {
-  return v == TmaCopyVariant::Seed ? "seed (1 stage, 128x1 tiles)" : "multistage (4 stages, 128x64 tiles)";
+  return v == TmaCopyVariant::Seed ? "seed (1 stage, 128x1 tiles)"
+                                   : "multistage (4 stages, 128x64 tiles)";
 }
 
 void check_tma_copy_shape(int rows, int cols) {
@@ -339,7 +361,8 @@ void check_tma_copy_shape(int rows, int cols) {
 void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __half* dst, int rows,
               int cols, cudaStream_t stream, int rows_per_cta) {
   check_tma_copy_shape(rows, cols);
-  if (src == nullptr || dst == nullptr) throw std::invalid_argument("tma_copy: `src` and `dst` must not be null");
+  if (src == nullptr || dst == nullptr)
+    throw std::invalid_argument("tma_copy: `src` and `dst` must not be null");
   if (variant == TmaCopyVariant::Seed)
     launch_variant<SeedCopy>(impl, src, dst, rows, cols, stream, rows_per_cta);
   else
@@ -349,25 +372,29 @@ void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __
 std::vector<std::string> tma_copy_tunings() {
   std::vector<std::string> out;
   [&]<class... Cs>(ts::list<Cs...>) {
-    (out.push_back("stages" + std::to_string(Cs::kStages) + " rows" + std::to_string(Cs::kTileRows) +
-                   (Cs::kStreamingStores ? " st.cs" : "")),
+    (out.push_back("stages" + std::to_string(Cs::kStages) + " rows" +
+                   std::to_string(Cs::kTileRows) + (Cs::kStreamingStores ? " st.cs" : "")),
      ...);
   }(MultiStageTunings{});
   return out;
 }
 
-void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols, cudaStream_t stream) {
+void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols,
+                    cudaStream_t stream) {
   check_tma_copy_shape(rows, cols);
-  if (src == nullptr || dst == nullptr) throw std::invalid_argument("tma_copy: `src` and `dst` must not be null");
+  if (src == nullptr || dst == nullptr)
+    throw std::invalid_argument("tma_copy: `src` and `dst` must not be null");
   int i = 0;
   bool launched = false;
   [&]<class... Cs>(ts::list<Cs...>) {
-    (((i++ == tuning) ? (launch_ts<Cs>(make_params<Cs>(src, dst, rows, cols, 0), stream), launched = true) : false),
+    (((i++ == tuning)
+          ? (launch_ts<Cs>(make_params<Cs>(src, dst, rows, cols, 0), stream), launched = true)
+          : false),
      ...);
   }(MultiStageTunings{});
   if (!launched)
-    throw std::invalid_argument("tma_copy_tuned: `tuning` = " + std::to_string(tuning) + " is not in [0, " +
-                                std::to_string(i) + ")");
+    throw std::invalid_argument("tma_copy_tuned: `tuning` = " + std::to_string(tuning) +
+                                " is not in [0, " + std::to_string(i) + ")");
 }
 
 ts::ManagerModel tma_copy_model(TmaCopyVariant variant) {

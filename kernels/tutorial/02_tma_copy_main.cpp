@@ -25,11 +25,13 @@ int main(int argc, char** argv) {
   std::vector<int> rows_cols{256, 512};
   bool raw = false, verify_only = false;
   std::string variant_name = "seed";
-  app.add_option("--rows_cols", rows_cols, "rows and columns, comma-separated (columns: a multiple of 128)")
+  app.add_option("--rows_cols", rows_cols,
+                 "rows and columns, comma-separated (columns: a multiple of 128)")
       ->delimiter(',')
       ->expected(2);
   app.add_flag("--run-raw-kernel", raw, "run the hand-written baseline instead of the TS kernel");
-  app.add_option("--variant", variant_name, "seed (1 stage, 128x1 tiles) or multistage (4 stages, 128x64)")
+  app.add_option("--variant", variant_name,
+                 "seed (1 stage, 128x1 tiles) or multistage (4 stages, 128x64)")
       ->check(CLI::IsMember({"seed", "multistage"}));
   app.add_flag("--verify-only", verify_only, "print the schedule table and verdict, do not run");
   CLI11_PARSE(app, argc, argv);
@@ -62,7 +64,8 @@ int main(int argc, char** argv) {
     std::printf("%s kernel, %s, rows_cols %d,%d on %s: %s", raw ? "raw" : "TS",
                 std::string(tut::to_string(variant)).c_str(), rows, cols, device.name.c_str(),
                 c.equal() ? "PASS\n" : "FAIL");
-    if (!c.equal()) std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
+    if (!c.equal())
+      std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
     return c.equal() ? 0 : 1;
   } catch (std::exception const& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

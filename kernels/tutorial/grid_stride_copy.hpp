@@ -31,7 +31,8 @@ std::string_view to_string(GridStrideVariant v);
 // Throws std::invalid_argument for n < 0, null or (Vector) misaligned pointers, or n too large for
 // 32-bit indexing.
 void grid_stride_copy(GridStrideVariant variant, Implementation impl, std::int16_t const* src,
-                      std::int16_t* dst, std::int64_t n, int blocks = 0, cudaStream_t stream = nullptr);
+                      std::int16_t* dst, std::int64_t n, int blocks = 0,
+                      cudaStream_t stream = nullptr);
 
 ts::ManagerModel grid_stride_copy_model(GridStrideVariant variant);
 

@@ -41,7 +41,8 @@ void tma_copy(TmaCopyVariant variant, Implementation impl, __half const* src, __
 // The multi-stage copy's tuning space (stages, tile rows, store kind) and a launcher for one of its
 // points (TS kernel, bands of 4 tiles).
 std::vector<std::string> tma_copy_tunings();
-void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols, cudaStream_t stream = nullptr);
+void tma_copy_tuned(int tuning, __half const* src, __half* dst, int rows, int cols,
+                    cudaStream_t stream = nullptr);
 
 // The TaskManager of a variant, as the verifier sees it.
 ts::ManagerModel tma_copy_model(TmaCopyVariant variant);

@@ -40,9 +40,11 @@ __device__ std::uint64_t splitmix64(std::uint64_t x) {
 __global__ void fill_random_kernel(unsigned char* p, std::size_t bytes, std::uint64_t seed) {
   std::size_t const words = bytes / 8;
   std::size_t const stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words; i += stride)
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < words;
+       i += stride)
     reinterpret_cast<std::uint64_t*>(p)[i] = splitmix64(seed * 0x100000001B3ull + i);
-  std::size_t const tail = words * 8 + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  std::size_t const tail =
+      words * 8 + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (tail < bytes) p[tail] = static_cast<unsigned char>(splitmix64(seed + tail));
 }
 
@@ -50,7 +52,8 @@ __global__ void compare_kernel(unsigned char const* a, unsigned char const* b, s
                                unsigned long long* mismatches, unsigned long long* first) {
   std::size_t const stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long local = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < bytes; i += stride) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < bytes;
+       i += stride) {
     if (a[i] != b[i]) {
       ++local;
       atomicMin(first, static_cast<unsigned long long>(i));
@@ -66,7 +69,8 @@ constexpr int kBlocks = 1024;
 
 void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t stream) {
   if (bytes == 0) return;
-  fill_random_kernel<<<kBlocks, kThreads, 0, stream>>>(static_cast<unsigned char*>(ptr), bytes, seed);
+  fill_random_kernel<<<kBlocks, kThreads, 0, stream>>>(static_cast<unsigned char*>(ptr), bytes,
+                                                       seed);
   WL_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -77,12 +81,12 @@ void poison(void* ptr, std::size_t bytes, unsigned char value, cudaStream_t stre
 Comparison compare_bytes(void const* a, void const* b, std::size_t bytes, cudaStream_t stream) {
   DeviceBuffer counters(2 * sizeof(unsigned long long));
   unsigned long long init[2] = {0, ~0ull};
-  WL_CUDA_CHECK(cudaMemcpyAsync(counters.get(), init, sizeof(init), cudaMemcpyHostToDevice, stream));
+  WL_CUDA_CHECK(
+      cudaMemcpyAsync(counters.get(), init, sizeof(init), cudaMemcpyHostToDevice, stream));
   if (bytes > 0) {
-    compare_kernel<<<kBlocks, kThreads, 0, stream>>>(static_cast<unsigned char const*>(a),
-                                                     static_cast<unsigned char const*>(b), bytes,
-                                                     counters.as<unsigned long long>(),
-                                                     counters.as<unsigned long long>() + 1);
+    compare_kernel<<<kBlocks, kThreads, 0, stream>>>(
+        static_cast<unsigned char const*>(a), static_cast<unsigned char const*>(b), bytes,
+        counters.as<unsigned long long>(), counters.as<unsigned long long>() + 1);
     WL_CUDA_CHECK(cudaGetLastError());
   }
   unsigned long long out[2];

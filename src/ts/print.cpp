@@ -18,14 +18,20 @@ namespace warploom::ts {
 
 namespace {
 
-std::string bound_text(Bound b) { return b.is_static ? std::to_string(b.value) : "dyn"; }
+std::string bound_text(Bound b) {
+  return b.is_static ? std::to_string(b.value) : "dyn";
+}
 
 std::string role_text(Role r) {
   switch (r) {
-    case Role::Producer: return "[producer]";
-    case Role::Consumer: return "[consumer]";
-    case Role::ProducerAux: return "[producer aux]";
-    case Role::ConsumerAux: return "[consumer aux]";
+    case Role::Producer:
+      return "[producer]";
+    case Role::Consumer:
+      return "[consumer]";
+    case Role::ProducerAux:
+      return "[producer aux]";
+    case Role::ConsumerAux:
+      return "[consumer aux]";
   }
   return "";
 }
@@ -59,8 +65,8 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
     }
     case NodeKind::Loop: {
       std::string unroll = n.unroll > 0 ? fmt::format(" unroll {}", n.unroll) : "";
-      out += fmt::format("{}for [{}, {}) step {}{}\n", indent, bound_text(n.start), bound_text(n.end),
-                         bound_text(n.step), unroll);
+      out += fmt::format("{}for [{}, {}) step {}{}\n", indent, bound_text(n.start),
+                         bound_text(n.end), bound_text(n.step), unroll);
       break;
     }
     case NodeKind::FirstIter:
@@ -115,23 +121,24 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
                        : r.kind == ResourceKind::WorkQueue ? " (work queue)"
                                                            : "";
     if (p.enabled()) {
-      out += fmt::format("  {:<16} {:<12} stages {:<2} bytes/stage {:<6} producer {:<12} consumer {}{}\n",
-                         r.name, to_string(p.kind), p.num_stages, p.num_bytes,
-                         group_text(p.producer), group_text(p.consumer), kind);
+      out += fmt::format(
+          "  {:<16} {:<12} stages {:<2} bytes/stage {:<6} producer {:<12} consumer {}{}\n", r.name,
+          to_string(p.kind), p.num_stages, p.num_bytes, group_text(p.producer),
+          group_text(p.consumer), kind);
     } else {
       out += fmt::format("  {:<16} no pipeline{}\n", r.name, kind);
     }
   }
   out += "dependency graph\n";
   for (auto const& e : m.graph)
-    out += fmt::format("  {} <- {}\n", verify::resource_name(m, e.downstream),
-                       e.upstream < 0 ? std::string_view("(nothing)") : verify::resource_name(m, e.upstream));
+    out += fmt::format(
+        "  {} <- {}\n", verify::resource_name(m, e.downstream),
+        e.upstream < 0 ? std::string_view("(nothing)") : verify::resource_name(m, e.upstream));
   out += "tasks\n";
   for (auto const& t : m.tasks) {
     std::string regs = t.spec.num_registers ? std::to_string(t.spec.num_registers) : "-";
     out += fmt::format("  {:<12} {:<12} regs {:<4} src {:<20} dst {}\n", t.spec.name,
-                       verify::warp_range(t.spec), regs, names(m, t.src),
-                       names(m, t.dst));
+                       verify::warp_range(t.spec), regs, names(m, t.src), names(m, t.dst));
   }
   for (auto const& t : m.tasks) {
     if (t.schedule.empty()) continue;
@@ -146,8 +153,8 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
       what = fmt::format("{}.barriers (full x{}, empty x{})", verify::resource_name(m, p.resource),
                          stages, stages);
     }
-    out += fmt::format("  offset {:<7} bytes {:<7} align {:<5} {}\n", p.offset, p.bytes, p.alignment,
-                       what);
+    out += fmt::format("  offset {:<7} bytes {:<7} align {:<5} {}\n", p.offset, p.bytes,
+                       p.alignment, what);
   }
   out += fmt::format("  total {} B of {} B\n", l.total_bytes, m.smem_capacity);
   if (report) {

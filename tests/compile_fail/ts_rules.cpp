@@ -28,8 +28,8 @@
   auto tile = ctx.local(Coord{}); \
   ts::work<&Smem::load>(smem, tile);
 #elif defined(CASE_R_A6_ASSIGN_TOKEN_OF_ANOTHER_TYPE_TO_LOCAL)
-#define CF_IN_LOAD            \
-  auto count = ctx.local(0);  \
+#define CF_IN_LOAD           \
+  auto count = ctx.local(0); \
   count = ts::work<&In::tile>(in);
 #elif defined(CASE_R_A6_PLAIN_ARGUMENT_OF_ANOTHER_TYPE)
 #define CF_IN_LOAD ts::work<&Smem::load>(smem, Coord{});
@@ -118,7 +118,9 @@ struct Smem CF_FINAL {
   int helper(int x) const { return x; }  // a plain member, not a work
 
 #if defined(CASE_R_A2_PRODUCER_WORK_RETURNS_A_VALUE)
-  int load_counted(ts::Produce const&, int row) { return row; }
+  int load_counted(ts::Produce const&, int row) {
+    return row;
+  }
 #elif defined(CASE_R_A5_TRY_ACQUIRE)
   void try_acquire(ts::Produce const&) {}
 #elif defined(CASE_R_A5_ACQUIRE)

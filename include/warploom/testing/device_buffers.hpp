@@ -17,13 +17,18 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t bytes);
   ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) {
+    o.ptr_ = nullptr;
+    o.bytes_ = 0;
+  }
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
   DeviceBuffer(DeviceBuffer const&) = delete;
   DeviceBuffer& operator=(DeviceBuffer const&) = delete;
 
   template <class T>
-  T* as() const { return static_cast<T*>(ptr_); }
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
   void* get() const { return ptr_; }
   std::size_t bytes() const { return bytes_; }
 
@@ -36,7 +41,8 @@ class DeviceBuffer {
 void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t stream = nullptr);
 
 // Sets every byte to `value` (0xFF poisons fp16 outputs as NaN and int16 outputs as -1).
-void poison(void* ptr, std::size_t bytes, unsigned char value = 0xFF, cudaStream_t stream = nullptr);
+void poison(void* ptr, std::size_t bytes, unsigned char value = 0xFF,
+            cudaStream_t stream = nullptr);
 
 struct Comparison {
   std::size_t mismatched_bytes = 0;
@@ -45,6 +51,7 @@ struct Comparison {
 };
 
 // Byte-wise comparison of two device buffers (synchronises `stream`).
-Comparison compare_bytes(void const* a, void const* b, std::size_t bytes, cudaStream_t stream = nullptr);
+Comparison compare_bytes(void const* a, void const* b, std::size_t bytes,
+                         cudaStream_t stream = nullptr);
 
 }  // namespace warploom::testing

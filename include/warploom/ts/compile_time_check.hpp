@@ -40,23 +40,57 @@ inline void R_W2_task_warp_range_outside_the_block() {}
 
 constexpr void fail_at_compile_time(Rule r) {
   switch (r) {
-    case Rule::B3_LoopStep: violation::R_B3_domain_loop_step_must_not_be_zero(); break;
-    case Rule::B4_WorkQueue: violation::R_B4_a_task_takes_tiles_from_at_most_one_work_queue(); break;
-    case Rule::B6_BlockStructure: violation::R_B6_iteration_blocks_belong_inside_their_loop(); break;
-    case Rule::B7_RegisterValue: violation::R_B7_num_registers_must_be_a_multiple_of_8_in_24_to_256(); break;
-    case Rule::D2_WarpGroupRegisters: violation::R_D2_all_warps_of_a_warpgroup_need_the_same_num_registers(); break;
-    case Rule::D3_RegisterBudget: violation::R_D3_register_budgets_exceed_the_register_file(); break;
-    case Rule::D5_StageRoles: violation::R_D5_op_on_the_wrong_side_of_a_resource(); break;
-    case Rule::D6_GraphRealizable: violation::R_D6_dependency_edge_not_realised_by_any_task(); break;
-    case Rule::D8_GraphCoverage: violation::R_D8_task_resource_missing_from_the_dependency_graph(); break;
-    case Rule::D9_ScheduleCoverage: violation::R_D9_declared_resource_unused_by_the_schedule(); break;
-    case Rule::D10_WorkBracketing: violation::R_D10_work_outside_its_acquire_commit_or_wait_release_bracket(); break;
-    case Rule::D11_TryBeforeBlocking: violation::R_D11_try_op_not_followed_by_its_blocking_op(); break;
-    case Rule::D15_ArrivalCounts: violation::R_D15_pipeline_group_size_does_not_match_the_arriving_tasks(); break;
-    case Rule::D20_WorkLabels: violation::R_D20_work_call_names_no_declared_work(); break;
-    case Rule::D21_SmemCapacity: violation::R_D21_shared_memory_layout_exceeds_capacity(); break;
-    case Rule::W1_WarpOverlap: violation::R_W1_task_warp_ranges_overlap(); break;
-    case Rule::W2_WarpRange: violation::R_W2_task_warp_range_outside_the_block(); break;
+    case Rule::B3_LoopStep:
+      violation::R_B3_domain_loop_step_must_not_be_zero();
+      break;
+    case Rule::B4_WorkQueue:
+      violation::R_B4_a_task_takes_tiles_from_at_most_one_work_queue();
+      break;
+    case Rule::B6_BlockStructure:
+      violation::R_B6_iteration_blocks_belong_inside_their_loop();
+      break;
+    case Rule::B7_RegisterValue:
+      violation::R_B7_num_registers_must_be_a_multiple_of_8_in_24_to_256();
+      break;
+    case Rule::D2_WarpGroupRegisters:
+      violation::R_D2_all_warps_of_a_warpgroup_need_the_same_num_registers();
+      break;
+    case Rule::D3_RegisterBudget:
+      violation::R_D3_register_budgets_exceed_the_register_file();
+      break;
+    case Rule::D5_StageRoles:
+      violation::R_D5_op_on_the_wrong_side_of_a_resource();
+      break;
+    case Rule::D6_GraphRealizable:
+      violation::R_D6_dependency_edge_not_realised_by_any_task();
+      break;
+    case Rule::D8_GraphCoverage:
+      violation::R_D8_task_resource_missing_from_the_dependency_graph();
+      break;
+    case Rule::D9_ScheduleCoverage:
+      violation::R_D9_declared_resource_unused_by_the_schedule();
+      break;
+    case Rule::D10_WorkBracketing:
+      violation::R_D10_work_outside_its_acquire_commit_or_wait_release_bracket();
+      break;
+    case Rule::D11_TryBeforeBlocking:
+      violation::R_D11_try_op_not_followed_by_its_blocking_op();
+      break;
+    case Rule::D15_ArrivalCounts:
+      violation::R_D15_pipeline_group_size_does_not_match_the_arriving_tasks();
+      break;
+    case Rule::D20_WorkLabels:
+      violation::R_D20_work_call_names_no_declared_work();
+      break;
+    case Rule::D21_SmemCapacity:
+      violation::R_D21_shared_memory_layout_exceeds_capacity();
+      break;
+    case Rule::W1_WarpOverlap:
+      violation::R_W1_task_warp_ranges_overlap();
+      break;
+    case Rule::W2_WarpRange:
+      violation::R_W2_task_warp_range_outside_the_block();
+      break;
   }
 }
 

@@ -23,7 +23,8 @@ struct DependsOn {
 
 template <class... Edges>
 struct Graph {
-  using resources = unique_t<concat_t<list<typename Edges::downstream>..., typename Edges::upstreams...>>;
+  using resources =
+      unique_t<concat_t<list<typename Edges::downstream>..., typename Edges::upstreams...>>;
 };
 
 }  // namespace warploom::ts

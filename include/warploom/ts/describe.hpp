@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <string_view>
 #include <tuple>
-#include <utility>
 #include <type_traits>
+#include <utility>
 
 #include "warploom/ts/labels.hpp"
 #include "warploom/ts/manager_traits.hpp"
@@ -81,9 +81,10 @@ constexpr auto make_record_handle(Recorder& rec) {
 
 template <class T, class Handles, std::size_t... I>
 constexpr void call_schedule(Recorder& rec, Handles& handles, std::index_sequence<I...>) {
-  static_assert(requires(Recorder& r, Handles& h) { T::schedule(r, std::get<I>(h)...); },
-                "R-B1: the task's schedule must be callable as "
-                "`schedule(ctx, <one handle per src resource>, <one per dst resource>)`");
+  static_assert(
+      requires(Recorder & r, Handles & h) { T::schedule(r, std::get<I>(h)...); },
+      "R-B1: the task's schedule must be callable as "
+      "`schedule(ctx, <one handle per src resource>, <one per dst resource>)`");
   T::schedule(rec, std::get<I>(handles)...);
 }
 
@@ -91,8 +92,9 @@ template <class Traits, class T, class... Src, class... Dst>
 constexpr Schedule capture(list<Src...>, list<Dst...>) {
   Schedule s;
   Recorder rec(s);
-  std::tuple<RecordHandle<Src, access_v<T, Src>>..., RecordHandle<Dst, access_v<T, Dst>>...> handles{
-      make_record_handle<Traits, T, Src>(rec)..., make_record_handle<Traits, T, Dst>(rec)...};
+  std::tuple<RecordHandle<Src, access_v<T, Src>>..., RecordHandle<Dst, access_v<T, Dst>>...>
+      handles{make_record_handle<Traits, T, Src>(rec)...,
+              make_record_handle<Traits, T, Dst>(rec)...};
   call_schedule<T>(rec, handles, std::index_sequence_for<Src..., Dst...>{});
   return s;
 }
@@ -109,7 +111,8 @@ constexpr void add_edges(std::vector<GraphEdge>& out) {
     if constexpr (sizeof...(Us) == 0) {
       out.push_back({Traits::template resource_index<D>, -1});  // in the graph, depends on nothing
     } else {
-      (out.push_back({Traits::template resource_index<D>, Traits::template resource_index<Us>}), ...);
+      (out.push_back({Traits::template resource_index<D>, Traits::template resource_index<Us>}),
+       ...);
     }
   }(typename Edge::upstreams{});
 }

@@ -1,8 +1,8 @@
 // warploom/ts/labels.hpp
 //
 // Labels for free: a work is named in a schedule by a pointer to the resource's member function
-// (`ts::work<&SmemTiles::tma_load>(smem, ...)`), so its label is the member's own name. C++20 has no
-// reflection; the name is read from the compiler's spelling of the template argument in
+// (`ts::work<&SmemTiles::tma_load>(smem, ...)`), so its label is the member's own name. C++20 has
+// no reflection; the name is read from the compiler's spelling of the template argument in
 // __PRETTY_FUNCTION__ ("... [with auto kMember = &SmemTiles::tma_load; ...]" for GCC,
 // "... [kMember = &SmemTiles::tma_load]" for Clang, "kMember=&SmemTiles::tma_load" for EDG).
 // tests/cpu/ts/labels_test.cpp pins the format; the verifier rejects an empty label (R-D20).
@@ -61,10 +61,12 @@ constexpr std::size_t last_scope(std::string_view spelled) {
 
 }  // namespace detail
 
-// The unqualified name of the member `kMember` points to: member_name<&Smem::tma_load>() == "tma_load".
+// The unqualified name of the member `kMember` points to: member_name<&Smem::tma_load>() ==
+// "tma_load".
 template <auto kMember>
 constexpr std::string_view member_name() {
-  constexpr std::string_view spelled = detail::spelled_member(detail::pretty_function_of<kMember>());
+  constexpr std::string_view spelled =
+      detail::spelled_member(detail::pretty_function_of<kMember>());
   constexpr auto colons = detail::last_scope(spelled);
   return colons == std::string_view::npos ? spelled : spelled.substr(colons + 2);
 }

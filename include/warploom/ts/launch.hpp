@@ -32,8 +32,11 @@ void verify_once(std::string_view name) {
   static bool const verified = [&] {
     ManagerModel m = Manager::model(name);
     Report r = verify_structure(m);
-    if (!r.ok()) throw VerificationError("TaskManager `" + std::string(name) + "` failed verification\n" + schedule_table(m, &r));
-    if (std::getenv("WARPLOOM_PRINT_SCHEDULES")) std::fprintf(stderr, "%s\n", schedule_table(m, &r).c_str());
+    if (!r.ok())
+      throw VerificationError("TaskManager `" + std::string(name) + "` failed verification\n" +
+                              schedule_table(m, &r));
+    if (std::getenv("WARPLOOM_PRINT_SCHEDULES"))
+      std::fprintf(stderr, "%s\n", schedule_table(m, &r).c_str());
     return true;
   }();
   (void)verified;

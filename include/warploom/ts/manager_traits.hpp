@@ -9,8 +9,8 @@
 
 #include "warploom/ts/dependency_graph.hpp"
 #include "warploom/ts/model.hpp"
-#include "warploom/ts/task.hpp"
 #include "warploom/ts/pipeline_ops.hpp"
+#include "warploom/ts/task.hpp"
 #include "warploom/ts/type_list.hpp"
 
 namespace warploom::ts {
@@ -54,8 +54,8 @@ struct ManagerTraits<Tasks<Ts...>, GraphT, kOptions, AliasList> {
 // Which side of resource R task T is on.
 template <class T, class R>
 inline constexpr Access access_v =
-    contains_v<R, typename T::src> && contains_v<R, typename T::dst> ? Access::Both
-    : contains_v<R, typename T::src>                                 ? Access::Source
-                                                                     : Access::Destination;
+    contains_v<R, typename T::src>&& contains_v<R, typename T::dst> ? Access::Both
+    : contains_v<R, typename T::src>                                ? Access::Source
+                                                                    : Access::Destination;
 
 }  // namespace warploom::ts

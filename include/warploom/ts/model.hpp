@@ -67,7 +67,8 @@ struct ManagerModel {
   constexpr int launch_warps() const {
     if (block_warps > 0) return block_warps;
     int end = 0;
-    for (auto const& t : tasks) end = end > t.spec.warp_idx + t.spec.num_warps ? end : t.spec.warp_idx + t.spec.num_warps;
+    for (auto const& t : tasks)
+      end = end > t.spec.warp_idx + t.spec.num_warps ? end : t.spec.warp_idx + t.spec.num_warps;
     return (end + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup * kWarpsPerWarpgroup;
   }
 };

@@ -23,10 +23,14 @@ enum class PipelineKind : std::uint8_t { None, TmaAsync, AsyncAsync, TmaWgmma };
 
 constexpr std::string_view to_string(PipelineKind k) {
   switch (k) {
-    case PipelineKind::None: return "none";
-    case PipelineKind::TmaAsync: return "tma_async";
-    case PipelineKind::AsyncAsync: return "async_async";
-    case PipelineKind::TmaWgmma: return "tma_wgmma";
+    case PipelineKind::None:
+      return "none";
+    case PipelineKind::TmaAsync:
+      return "tma_async";
+    case PipelineKind::AsyncAsync:
+      return "async_async";
+    case PipelineKind::TmaWgmma:
+      return "tma_wgmma";
   }
   return "?";
 }
@@ -39,8 +43,12 @@ struct CooperativeGroup {
   int size = 1;  // arrivals per phase: threads for Agent::Thread, warps for Agent::Warp
 };
 
-constexpr CooperativeGroup threads(int n) { return {Agent::Thread, n}; }
-constexpr CooperativeGroup warps(int n) { return {Agent::Warp, n}; }
+constexpr CooperativeGroup threads(int n) {
+  return {Agent::Thread, n};
+}
+constexpr CooperativeGroup warps(int n) {
+  return {Agent::Warp, n};
+}
 
 struct PipelineConfig {
   PipelineKind kind = PipelineKind::None;

@@ -215,7 +215,8 @@ class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
 
  private:
   template <auto kMember, std::size_t... I, class... Args>
-  constexpr void bind_args([[maybe_unused]] int node, std::index_sequence<I...>, Args const&... args) {
+  constexpr void bind_args([[maybe_unused]] int node, std::index_sequence<I...>,
+                           Args const&... args) {
     (rec_->template bind_arg<work_arg_t<kMember, I>>(args, node, static_cast<int>(I)), ...);
   }
 

@@ -49,21 +49,28 @@ namespace detail {
 // a member X from a probe base makes `&Derived::X` ambiguous exactly when R declares one. A final
 // class cannot be derived from; there `&R::X` (or `R::X` for a type) is asked directly, which
 // finds every member but an overloaded function.
-#define WL_TS_DECLARE_MEMBER_PROBE(X)                                   \
-  struct probe_##X {                                                    \
-    int X;                                                              \
-  };                                                                    \
-  template <class R>                                                    \
-  struct probe_derived_##X : R, probe_##X {};                           \
-  template <class R>                                                    \
-  constexpr bool declares_##X() {                                       \
-    if constexpr (std::is_class_v<R> && !std::is_final_v<R>) {          \
-      return !requires { &probe_derived_##X<R>::X; };                   \
-    } else if constexpr (std::is_class_v<R>) {                          \
-      return requires { &R::X; } || requires { typename R::X; };        \
-    } else {                                                            \
-      return false;                                                     \
-    }                                                                   \
+#define WL_TS_DECLARE_MEMBER_PROBE(X)                          \
+  struct probe_##X {                                           \
+    int X;                                                     \
+  };                                                           \
+  template <class R>                                           \
+  struct probe_derived_##X : R, probe_##X {};                  \
+  template <class R>                                           \
+  constexpr bool declares_##X() {                              \
+    if constexpr (std::is_class_v<R> && !std::is_final_v<R>) { \
+      return !requires {                                       \
+        &probe_derived_##X<R>::X;                              \
+      };                                                       \
+    } else if constexpr (std::is_class_v<R>) {                 \
+      return requires {                                        \
+        &R::X;                                                 \
+      }                                                        \
+      || requires {                                            \
+        typename R::X;                                         \
+      };                                                       \
+    } else {                                                   \
+      return false;                                            \
+    }                                                          \
   }
 
 WL_TS_DECLARE_MEMBER_PROBE(try_acquire)
@@ -79,7 +86,8 @@ WL_TS_DECLARE_MEMBER_PROBE(release)
 template <class R>
 concept Resource = requires {
   { R::spec } -> std::convertible_to<ResourceSpec>;
-} && std::is_default_constructible_v<R>;
+}
+&&std::is_default_constructible_v<R>;
 
 template <class R>
 inline constexpr bool has_pipeline_v = R::spec.pipeline.enabled();

@@ -21,13 +21,20 @@ enum class OpKind : std::uint8_t { TryAcquire, Acquire, Commit, TryWait, Wait, R
 
 constexpr std::string_view to_string(OpKind k) {
   switch (k) {
-    case OpKind::TryAcquire: return "try_acquire";
-    case OpKind::Acquire: return "acquire";
-    case OpKind::Commit: return "commit";
-    case OpKind::TryWait: return "try_wait";
-    case OpKind::Wait: return "wait";
-    case OpKind::Release: return "release";
-    case OpKind::Work: return "work";
+    case OpKind::TryAcquire:
+      return "try_acquire";
+    case OpKind::Acquire:
+      return "acquire";
+    case OpKind::Commit:
+      return "commit";
+    case OpKind::TryWait:
+      return "try_wait";
+    case OpKind::Wait:
+      return "wait";
+    case OpKind::Release:
+      return "release";
+    case OpKind::Work:
+      return "work";
   }
   return "?";
 }

@@ -48,7 +48,9 @@ struct SmemLayout {
 inline constexpr int kMbarrierBytes = 8;
 
 namespace detail {
-constexpr long long align_up(long long x, long long a) { return (x + a - 1) / a * a; }
+constexpr long long align_up(long long x, long long a) {
+  return (x + a - 1) / a * a;
+}
 }  // namespace detail
 
 constexpr SmemLayout layout_smem(ManagerModel const& m) {
@@ -100,7 +102,8 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
       for (auto const& r : m.smem) {
         if (r.alias_group != g.alias_group || r.alias_phase != phase) continue;
         off = detail::align_up(off, r.alignment);
-        out.placements.push_back({r.name, r.resource, cursor + off, r.bytes, r.alignment, false, g.alias_group});
+        out.placements.push_back(
+            {r.name, r.resource, cursor + off, r.bytes, r.alignment, false, g.alias_group});
         off += r.bytes;
       }
       region_bytes = region_bytes > off ? region_bytes : off;

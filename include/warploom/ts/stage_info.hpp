@@ -19,8 +19,12 @@ namespace warploom::ts {
 
 enum class Role : std::uint8_t { Producer, Consumer, ProducerAux, ConsumerAux };
 
-constexpr bool is_producer_side(Role r) { return r == Role::Producer || r == Role::ProducerAux; }
-constexpr bool is_auxiliary(Role r) { return r == Role::ProducerAux || r == Role::ConsumerAux; }
+constexpr bool is_producer_side(Role r) {
+  return r == Role::Producer || r == Role::ProducerAux;
+}
+constexpr bool is_auxiliary(Role r) {
+  return r == Role::ProducerAux || r == Role::ConsumerAux;
+}
 
 // Coordinates of the tile a persistent task is working on; (0,0,0) and valid outside tile loops.
 struct WorkTile {

@@ -61,7 +61,9 @@ struct RegisterRegion {
 template <class... Ts>
 constexpr int task_warp_end(list<Ts...>) {
   int end = 0;
-  ((end = end > Ts::spec.warp_idx + Ts::spec.num_warps ? end : Ts::spec.warp_idx + Ts::spec.num_warps), ...);
+  ((end = end > Ts::spec.warp_idx + Ts::spec.num_warps ? end
+                                                       : Ts::spec.warp_idx + Ts::spec.num_warps),
+   ...);
   return end;
 }
 
@@ -80,7 +82,8 @@ constexpr RegisterRegions register_regions(list<Ts...>, int num_warps) {
     int boundary = (g + 1) * kWarpsPerWarpgroup;
     bool straddled = false;
     for (std::size_t i = 0; i < sizeof...(Ts); ++i)
-      if (specs[i].warp_idx < boundary && specs[i].warp_idx + specs[i].num_warps > boundary) straddled = true;
+      if (specs[i].warp_idx < boundary && specs[i].warp_idx + specs[i].num_warps > boundary)
+        straddled = true;
     if (straddled && g + 1 < groups) continue;
     int hi = boundary;
     int budget = 0;
@@ -113,11 +116,10 @@ class TaskManager {
   using tasks = typename traits::tasks;
 
   // Launch configuration: the block is every task's warps, rounded up to whole warpgroups.
-  static constexpr int num_warps =
-      kOptions.block_warps > 0
-          ? kOptions.block_warps
-          : (detail::task_warp_end(tasks{}) + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup *
-                kWarpsPerWarpgroup;
+  static constexpr int num_warps = kOptions.block_warps > 0
+                                       ? kOptions.block_warps
+                                       : (detail::task_warp_end(tasks{}) + kWarpsPerWarpgroup - 1) /
+                                             kWarpsPerWarpgroup* kWarpsPerWarpgroup;
   static constexpr int num_threads = num_warps * kThreadsPerWarp;
   // Registers per thread at kernel entry under __launch_bounds__(num_threads, 1).
   static constexpr int kEntryRegisters = entry_registers(num_warps);
@@ -131,8 +133,12 @@ class TaskManager {
   static constexpr int smem_alignment = smem_layout().base_alignment;
 
   // ---- Host: description and verification ---------------------------------------------------
-  static ManagerModel model(std::string_view name = "task_manager") { return describe<traits>(name); }
-  static Report verify(std::string_view name = "task_manager") { return verify_structure(model(name)); }
+  static ManagerModel model(std::string_view name = "task_manager") {
+    return describe<traits>(name);
+  }
+  static Report verify(std::string_view name = "task_manager") {
+    return verify_structure(model(name));
+  }
 
 #if defined(__CUDACC__)
   // ---- Device: lowering ------------------------------------------------------------------------
@@ -235,7 +241,8 @@ class TaskManager {
   WL_DEVICE void bind_all(list<Rs...>) {
     (
         [&] {
-          if constexpr (requires { typename Rs::smem_buffers; }) bind_buffers<Rs>(typename Rs::smem_buffers{});
+          if constexpr (requires { typename Rs::smem_buffers; })
+            bind_buffers<Rs>(typename Rs::smem_buffers{});
         }(),
         ...);
   }
@@ -267,7 +274,8 @@ class TaskManager {
     int const warp = sm90::warp_idx_uniform();
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (run_region<I>(warp) || ...);
-    }(std::make_index_sequence<kRegions.count>{});
+    }
+    (std::make_index_sequence<kRegions.count>{});
   }
 
   template <std::size_t I>

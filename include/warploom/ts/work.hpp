@@ -25,24 +25,23 @@ namespace warploom::ts {
 namespace detail {
 
 template <class First>
-inline constexpr bool is_stage_param_v =
-    std::is_base_of_v<StageInfo, std::remove_cvref_t<First>> &&
-    !std::is_same_v<StageInfo, std::remove_cvref_t<First>>;
+inline constexpr bool is_stage_param_v = std::is_base_of_v<StageInfo, std::remove_cvref_t<First>> &&
+                                         !std::is_same_v<StageInfo, std::remove_cvref_t<First>>;
 
 template <class MemberFn>
 struct member_fn_traits {
   static constexpr bool is_member_fn = false;
 };
 
-#define WL_TS_MEMBER_FN_TRAITS(QUALIFIERS)                                   \
-  template <class R, class Ret, class First, class... Args>                 \
-  struct member_fn_traits<Ret (R::*)(First, Args...) QUALIFIERS> {          \
-    static constexpr bool is_member_fn = true;                              \
-    using resource = R;                                                     \
-    using result = Ret;                                                     \
-    using first = First;                                                    \
-    using args = std::tuple<Args...>;                                       \
-    static constexpr int arity = sizeof...(Args);                           \
+#define WL_TS_MEMBER_FN_TRAITS(QUALIFIERS)                         \
+  template <class R, class Ret, class First, class... Args>        \
+  struct member_fn_traits<Ret (R::*)(First, Args...) QUALIFIERS> { \
+    static constexpr bool is_member_fn = true;                     \
+    using resource = R;                                            \
+    using result = Ret;                                            \
+    using first = First;                                           \
+    using args = std::tuple<Args...>;                              \
+    static constexpr int arity = sizeof...(Args);                  \
   };
 WL_TS_MEMBER_FN_TRAITS()
 WL_TS_MEMBER_FN_TRAITS(const)
@@ -93,9 +92,10 @@ WL_HOST_DEVICE constexpr decltype(auto) work(Handle& h, Args&&... args) {
                 "ts::Produce, ts::Consume, ts::ProduceAux or ts::ConsumeAux (by const&)");
   if constexpr (W::is_work) {  // past a "not a work" error, the checks below would only add noise
     using R = typename Handle::resource;
-    static_assert(std::is_same_v<typename W::resource, R>,
-                  "R-D20: undeclared work: the work is declared on another resource than the handle "
-                  "it is called on (see the template arguments below for both names)");
+    static_assert(
+        std::is_same_v<typename W::resource, R>,
+        "R-D20: undeclared work: the work is declared on another resource than the handle "
+        "it is called on (see the template arguments below for both names)");
     static_assert(sizeof...(Args) == W::arity,
                   "R-A6: wrong number of arguments for this work (the work's parameters after its "
                   "stage parameter must all be given)");

@@ -76,7 +76,9 @@ TEST(Describe, CopyManagerModelHasResourcesTasksGraphAndSmem) {
   EXPECT_EQ(m.launch_warps(), 8);
 }
 
-TEST(Describe, DefaultNameIsTaskManager) { EXPECT_EQ(CopyManager::model().name, "task_manager"); }
+TEST(Describe, DefaultNameIsTaskManager) {
+  EXPECT_EQ(CopyManager::model().name, "task_manager");
+}
 
 TEST(Describe, OptionsReachTheModel) {
   using M = ts::TaskManager<ts::Tasks<Load<>, Store<>>, CopyGraphOf<>,
@@ -98,8 +100,8 @@ TEST(Describe, MultiUpstreamDependsOnGivesOneEdgePerUpstream) {
 // Two buffers on one resource, one with its own alignment, and one on another resource.
 struct Operands {
   static constexpr ts::ResourceSpec spec{.name = "operands"};
-  ts::SmemBuffer<float, 10, 16> scales;   // (10)
-  ts::SmemBuffer<short, 1024, 1024> a;    // (1024)
+  ts::SmemBuffer<float, 10, 16> scales;  // (10)
+  ts::SmemBuffer<short, 1024, 1024> a;   // (1024)
   using smem_buffers = ts::buffers<&Operands::scales, &Operands::a>;
   short read(ts::Consume const&) const { return 0; }
 };

@@ -45,7 +45,8 @@ struct OutputGmem {
 };
 
 struct LoadTask {
-  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1, .num_registers = 40};
+  static constexpr ts::TaskSpec spec{
+      .name = "load", .warp_idx = 4, .num_warps = 1, .num_registers = 40};
   using src = ts::list<InputGmem>;
   using dst = ts::list<SmemTiles>;
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
@@ -61,7 +62,8 @@ struct LoadTask {
 };
 
 struct StoreTask {
-  static constexpr ts::TaskSpec spec{.name = "store", .warp_idx = 0, .num_warps = 4, .num_registers = 160};
+  static constexpr ts::TaskSpec spec{
+      .name = "store", .warp_idx = 0, .num_warps = 4, .num_registers = 160};
   using src = ts::list<SmemTiles>;
   using dst = ts::list<OutputGmem>;
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
@@ -75,7 +77,8 @@ struct StoreTask {
   }
 };
 
-using CopyGraph = ts::Graph<ts::DependsOn<SmemTiles, InputGmem>, ts::DependsOn<OutputGmem, SmemTiles>>;
+using CopyGraph =
+    ts::Graph<ts::DependsOn<SmemTiles, InputGmem>, ts::DependsOn<OutputGmem, SmemTiles>>;
 using CopyManager =
     ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>, CopyGraph>;
 
@@ -100,10 +103,8 @@ struct Tiles {
 // LoadTask on `Smem` (a Tiles) at any warps and registers.
 template <class Smem = Tiles<>, int kWarpIdx = 4, int kNumWarps = 1, int kRegisters = 0>
 struct Load {
-  static constexpr ts::TaskSpec spec{.name = "load",
-                                     .warp_idx = kWarpIdx,
-                                     .num_warps = kNumWarps,
-                                     .num_registers = kRegisters};
+  static constexpr ts::TaskSpec spec{
+      .name = "load", .warp_idx = kWarpIdx, .num_warps = kNumWarps, .num_registers = kRegisters};
   using src = ts::list<InputGmem>;
   using dst = ts::list<Smem>;
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
@@ -121,10 +122,8 @@ struct Load {
 // StoreTask on `Smem` at any warps and registers.
 template <class Smem = Tiles<>, int kWarpIdx = 0, int kNumWarps = 4, int kRegisters = 0>
 struct Store {
-  static constexpr ts::TaskSpec spec{.name = "store",
-                                     .warp_idx = kWarpIdx,
-                                     .num_warps = kNumWarps,
-                                     .num_registers = kRegisters};
+  static constexpr ts::TaskSpec spec{
+      .name = "store", .warp_idx = kWarpIdx, .num_warps = kNumWarps, .num_registers = kRegisters};
   using src = ts::list<Smem>;
   using dst = ts::list<OutputGmem>;
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
@@ -147,7 +146,8 @@ using CopyOf = ts::TaskManager<ts::Tasks<Tasks...>, CopyGraphOf<Smem>>;
 
 // ---- A ring written by threads (AsyncAsync) ---------------------------------------------------
 
-template <ts::PipelineConfig kPipeline = ts::async_async(kStages, ts::threads(32), ts::threads(128))>
+template <ts::PipelineConfig kPipeline =
+              ts::async_async(kStages, ts::threads(32), ts::threads(128))>
 struct Ring {
   static constexpr ts::ResourceSpec spec{.name = "ring", .pipeline = kPipeline};
   ts::SmemBuffer<float, kStages * 32> slots;  // (STAGES*32)
@@ -159,7 +159,8 @@ struct Ring {
 
 template <class R, int kWarpIdx = 4, int kNumWarps = 1>
 struct RingWriter {
-  static constexpr ts::TaskSpec spec{.name = "writer", .warp_idx = kWarpIdx, .num_warps = kNumWarps};
+  static constexpr ts::TaskSpec spec{
+      .name = "writer", .warp_idx = kWarpIdx, .num_warps = kNumWarps};
   using src = ts::list<InputGmem>;
   using dst = ts::list<R>;
   static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
@@ -174,7 +175,8 @@ struct RingWriter {
 
 template <class R, int kWarpIdx = 0, int kNumWarps = 4>
 struct RingReader {
-  static constexpr ts::TaskSpec spec{.name = "reader", .warp_idx = kWarpIdx, .num_warps = kNumWarps};
+  static constexpr ts::TaskSpec spec{
+      .name = "reader", .warp_idx = kWarpIdx, .num_warps = kNumWarps};
   using src = ts::list<R>;
   using dst = ts::list<OutputGmem>;
   static constexpr void schedule(auto& ctx, auto& ring, auto& out) {

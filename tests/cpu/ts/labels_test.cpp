@@ -45,12 +45,13 @@ struct Anonymous {
 
 using ts::detail::spelled_member;
 
-// ---- member_name on this compiler -------------------------------------------------------------------
+// ---- member_name on this compiler
+// -------------------------------------------------------------------
 
 TEST(Labels, MemberNameIsTheUnqualifiedMemberName) {
   static_assert(ts::member_name<&Plain::tma_load>() == "tma_load");
   EXPECT_EQ(ts::member_name<&Plain::tma_load>(), "tma_load");
-  EXPECT_EQ(ts::member_name<&Plain::read>(), "read");  // const noexcept member
+  EXPECT_EQ(ts::member_name<&Plain::read>(), "read");    // const noexcept member
   EXPECT_EQ(ts::member_name<&Plain::field>(), "field");  // data member (smem buffers)
   EXPECT_EQ(ts::member_name<&Plain::Inner::deep>(), "deep");
   EXPECT_EQ(ts::member_name<&Anonymous::hidden>(), "hidden");
@@ -79,7 +80,8 @@ TEST(Labels, ThisCompilersSpellingParsesToTheQualifiedMember) {
             "labels_test::Res<int, 4>::load");
 }
 
-// ---- Every compiler's spelling, as literal strings ---------------------------------------------------
+// ---- Every compiler's spelling, as literal strings
+// ---------------------------------------------------
 
 TEST(Labels, GccSpelling) {
   EXPECT_EQ(spelled_member("constexpr std::string_view warploom::ts::detail::pretty_function_of() "

@@ -15,8 +15,12 @@ namespace fixtures {
 
 namespace ts = warploom::ts;
 
-constexpr ts::Bound fixed(long long v) { return {true, v}; }
-constexpr ts::Bound dynamic(long long v) { return {false, v}; }
+constexpr ts::Bound fixed(long long v) {
+  return {true, v};
+}
+constexpr ts::Bound dynamic(long long v) {
+  return {false, v};
+}
 
 // Appends nodes to a schedule; each call returns the new node's id.
 struct ScheduleBuilder {

@@ -63,8 +63,7 @@ TEST_F(PrintCopy, HeaderNamesTheManagerAndItsLaunchShape) {
 }
 
 TEST_F(PrintCopy, ResourcesWithTheirPipelines) {
-  expect_block(table, {"resources",
-                       "  input_gmem no pipeline",
+  expect_block(table, {"resources", "  input_gmem no pipeline",
                        "  smem tma_async stages 2 bytes/stage 256 producer threads(1) consumer "
                        "threads(128)",
                        "  output_gmem no pipeline"});
@@ -75,39 +74,27 @@ TEST_F(PrintCopy, DependencyGraphEdges) {
 }
 
 TEST_F(PrintCopy, TasksWithWarpRangesRegistersAndResources) {
-  expect_block(table, {"tasks",
-                       "  load warp 4 regs 40 src input_gmem dst smem",
+  expect_block(table, {"tasks", "  load warp 4 regs 40 src input_gmem dst smem",
                        "  store warps 0-3 regs 160 src smem dst output_gmem",
                        "  padding warps 5-7 regs 40 src - dst -"});
 }
 
 TEST_F(PrintCopy, SchedulesListOpsInOrderWithDataFlowValues) {
-  expect_block(table, {"schedule load",
-                       "  smem.init_load_state() [producer aux]",
-                       "  for [dyn, dyn) step dyn",
-                       "    %3 = input_gmem.compute_coords() [consumer]",
-                       "    smem.try_acquire()",
-                       "    smem.acquire()",
-                       "    smem.tma_load(%3) [producer]",
-                       "    smem.commit()",
-                       "schedule store",
-                       "  for [dyn, dyn) step dyn",
-                       "    smem.try_wait()",
-                       "    smem.wait()",
-                       "    %4 = smem.read_smem() [consumer]",
-                       "    smem.release()",
-                       "    output_gmem.store(%4) [producer]",
-                       "shared memory"});
+  expect_block(table,
+               {"schedule load", "  smem.init_load_state() [producer aux]",
+                "  for [dyn, dyn) step dyn", "    %3 = input_gmem.compute_coords() [consumer]",
+                "    smem.try_acquire()", "    smem.acquire()", "    smem.tma_load(%3) [producer]",
+                "    smem.commit()", "schedule store", "  for [dyn, dyn) step dyn",
+                "    smem.try_wait()", "    smem.wait()", "    %4 = smem.read_smem() [consumer]",
+                "    smem.release()", "    output_gmem.store(%4) [producer]", "shared memory"});
   // The padding task's empty schedule is not listed.
   EXPECT_EQ(find_line(table, "schedule padding"), -1);
 }
 
 TEST_F(PrintCopy, SharedMemoryLayoutAndVerdict) {
-  expect_block(table, {"shared memory",
-                       "  offset 0 bytes 512 align 128 smem.tiles",
+  expect_block(table, {"shared memory", "  offset 0 bytes 512 align 128 smem.tiles",
                        "  offset 512 bytes 32 align 8 smem.barriers (full x2, empty x2)",
-                       "  total 544 B of 232448 B",
-                       "verdict: ok (16 structural checks)"});
+                       "  total 544 B of 232448 B", "verdict: ok (16 structural checks)"});
   EXPECT_EQ(table.back(), "verdict: ok (16 structural checks)");
 }
 
@@ -132,24 +119,26 @@ TEST(Print, FailingReportListsEachViolationWithItsRule) {
                     "  R-D8 task `store` resource `output_gmem`: is used by the task but missing "
                     "from the dependency graph; add an edge (or ts::DependsOn<output_gmem> with no "
                     "upstreams)"});
-  EXPECT_EQ(ls.at(0), "TaskManager broken: 2 tasks, 3 resources, 4 warps (128 threads), smem 544 B");
+  EXPECT_EQ(ls.at(0),
+            "TaskManager broken: 2 tasks, 3 resources, 4 warps (128 threads), smem 544 B");
   // Every finding is one line of the table, verbatim.
   for (auto const& v : r.violations)
     EXPECT_NE(text.find("  " + ts::format(v) + "\n"), std::string::npos) << ts::format(v);
 }
 
-// ---- Loops, blocks and locals ----------------------------------------------------------------------
+// ---- Loops, blocks and locals
+// ----------------------------------------------------------------------
 
 struct Showcase : Load<T> {
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
-    auto row = ctx.local(0);                                                    // %1
+    auto row = ctx.local(0);                                                        // %1
     ctx.domain_loop(ts::c<0>, ts::c<4>, ts::c<1>, ts::unroll<2>, [&](auto& loop) {  // %2
-      row = ts::work<&InputGmem::compute_coords>(in);                          // %3 -> %1
-      loop.first_iter([&] { smem.acquire(); });                                 // %4, %5
-      ts::work<&T::tma_load>(smem, row);                                        // %6
-      loop.last_iter([&] { smem.commit(); });                                   // %7, %8
+      row = ts::work<&InputGmem::compute_coords>(in);                               // %3 -> %1
+      loop.first_iter([&] { smem.acquire(); });                                     // %4, %5
+      ts::work<&T::tma_load>(smem, row);                                            // %6
+      loop.last_iter([&] { smem.commit(); });                                       // %7, %8
     });
-    ctx.domain_loop(ts::c<8>, ts::c<0>, ts::c<-2>, [&](auto&) {});              // %9
+    ctx.domain_loop(ts::c<8>, ts::c<0>, ts::c<-2>, [&](auto&) {});  // %9
   }
 };
 
@@ -159,17 +148,11 @@ TEST(Print, StaticLoopsBlocksAndLocals) {
   ts::Report r = ts::verify_structure(m);
   ASSERT_TRUE(r.ok());
   std::vector<std::string> ls = lines(ts::schedule_table(m, &r));
-  expect_block(ls, {"schedule load",
-                    "  %1 = local(default)",
-                    "  for [0, 4) step 1 unroll 2",
+  expect_block(ls, {"schedule load", "  %1 = local(default)", "  for [0, 4) step 1 unroll 2",
                     "    %3 = input_gmem.compute_coords() -> %1 [consumer]",
-                    "    first iteration of %2:",
-                    "      smem.acquire()",
-                    "    smem.tma_load(%3) [producer]",
-                    "    last iteration of %2:",
-                    "      smem.commit()",
-                    "  for [8, 0) step -2",
-                    "shared memory"});
+                    "    first iteration of %2:", "      smem.acquire()",
+                    "    smem.tma_load(%3) [producer]", "    last iteration of %2:",
+                    "      smem.commit()", "  for [8, 0) step -2", "shared memory"});
 }
 
 TEST(Print, ResourceKindsAndUnknownResources) {
@@ -183,10 +166,8 @@ TEST(Print, ResourceKindsAndUnknownResources) {
   b.m.name = "kinds";
   std::vector<std::string> ls = lines(ts::schedule_table(b.m));
   expect_block(ls, {"resources", "  done no pipeline (barrier)", "  tiles no pipeline (work queue)",
-                    "dependency graph", "tasks",
-                    "  persistent warps 0-3 regs - src tiles dst done",
-                    "schedule persistent",
-                    "  tiles.next_tile() [consumer]",
+                    "dependency graph", "tasks", "  persistent warps 0-3 regs - src tiles dst done",
+                    "schedule persistent", "  tiles.next_tile() [consumer]",
                     "  <undeclared resource>.stray() [producer]"});
 }
 

@@ -64,9 +64,9 @@ TEST(Recorder, LoadTaskRecordsAuxWorkThenLoopOfConsumeAcquireLoadCommit) {
   ts::ManagerModel m = CopyManager::model();
   ts::Schedule const& s = m.tasks.at(0).schedule;
   ASSERT_EQ(m.tasks[0].spec.name, "load");
-  EXPECT_EQ(kinds(s), (std::vector<NodeKind>{NodeKind::Root, NodeKind::Op, NodeKind::Loop,
-                                             NodeKind::Op, NodeKind::Op, NodeKind::Op,
-                                             NodeKind::Op, NodeKind::Op}));
+  EXPECT_EQ(kinds(s),
+            (std::vector<NodeKind>{NodeKind::Root, NodeKind::Op, NodeKind::Loop, NodeKind::Op,
+                                   NodeKind::Op, NodeKind::Op, NodeKind::Op, NodeKind::Op}));
   EXPECT_EQ(parents(s), (std::vector<int>{-1, 0, 0, 2, 2, 2, 2, 2}));
   EXPECT_EQ(s.nodes[0].children, (std::vector<int>{1, 2}));
   EXPECT_EQ(s.nodes[2].children, (std::vector<int>{3, 4, 5, 6, 7}));
@@ -93,9 +93,9 @@ TEST(Recorder, LoadTaskRecordsAuxWorkThenLoopOfConsumeAcquireLoadCommit) {
 TEST(Recorder, StoreTaskRecordsWaitReadReleaseStoreWithTheValueRouted) {
   ts::ManagerModel m = CopyManager::model();
   ts::Schedule const& s = m.tasks.at(1).schedule;
-  EXPECT_EQ(kinds(s), (std::vector<NodeKind>{NodeKind::Root, NodeKind::Loop, NodeKind::Op,
-                                             NodeKind::Op, NodeKind::Op, NodeKind::Op,
-                                             NodeKind::Op}));
+  EXPECT_EQ(kinds(s),
+            (std::vector<NodeKind>{NodeKind::Root, NodeKind::Loop, NodeKind::Op, NodeKind::Op,
+                                   NodeKind::Op, NodeKind::Op, NodeKind::Op}));
   EXPECT_EQ(ops(s), (std::vector<OpKind>{OpKind::TryWait, OpKind::Wait, OpKind::Work,
                                          OpKind::Release, OpKind::Work}));
   EXPECT_EQ(s.nodes[2].role, Role::Consumer);  // try_wait: consumer side
@@ -116,7 +116,8 @@ TEST(Recorder, PaddingTaskHasAnEmptySchedule) {
   EXPECT_TRUE(s.edges.empty());
 }
 
-// ---- Loops ---------------------------------------------------------------------------------------
+// ---- Loops
+// ---------------------------------------------------------------------------------------
 
 struct Counter {
   static constexpr ts::ResourceSpec spec{.name = "counter"};
@@ -132,24 +133,24 @@ struct NestedLoopsTask {
   using src = ts::list<>;
   using dst = ts::list<Counter>;
   static constexpr void schedule(auto& ctx, auto& c) {
-    ctx.domain_loop(ts::c<2>, [&](auto&) {      // node 1
-      ts::work<&Counter::touch>(c);               // node 2
-      ctx.domain_loop(ts::c<3>, [&](auto&) {    // node 3
-        ts::work<&Counter::touch>(c);             // node 4
+    ctx.domain_loop(ts::c<2>, [&](auto&) {    // node 1
+      ts::work<&Counter::touch>(c);           // node 2
+      ctx.domain_loop(ts::c<3>, [&](auto&) {  // node 3
+        ts::work<&Counter::touch>(c);         // node 4
       });
-      ts::work<&Counter::touch>(c);               // node 5
+      ts::work<&Counter::touch>(c);  // node 5
     });
-    ctx.domain_loop(ts::c<4>, [&](auto&) {      // node 6: a sibling of node 1
-      ts::work<&Counter::touch>(c);               // node 7
+    ctx.domain_loop(ts::c<4>, [&](auto&) {  // node 6: a sibling of node 1
+      ts::work<&Counter::touch>(c);         // node 7
     });
   }
 };
 
 TEST(Recorder, NestedAndSiblingLoopsFormATree) {
   ts::Schedule s = capture<NestedLoopsTask>();
-  EXPECT_EQ(kinds(s), (std::vector<NodeKind>{NodeKind::Root, NodeKind::Loop, NodeKind::Op,
-                                             NodeKind::Loop, NodeKind::Op, NodeKind::Op,
-                                             NodeKind::Loop, NodeKind::Op}));
+  EXPECT_EQ(kinds(s),
+            (std::vector<NodeKind>{NodeKind::Root, NodeKind::Loop, NodeKind::Op, NodeKind::Loop,
+                                   NodeKind::Op, NodeKind::Op, NodeKind::Loop, NodeKind::Op}));
   EXPECT_EQ(parents(s), (std::vector<int>{-1, 0, 1, 1, 3, 1, 0, 6}));
   EXPECT_EQ(s.nodes[0].children, (std::vector<int>{1, 6}));
   EXPECT_EQ(s.nodes[1].children, (std::vector<int>{2, 3, 5}));
@@ -164,12 +165,12 @@ struct BoundsTask {
   using dst = ts::list<>;
   static constexpr void schedule(auto& ctx, auto& c) {
     auto body = [&](auto&) { ts::work<&Counter::next>(c); };
-    ctx.domain_loop(ts::c<8>, body);                                      // node 1
-    ctx.domain_loop(2, 10, body);                                         // node 3
-    ctx.domain_loop(ts::c<8>, ts::c<0>, ts::c<-2>, body);                 // node 5
+    ctx.domain_loop(ts::c<8>, body);                                          // node 1
+    ctx.domain_loop(2, 10, body);                                             // node 3
+    ctx.domain_loop(ts::c<8>, ts::c<0>, ts::c<-2>, body);                     // node 5
     ctx.domain_loop(std::integral_constant<int, 1>{}, c->n, ts::c<4>, body);  // node 7
-    ctx.domain_loop(0L, 6u, 3, body);                                     // node 9
-    ctx.domain_loop(ctx.grid_dim(), body);                                // node 11
+    ctx.domain_loop(0L, 6u, 3, body);                                         // node 9
+    ctx.domain_loop(ctx.grid_dim(), body);                                    // node 11
   }
 };
 
@@ -212,10 +213,10 @@ struct UnrollTask {
   using dst = ts::list<>;
   static constexpr void schedule(auto& ctx, auto& c) {
     auto body = [&](auto&) { ts::work<&Counter::next>(c); };
-    ctx.domain_loop(ts::c<8>, ts::unroll<4>, body);                  // node 1
-    ctx.domain_loop(0, 8, ts::unroll<2>, body);                      // node 3
+    ctx.domain_loop(ts::c<8>, ts::unroll<4>, body);                      // node 1
+    ctx.domain_loop(0, 8, ts::unroll<2>, body);                          // node 3
     ctx.domain_loop(ts::c<0>, ts::c<8>, ts::c<2>, ts::unroll<1>, body);  // node 5
-    ctx.domain_loop(ts::c<8>, body);                                 // node 7
+    ctx.domain_loop(ts::c<8>, body);                                     // node 7
   }
 };
 
@@ -231,32 +232,33 @@ TEST(Recorder, UnrollFactorIsRecordedAndZeroMeansCompilerChoice) {
   EXPECT_EQ(s.nodes[7].unroll, 0);
 }
 
-// ---- Iteration blocks -----------------------------------------------------------------------------
+// ---- Iteration blocks
+// -----------------------------------------------------------------------------
 
 struct IterationBlocksTask {
   static constexpr ts::TaskSpec spec{.name = "blocks"};
   using src = ts::list<>;
   using dst = ts::list<Tiles<>>;
   static constexpr void schedule(auto& ctx, auto& smem) {
-    ctx.domain_loop(ts::c<4>, [&](auto& outer) {       // node 1
-      outer.first_iter([&] { smem.acquire(); });        // node 2, 3
-      ctx.domain_loop(ts::c<2>, [&](auto& inner) {     // node 4
-        outer.last_iter([&] {                           // node 5: guarded on the outer loop
-          ts::work<&Tiles<>::tma_load>(smem, 1);        // node 6
+    ctx.domain_loop(ts::c<4>, [&](auto& outer) {    // node 1
+      outer.first_iter([&] { smem.acquire(); });    // node 2, 3
+      ctx.domain_loop(ts::c<2>, [&](auto& inner) {  // node 4
+        outer.last_iter([&] {                       // node 5: guarded on the outer loop
+          ts::work<&Tiles<>::tma_load>(smem, 1);    // node 6
         });
-        inner.first_iter([&] {});                       // node 7: empty block
+        inner.first_iter([&] {});  // node 7: empty block
       });
-      outer.last_iter([&] { smem.commit(); });          // node 8, 9
+      outer.last_iter([&] { smem.commit(); });  // node 8, 9
     });
   }
 };
 
 TEST(Recorder, FirstAndLastIterationBlocksNameTheirLoopAndNest) {
   ts::Schedule s = capture<IterationBlocksTask>();
-  EXPECT_EQ(kinds(s), (std::vector<NodeKind>{NodeKind::Root, NodeKind::Loop, NodeKind::FirstIter,
-                                             NodeKind::Op, NodeKind::Loop, NodeKind::LastIter,
-                                             NodeKind::Op, NodeKind::FirstIter,
-                                             NodeKind::LastIter, NodeKind::Op}));
+  EXPECT_EQ(kinds(s),
+            (std::vector<NodeKind>{NodeKind::Root, NodeKind::Loop, NodeKind::FirstIter,
+                                   NodeKind::Op, NodeKind::Loop, NodeKind::LastIter, NodeKind::Op,
+                                   NodeKind::FirstIter, NodeKind::LastIter, NodeKind::Op}));
   EXPECT_EQ(parents(s), (std::vector<int>{-1, 0, 1, 2, 1, 4, 5, 4, 1, 8}));
   EXPECT_EQ(s.nodes[2].loop, 1);
   EXPECT_EQ(s.nodes[3].op, OpKind::Acquire);
@@ -271,7 +273,8 @@ TEST(Recorder, FirstAndLastIterationBlocksNameTheirLoopAndNest) {
   EXPECT_TRUE(s.edges.empty());
 }
 
-// ---- Data flow ------------------------------------------------------------------------------------
+// ---- Data flow
+// ------------------------------------------------------------------------------------
 
 struct DataFlowTask {
   static constexpr ts::TaskSpec spec{.name = "flow"};
@@ -296,32 +299,32 @@ struct LocalsTask {
   using src = ts::list<InputGmem>;
   using dst = ts::list<Counter>;
   static constexpr void schedule(auto& ctx, auto& in, auto& c) {
-    auto row = ctx.local(0);                             // node 1
-    ts::work<&Counter::put1>(c, row);                    // node 2: reads the default
-    ctx.domain_loop(ts::c<3>, [&](auto&) {              // node 3
-      row = ts::work<&InputGmem::compute_coords>(in);    // node 4 -> local 1
-      ts::work<&Counter::put1>(c, row);                  // node 5: reads node 4's value
+    auto row = ctx.local(0);                           // node 1
+    ts::work<&Counter::put1>(c, row);                  // node 2: reads the default
+    ctx.domain_loop(ts::c<3>, [&](auto&) {             // node 3
+      row = ts::work<&InputGmem::compute_coords>(in);  // node 4 -> local 1
+      ts::work<&Counter::put1>(c, row);                // node 5: reads node 4's value
     });
-    ts::work<&Counter::put1>(c, row);                    // node 6: the last writer is node 4
+    ts::work<&Counter::put1>(c, row);  // node 6: the last writer is node 4
   }
 };
 
 TEST(Recorder, LocalsRecordTheirDeclarationAndRouteTheLastWrittenValue) {
   ts::Schedule s = capture<LocalsTask>();
-  EXPECT_EQ(kinds(s), (std::vector<NodeKind>{NodeKind::Root, NodeKind::Local, NodeKind::Op,
-                                             NodeKind::Loop, NodeKind::Op, NodeKind::Op,
-                                             NodeKind::Op}));
+  EXPECT_EQ(kinds(s),
+            (std::vector<NodeKind>{NodeKind::Root, NodeKind::Local, NodeKind::Op, NodeKind::Loop,
+                                   NodeKind::Op, NodeKind::Op, NodeKind::Op}));
   EXPECT_EQ(s.nodes[1].label, "local");
   EXPECT_EQ(s.nodes[1].parent, 0);
   EXPECT_EQ(s.nodes[4].parent, 3);
-  EXPECT_EQ(edges(s), (std::vector<Edge>{
-                         {1, 2, 0},    // default value -> put1
-                         {4, 1, -1},   // compute_coords writes the local
-                         {4, 5, 0},    // ... and put1 in the loop reads it
-                         {4, 6, 0}}));  // ... as does put1 after the loop
+  EXPECT_EQ(edges(s), (std::vector<Edge>{{1, 2, 0},     // default value -> put1
+                                         {4, 1, -1},    // compute_coords writes the local
+                                         {4, 5, 0},     // ... and put1 in the loop reads it
+                                         {4, 6, 0}}));  // ... as does put1 after the loop
 }
 
-// ---- Labels, roles and the recorder's placeholders --------------------------------------------------
+// ---- Labels, roles and the recorder's placeholders
+// --------------------------------------------------
 
 TEST(Recorder, WorkTraitsReadRoleArityAndLabelFromTheMemberPointer) {
   using Load = ts::work_traits<&SmemTiles::tma_load>;

@@ -75,10 +75,10 @@ TEST(SmemLayout, AliasGroupsOverlapTheirPhasesAndTakeTheLargestPhase) {
 
 TEST(SmemLayout, BarrierRegionFollowsTheDataEightByteAlignedFullThenEmptyPerStage) {
   ts::ManagerModel m;
-  m.resources = {{"plain", ts::ResourceKind::Memory, ts::no_pipeline},
-                 {"two", ts::ResourceKind::Memory, kCopyPipeline},
-                 {"four", ts::ResourceKind::Memory,
-                  ts::async_async(4, ts::threads(32), ts::threads(32))}};
+  m.resources = {
+      {"plain", ts::ResourceKind::Memory, ts::no_pipeline},
+      {"two", ts::ResourceKind::Memory, kCopyPipeline},
+      {"four", ts::ResourceKind::Memory, ts::async_async(4, ts::threads(32), ts::threads(32))}};
   m.smem = {request("buf", 0, 100, 4)};
   ts::SmemLayout l = ts::layout_smem(m);
   EXPECT_EQ(places(l), (std::vector<Place>{{"buf", 0, 0, 100, 4, false, -1},
@@ -125,8 +125,8 @@ TEST(SmemLayout, CopyManagerLayoutIsAConstantOfTheManager) {
 // The mainloop's operand tiles and the epilogue's staging tile share one region.
 struct Operands {
   static constexpr ts::ResourceSpec spec{.name = "operands"};
-  ts::SmemBuffer<short, 4096> a;   // (64,64)
-  ts::SmemBuffer<short, 4096> b;   // (64,64)
+  ts::SmemBuffer<short, 4096> a;         // (64,64)
+  ts::SmemBuffer<short, 4096> b;         // (64,64)
   ts::SmemBuffer<float, 64, 16> scales;  // (64)
   using smem_buffers = ts::buffers<&Operands::a, &Operands::b, &Operands::scales>;
   short mma(ts::Consume const&) const { return 0; }
@@ -147,15 +147,17 @@ struct Mainloop {
 };
 
 TEST(SmemLayout, ManagerAliasesPlaceTheirBuffersAtOneOffset) {
-  using M = ts::TaskManager<ts::Tasks<Mainloop>, ts::Graph<ts::DependsOn<Staging, Operands>>,
-                            ts::ManagerOptions{}, ts::Aliases<ts::Alias<&Operands::a, &Staging::tile>>>;
+  using M =
+      ts::TaskManager<ts::Tasks<Mainloop>, ts::Graph<ts::DependsOn<Staging, Operands>>,
+                      ts::ManagerOptions{}, ts::Aliases<ts::Alias<&Operands::a, &Staging::tile>>>;
   ts::SmemLayout l = M::smem_layout();
   EXPECT_EQ(places(l), (std::vector<Place>{{"a", 0, 0, 8192, 128, false, 0},
                                            {"tile", 1, 0, 4096, 128, false, 0},
                                            {"b", 0, 8192, 8192, 128, false, -1},
                                            {"scales", 0, 16384, 256, 16, false, -1}}));
   EXPECT_EQ(M::smem_bytes, 16640);
-  using Unaliased = ts::TaskManager<ts::Tasks<Mainloop>, ts::Graph<ts::DependsOn<Staging, Operands>>>;
+  using Unaliased =
+      ts::TaskManager<ts::Tasks<Mainloop>, ts::Graph<ts::DependsOn<Staging, Operands>>>;
   EXPECT_EQ(Unaliased::smem_bytes, 8192 + 8192 + 4096 + 256);
 }
 

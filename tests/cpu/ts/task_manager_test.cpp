@@ -60,11 +60,11 @@ TEST(TaskManager, EntryRegistersSplitTheRegisterFileInStepsOf8UpTo255) {
   // 65536 / (warps x 32), rounded down to a multiple of 8, at most 255.
   EXPECT_EQ(ts::entry_registers(1), 255);
   EXPECT_EQ(ts::entry_registers(4), 255);
-  EXPECT_EQ(ts::entry_registers(8), 255);  // 256 would not fit setmaxnreg's per-thread maximum
+  EXPECT_EQ(ts::entry_registers(8), 255);   // 256 would not fit setmaxnreg's per-thread maximum
   EXPECT_EQ(ts::entry_registers(12), 168);  // 170.67 -> 168
   EXPECT_EQ(ts::entry_registers(16), 128);
-  EXPECT_EQ(ts::entry_registers(20), 96);   // 102.4 -> 96
-  EXPECT_EQ(ts::entry_registers(24), 80);   // 85.3 -> 80
+  EXPECT_EQ(ts::entry_registers(20), 96);  // 102.4 -> 96
+  EXPECT_EQ(ts::entry_registers(24), 80);  // 85.3 -> 80
   EXPECT_EQ(ts::entry_registers(32), 64);
 }
 
@@ -113,7 +113,8 @@ template <class Tasks>
 std::vector<Region> regions(int num_warps) {
   ts::detail::RegisterRegions r = ts::detail::register_regions(Tasks{}, num_warps);
   std::vector<Region> out;
-  for (int i = 0; i < r.count; ++i) out.emplace_back(r.regions[i].lo, r.regions[i].hi, r.regions[i].budget);
+  for (int i = 0; i < r.count; ++i)
+    out.emplace_back(r.regions[i].lo, r.regions[i].hi, r.regions[i].budget);
   return out;
 }
 
@@ -127,8 +128,8 @@ TEST(TaskManager, RegisterRegionsAreWarpgroupsWithTheirBudget) {
 }
 
 TEST(TaskManager, TaskAcrossAWarpgroupBoundaryJoinsTheGroupsIntoOneRegion) {
-  using Straddling = ts::list<Load<T, 0, 1, 160>, ts::PaddingTask<1, 1, 160>,
-                              Store<T, 2, 4, 160>, ts::PaddingTask<6, 2, 160>>;
+  using Straddling = ts::list<Load<T, 0, 1, 160>, ts::PaddingTask<1, 1, 160>, Store<T, 2, 4, 160>,
+                              ts::PaddingTask<6, 2, 160>>;
   EXPECT_EQ(regions<Straddling>(8), (std::vector<Region>{{0, 8, 160}}));
   EXPECT_EQ(regions<Straddling>(12), (std::vector<Region>{{0, 8, 160}, {8, 12, 0}}));
 }

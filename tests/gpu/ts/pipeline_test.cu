@@ -28,7 +28,8 @@ constexpr int kThreads = 128;  // per task
 
 template <int kStages, ts::Agent kAgent>
 struct RingCase {
-  static constexpr ts::CooperativeGroup group = kAgent == ts::Agent::Thread ? ts::threads(kThreads) : ts::warps(4);
+  static constexpr ts::CooperativeGroup group =
+      kAgent == ts::Agent::Thread ? ts::threads(kThreads) : ts::warps(4);
 
   struct Counter {  // coordinate-only source of the iteration's value
     static constexpr ts::ResourceSpec spec{.name = "counter"};
@@ -36,12 +37,14 @@ struct RingCase {
   };
 
   struct Ring {
-    static constexpr ts::ResourceSpec spec{.name = "ring", .pipeline = ts::async_async(kStages, group, group)};
+    static constexpr ts::ResourceSpec spec{.name = "ring",
+                                           .pipeline = ts::async_async(kStages, group, group)};
     int iterations = 0;
     ts::SmemBuffer<int, kStages * kThreads, 16> slots;  // (STAGES, THREADS)
     using smem_buffers = ts::buffers<&Ring::slots>;
     __device__ void fill(ts::Produce const& stage, int iteration) {
-      slots[stage.stage_idx * kThreads + static_cast<int>(threadIdx.x) - 4 * 32] = iteration * 1000 + static_cast<int>(threadIdx.x) - 4 * 32;
+      slots[stage.stage_idx * kThreads + static_cast<int>(threadIdx.x) - 4 * 32] =
+          iteration * 1000 + static_cast<int>(threadIdx.x) - 4 * 32;
     }
     __device__ int take(ts::Consume const& stage, int running) const {
       return running + slots[stage.stage_idx * kThreads + static_cast<int>(threadIdx.x)];
@@ -84,12 +87,14 @@ struct RingCase {
     }
   };
 
-  using Manager = ts::TaskManager<ts::Tasks<Consumer, Producer>,
-                                  ts::Graph<ts::DependsOn<Ring, Counter>, ts::DependsOn<Sums, Ring>>>;
+  using Manager =
+      ts::TaskManager<ts::Tasks<Consumer, Producer>,
+                      ts::Graph<ts::DependsOn<Ring, Counter>, ts::DependsOn<Sums, Ring>>>;
 };
 
 template <class C>
-__global__ void __launch_bounds__(C::Manager::num_threads, 1) ring_kernel(int* out, int iterations) {
+__global__ void __launch_bounds__(C::Manager::num_threads, 1)
+    ring_kernel(int* out, int iterations) {
   extern __shared__ __align__(128) char smem[];
   typename C::Counter counter{};
   typename C::Ring ring{};
@@ -106,30 +111,48 @@ void check_ring(int iterations) {
   using C = RingCase<kStages, kAgent>;
   wt::DeviceBuffer out(kThreads * sizeof(int));
   wt::poison(out.get(), out.bytes());
-  ts::launch<typename C::Manager>("async_async ring", ring_kernel<C>, dim3(1), nullptr, out.as<int>(), iterations);
+  ts::launch<typename C::Manager>("async_async ring", ring_kernel<C>, dim3(1), nullptr,
+                                  out.as<int>(), iterations);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<int> got(kThreads);
   WL_CUDA_CHECK(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
   for (int t = 0; t < kThreads; ++t) {
     long long want = 0;
     for (int i = 0; i < iterations; ++i) want += i * 1000LL + t;
-    int const expected = iterations == 0 ? -1 : static_cast<int>(want);  // 0 iterations: poison stays
-    ASSERT_EQ(got[t], expected) << "stages=" << kStages << " agent=" << (kAgent == ts::Agent::Thread ? "thread" : "warp")
+    int const expected =
+        iterations == 0 ? -1 : static_cast<int>(want);  // 0 iterations: poison stays
+    ASSERT_EQ(got[t], expected) << "stages=" << kStages
+                                << " agent=" << (kAgent == ts::Agent::Thread ? "thread" : "warp")
                                 << " iterations=" << iterations << " thread=" << t;
   }
 }
 
 template <int kStages, ts::Agent kAgent>
 void check_all_counts() {
-  for (int iterations : {0, 1, kStages, 5 * kStages + 3, 1000}) check_ring<kStages, kAgent>(iterations);
+  for (int iterations : {0, 1, kStages, 5 * kStages + 3, 1000})
+    check_ring<kStages, kAgent>(iterations);
 }
 
-TEST(AsyncAsyncPipeline, Stages1ThreadArrivals) { check_all_counts<1, ts::Agent::Thread>(); }
-TEST(AsyncAsyncPipeline, Stages2ThreadArrivals) { check_all_counts<2, ts::Agent::Thread>(); }
-TEST(AsyncAsyncPipeline, Stages3ThreadArrivals) { check_all_counts<3, ts::Agent::Thread>(); }
-TEST(AsyncAsyncPipeline, Stages8ThreadArrivals) { check_all_counts<8, ts::Agent::Thread>(); }
-TEST(AsyncAsyncPipeline, Stages1WarpArrivals) { check_all_counts<1, ts::Agent::Warp>(); }
-TEST(AsyncAsyncPipeline, Stages4WarpArrivals) { check_all_counts<4, ts::Agent::Warp>(); }
-TEST(AsyncAsyncPipeline, Stages7WarpArrivals) { check_all_counts<7, ts::Agent::Warp>(); }
+TEST(AsyncAsyncPipeline, Stages1ThreadArrivals) {
+  check_all_counts<1, ts::Agent::Thread>();
+}
+TEST(AsyncAsyncPipeline, Stages2ThreadArrivals) {
+  check_all_counts<2, ts::Agent::Thread>();
+}
+TEST(AsyncAsyncPipeline, Stages3ThreadArrivals) {
+  check_all_counts<3, ts::Agent::Thread>();
+}
+TEST(AsyncAsyncPipeline, Stages8ThreadArrivals) {
+  check_all_counts<8, ts::Agent::Thread>();
+}
+TEST(AsyncAsyncPipeline, Stages1WarpArrivals) {
+  check_all_counts<1, ts::Agent::Warp>();
+}
+TEST(AsyncAsyncPipeline, Stages4WarpArrivals) {
+  check_all_counts<4, ts::Agent::Warp>();
+}
+TEST(AsyncAsyncPipeline, Stages7WarpArrivals) {
+  check_all_counts<7, ts::Agent::Warp>();
+}
 
 }  // namespace

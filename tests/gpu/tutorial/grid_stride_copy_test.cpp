@@ -27,9 +27,10 @@ TEST_P(GridStrideCopy, CopiesRandomInt16IntoPoisonedOutput) {
   tut::grid_stride_copy(variant, impl, src.as<std::int16_t>(), dst.as<std::int16_t>(), n, blocks);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   wt::Comparison c = wt::compare_bytes(src.get(), dst.get(), bytes);
-  EXPECT_TRUE(c.equal()) << tut::to_string(variant) << (impl == tut::Implementation::Baseline ? " baseline" : " TS") << " n=" << n
-                         << " blocks=" << blocks << ": " << c.mismatched_bytes << " bytes differ, first at byte "
-                         << c.first_mismatch;
+  EXPECT_TRUE(c.equal()) << tut::to_string(variant)
+                         << (impl == tut::Implementation::Baseline ? " baseline" : " TS")
+                         << " n=" << n << " blocks=" << blocks << ": " << c.mismatched_bytes
+                         << " bytes differ, first at byte " << c.first_mismatch;
   wt::DeviceBuffer guard(64);
   wt::poison(guard.get(), 64);
   EXPECT_TRUE(wt::compare_bytes(static_cast<char*>(dst.get()) + bytes, guard.get(), 64).equal())
@@ -45,12 +46,14 @@ std::string case_name(::testing::TestParamInfo<Case> const& info) {
 
 // n covers empty, less than one vector item, less than a warp, not a multiple of the item, the
 // grid's threads or the unroll, and several grid strides; blocks = 0 fills the GPU.
-INSTANTIATE_TEST_SUITE_P(
-    Sizes, GridStrideCopy,
-    ::testing::Combine(::testing::Values(tut::GridStrideVariant::Scalar, tut::GridStrideVariant::Vector),
-                       ::testing::Values(tut::Implementation::TaskScheduled, tut::Implementation::Baseline),
-                       ::testing::Values<std::int64_t>(0, 1, 7, 31, 1000, (1 << 20) + 7, 3 << 22),
-                       ::testing::Values(1, 3, 256, 0)),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Sizes, GridStrideCopy,
+                         ::testing::Combine(::testing::Values(tut::GridStrideVariant::Scalar,
+                                                              tut::GridStrideVariant::Vector),
+                                            ::testing::Values(tut::Implementation::TaskScheduled,
+                                                              tut::Implementation::Baseline),
+                                            ::testing::Values<std::int64_t>(0, 1, 7, 31, 1000,
+                                                                            (1 << 20) + 7, 3 << 22),
+                                            ::testing::Values(1, 3, 256, 0)),
+                         case_name);
 
 }  // namespace

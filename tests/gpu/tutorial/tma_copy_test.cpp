@@ -27,7 +27,8 @@ TEST_P(TmaCopy, CopiesRandomMatrixIntoPoisonedOutput) {
   tut::tma_copy(variant, impl, src.as<__half>(), dst.as<__half>(), rows, cols);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   wt::Comparison c = wt::compare_bytes(src.get(), dst.get(), bytes);
-  EXPECT_TRUE(c.equal()) << tut::to_string(variant) << (impl == tut::Implementation::Baseline ? " baseline" : " TS")
+  EXPECT_TRUE(c.equal()) << tut::to_string(variant)
+                         << (impl == tut::Implementation::Baseline ? " baseline" : " TS")
                          << " rows=" << rows << " cols=" << cols << ": " << c.mismatched_bytes
                          << " bytes differ, first at byte " << c.first_mismatch;
   wt::DeviceBuffer guard(256);
@@ -39,19 +40,20 @@ TEST_P(TmaCopy, CopiesRandomMatrixIntoPoisonedOutput) {
 std::string case_name(::testing::TestParamInfo<Case> const& info) {
   auto [variant, impl, rows, cols] = info.param;
   return std::string(variant == tut::TmaCopyVariant::Seed ? "Seed" : "MultiStage") +
-         (impl == tut::Implementation::Baseline ? "Baseline" : "TS") + "_" + std::to_string(rows) + "x" +
-         std::to_string(cols);
+         (impl == tut::Implementation::Baseline ? "Baseline" : "TS") + "_" + std::to_string(rows) +
+         "x" + std::to_string(cols);
 }
 
 // Rows cover one row, partial tiles (not a multiple of 32), partial CTA bands (not a multiple of
 // 256) and several bands; columns one and several 128-wide tiles.
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, TmaCopy,
-    ::testing::Combine(::testing::Values(tut::TmaCopyVariant::Seed, tut::TmaCopyVariant::MultiStage),
-                       ::testing::Values(tut::Implementation::TaskScheduled, tut::Implementation::Baseline),
-                       ::testing::Values(1, 7, 33, 256, 1000),
-                       ::testing::Values(128, 384, 1024)),
-    case_name);
+INSTANTIATE_TEST_SUITE_P(Shapes, TmaCopy,
+                         ::testing::Combine(::testing::Values(tut::TmaCopyVariant::Seed,
+                                                              tut::TmaCopyVariant::MultiStage),
+                                            ::testing::Values(tut::Implementation::TaskScheduled,
+                                                              tut::Implementation::Baseline),
+                                            ::testing::Values(1, 7, 33, 256, 1000),
+                                            ::testing::Values(128, 384, 1024)),
+                         case_name);
 
 TEST(TmaCopyLarge, MultiStageCopiesSixteenMegabytes) {
   int const rows = 4097, cols = 2048;  // 16 MiB, bands of 256 rows with a 1-row remainder
@@ -60,7 +62,8 @@ TEST(TmaCopyLarge, MultiStageCopiesSixteenMegabytes) {
   for (auto impl : {tut::Implementation::TaskScheduled, tut::Implementation::Baseline}) {
     wt::fill_random(src.get(), bytes, 99);
     wt::poison(dst.get(), bytes);
-    tut::tma_copy(tut::TmaCopyVariant::MultiStage, impl, src.as<__half>(), dst.as<__half>(), rows, cols);
+    tut::tma_copy(tut::TmaCopyVariant::MultiStage, impl, src.as<__half>(), dst.as<__half>(), rows,
+                  cols);
     wt::Comparison c = wt::compare_bytes(src.get(), dst.get(), bytes);
     EXPECT_TRUE(c.equal()) << c.mismatched_bytes << " bytes differ, first at " << c.first_mismatch;
   }

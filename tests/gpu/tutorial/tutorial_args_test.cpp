@@ -23,8 +23,10 @@ std::string message_of(auto&& call) {
 }
 
 TEST(TmaCopyArgs, RowsMustBePositive) {
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(0, 128); }), "rows_cols: rows = 0 must be positive");
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(-3, 128); }), "rows_cols: rows = -3 must be positive");
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(0, 128); }),
+            "rows_cols: rows = 0 must be positive");
+  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(-3, 128); }),
+            "rows_cols: rows = -3 must be positive");
 }
 
 TEST(TmaCopyArgs, ColumnsMustBeAPositiveMultipleOf128) {
@@ -37,25 +39,33 @@ TEST(TmaCopyArgs, ColumnsMustBeAPositiveMultipleOf128) {
 
 TEST(TmaCopyArgs, NullPointersAreRejected) {
   EXPECT_EQ(message_of([] {
-              tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled, nullptr, nullptr, 4, 128);
+              tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled, nullptr,
+                            nullptr, 4, 128);
             }),
             "tma_copy: `src` and `dst` must not be null");
 }
 
 TEST(GridStrideCopyArgs, NegativeCountIsRejected) {
-  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::TaskScheduled, nullptr, nullptr, -1); }),
+  EXPECT_EQ(message_of([] {
+              tut::grid_stride_copy(tut::GridStrideVariant::Scalar,
+                                    tut::Implementation::TaskScheduled, nullptr, nullptr, -1);
+            }),
             "grid_stride_copy: `n` = -1 must be >= 0");
 }
 
 TEST(GridStrideCopyArgs, NullPointersAreRejected) {
-  EXPECT_EQ(message_of([] { tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::Baseline, nullptr, nullptr, 10); }),
+  EXPECT_EQ(message_of([] {
+              tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::Baseline,
+                                    nullptr, nullptr, 10);
+            }),
             "grid_stride_copy: `src` and `dst` must not be null");
 }
 
 TEST(GridStrideCopyArgs, CountTooLargeForIntIndexingIsRejected) {
   std::int16_t dummy = 0;
   EXPECT_NE(message_of([&] {
-              tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::TaskScheduled, &dummy, &dummy,
+              tut::grid_stride_copy(tut::GridStrideVariant::Scalar,
+                                    tut::Implementation::TaskScheduled, &dummy, &dummy,
                                     std::int64_t{1} << 31, 4);
             }).find("too large for 32-bit grid-stride indexing"),
             std::string::npos);
@@ -64,26 +74,32 @@ TEST(GridStrideCopyArgs, CountTooLargeForIntIndexingIsRejected) {
 TEST(GridStrideCopyArgs, VectorVariantNeedsAlignedPointers) {
   alignas(16) std::int16_t buf[16] = {};
   EXPECT_EQ(message_of([&] {
-              tut::grid_stride_copy(tut::GridStrideVariant::Vector, tut::Implementation::TaskScheduled, buf + 1, buf, 4);
+              tut::grid_stride_copy(tut::GridStrideVariant::Vector,
+                                    tut::Implementation::TaskScheduled, buf + 1, buf, 4);
             }),
-            "grid_stride_copy: `src` must be 16-byte aligned for the vector variant (use GridStrideVariant::Scalar "
+            "grid_stride_copy: `src` must be 16-byte aligned for the vector variant (use "
+            "GridStrideVariant::Scalar "
             "for unaligned data)");
   EXPECT_EQ(message_of([&] {
-              tut::grid_stride_copy(tut::GridStrideVariant::Vector, tut::Implementation::Baseline, buf, buf + 3, 4);
+              tut::grid_stride_copy(tut::GridStrideVariant::Vector, tut::Implementation::Baseline,
+                                    buf, buf + 3, 4);
             }),
-            "grid_stride_copy: `dst` must be 16-byte aligned for the vector variant (use GridStrideVariant::Scalar "
+            "grid_stride_copy: `dst` must be 16-byte aligned for the vector variant (use "
+            "GridStrideVariant::Scalar "
             "for unaligned data)");
 }
 
 TEST(TmaCopyArgs, RowsPerCtaIsValidated) {
   EXPECT_EQ(message_of([] {
               tut::tma_copy(tut::TmaCopyVariant::MultiStage, tut::Implementation::TaskScheduled,
-                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 96);
+                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64,
+                            128, nullptr, 96);
             }),
             "tma_copy: `rows_per_cta` = 96 must be a non-negative multiple of the tile height 64");
   EXPECT_EQ(message_of([] {
               tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled,
-                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64, 128, nullptr, 64);
+                            reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64,
+                            128, nullptr, 64);
             }),
             "tma_copy: `rows_per_cta` applies to the multi-stage variant only");
 }
@@ -91,7 +107,8 @@ TEST(TmaCopyArgs, RowsPerCtaIsValidated) {
 TEST(TutorialModels, BothTutorialsVerify) {
   // The schedule tables the examples print come from these models; they must pass verification.
   EXPECT_EQ(tut::grid_stride_copy_model(tut::GridStrideVariant::Scalar).tasks.size(), 1u);
-  EXPECT_EQ(tut::grid_stride_copy_model(tut::GridStrideVariant::Vector).name, "grid_stride_copy_vector");
+  EXPECT_EQ(tut::grid_stride_copy_model(tut::GridStrideVariant::Vector).name,
+            "grid_stride_copy_vector");
   EXPECT_EQ(tut::tma_copy_model(tut::TmaCopyVariant::Seed).tasks.size(), 3u);
   EXPECT_EQ(tut::tma_copy_model(tut::TmaCopyVariant::MultiStage).resources.size(), 3u);
 }

@@ -1,7 +1,8 @@
 // warploom/arch/sm90/mbarrier.hpp
 //
 // mbarrier: the shared-memory arrive/wait barrier every warploom pipeline is built on.
-// PTX ISA §9.7.13.15 (https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-mbarrier).
+// PTX ISA §9.7.13.15
+// (https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-mbarrier).
 // The operations forward to `cuda::ptx` (CCCL); the blocking wait is a try_wait loop because PTX
 // has no unbounded-wait form.
 #pragma once
@@ -29,7 +30,9 @@ WL_DEVICE void fence_mbarrier_init() {
   cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
 }
 
-WL_DEVICE void mbarrier_arrive(Mbarrier* bar) { (void)cuda::ptx::mbarrier_arrive(bar); }
+WL_DEVICE void mbarrier_arrive(Mbarrier* bar) {
+  (void)cuda::ptx::mbarrier_arrive(bar);
+}
 
 // Arrives and raises the barrier's expected transaction count by `bytes` (TMA completes them).
 WL_DEVICE void mbarrier_arrive_expect_tx(Mbarrier* bar, std::uint32_t bytes) {

@@ -1,7 +1,8 @@
 // warploom/arch/sm90/setmaxnreg.hpp
 //
 // setmaxnreg: moves registers between the warpgroups of a CTA (sm_90a).
-// PTX ISA §9.7.19.5 (https://docs.nvidia.com/cuda/parallel-thread-execution/#miscellaneous-instructions-setmaxnreg).
+// PTX ISA §9.7.19.5
+// (https://docs.nvidia.com/cuda/parallel-thread-execution/#miscellaneous-instructions-setmaxnreg).
 // cuda::ptx (CCCL 3.0) has no wrapper yet, so this forwards to CUTLASS's reg_reconfig.h.
 // The instruction is warpgroup-wide: all four warps of a group must execute it with the same value,
 // which is what the TS rule R-D2 (warp-group registers) guarantees for task code.

@@ -19,11 +19,16 @@ namespace warploom::sm90 {
 
 template <class T>
 constexpr CUtensorMapDataType tensor_map_dtype() {
-  if constexpr (std::is_same_v<T, __half>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  else if constexpr (sizeof(T) == 1) return CU_TENSOR_MAP_DATA_TYPE_UINT8;
-  else if constexpr (sizeof(T) == 2) return CU_TENSOR_MAP_DATA_TYPE_UINT16;
-  else if constexpr (sizeof(T) == 4) return CU_TENSOR_MAP_DATA_TYPE_UINT32;
-  else static_assert(sizeof(T) == 8, "tensor_map_dtype: unsupported element type");
+  if constexpr (std::is_same_v<T, __half>)
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  else if constexpr (sizeof(T) == 1)
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  else if constexpr (sizeof(T) == 2)
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  else if constexpr (sizeof(T) == 4)
+    return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  else
+    static_assert(sizeof(T) == 8, "tensor_map_dtype: unsupported element type");
   return CU_TENSOR_MAP_DATA_TYPE_UINT64;
 }
 
@@ -33,9 +38,12 @@ constexpr CUtensorMapDataType tensor_map_dtype() {
 template <class T>
 CUtensorMap make_tensor_map_2d(void const* base, std::int64_t rows, std::int64_t cols, int box_rows,
                                int box_cols) {
-  auto fail = [](std::string const& what) { throw std::invalid_argument("make_tensor_map_2d: " + what); };
+  auto fail = [](std::string const& what) {
+    throw std::invalid_argument("make_tensor_map_2d: " + what);
+  };
   if (base == nullptr) fail("`base` is null");
-  if (reinterpret_cast<std::uintptr_t>(base) % 16 != 0) fail("`base` must be 16-byte aligned (TMA)");
+  if (reinterpret_cast<std::uintptr_t>(base) % 16 != 0)
+    fail("`base` must be 16-byte aligned (TMA)");
   if (rows <= 0 || cols <= 0) fail("`rows` and `cols` must be positive");
   if ((cols * static_cast<std::int64_t>(sizeof(T))) % 16 != 0)
     fail("a row of `cols` elements must be a multiple of 16 bytes (TMA row pitch)");

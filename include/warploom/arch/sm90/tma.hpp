@@ -8,9 +8,9 @@
 
 #include <cstdint>
 
-#include <cuda.h>                          // CUtensorMap
-#include <cute/arch/copy_sm90_desc.hpp>    // cute::prefetch_tma_descriptor
-#include <cuda/ptx>                        // cuda::ptx::cp_async_bulk_tensor
+#include <cuda.h>                        // CUtensorMap
+#include <cuda/ptx>                      // cuda::ptx::cp_async_bulk_tensor
+#include <cute/arch/copy_sm90_desc.hpp>  // cute::prefetch_tma_descriptor
 
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/config.hpp"
@@ -19,8 +19,8 @@ namespace warploom::sm90 {
 
 #if defined(__CUDACC__)
 
-// Loads the box at (x, y) (x innermost) of `map` into `dst`; the transfer's bytes complete on `bar`.
-// Issued by one thread.
+// Loads the box at (x, y) (x innermost) of `map` into `dst`; the transfer's bytes complete on
+// `bar`. Issued by one thread.
 WL_DEVICE void tma_load_2d(void* dst, CUtensorMap const* map, int x, int y, Mbarrier* bar) {
   std::int32_t const coords[2] = {x, y};
   cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
@@ -28,7 +28,9 @@ WL_DEVICE void tma_load_2d(void* dst, CUtensorMap const* map, int x, int y, Mbar
 }
 
 // Pulls the descriptor into the constant cache before its first use.
-WL_DEVICE void tma_prefetch_descriptor(CUtensorMap const* map) { cute::prefetch_tma_descriptor(map); }
+WL_DEVICE void tma_prefetch_descriptor(CUtensorMap const* map) {
+  cute::prefetch_tma_descriptor(map);
+}
 
 #endif  // __CUDACC__
 

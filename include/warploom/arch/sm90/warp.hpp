@@ -21,7 +21,9 @@ WL_DEVICE int warp_idx_uniform() {
 }
 
 // True in exactly one lane of the (fully converged) warp: elect.sync.
-WL_DEVICE bool elect_one() { return cute::elect_one_sync() != 0; }
+WL_DEVICE bool elect_one() {
+  return cute::elect_one_sync() != 0;
+}
 
 #endif  // __CUDACC__
 

@@ -49,7 +49,8 @@ class DeviceContext;
 // The loop object a domain_loop body receives on the device.
 class DeviceLoop {
  public:
-  WL_DEVICE DeviceLoop(int i, int start, int end, int step) : i_(i), start_(start), end_(end), step_(step) {}
+  WL_DEVICE DeviceLoop(int i, int start, int end, int step)
+      : i_(i), start_(start), end_(end), step_(step) {}
   template <class Body>
   WL_DEVICE void first_iter(Body&& body) const {
     if (i_ == start_) body();
@@ -103,12 +104,15 @@ class DeviceContext {
     if constexpr (StaticBound<Step>) {
       trips = trip_count<Step::value>(start, end);
     } else {
-      if (step == 0) {  // a run-time step the verifier could not see: stop with the rule, not a hang
-        // No format arguments: printf then needs no stack frame, so the kernel keeps no local memory.
+      if (step ==
+          0) {  // a run-time step the verifier could not see: stop with the rule, not a hang
+        // No format arguments: printf then needs no stack frame, so the kernel keeps no local
+        // memory.
         printf("warploom: R-B3: a domain_loop's run-time step is 0; the kernel stops\n");
         __trap();
       }
-      trips = step > 0 ? trip_count_positive(start, end, step) : trip_count_positive(end, start, -step);
+      trips =
+          step > 0 ? trip_count_positive(start, end, step) : trip_count_positive(end, start, -step);
     }
     auto iterate = [&](int t) {
       int const i = start + t * step;
@@ -125,8 +129,12 @@ class DeviceContext {
     loop_ = saved;
   }
 
-  WL_DEVICE LoopCoords const& loop() const { return loop_; }
-  WL_DEVICE ResourceContext const& resource_context() const { return rc_; }
+  WL_DEVICE LoopCoords const& loop() const {
+    return loop_;
+  }
+  WL_DEVICE ResourceContext const& resource_context() const {
+    return rc_;
+  }
 
  private:
   // Iterations of [lo, hi) with step > 0; unsigned arithmetic cannot overflow for int bounds.

@@ -43,8 +43,12 @@ struct DevicePipeline {
   sm90::Mbarrier* full = nullptr;   // [kStages]
   sm90::Mbarrier* empty = nullptr;  // [kStages]
 
-  static constexpr std::uint32_t full_arrivals() { return static_cast<std::uint32_t>(kCfg.producer.size); }
-  static constexpr std::uint32_t empty_arrivals() { return static_cast<std::uint32_t>(kCfg.consumer.size); }
+  static constexpr std::uint32_t full_arrivals() {
+    return static_cast<std::uint32_t>(kCfg.producer.size);
+  }
+  static constexpr std::uint32_t empty_arrivals() {
+    return static_cast<std::uint32_t>(kCfg.consumer.size);
+  }
 
   // Called by one thread before the barrier-init fence.
   WL_DEVICE void init() const {
@@ -84,7 +88,9 @@ struct DevicePipeline {
   WL_DEVICE void consumer_wait(PipelineState s, bool ready) const {
     if (!ready) sm90::mbarrier_wait_parity(&full[s.index], s.phase);
   }
-  WL_DEVICE void consumer_release(PipelineState s) const { arrive(&empty[s.index], kCfg.consumer.agent); }
+  WL_DEVICE void consumer_release(PipelineState s) const {
+    arrive(&empty[s.index], kCfg.consumer.agent);
+  }
 
   // Producer drain at task end: wait until the consumers released every stage, so no arrival on
   // this CTA's barriers is outstanding when the producer exits.

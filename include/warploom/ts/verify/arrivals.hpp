@@ -27,7 +27,8 @@ constexpr bool task_has_op(TaskModel const& t, int res, OpKind op) {
 }
 
 constexpr std::string group_text(CooperativeGroup g) {
-  return std::string(g.agent == Agent::Thread ? "ts::threads(" : "ts::warps(") + to_str(g.size) + ")";
+  return std::string(g.agent == Agent::Thread ? "ts::threads(" : "ts::warps(") + to_str(g.size) +
+         ")";
 }
 
 }  // namespace detail
@@ -42,7 +43,9 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
       return p.tma_producer() ? detail::task_has_op(t, res, OpKind::Acquire)
                               : detail::task_has_op(t, res, OpKind::Commit);
     };
-    auto releasing = [&](TaskModel const& t) { return detail::task_has_op(t, res, OpKind::Release); };
+    auto releasing = [&](TaskModel const& t) {
+      return detail::task_has_op(t, res, OpKind::Release);
+    };
     for (auto const& t : m.tasks) {
       if (producing(t)) prod_warps += t.spec.num_warps;
       if (releasing(t)) cons_warps += t.spec.num_warps;
@@ -57,23 +60,32 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
       }
       return out;
     };
-    int want_prod = p.tma_producer() || p.producer.agent == Agent::Warp ? prod_warps
-                                                                        : prod_warps * kThreadsPerWarp;
+    int want_prod = p.tma_producer() || p.producer.agent == Agent::Warp
+                        ? prod_warps
+                        : prod_warps * kThreadsPerWarp;
     int want_cons = p.consumer.agent == Agent::Warp ? cons_warps : cons_warps * kThreadsPerWarp;
     if (prod_warps > 0 && p.producer.size != want_prod) {
-      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "producer group", [&] { return std::string("the producer group " + detail::group_text(p.producer) + " expects " +
-              to_str(p.producer.size) + " arrivals per stage, but the producing tasks " + list_tasks(producing) +
-              " make " + to_str(want_prod) +
-              (p.tma_producer() ? " (one elected lane per warp arms a TMA stage)" : "") +
-              "; set the group size to " + to_str(want_prod)); });
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "producer group", [&] {
+        return std::string(
+            "the producer group " + detail::group_text(p.producer) + " expects " +
+            to_str(p.producer.size) + " arrivals per stage, but the producing tasks " +
+            list_tasks(producing) + " make " + to_str(want_prod) +
+            (p.tma_producer() ? " (one elected lane per warp arms a TMA stage)" : "") +
+            "; set the group size to " + to_str(want_prod));
+      });
     }
     if (cons_warps > 0 && p.consumer.size != want_cons) {
-      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "consumer group", [&] { return std::string("the consumer group " + detail::group_text(p.consumer) + " expects " +
-              to_str(p.consumer.size) + " arrivals per stage, but the releasing tasks " + list_tasks(releasing) +
-              " make " + to_str(want_cons) + "; set the group size to " + to_str(want_cons)); });
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "consumer group", [&] {
+        return std::string("the consumer group " + detail::group_text(p.consumer) + " expects " +
+                           to_str(p.consumer.size) +
+                           " arrivals per stage, but the releasing tasks " + list_tasks(releasing) +
+                           " make " + to_str(want_cons) + "; set the group size to " +
+                           to_str(want_cons));
+      });
     }
     if (p.num_stages < 1) {
-      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "num_stages", [&] { return std::string("a pipeline needs at least one stage"); });
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "num_stages",
+          [&] { return std::string("a pipeline needs at least one stage"); });
     }
   }
 }

@@ -27,7 +27,7 @@ constexpr std::string scenario(Schedule const& s, int trips) {
 }
 
 struct SideState {
-  int open = 0;          // stages acquired (waited) and not committed (released)
+  int open = 0;  // stages acquired (waited) and not committed (released)
   bool try_pending = false;
 };
 
@@ -43,7 +43,8 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
       if (trips == 0 && !has_runtime_loop(s)) continue;
       std::vector<detail::SideState> prod(num_res), cons(num_res);
       bool reported = false;
-      // `msg` is a literal (the sentence is built only off the constant-evaluation path, see add()).
+      // `msg` is a literal (the sentence is built only off the constant-evaluation path, see
+      // add()).
       auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg) {
         add(r, rule, task, resource_name(m, res), op,
             [&] { return std::string(msg) + detail::scenario(s, trips); });
@@ -117,9 +118,11 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
             report(Rule::D11_TryBeforeBlocking, res, "try_wait",
                    "try_wait is never followed by wait()");
           if (prod[res].open > 0)
-            report(Rule::D10_WorkBracketing, res, "acquire", "an acquired stage is never committed by the task's end");
+            report(Rule::D10_WorkBracketing, res, "acquire",
+                   "an acquired stage is never committed by the task's end");
           if (cons[res].open > 0)
-            report(Rule::D10_WorkBracketing, res, "wait", "a waited stage is never released by the task's end");
+            report(Rule::D10_WorkBracketing, res, "wait",
+                   "a waited stage is never released by the task's end");
         }
       }
       if (reported) break;  // one finding per task is enough to act on

@@ -12,23 +12,23 @@
 namespace warploom::ts {
 
 enum class Rule {
-  B3_LoopStep,           // loop step must not be 0, unroll >= 1
-  B4_WorkQueue,          // at most one work queue per task, on the consumer side
-  B6_BlockStructure,     // first/last-iteration blocks inside their loop
-  B7_RegisterValue,      // num_registers a multiple of 8 in [24, 256]
-  D2_WarpGroupRegisters, // all warps of a warpgroup share one register budget
-  D3_RegisterBudget,     // the budgets fit the register file
-  D5_StageRoles,         // producer ops on dst resources, consumer ops on src resources
-  D6_GraphRealizable,    // every dependency edge is realised by a task
-  D8_GraphCoverage,      // every resource a task uses is in the graph
-  D9_ScheduleCoverage,   // every declared resource is used by the task's schedule
-  D10_WorkBracketing,    // work inside acquire..commit / wait..release
-  D11_TryBeforeBlocking, // every try_* is followed by its blocking op
-  D15_ArrivalCounts,     // cooperative-group sizes match the tasks that arrive
-  D20_WorkLabels,        // every work call names a declared work
-  D21_SmemCapacity,      // shared memory fits the block
-  W1_WarpOverlap,        // tasks' warp ranges are disjoint
-  W2_WarpRange,          // warp ranges lie inside the block
+  B3_LoopStep,            // loop step must not be 0, unroll >= 1
+  B4_WorkQueue,           // at most one work queue per task, on the consumer side
+  B6_BlockStructure,      // first/last-iteration blocks inside their loop
+  B7_RegisterValue,       // num_registers a multiple of 8 in [24, 256]
+  D2_WarpGroupRegisters,  // all warps of a warpgroup share one register budget
+  D3_RegisterBudget,      // the budgets fit the register file
+  D5_StageRoles,          // producer ops on dst resources, consumer ops on src resources
+  D6_GraphRealizable,     // every dependency edge is realised by a task
+  D8_GraphCoverage,       // every resource a task uses is in the graph
+  D9_ScheduleCoverage,    // every declared resource is used by the task's schedule
+  D10_WorkBracketing,     // work inside acquire..commit / wait..release
+  D11_TryBeforeBlocking,  // every try_* is followed by its blocking op
+  D15_ArrivalCounts,      // cooperative-group sizes match the tasks that arrive
+  D20_WorkLabels,         // every work call names a declared work
+  D21_SmemCapacity,       // shared memory fits the block
+  W1_WarpOverlap,         // tasks' warp ranges are disjoint
+  W2_WarpRange,           // warp ranges lie inside the block
 };
 
 struct RuleInfo {
@@ -90,7 +90,8 @@ struct Report {
 constexpr std::string to_str(long long v) {
   if (v == 0) return "0";
   bool neg = v < 0;
-  unsigned long long u = neg ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+  unsigned long long u =
+      neg ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
   std::string digits;
   while (u > 0) {
     digits.insert(digits.begin(), static_cast<char>('0' + u % 10));

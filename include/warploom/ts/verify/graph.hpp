@@ -21,8 +21,11 @@ constexpr void check_dependency_graph(ManagerModel const& m, Report& r) {
     for (int res : {e.downstream, e.upstream}) {
       if (res < 0) continue;
       if (!used_by_task(res))
-        add(r, Rule::D6_GraphRealizable, "", resource_name(m, res), "", [&] { return std::string("appears in the dependency graph but no task uses it; remove the edge or add the "
-            "resource to a task"); });
+        add(r, Rule::D6_GraphRealizable, "", resource_name(m, res), "", [&] {
+          return std::string(
+              "appears in the dependency graph but no task uses it; remove the edge or add the "
+              "resource to a task");
+        });
     }
     if (e.upstream < 0) continue;  // a node without upstreams needs no task to realise it
     bool backed = false;
@@ -44,16 +47,23 @@ constexpr void check_dependency_graph(ManagerModel const& m, Report& r) {
       }
     }
     if (!backed)
-      add(r, Rule::D6_GraphRealizable, "", resource_name(m, e.downstream), "", [&] { return "depends on `" + std::string(resource_name(m, e.upstream)) + "` but no task consumes `" +
-              std::string(resource_name(m, e.upstream)) + "` (src) and produces `" +
-              std::string(resource_name(m, e.downstream)) + "` (dst); fix the edge or the tasks' src/dst"; });
+      add(r, Rule::D6_GraphRealizable, "", resource_name(m, e.downstream), "", [&] {
+        return "depends on `" + std::string(resource_name(m, e.upstream)) +
+               "` but no task consumes `" + std::string(resource_name(m, e.upstream)) +
+               "` (src) and produces `" + std::string(resource_name(m, e.downstream)) +
+               "` (dst); fix the edge or the tasks' src/dst";
+      });
   }
   for (auto const& t : m.tasks) {
     auto check = [&](int res) {
       for (auto const& e : m.graph)
         if (e.downstream == res || e.upstream == res) return;
-      add(r, Rule::D8_GraphCoverage, t.spec.name, resource_name(m, res), "", [&] { return std::string("is used by the task but missing from the dependency graph; add an edge (or "
-          "ts::DependsOn<" + std::string(resource_name(m, res)) + "> with no upstreams)"); });
+      add(r, Rule::D8_GraphCoverage, t.spec.name, resource_name(m, res), "", [&] {
+        return std::string(
+            "is used by the task but missing from the dependency graph; add an edge (or "
+            "ts::DependsOn<" +
+            std::string(resource_name(m, res)) + "> with no upstreams)");
+      });
     };
     for (int res : t.src) check(res);
     for (int res : t.dst)

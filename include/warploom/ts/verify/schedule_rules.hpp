@@ -24,15 +24,25 @@ constexpr void check_stage_roles(ManagerModel const& m, Report& r) {
       bool producer = n.op == OpKind::Work ? is_producer_side(n.role) : is_producer_op(n.op);
       bool in_src = contains(t.src, n.resource), in_dst = contains(t.dst, n.resource);
       if (!in_src && !in_dst) {
-        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] { return std::string("the schedule uses a resource the task does not declare; add it to the task's " +
-                std::string(producer ? "dst" : "src")); });
+        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] {
+          return std::string(
+              "the schedule uses a resource the task does not declare; add it to the task's " +
+              std::string(producer ? "dst" : "src"));
+        });
       } else if (producer && !in_dst) {
-        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] { return std::string("producer-side op on a resource the task lists only in src; list it in dst"); });
+        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] {
+          return std::string(
+              "producer-side op on a resource the task lists only in src; list it in dst");
+        });
       } else if (!producer && !in_src) {
-        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] { return std::string("consumer-side op on a resource the task lists only in dst; list it in src"); });
+        add(r, Rule::D5_StageRoles, task, resource_name(m, n.resource), op_name(n), [&] {
+          return std::string(
+              "consumer-side op on a resource the task lists only in dst; list it in src");
+        });
       }
       if (n.op == OpKind::Work && n.label.empty()) {
-        add(r, Rule::D20_WorkLabels, task, resource_name(m, n.resource), "work", [&] { return std::string("a work call names no declared work"); });
+        add(r, Rule::D20_WorkLabels, task, resource_name(m, n.resource), "work",
+            [&] { return std::string("a work call names no declared work"); });
       }
     }
     auto uses = [&](int res) {
@@ -42,10 +52,16 @@ constexpr void check_stage_roles(ManagerModel const& m, Report& r) {
     };
     for (int res : t.src)
       if (!uses(res))
-        add(r, Rule::D9_ScheduleCoverage, task, resource_name(m, res), "", [&] { return std::string("is declared in src but the schedule never uses it; remove it or call its work"); });
+        add(r, Rule::D9_ScheduleCoverage, task, resource_name(m, res), "", [&] {
+          return std::string(
+              "is declared in src but the schedule never uses it; remove it or call its work");
+        });
     for (int res : t.dst)
       if (!uses(res) && !contains(t.src, res))
-        add(r, Rule::D9_ScheduleCoverage, task, resource_name(m, res), "", [&] { return std::string("is declared in dst but the schedule never uses it; remove it or call its work"); });
+        add(r, Rule::D9_ScheduleCoverage, task, resource_name(m, res), "", [&] {
+          return std::string(
+              "is declared in dst but the schedule never uses it; remove it or call its work");
+        });
   }
 }
 
@@ -58,9 +74,11 @@ constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
       Node const& n = s.nodes[id];
       if (n.kind == NodeKind::Loop) {
         if (n.step.is_static && n.step.value == 0)
-          add(r, Rule::B3_LoopStep, task, "", "domain_loop", [&] { return std::string("the loop step is 0; it never ends"); });
+          add(r, Rule::B3_LoopStep, task, "", "domain_loop",
+              [&] { return std::string("the loop step is 0; it never ends"); });
         if (n.unroll < 0)
-          add(r, Rule::B3_LoopStep, task, "", "domain_loop", [&] { return std::string("the unroll factor must be >= 1"); });
+          add(r, Rule::B3_LoopStep, task, "", "domain_loop",
+              [&] { return std::string("the unroll factor must be >= 1"); });
       }
       if (n.kind == NodeKind::FirstIter || n.kind == NodeKind::LastIter) {
         bool enclosed = false;
@@ -68,7 +86,11 @@ constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
           if (p == n.loop && s.nodes[p].kind == NodeKind::Loop) enclosed = true;
         if (!enclosed)
           add(r, Rule::B6_BlockStructure, task, "",
-              n.kind == NodeKind::FirstIter ? "first_iter" : "last_iter", [&] { return std::string("the block is not inside the loop it is guarded on; open it inside that loop's body"); });
+              n.kind == NodeKind::FirstIter ? "first_iter" : "last_iter", [&] {
+                return std::string(
+                    "the block is not inside the loop it is guarded on; open it inside that loop's "
+                    "body");
+              });
       }
     }
     int queues = 0;
@@ -76,10 +98,16 @@ constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
       if (m.resources[res].kind == ResourceKind::WorkQueue) ++queues;
     for (int res : t.dst) {
       if (m.resources[res].kind == ResourceKind::WorkQueue && !contains(t.src, res))
-        add(r, Rule::B4_WorkQueue, task, resource_name(m, res), "", [&] { return std::string("a work queue must be a source of the tasks that take tiles from it"); });
+        add(r, Rule::B4_WorkQueue, task, resource_name(m, res), "", [&] {
+          return std::string("a work queue must be a source of the tasks that take tiles from it");
+        });
     }
     if (queues > 1)
-      add(r, Rule::B4_WorkQueue, task, "", "", [&] { return std::string("lists " + to_str(queues) + " work queues in src; a persistent task takes its tiles from exactly one"); });
+      add(r, Rule::B4_WorkQueue, task, "", "", [&] {
+        return std::string(
+            "lists " + to_str(queues) +
+            " work queues in src; a persistent task takes its tiles from exactly one");
+      });
   }
 }
 

@@ -22,10 +22,12 @@ constexpr void check_smem_capacity(ManagerModel const& m, Report& r) {
           largest = std::string(resource_name(m, p.resource)) + "." + std::string(p.name);
         }
       }
-      return std::string("the layout needs " + to_str(l.total_bytes) + " bytes of shared memory (buffers " +
-            to_str(l.data_bytes) + ", barriers " + to_str(l.barrier_bytes) + ") but a block can have " +
-            to_str(m.smem_capacity) + "; the largest buffer is `" + largest + "` (" +
-            to_str(largest_bytes) + " bytes): use fewer stages or smaller tiles"); });
+      return std::string("the layout needs " + to_str(l.total_bytes) +
+                         " bytes of shared memory (buffers " + to_str(l.data_bytes) +
+                         ", barriers " + to_str(l.barrier_bytes) + ") but a block can have " +
+                         to_str(m.smem_capacity) + "; the largest buffer is `" + largest + "` (" +
+                         to_str(largest_bytes) + " bytes): use fewer stages or smaller tiles");
+    });
   }
 }
 

@@ -17,15 +17,20 @@ constexpr void check_warp_ranges(ManagerModel const& m, Report& r) {
     auto const& s = t.spec;
     std::string_view name = s.name;
     if (s.num_warps < 1 || s.warp_idx < 0) {
-      add(r, Rule::W2_WarpRange, name, "", "", [&] { return std::string("warp_idx " + to_str(s.warp_idx) + " / num_warps " + to_str(s.num_warps) +
-              " is not a warp range; warp_idx must be >= 0 and num_warps >= 1"); });
+      add(r, Rule::W2_WarpRange, name, "", "", [&] {
+        return std::string("warp_idx " + to_str(s.warp_idx) + " / num_warps " +
+                           to_str(s.num_warps) +
+                           " is not a warp range; warp_idx must be >= 0 and num_warps >= 1");
+      });
       continue;
     }
     int end = s.warp_idx + s.num_warps;
     if (end > block || end > kMaxWarpsPerBlock) {
-      add(r, Rule::W2_WarpRange, name, "", "", [&] { return std::string(warp_range(s) + " reach past the block of " + to_str(block) +
-              " warps; launch more warps (ManagerOptions::block_warps, at most " +
-              to_str(kMaxWarpsPerBlock) + ") or move the task"); });
+      add(r, Rule::W2_WarpRange, name, "", "", [&] {
+        return std::string(warp_range(s) + " reach past the block of " + to_str(block) +
+                           " warps; launch more warps (ManagerOptions::block_warps, at most " +
+                           to_str(kMaxWarpsPerBlock) + ") or move the task");
+      });
     }
   }
   for (std::size_t i = 0; i < m.tasks.size(); ++i) {
@@ -33,8 +38,10 @@ constexpr void check_warp_ranges(ManagerModel const& m, Report& r) {
       auto const& a = m.tasks[i].spec;
       auto const& b = m.tasks[j].spec;
       if (a.warp_idx < b.warp_idx + b.num_warps && b.warp_idx < a.warp_idx + a.num_warps) {
-        add(r, Rule::W1_WarpOverlap, a.name, "", "", [&] { return std::string(warp_range(a) + " overlap task `" + std::string(b.name) + "` on " + warp_range(b) +
-                "; each warp runs exactly one task"); });
+        add(r, Rule::W1_WarpOverlap, a.name, "", "", [&] {
+          return std::string(warp_range(a) + " overlap task `" + std::string(b.name) + "` on " +
+                             warp_range(b) + "; each warp runs exactly one task");
+        });
       }
     }
   }
@@ -49,8 +56,10 @@ constexpr void check_registers(ManagerModel const& m, Report& r) {
     auto const& s = t.spec;
     if (s.num_registers != 0 &&
         (s.num_registers % 8 != 0 || s.num_registers < 24 || s.num_registers > 256)) {
-      add(r, Rule::B7_RegisterValue, s.name, "", "", [&] { return std::string("num_registers = " + to_str(s.num_registers) +
-              " is not a setmaxnreg value; use a multiple of 8 in [24, 256]"); });
+      add(r, Rule::B7_RegisterValue, s.name, "", "", [&] {
+        return std::string("num_registers = " + to_str(s.num_registers) +
+                           " is not a setmaxnreg value; use a multiple of 8 in [24, 256]");
+      });
     }
     int regs = s.num_registers != 0 ? s.num_registers : entry;
     used += static_cast<long long>(s.num_warps) * kThreadsPerWarp * regs;
@@ -69,10 +78,13 @@ constexpr void check_registers(ManagerModel const& m, Report& r) {
         budget = s.num_registers;
         first = s.name;
       } else if (s.num_registers != budget) {
-        add(r, Rule::D2_WarpGroupRegisters, s.name, "", "", [&] { return std::string("num_registers = " + to_str(s.num_registers) + " differs from task `" + std::string(first) +
-                "` (" + to_str(budget) + ") in warpgroup " + to_str(g) + " (warps " + to_str(lo) +
-                "-" + to_str(hi - 1) + "); setmaxnreg is warpgroup-wide, so give both the same "
-                "budget or move one task to another warpgroup"); });
+        add(r, Rule::D2_WarpGroupRegisters, s.name, "", "", [&] {
+          return std::string("num_registers = " + to_str(s.num_registers) + " differs from task `" +
+                             std::string(first) + "` (" + to_str(budget) + ") in warpgroup " +
+                             to_str(g) + " (warps " + to_str(lo) + "-" + to_str(hi - 1) +
+                             "); setmaxnreg is warpgroup-wide, so give both the same "
+                             "budget or move one task to another warpgroup");
+        });
       }
     }
     if (!any) continue;
@@ -83,17 +95,25 @@ constexpr void check_registers(ManagerModel const& m, Report& r) {
         if (w >= s.warp_idx && w < s.warp_idx + s.num_warps && s.num_registers != 0) covered = true;
       }
       if (!covered) {
-        add(r, Rule::D2_WarpGroupRegisters, first, "", "", [&] { return std::string("sets num_registers = " + to_str(budget) + " in warpgroup " + to_str(g) + " but warp " +
-                to_str(w) + " is not covered by a task with the same budget; add "
-                "ts::PaddingTask<" + to_str(w) + ", N, " + to_str(budget) + "> for the idle warps"); });
+        add(r, Rule::D2_WarpGroupRegisters, first, "", "", [&] {
+          return std::string("sets num_registers = " + to_str(budget) + " in warpgroup " +
+                             to_str(g) + " but warp " + to_str(w) +
+                             " is not covered by a task with the same budget; add "
+                             "ts::PaddingTask<" +
+                             to_str(w) + ", N, " + to_str(budget) + "> for the idle warps");
+        });
         break;
       }
     }
   }
   if (used > kRegistersPerSm) {
-    add(r, Rule::D3_RegisterBudget, "", "", "", [&] { return std::string("the tasks' register budgets need " + to_str(used) + " registers (sum of num_warps x 32 x "
-        "num_registers, " + to_str(entry) + " per thread where unset) but an SM has " +
-            to_str(kRegistersPerSm) + "; lower some task's num_registers"); });
+    add(r, Rule::D3_RegisterBudget, "", "", "", [&] {
+      return std::string("the tasks' register budgets need " + to_str(used) +
+                         " registers (sum of num_warps x 32 x "
+                         "num_registers, " +
+                         to_str(entry) + " per thread where unset) but an SM has " +
+                         to_str(kRegistersPerSm) + "; lower some task's num_registers");
+    });
   }
 }
 

@@ -20,13 +20,14 @@ using Ids = std::vector<std::string>;
 
 // The copy on Tiles<kPipeline> with a 1-warp load and a 4-warp store.
 template <ts::PipelineConfig kPipeline, int kLoadWarps = 1>
-using TmaCopy = CopyOf<Tiles<kPipeline>, Load<Tiles<kPipeline>, 4, kLoadWarps>,
-                       Store<Tiles<kPipeline>>>;
+using TmaCopy =
+    CopyOf<Tiles<kPipeline>, Load<Tiles<kPipeline>, 4, kLoadWarps>, Store<Tiles<kPipeline>>>;
 
 // The ring with a 1-warp writer and a 4-warp reader.
 template <ts::PipelineConfig kPipeline>
-using RingCopy = ts::TaskManager<ts::Tasks<RingWriter<Ring<kPipeline>>, RingReader<Ring<kPipeline>>>,
-                                 RingGraph<Ring<kPipeline>>>;
+using RingCopy =
+    ts::TaskManager<ts::Tasks<RingWriter<Ring<kPipeline>>, RingReader<Ring<kPipeline>>>,
+                    RingGraph<Ring<kPipeline>>>;
 
 constexpr ts::PipelineConfig tma(ts::CooperativeGroup producer, ts::CooperativeGroup consumer) {
   return ts::tma_async(2, 256, producer, consumer);
@@ -35,7 +36,8 @@ constexpr ts::PipelineConfig async(ts::CooperativeGroup producer, ts::Cooperativ
   return ts::async_async(2, producer, consumer);
 }
 
-// ---- TMA producer --------------------------------------------------------------------------------
+// ---- TMA producer
+// --------------------------------------------------------------------------------
 
 TEST(Verify, R_D15_TmaProducerGroupLargerThanTheProducingWarpsIsRejected) {
   ts::Report r = verify_manager<TmaCopy<tma(threads(2), threads(128))>>();
@@ -58,7 +60,8 @@ TEST(Verify, R_D15_TmaProducerCountsOneArrivalPerWarpWhateverTheAgent) {
   EXPECT_EQ(rule_ids(verify_manager<TmaCopy<tma(threads(1), threads(128)), 2>>()), Ids{"R-D15"});
 }
 
-// ---- TMA consumer --------------------------------------------------------------------------------
+// ---- TMA consumer
+// --------------------------------------------------------------------------------
 
 TEST(Verify, R_D15_ThreadConsumerGroupSmallerThanTheReleasingThreadsIsRejected) {
   ts::Report r = verify_manager<TmaCopy<tma(threads(1), threads(64))>>();
@@ -87,7 +90,8 @@ TEST(Verify, R_D15_ZeroStagesIsRejected) {
   EXPECT_EQ(r.violations[0].message, "a pipeline needs at least one stage");
 }
 
-// ---- AsyncAsync ----------------------------------------------------------------------------------
+// ---- AsyncAsync
+// ----------------------------------------------------------------------------------
 
 TEST(Verify, R_D15_AsyncThreadProducerCountsEveryThreadOfTheCommittingTasks) {
   EXPECT_TRUE(verify_manager<RingCopy<async(threads(32), threads(128))>>().ok());
@@ -124,17 +128,16 @@ TEST(Verify, R_D15_BothGroupsWrongGiveTwoFindings) {
 
 // Two 2-warp readers release the same ring: their threads add up.
 using SplitRing = Ring<ts::async_async(2, threads(32), threads(128))>;
-using SplitReaders =
-    ts::TaskManager<ts::Tasks<RingWriter<SplitRing>, RingReader<SplitRing, 0, 2>,
-                              RingReader<SplitRing, 2, 2>>,
-                    RingGraph<SplitRing>>;
+using SplitReaders = ts::TaskManager<
+    ts::Tasks<RingWriter<SplitRing>, RingReader<SplitRing, 0, 2>, RingReader<SplitRing, 2, 2>>,
+    RingGraph<SplitRing>>;
 
 TEST(Verify, R_D15_EveryReleasingTaskCounts) {
   EXPECT_TRUE(verify_manager<SplitReaders>().ok());
   using HalfRing = Ring<ts::async_async(2, threads(32), threads(64))>;
-  using M = ts::TaskManager<ts::Tasks<RingWriter<HalfRing>, RingReader<HalfRing, 0, 2>,
-                                      RingReader<HalfRing, 2, 2>>,
-                            RingGraph<HalfRing>>;
+  using M = ts::TaskManager<
+      ts::Tasks<RingWriter<HalfRing>, RingReader<HalfRing, 0, 2>, RingReader<HalfRing, 2, 2>>,
+      RingGraph<HalfRing>>;
   ts::Report r = verify_manager<M>();
   ASSERT_EQ(rule_ids(r), Ids{"R-D15"});
   EXPECT_EQ(r.violations[0].message,

@@ -236,7 +236,8 @@ TEST(Verify, R_D10_OpenStageAtTheEndIsReportedWithoutACount) {
   EXPECT_EQ(r.violations[0].message, "an acquired stage is never committed by the task's end");
 }
 
-// ---- R-D11 -----------------------------------------------------------------------------------------
+// ---- R-D11
+// -----------------------------------------------------------------------------------------
 
 struct TryAcquireTwice : Load<T> {
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {

@@ -16,7 +16,8 @@ using ts::Rule;
 using Ids = std::vector<std::string>;
 using T = Tiles<>;
 
-// ---- R-D6: plain edges --------------------------------------------------------------------------------
+// ---- R-D6: plain edges
+// --------------------------------------------------------------------------------
 
 TEST(Verify, R_D6_EdgeNoTaskRealisesIsRejected) {
   // output <- input: no task consumes input_gmem and produces output_gmem.
@@ -52,13 +53,14 @@ TEST(Verify, R_D6_GraphResourceNoTaskUsesIsRejected) {
   EXPECT_EQ(r.violations[1].resource, "output_gmem");
 }
 
-// ---- R-D6: ping-pong self edges -------------------------------------------------------------------------
+// ---- R-D6: ping-pong self edges
+// -------------------------------------------------------------------------
 
 using R = Ring<>;
 template <class... Tasks>
-using SelfEdge = ts::TaskManager<
-    ts::Tasks<Tasks...>,
-    ts::Graph<ts::DependsOn<R, InputGmem, R>, ts::DependsOn<OutputGmem, R>>>;
+using SelfEdge =
+    ts::TaskManager<ts::Tasks<Tasks...>,
+                    ts::Graph<ts::DependsOn<R, InputGmem, R>, ts::DependsOn<OutputGmem, R>>>;
 
 TEST(Verify, R_D6_SelfEdgeWithProducerAndConsumerIsAccepted) {
   using M = SelfEdge<RingWriter<R>, RingReader<R>>;
@@ -82,7 +84,8 @@ TEST(Verify, R_D6_SelfEdgeWithoutAProducerIsRejected) {
   EXPECT_EQ(first_of(r, Rule::D6_GraphRealizable)->resource, "ring");
 }
 
-// ---- R-D6: relaxed edges on Barrier resources ---------------------------------------------------------
+// ---- R-D6: relaxed edges on Barrier resources
+// ---------------------------------------------------------
 
 // A signal the store task raises after storing; `kKind` decides whether edges on it are relaxed.
 template <ts::ResourceKind kKind>
@@ -102,9 +105,10 @@ struct SignallingStore : Store<T> {
 
 // done <- output: the store task produces both, and consumes neither.
 template <class D>
-using Signalled = ts::TaskManager<
-    ts::Tasks<Load<T>, SignallingStore<D>>,
-    ts::Graph<ts::DependsOn<T, InputGmem>, ts::DependsOn<OutputGmem, T>, ts::DependsOn<D, OutputGmem>>>;
+using Signalled =
+    ts::TaskManager<ts::Tasks<Load<T>, SignallingStore<D>>,
+                    ts::Graph<ts::DependsOn<T, InputGmem>, ts::DependsOn<OutputGmem, T>,
+                              ts::DependsOn<D, OutputGmem>>>;
 
 TEST(Verify, R_D6_BarrierEdgeBackedByOneTaskOnBothEndsIsAccepted) {
   EXPECT_TRUE(verify_manager<Signalled<Done<ts::ResourceKind::Barrier>>>().ok());
@@ -116,7 +120,8 @@ TEST(Verify, R_D6_SameEdgeOnAMemoryResourceIsRejected) {
   EXPECT_EQ(first_of(r, Rule::D6_GraphRealizable)->resource, "done");
 }
 
-// ---- R-D8 ---------------------------------------------------------------------------------------------
+// ---- R-D8
+// ---------------------------------------------------------------------------------------------
 
 TEST(Verify, R_D8_TaskResourceMissingFromTheGraphIsRejected) {
   using M = ts::TaskManager<ts::Tasks<Load<T>, Store<T>>, ts::Graph<ts::DependsOn<T, InputGmem>>>;

@@ -47,7 +47,8 @@ void copy_body(ScheduleBuilder& s, int parent) {
   s.work(parent, Role::Producer, kOut, "write");
 }
 
-// ---- R-B3 ------------------------------------------------------------------------------------------
+// ---- R-B3
+// ------------------------------------------------------------------------------------------
 
 TEST(Verify, R_B3_StaticStepZeroIsRejected) {
   ScheduleBuilder s;
@@ -77,7 +78,8 @@ TEST(Verify, R_B3_NonZeroStepsAreAccepted) {
   EXPECT_TRUE(ts::verify_structure(one_task_model(s)).ok());
 }
 
-// ---- R-B4 ------------------------------------------------------------------------------------------
+// ---- R-B4
+// ------------------------------------------------------------------------------------------
 
 // The store task as a persistent task: takes tiles from each queue in `Queues`.
 template <class... Queues>
@@ -87,7 +89,8 @@ struct PersistentStore : Store<T> {
     auto all = std::tie(handles...);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (ts::work<&Queues::next_tile>(std::get<I>(all)), ...);
-    }(std::index_sequence_for<Queues...>{});
+    }
+    (std::index_sequence_for<Queues...>{});
     Store<T>::schedule(ctx, std::get<sizeof...(Queues)>(all), std::get<sizeof...(Queues) + 1>(all));
   }
 };
@@ -104,8 +107,8 @@ template <class... Queues>
 using QueueGraph = ts::Graph<ts::DependsOn<T, InputGmem>, ts::DependsOn<OutputGmem, T, Queues...>>;
 
 TEST(Verify, R_B4_OneWorkQueueAsSourceIsAccepted) {
-  using M = ts::TaskManager<ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>>,
-                            QueueGraph<TileQueue<0>>>;
+  using M =
+      ts::TaskManager<ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>>, QueueGraph<TileQueue<0>>>;
   ts::ManagerModel m = M::model();
   ASSERT_EQ(m.resources.at(1).name, "tile_queue");  // load's src, then store's
   ASSERT_EQ(m.resources.at(1).kind, ts::ResourceKind::WorkQueue);
@@ -132,7 +135,8 @@ TEST(Verify, R_B4_WorkQueueOnlyAsDestinationIsRejected) {
   EXPECT_EQ(v->resource, "tile_queue");
 }
 
-// ---- R-B6 ------------------------------------------------------------------------------------------
+// ---- R-B6
+// ------------------------------------------------------------------------------------------
 
 TEST(Verify, R_B6_BlockGuardedOnASiblingLoopIsRejected) {
   ScheduleBuilder s;
@@ -165,7 +169,8 @@ TEST(Verify, R_B6_BlocksInsideTheirLoopOrANestedOneAreAccepted) {
   EXPECT_TRUE(ts::verify_structure(one_task_model(s)).ok());
 }
 
-// ---- R-D5 ------------------------------------------------------------------------------------------
+// ---- R-D5
+// ------------------------------------------------------------------------------------------
 
 // CopyManager's resources: input_gmem 0, smem 1, output_gmem 2; tasks load 0, store 1.
 constexpr int kInput = 0, kSmem = 1, kOutput = 2;
@@ -181,7 +186,8 @@ TEST(Verify, R_D5_ProducerOpsOnASourceOnlyResourceAreRejected) {
   EXPECT_EQ(v->task, "load");
   EXPECT_EQ(v->resource, "smem");
   EXPECT_EQ(v->op, "init_load_state");
-  EXPECT_EQ(v->message, "producer-side op on a resource the task lists only in src; list it in dst");
+  EXPECT_EQ(v->message,
+            "producer-side op on a resource the task lists only in src; list it in dst");
   EXPECT_EQ(r.violations[1].op, "try_acquire");
   EXPECT_EQ(r.violations[3].op, "tma_load");
 }
@@ -235,7 +241,8 @@ struct PingPong {
 };
 
 TEST(Verify, R_D5_BothSidesOfAResourceInSrcAndDstAreAccepted) {
-  using M = ts::TaskManager<ts::Tasks<PingPong>, ts::Graph<ts::DependsOn<PingPongRing, PingPongRing>>>;
+  using M =
+      ts::TaskManager<ts::Tasks<PingPong>, ts::Graph<ts::DependsOn<PingPongRing, PingPongRing>>>;
   ts::ManagerModel m = M::model();
   ASSERT_EQ(m.resources.size(), 1u);
   EXPECT_EQ(m.tasks[0].src, (std::vector<int>{0}));
@@ -243,7 +250,8 @@ TEST(Verify, R_D5_BothSidesOfAResourceInSrcAndDstAreAccepted) {
   EXPECT_TRUE(ts::verify_structure(m).ok());
 }
 
-// ---- R-D9 ------------------------------------------------------------------------------------------
+// ---- R-D9
+// ------------------------------------------------------------------------------------------
 
 // The store task with an extra resource it never touches, on its src or dst side.
 template <class Extra>
@@ -286,7 +294,8 @@ TEST(Verify, R_D9_EveryDeclaredResourceUsedIsAccepted) {
   EXPECT_TRUE(verify_manager<M>().ok());
 }
 
-// ---- R-D20 -----------------------------------------------------------------------------------------
+// ---- R-D20
+// -----------------------------------------------------------------------------------------
 
 TEST(Verify, R_D20_WorkWithoutALabelIsRejected) {
   ts::ManagerModel m = CopyManager::model();

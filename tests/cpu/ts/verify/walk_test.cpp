@@ -60,8 +60,7 @@ struct Blocks {
 
 TEST(VerifyWalk, FlattenRunsFirstAndLastBlocksInTheirIterations) {
   Blocks st(fixed(2));
-  EXPECT_EQ(verify::flatten(st.s.s, 0),
-            (std::vector<int>{st.a, st.b, st.c, st.c, st.d, st.e}));
+  EXPECT_EQ(verify::flatten(st.s.s, 0), (std::vector<int>{st.a, st.b, st.c, st.c, st.d, st.e}));
   Blocks one(fixed(1));  // first == last
   EXPECT_EQ(verify::flatten(one.s.s, 0), (std::vector<int>{one.a, one.b, one.c, one.d, one.e}));
   Blocks many(fixed(100));  // capped: first, middle, last

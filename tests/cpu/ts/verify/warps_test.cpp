@@ -20,7 +20,8 @@ bool mentions(std::string const& message, std::string const& part) {
   return message.find(part) != std::string::npos;
 }
 
-// ---- R-W1 ------------------------------------------------------------------------------------------
+// ---- R-W1
+// ------------------------------------------------------------------------------------------
 
 TEST(Verify, R_W1_OverlappingWarpRangesAreRejected) {
   // load on warp 3 lands inside store's warps 0-3.
@@ -44,7 +45,8 @@ TEST(Verify, R_W1_PaddingTasksCountAsWarpOwners) {
   EXPECT_EQ(rule_ids(verify_manager<M>()), Ids{"R-W1"});
 }
 
-// ---- R-W2 ------------------------------------------------------------------------------------------
+// ---- R-W2
+// ------------------------------------------------------------------------------------------
 
 template <int kBlockWarps>
 using BlockOf = ts::TaskManager<ts::Tasks<Load<T, 4>, Store<T>>, CopyGraphOf<T>,
@@ -85,7 +87,8 @@ TEST(Verify, R_W2_MoreThan32WarpsIsRejected) {
   EXPECT_TRUE(verify_manager<LastWarp>().ok());
 }
 
-// ---- R-B7 ------------------------------------------------------------------------------------------
+// ---- R-B7
+// ------------------------------------------------------------------------------------------
 
 template <int kRegisters>
 using StoreRegs = CopyOf<T, Load<T, 4>, Store<T, 0, 4, kRegisters>>;
@@ -109,7 +112,8 @@ TEST(Verify, R_B7_RegisterCountsAtTheBoundsAndUnsetAreAccepted) {
   EXPECT_TRUE(verify_manager<StoreRegs<0>>().ok());
 }
 
-// ---- R-D2 ------------------------------------------------------------------------------------------
+// ---- R-D2
+// ------------------------------------------------------------------------------------------
 
 TEST(Verify, R_D2_BudgetWithoutPaddingForTheRestOfTheWarpgroupIsRejected) {
   ts::Report r = verify_manager<CopyOf<T, Load<T, 4, 1, 40>, Store<T>>>();
@@ -126,8 +130,9 @@ TEST(Verify, R_D2_PaddingWithOtherBudgetIsRejected) {
   ASSERT_EQ(rule_ids(r), Ids{"R-D2"});
   ts::Violation const* v = first_of(r, Rule::D2_WarpGroupRegisters);
   EXPECT_EQ(v->task, "padding");
-  EXPECT_TRUE(mentions(v->message, "num_registers = 48 differs from task `load` (40) in warpgroup 1 "
-                                   "(warps 4-7)"))
+  EXPECT_TRUE(mentions(v->message,
+                       "num_registers = 48 differs from task `load` (40) in warpgroup 1 "
+                       "(warps 4-7)"))
       << v->message;
 }
 
@@ -155,7 +160,8 @@ TEST(Verify, R_D2_TaskAcrossTwoWarpgroupsNeedsBothCovered) {
   EXPECT_TRUE(verify_manager<Ok>().ok());
 }
 
-// ---- R-D3 ------------------------------------------------------------------------------------------
+// ---- R-D3
+// ------------------------------------------------------------------------------------------
 
 TEST(Verify, R_D3_BudgetsBeyondTheRegisterFileAreRejected) {
   // 12 warps x 32 threads x 240 registers = 92160 > 65536.
@@ -187,7 +193,8 @@ TEST(Verify, R_D3_TasksWithoutBudgetCountAtTheEntryRegisters) {
   ts::Report r = verify_manager<M>();
   ASSERT_EQ(rule_ids(r), Ids{"R-D3"});
   EXPECT_TRUE(mentions(first_of(r, Rule::D3_RegisterBudget)->message, "need 70912 registers"));
-  EXPECT_TRUE(mentions(first_of(r, Rule::D3_RegisterBudget)->message, "168 per thread where unset"));
+  EXPECT_TRUE(
+      mentions(first_of(r, Rule::D3_RegisterBudget)->message, "168 per thread where unset"));
 }
 
 }  // namespace
