@@ -14,6 +14,11 @@ add_library(warploom::warploom ALIAS warploom_interface)
 target_include_directories(warploom_interface INTERFACE "${PROJECT_SOURCE_DIR}/include")
 target_include_directories(warploom_interface SYSTEM INTERFACE ${WARPLOOM_SYSTEM_INCLUDE_DIRS})
 target_compile_definitions(warploom_interface INTERFACE FMT_HEADER_ONLY=1)
+# TaskManagers are verified (and small schedules model-checked) in constant expressions while a
+# kernel compiles; nvcc's front end stops constant evaluation far earlier than GCC by default.
+target_compile_options(warploom_interface INTERFACE
+  "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcudafe --max_cost_constexpr_call=2000000000>"
+  "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcudafe --max_depth_constexpr_call=10000>")
 target_compile_features(warploom_interface INTERFACE cxx_std_20 cuda_std_20)
 target_link_libraries(warploom_interface INTERFACE CUDA::cudart)
 

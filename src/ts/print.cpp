@@ -12,7 +12,7 @@
 #include "warploom/ts/smem_layout.hpp"
 #include "warploom/ts/verify/context.hpp"
 #include "warploom/ts/verify/diagnostic.hpp"
-#include "warploom/ts/verify/structural.hpp"
+#include "warploom/ts/verify/verify.hpp"
 
 namespace warploom::ts {
 
@@ -159,17 +159,20 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
   out += fmt::format("  total {} B of {} B\n", l.total_bytes, m.smem_capacity);
   if (report) {
     if (report->ok()) {
-      out += fmt::format("verdict: ok ({} structural checks)\n", report->checks_run);
+      out += fmt::format("verdict: ok ({} checks)\n", report->checks_run);
     } else {
       out += fmt::format("verdict: {} violation(s)\n", report->violations.size());
-      for (auto const& v : report->violations) out += "  " + format(v) + "\n";
+      for (auto const& v : report->violations) {
+        out += "  " + format(v) + "\n";
+        if (!v.timeline.empty()) out += v.timeline;
+      }
     }
   }
   return out;
 }
 
 bool print_and_verify(ManagerModel const& m, std::FILE* out) {
-  Report const r = verify_structure(m);
+  Report const r = verify_manager(m);
   std::fprintf(out, "%s\n", schedule_table(m, &r).c_str());
   return r.ok();
 }

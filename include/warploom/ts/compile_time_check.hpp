@@ -1,7 +1,8 @@
 // warploom/ts/compile_time_check.hpp
 //
-// The compile-time gate: a TaskManager whose structure violates a rule does not compile. The
-// schedules are captured and checked in a constant expression; on a violation the evaluation calls
+// The compile-time gate: a TaskManager that violates a rule does not compile. The schedules are
+// captured, checked and model-checked (within a state budget) in a constant expression; on a
+// violation the evaluation calls
 // a non-constexpr function named after the rule, so the compiler's error names it, e.g.
 //
 //   error: static assertion expression is not an integral constant expression
@@ -12,7 +13,7 @@
 #pragma once
 
 #include "warploom/ts/describe.hpp"
-#include "warploom/ts/verify/structural.hpp"
+#include "warploom/ts/verify/verify.hpp"
 
 namespace warploom::ts {
 
@@ -36,6 +37,14 @@ inline void R_D20_work_call_names_no_declared_work() {}
 inline void R_D21_shared_memory_layout_exceeds_capacity() {}
 inline void R_W1_task_warp_ranges_overlap() {}
 inline void R_W2_task_warp_range_outside_the_block() {}
+inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
+inline void R_M1_deadlock() {}
+inline void R_M2_a_barrier_phase_is_left_incomplete_at_exit() {}
+inline void R_M3_stage_accessed_without_owning_it() {}
+inline void R_M4_stage_written_while_read() {}
+inline void R_M5_producer_laps_consumer_or_wait_passes_early() {}
+inline void R_M6_more_arrivals_than_the_phase_expects() {}
+inline void R_M7_model_check_undecided_within_its_state_budget() {}
 }  // namespace violation
 
 constexpr void fail_at_compile_time(Rule r) {
@@ -88,6 +97,30 @@ constexpr void fail_at_compile_time(Rule r) {
     case Rule::W1_WarpOverlap:
       violation::R_W1_task_warp_ranges_overlap();
       break;
+    case Rule::D16_TmaBytes:
+      violation::R_D16_tma_bytes_differ_from_the_stage_buffer();
+      break;
+    case Rule::M1_Deadlock:
+      violation::R_M1_deadlock();
+      break;
+    case Rule::M2_UnbalancedExit:
+      violation::R_M2_a_barrier_phase_is_left_incomplete_at_exit();
+      break;
+    case Rule::M3_StageOwnership:
+      violation::R_M3_stage_accessed_without_owning_it();
+      break;
+    case Rule::M4_StageRace:
+      violation::R_M4_stage_written_while_read();
+      break;
+    case Rule::M5_PhaseAliasing:
+      violation::R_M5_producer_laps_consumer_or_wait_passes_early();
+      break;
+    case Rule::M6_OverArrival:
+      violation::R_M6_more_arrivals_than_the_phase_expects();
+      break;
+    case Rule::M7_Undecided:
+      violation::R_M7_model_check_undecided_within_its_state_budget();
+      break;
     case Rule::W2_WarpRange:
       violation::R_W2_task_warp_range_outside_the_block();
       break;
@@ -98,7 +131,15 @@ constexpr void fail_at_compile_time(Rule r) {
 // constant expression, with the first violated rule named in the compiler's note.
 template <class Traits>
 constexpr bool verified_at_compile_time() {
-  Report r = verify_structure(describe<Traits>());
+  // The compile-time model check explores the small scenarios only (run-time loops running 0, 1
+  // and 2 times) within a state budget: constant evaluation is slow, so larger schedules are
+  // decided on the host before their first launch (ts::launch) and by `warploom verify`.
+  ModelCheckOptions opt;
+  opt.max_states = Traits::options.compile_time_model_check_states;
+  opt.allow_undecided = true;
+  opt.max_findings = 1;
+  opt.max_runtime_trips = 2;
+  Report r = verify_manager(describe<Traits>(), opt);
   if (!r.ok()) fail_at_compile_time(r.violations.front().rule);
   return true;
 }

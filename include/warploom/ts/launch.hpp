@@ -16,7 +16,7 @@
 
 #include "warploom/cuda_check.hpp"
 #include "warploom/ts/print.hpp"
-#include "warploom/ts/verify/structural.hpp"
+#include "warploom/ts/verify/verify.hpp"
 
 namespace warploom::ts {
 
@@ -31,7 +31,7 @@ template <class Manager>
 void verify_once(std::string_view name) {
   static bool const verified = [&] {
     ManagerModel m = Manager::model(name);
-    Report r = verify_structure(m);
+    Report r = verify_manager(m);
     if (!r.ok())
       throw VerificationError("TaskManager `" + std::string(name) + "` failed verification\n" +
                               schedule_table(m, &r));

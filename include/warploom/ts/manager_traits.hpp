@@ -21,6 +21,9 @@ struct ManagerOptions {
   // Capture and check the schedules while the kernel compiles (turn off only for schedules so
   // large that constant evaluation is slow; ts::launch still verifies on the host).
   bool compile_time_checks = true;
+  // States the compile-time model check may explore per scenario before leaving the verdict to
+  // the host check.
+  long long compile_time_model_check_states = 2000;
 };
 
 // Buffers that share one shared-memory region, one phase each (e.g. the mainloop's operand

@@ -38,7 +38,7 @@
 #include "warploom/ts/describe.hpp"
 #include "warploom/ts/manager_traits.hpp"
 #include "warploom/ts/smem_layout.hpp"
-#include "warploom/ts/verify/structural.hpp"
+#include "warploom/ts/verify/verify.hpp"
 
 #if defined(__CUDACC__)
 #include <cuda/std/tuple>
@@ -137,7 +137,7 @@ class TaskManager {
     return describe<traits>(name);
   }
   static Report verify(std::string_view name = "task_manager") {
-    return verify_structure(model(name));
+    return verify_manager(model(name));
   }
 
 #if defined(__CUDACC__)

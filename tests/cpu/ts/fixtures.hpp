@@ -216,7 +216,7 @@ inline std::vector<std::string> rule_ids(ts::Report const& r) {
 inline ts::Violation const* first_of(ts::Report const& r, ts::Rule rule) {
   for (auto const& v : r.violations)
     if (v.rule == rule) return &v;
-  static ts::Violation missing{rule, "<missing>", "<missing>", "<missing>", "<missing>"};
+  static ts::Violation missing{rule, "<missing>", "<missing>", "<missing>", "<missing>", {}};
   missing.rule = rule;
   return &missing;
 }

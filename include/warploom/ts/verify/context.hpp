@@ -39,7 +39,7 @@ constexpr bool contains(std::vector<int> const& v, int x) {
 template <class Message>
 constexpr void add(Report& r, Rule rule, std::string_view task, std::string_view resource,
                    std::string_view op, Message&& message) {
-  Violation v{rule, task, resource, op, {}};
+  Violation v{rule, task, resource, op, {}, {}};
   if (!std::is_constant_evaluated()) v.message = message();
   r.violations.push_back(std::move(v));
 }

@@ -29,6 +29,15 @@ enum class Rule {
   D21_SmemCapacity,       // shared memory fits the block
   W1_WarpOverlap,         // tasks' warp ranges are disjoint
   W2_WarpRange,           // warp ranges lie inside the block
+  D16_TmaBytes,           // a TMA stage's transaction bytes are the stage's buffer bytes
+  // Found by the model checker on interleavings of the tasks:
+  M1_Deadlock,        // some task can never proceed
+  M2_UnbalancedExit,  // at the end every phase is complete and no copy is in flight
+  M3_StageOwnership,  // a stage is read only while waited, written only while acquired
+  M4_StageRace,       // no stage is written while another task reads it (or the reverse)
+  M5_PhaseAliasing,   // producers never lap consumers; waits never pass on a stage in write
+  M6_OverArrival,     // no barrier phase receives more arrivals than it expects
+  M7_Undecided,       // the check finished within its state budget
 };
 
 struct RuleInfo {
@@ -55,6 +64,17 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D21_SmemCapacity, "R-D21", "shared memory fits the block"},
     {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
     {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
+    {Rule::D16_TmaBytes, "R-D16", "TMA transaction bytes match the stage's buffer bytes"},
+    {Rule::M1_Deadlock, "R-M1", "every task can always eventually proceed (no deadlock)"},
+    {Rule::M2_UnbalancedExit, "R-M2",
+     "at exit every barrier phase is complete and no copy in flight"},
+    {Rule::M3_StageOwnership, "R-M3",
+     "a stage is read only while waited, written only while acquired"},
+    {Rule::M4_StageRace, "R-M4", "no stage is written while another task reads it"},
+    {Rule::M5_PhaseAliasing, "R-M5",
+     "no producer laps a consumer; no wait passes on a stage in write"},
+    {Rule::M6_OverArrival, "R-M6", "no barrier phase receives more arrivals than it expects"},
+    {Rule::M7_Undecided, "R-M7", "the model check is decided within its state budget"},
 };
 
 constexpr RuleInfo const& info(Rule r) {
@@ -69,6 +89,7 @@ struct Violation {
   std::string_view resource;  // empty when no resource is involved
   std::string_view op;        // the op or work label, when one is involved
   std::string message;        // what is wrong and how to fix it (empty in constant evaluation)
+  std::string timeline;       // model-checker findings: the counterexample, step by step
 
   constexpr std::string_view id() const { return info(rule).id; }
 };

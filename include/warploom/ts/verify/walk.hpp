@@ -54,7 +54,8 @@ constexpr bool guard_holds(Node const& g, std::vector<LoopPosition> const& where
   return false;  // guard outside its loop (R-B6): never runs
 }
 
-constexpr void flatten_into(Schedule const& s, int node, int runtime_trips,
+template <class TripsOf>
+constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of,
                             std::vector<LoopPosition>& where, std::vector<int>& out) {
   Node const& n = s.nodes[node];
   switch (n.kind) {
@@ -68,11 +69,11 @@ constexpr void flatten_into(Schedule const& s, int node, int runtime_trips,
       if (!guard_holds(n, where)) return;
       break;
     case NodeKind::Loop: {
-      int trips = trip_count(n, runtime_trips);
+      int const trips = trips_of(node);
       where.push_back({node, 0, trips});
       for (int i = 0; i < trips; ++i) {
         where.back().iteration = i;
-        for (int c : n.children) flatten_into(s, c, runtime_trips, where, out);
+        for (int c : n.children) flatten_into(s, c, trips_of, where, out);
       }
       where.pop_back();
       return;
@@ -80,24 +81,33 @@ constexpr void flatten_into(Schedule const& s, int node, int runtime_trips,
     case NodeKind::Root:
       break;
   }
-  for (int c : n.children) flatten_into(s, c, runtime_trips, where, out);
+  for (int c : n.children) flatten_into(s, c, trips_of, where, out);
 }
 
 }  // namespace detail
 
-// The op nodes one execution visits, in order, with every run-time loop running `runtime_trips`
-// times.
-constexpr std::vector<int> flatten(Schedule const& s, int runtime_trips) {
+// The op nodes one execution visits, in order; `trips_of(loop_node)` gives each loop's trip count.
+template <class TripsOf>
+constexpr std::vector<int> flatten_with(Schedule const& s, TripsOf const& trips_of) {
   std::vector<int> out;
   std::vector<detail::LoopPosition> where;
-  detail::flatten_into(s, 0, runtime_trips, where, out);
+  detail::flatten_into(s, 0, trips_of, where, out);
   return out;
+}
+
+// The op nodes one execution visits, in order, with every run-time loop running `runtime_trips`
+// times and compile-time loops capped at 3.
+constexpr std::vector<int> flatten(Schedule const& s, int runtime_trips) {
+  return flatten_with(s, [&](int node) { return trip_count(s.nodes[node], runtime_trips); });
+}
+
+constexpr bool is_runtime_loop(Node const& n) {
+  return n.kind == NodeKind::Loop && !(n.start.is_static && n.end.is_static && n.step.is_static);
 }
 
 constexpr bool has_runtime_loop(Schedule const& s) {
   for (auto const& n : s.nodes)
-    if (n.kind == NodeKind::Loop && !(n.start.is_static && n.end.is_static && n.step.is_static))
-      return true;
+    if (is_runtime_loop(n)) return true;
   return false;
 }
 

@@ -63,16 +63,16 @@ TEST(Diagnostic, EveryRuleHasAUniqueId) {
     EXPECT_EQ(ts::info(i.rule).id, i.id);
     ids.insert(i.id);
   }
-  EXPECT_EQ(ids.size(), 17u);
+  EXPECT_EQ(ids.size(), 25u);  // 17 structural rules, R-D16, R-M1..R-M7
   EXPECT_EQ(ts::info(Rule::D10_WorkBracketing).id, "R-D10");
   EXPECT_EQ(ts::info(Rule::W2_WarpRange).id, "R-W2");
 }
 
 TEST(Diagnostic, FormatNamesRuleTaskResourceOpAndMessage) {
-  ts::Violation v{Rule::D10_WorkBracketing, "load", "smem", "tma_load", "it is wrong"};
+  ts::Violation v{Rule::D10_WorkBracketing, "load", "smem", "tma_load", "it is wrong", {}};
   EXPECT_EQ(v.id(), "R-D10");
   EXPECT_EQ(ts::format(v), "R-D10 task `load` resource `smem` op `tma_load`: it is wrong");
-  ts::Violation whole{Rule::D3_RegisterBudget, "", "", "", "too many"};
+  ts::Violation whole{Rule::D3_RegisterBudget, "", "", "", "too many", {}};
   EXPECT_EQ(ts::format(whole), "R-D3: too many");
 }
 

@@ -1,0 +1,103 @@
+// warploom/ts/verify/check_model.hpp
+//
+// ts::model_check: runs the model checker over every scenario of a TaskManager (each run-time
+// loop with 0, 1, 2 and stages+1 iterations; loops matched across tasks by position) and returns
+// its findings as a ts::Report, each with a counterexample timeline.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/model_check.hpp"
+#include "warploom/ts/verify/program.hpp"
+#include "warploom/ts/verify/timeline.hpp"
+
+namespace warploom::ts {
+
+namespace verify {
+
+// The scenarios to explore: with k distinct run-time loop positions, every combination of
+// {0, 1, 2, stages+1} when k <= 2, else the four with every loop alike.
+constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30) {
+  int keys = 0, stages = 0;
+  for (auto const& t : m.tasks) keys = std::max(keys, count_runtime_loops(t.schedule));
+  for (auto const& r : m.resources)
+    stages = std::max(stages, r.pipeline.enabled() ? r.pipeline.num_stages : 0);
+  std::vector<int> values;
+  for (int v : {0, 1, 2, stages + 1})
+    if (v <= max_trips && (values.empty() || values.back() < v)) values.push_back(v);
+  std::vector<Scenario> out;
+  if (keys == 0) {
+    out.push_back({});
+  } else if (keys <= 2) {
+    std::vector<int> idx(keys, 0);
+    while (true) {
+      Scenario sc;
+      for (int k = 0; k < keys; ++k) sc.runtime_trips.push_back(values[idx[k]]);
+      out.push_back(sc);
+      int k = 0;
+      while (k < keys && ++idx[k] == static_cast<int>(values.size())) idx[k++] = 0;
+      if (k == keys) break;
+    }
+  } else {
+    for (int v : values) out.push_back({std::vector<int>(keys, v)});
+  }
+  return out;
+}
+
+constexpr std::string scenario_text(Scenario const& sc) {
+  if (sc.runtime_trips.empty()) return "";
+  std::string s = " (run-time loops running ";
+  for (std::size_t i = 0; i < sc.runtime_trips.size(); ++i)
+    s += (i ? ", " : "") + to_str(sc.runtime_trips[i]);
+  return s + " time(s), in schedule order)";
+}
+
+}  // namespace verify
+
+// Model-checks `m`; findings are added to a new Report, statistics to `stats`.
+constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt = {},
+                             ModelCheckStats* stats = nullptr) {
+  Report report;
+  report.checks_run += 7;
+  ModelCheckStats st;
+  for (verify::Scenario const& sc : verify::scenarios_of(m, opt.max_runtime_trips)) {
+    verify::ModelChecker mc(m, sc, opt);
+    mc.run();
+    ++st.scenarios;
+    st.states += mc.states();
+    for (auto const& f : mc.findings()) {
+      if (report.has(f.rule)) continue;
+      Violation v{f.rule,
+                  f.task >= 0 ? m.tasks[f.task].spec.name : std::string_view{},
+                  f.resource >= 0 ? m.resources[f.resource].name : std::string_view{},
+                  f.node >= 0 && f.task >= 0
+                      ? verify::op_name(m.tasks[f.task].schedule.nodes[f.node])
+                      : std::string_view{},
+                  {},
+                  {}};
+      if (!std::is_constant_evaluated()) {
+        v.message = f.what + verify::scenario_text(sc);
+        v.timeline = verify::render_timeline(m, mc, f.state);
+      }
+      report.violations.push_back(std::move(v));
+    }
+    if (!mc.decided()) {
+      st.decided = false;
+      if (!opt.allow_undecided && !report.has(Rule::M7_Undecided)) {
+        Violation v{Rule::M7_Undecided, {}, {}, {}, {}, {}};
+        if (!std::is_constant_evaluated())
+          v.message = "the model check stopped at " + to_str(opt.max_states) + " states" +
+                      verify::scenario_text(sc) +
+                      " without a verdict; raise ModelCheckOptions::max_states or allow undecided "
+                      "checks explicitly";
+        report.violations.push_back(std::move(v));
+      }
+    }
+  }
+  if (stats) *stats = st;
+  return report;
+}
+
+}  // namespace warploom::ts

@@ -1,0 +1,554 @@
+// warploom/ts/verify/model_check.hpp
+//
+// The exhaustive model checker: every interleaving of a TaskManager's tasks, with each pipeline's
+// barriers modelled exactly — per stage, the full and empty mbarrier's phase parity, the arrivals
+// still expected in the current phase and the TMA transactions outstanding — and the tasks'
+// waits deciding on parity as the hardware does (so a producer that laps a consumer is seen to
+// pass on a stale phase). TMA copies land asynchronously, at any point after they are issued.
+//
+// Every run-time loop is tried with 0, 1, 2 and stages+1 iterations (matched across tasks by
+// position, see program.hpp). States are hashed; a step that touches nothing shared runs alone
+// (partial-order reduction). The search never stops silently: past `max_states` the result is
+// R-M7 "undecided", an error unless the caller allows it.
+//
+// Findings (rules R-M1..R-M6) name the task, resource and op, and carry the shortest
+// counterexample as a per-task timeline.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/context.hpp"
+#include "warploom/ts/verify/diagnostic.hpp"
+#include "warploom/ts/verify/program.hpp"
+
+namespace warploom::ts {
+
+struct ModelCheckOptions {
+  long long max_states = 4'000'000;  // per scenario
+  bool allow_undecided = false;      // if true, hitting max_states is reported but not an error
+  int max_findings = 8;
+  // Run-time loops run 0, 1, 2 and stages+1 times; a smaller cap limits the scenarios (the
+  // compile-time check uses 2).
+  int max_runtime_trips = 1 << 30;
+};
+
+struct ModelCheckStats {
+  long long states = 0;  // distinct states, all scenarios
+  int scenarios = 0;
+  bool decided = true;
+};
+
+namespace verify {
+
+namespace detail {
+
+// ---- State -------------------------------------------------------------------------------------
+// Flat int16 vector: [pc per task][try flags per task][per resource, per stage: full parity,
+// full pending, full tx, empty parity, empty pending, tma in flight].
+struct Layout {
+  int tasks = 0;
+  std::vector<int> res_base;  // offset of each pipelined resource's stage block, -1 if none
+  std::vector<int> stages;
+  int size = 0;
+  static constexpr int kPerStage = 6;
+  constexpr int pc(int t) const { return t; }
+  constexpr int flags(int t) const { return tasks + t; }
+  constexpr int slot(int r, int stage, int field) const {
+    return res_base[r] + stage * kPerStage + field;
+  }
+};
+enum Field : int { FullParity = 0, FullPending, FullTx, EmptyParity, EmptyPending, InFlight };
+
+// A set of fixed-size states in one arena, open addressing; usable in constant expressions.
+class StateTable {
+ public:
+  constexpr explicit StateTable(int width) : width_(width), slots_(1 << 12, -1) {}
+  // Index of `s`, inserting it if new (`inserted` says which).
+  constexpr int find_or_insert(std::vector<std::int16_t> const& s, bool& inserted) {
+    if ((count_ + 1) * 2 > static_cast<long long>(slots_.size())) grow();
+    std::size_t mask = slots_.size() - 1, h = hash(s.data()) & mask;
+    while (slots_[h] >= 0) {
+      if (equal(slots_[h], s.data())) {
+        inserted = false;
+        return slots_[h];
+      }
+      h = (h + 1) & mask;
+    }
+    int const id = static_cast<int>(count_++);
+    arena_.insert(arena_.end(), s.begin(), s.end());
+    slots_[h] = id;
+    inserted = true;
+    return id;
+  }
+  constexpr std::vector<std::int16_t> get(int id) const {
+    return std::vector<std::int16_t>(arena_.begin() + static_cast<long>(id) * width_,
+                                     arena_.begin() + static_cast<long>(id + 1) * width_);
+  }
+  constexpr long long size() const { return count_; }
+
+ private:
+  constexpr std::size_t hash(std::int16_t const* p) const {
+    std::uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < width_; ++i) {
+      h ^= static_cast<std::uint16_t>(p[i]);
+      h *= 1099511628211ull;
+    }
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+  constexpr bool equal(int id, std::int16_t const* p) const {
+    for (int i = 0; i < width_; ++i)
+      if (arena_[static_cast<std::size_t>(id) * width_ + i] != p[i]) return false;
+    return true;
+  }
+  constexpr void grow() {
+    std::vector<int> bigger(slots_.size() * 2, -1);
+    std::size_t mask = bigger.size() - 1;
+    for (long long id = 0; id < count_; ++id) {
+      std::size_t h = hash(arena_.data() + id * width_) & mask;
+      while (bigger[h] >= 0) h = (h + 1) & mask;
+      bigger[h] = static_cast<int>(id);
+    }
+    slots_ = std::move(bigger);
+  }
+
+  int width_;
+  std::vector<int> slots_;
+  std::vector<std::int16_t> arena_;
+  long long count_ = 0;
+};
+
+// How a state was reached: from `parent` by task `task` running its step `pc` (task -1: the TMA
+// copy into (resource, stage) landed).
+struct Edge {
+  int parent = -1;
+  int task = -1;
+  int pc = 0;
+  int resource = -1;
+  int stage = 0;
+};
+
+struct Finding {
+  Rule rule;
+  int task = -1;  // offending task (-1: none)
+  int resource = -1;
+  int node = -1;     // schedule node of the offending op (-1: tail / none)
+  int state = -1;    // state in which it happened (for the timeline)
+  std::string what;  // the sentence (empty in constant evaluation)
+};
+
+}  // namespace detail
+
+// ---- Checker -----------------------------------------------------------------------------------
+class ModelChecker {
+ public:
+  constexpr ModelChecker(ManagerModel const& m, Scenario const& sc, ModelCheckOptions const& opt)
+      : m_(m), sc_(sc), opt_(opt) {
+    for (auto const& t : m.tasks) programs_.push_back(build_program(m, t, sc));
+    layout_.tasks = static_cast<int>(m.tasks.size());
+    int offset = 2 * layout_.tasks;
+    for (auto const& r : m.resources) {
+      layout_.stages.push_back(r.pipeline.enabled() ? r.pipeline.num_stages : 0);
+      if (r.pipeline.enabled()) {
+        layout_.res_base.push_back(offset);
+        offset += r.pipeline.num_stages * detail::Layout::kPerStage;
+      } else {
+        layout_.res_base.push_back(-1);
+      }
+    }
+    layout_.size = offset;
+  }
+
+  constexpr void run() {
+    detail::StateTable table(layout_.size);
+    std::vector<std::int16_t> init(layout_.size, 0);
+    for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
+      auto const& p = m_.resources[r].pipeline;
+      if (!p.enabled()) continue;
+      for (int i = 0; i < p.num_stages; ++i) {
+        init[layout_.slot(r, i, detail::FullPending)] = static_cast<std::int16_t>(p.producer.size);
+        init[layout_.slot(r, i, detail::EmptyPending)] = static_cast<std::int16_t>(p.consumer.size);
+      }
+    }
+    bool inserted = false;
+    table.find_or_insert(init, inserted);
+    edges_.push_back({});
+    long long head = 0;
+    while (head < table.size()) {
+      if (table.size() > opt_.max_states) {
+        decided_ = false;
+        break;
+      }
+      int const id = static_cast<int>(head++);
+      std::vector<std::int16_t> const s = table.get(id);
+      expand(table, id, s);
+      if (static_cast<int>(findings_.size()) >= opt_.max_findings) break;
+    }
+    states_ = table.size();
+    table_ = std::move(table);
+  }
+
+  constexpr std::vector<detail::Finding> const& findings() const { return findings_; }
+  constexpr long long states() const { return states_; }
+  constexpr bool decided() const { return decided_; }
+  constexpr std::vector<Program> const& programs() const { return programs_; }
+
+  // The path from the initial state to `state`, as edges.
+  constexpr std::vector<detail::Edge> path_to(int state) const {
+    std::vector<detail::Edge> path;
+    for (int s = state; s > 0; s = edges_[s].parent) path.insert(path.begin(), edges_[s]);
+    return path;
+  }
+  constexpr std::vector<std::int16_t> state(int id) const { return table_.get(id); }
+  constexpr detail::Layout const& layout() const { return layout_; }
+
+ private:
+  using S = std::vector<std::int16_t>;
+
+  constexpr bool done(S const& s, int t) const {
+    return s[layout_.pc(t)] >= static_cast<int>(programs_[t].steps.size());
+  }
+
+  constexpr bool has_rule(Rule r) const {
+    for (auto const& f : findings_)
+      if (f.rule == r) return true;
+    return false;
+  }
+
+  // Records a finding (first of its rule only) with a lazily built sentence.
+  template <class What>
+  constexpr void report(Rule rule, int task, int resource, int node, int state, What&& what) {
+    if (has_rule(rule)) return;
+    detail::Finding f{rule, task, resource, node, state, {}};
+    if (!std::is_constant_evaluated()) f.what = what();
+    findings_.push_back(std::move(f));
+  }
+
+  constexpr bool enabled(S const& s, int t) const {
+    if (done(s, t)) return false;
+    Step const& st = programs_[t].steps[s[layout_.pc(t)]];
+    switch (st.kind) {
+      case StepKind::Acquire:
+        return try_flag(s, t, st.resource, true) ||
+               s[layout_.slot(st.resource, st.stage, detail::EmptyParity)] != st.parity;
+      case StepKind::Tail:
+        return s[layout_.slot(st.resource, st.stage, detail::EmptyParity)] != st.parity;
+      case StepKind::Wait:
+        return try_flag(s, t, st.resource, false) ||
+               s[layout_.slot(st.resource, st.stage, detail::FullParity)] != st.parity;
+      default:
+        return true;
+    }
+  }
+
+  constexpr bool try_flag(S const& s, int t, int r, bool producer) const {
+    int const bit = 2 * r + (producer ? 0 : 1);
+    return bit < 15 && ((s[layout_.flags(t)] >> bit) & 1);
+  }
+  constexpr void set_try_flag(S& s, int t, int r, bool producer, bool v) const {
+    int const bit = 2 * r + (producer ? 0 : 1);
+    if (bit >= 15) return;
+    if (v)
+      s[layout_.flags(t)] = static_cast<std::int16_t>(s[layout_.flags(t)] | (1 << bit));
+    else
+      s[layout_.flags(t)] = static_cast<std::int16_t>(s[layout_.flags(t)] & ~(1 << bit));
+  }
+
+  // Completes the barrier's phase when nothing more is expected of it.
+  constexpr void maybe_complete(S& s, int r, int stage, bool full) const {
+    auto const& p = m_.resources[r].pipeline;
+    int const pending = layout_.slot(r, stage, full ? detail::FullPending : detail::EmptyPending);
+    int const parity = layout_.slot(r, stage, full ? detail::FullParity : detail::EmptyParity);
+    if (s[pending] == 0 && (!full || s[layout_.slot(r, stage, detail::FullTx)] == 0)) {
+      s[parity] = static_cast<std::int16_t>(s[parity] ^ 1);
+      s[pending] = static_cast<std::int16_t>(full ? p.producer.size : p.consumer.size);
+    }
+  }
+
+  constexpr bool arrive(S& s, int r, int stage, bool full, int n, int task, int node, int id) {
+    int const pending = layout_.slot(r, stage, full ? detail::FullPending : detail::EmptyPending);
+    if (n > s[pending]) {
+      report(Rule::M6_OverArrival, task, r, node, id, [&] {
+        auto const& p = m_.resources[r].pipeline;
+        return std::string(full ? "the full" : "the empty") + " barrier of stage " + to_str(stage) +
+               " expects " + to_str(full ? p.producer.size : p.consumer.size) +
+               " arrivals per phase; this op makes " + to_str(n) + " while " + to_str(s[pending]) +
+               " are outstanding: the extra arrivals complete a phase early (fix the cooperative "
+               "group size)";
+      });
+      return false;
+    }
+    s[pending] = static_cast<std::int16_t>(s[pending] - n);
+    maybe_complete(s, r, stage, full);
+    return true;
+  }
+
+  // Task other than `self` owning (r, stage) on the given side at its current pc, or -1. A TMA
+  // producer's writes are the copies in flight (tracked per stage), not its acquire..commit span:
+  // its commit is a no-op and a consumer may pass its wait as soon as the copy lands.
+  constexpr int owner(S const& s, int self, int r, int stage, bool producer) const {
+    if (producer && m_.resources[r].pipeline.tma_producer()) return -1;
+    for (int t = 0; t < layout_.tasks; ++t) {
+      if (t == self) continue;
+      if (holds(programs_[t], s[layout_.pc(t)], r, stage, producer)) return t;
+    }
+    return -1;
+  }
+
+  constexpr std::string task_name(int t) const {
+    return t < 0 ? std::string("?") : std::string(m_.tasks[t].spec.name);
+  }
+
+  constexpr void push(detail::StateTable& table, S const& next, detail::Edge e) {
+    bool inserted = false;
+    int const id = table.find_or_insert(next, inserted);
+    if (inserted) {
+      edges_.push_back(e);
+      (void)id;
+    }
+  }
+
+  constexpr void expand(detail::StateTable& table, int id, S const& s) {
+    int const T = layout_.tasks;
+    // Partial-order reduction: a local step commutes with everything; run it alone.
+    for (int t = 0; t < T; ++t) {
+      if (done(s, t)) continue;
+      if (programs_[t].steps[s[layout_.pc(t)]].kind == StepKind::Local) {
+        S next = s;
+        ++next[layout_.pc(t)];
+        push(table, next, {id, t, s[layout_.pc(t)]});
+        return;
+      }
+    }
+    bool any = false;
+    for (int t = 0; t < T; ++t) {
+      if (!enabled(s, t)) continue;
+      any = true;
+      S next = s;
+      if (step(next, t, id)) push(table, next, {id, t, s[layout_.pc(t)]});
+    }
+    // TMA copies in flight land at any time.
+    for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
+      for (int i = 0; i < layout_.stages[r]; ++i) {
+        if (s[layout_.slot(r, i, detail::InFlight)] <= 0) continue;
+        any = true;
+        S next = s;
+        --next[layout_.slot(r, i, detail::InFlight)];
+        --next[layout_.slot(r, i, detail::FullTx)];
+        maybe_complete(next, r, i, true);
+        push(table, next, {id, -1, 0, r, i});
+      }
+    }
+    bool all_done = true;
+    for (int t = 0; t < T; ++t) all_done = all_done && done(s, t);
+    if (all_done) {
+      check_exit(s, id);
+      return;
+    }
+    if (!any) {
+      int blocked = -1;
+      for (int t = 0; t < T && blocked < 0; ++t)
+        if (!done(s, t)) blocked = t;
+      Step const& st = programs_[blocked].steps[s[layout_.pc(blocked)]];
+      report(Rule::M1_Deadlock, blocked, st.resource, st.node, id, [&] {
+        std::string text = "no task can proceed:";
+        for (int t = 0; t < T; ++t) {
+          if (done(s, t)) continue;
+          Step const& b = programs_[t].steps[s[layout_.pc(t)]];
+          text += " task `" + task_name(t) + "` waits in " + describe_in(t, b) + ";";
+        }
+        text.pop_back();
+        return text;
+      });
+    }
+  }
+
+  constexpr void check_exit(S const& s, int id) {
+    for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
+      auto const& p = m_.resources[r].pipeline;
+      for (int i = 0; i < layout_.stages[r]; ++i) {
+        bool const partial_full = s[layout_.slot(r, i, detail::FullPending)] != p.producer.size;
+        bool const partial_empty = s[layout_.slot(r, i, detail::EmptyPending)] != p.consumer.size;
+        bool const in_flight = s[layout_.slot(r, i, detail::InFlight)] != 0 ||
+                               s[layout_.slot(r, i, detail::FullTx)] != 0;
+        if (partial_full || partial_empty || in_flight) {
+          report(Rule::M2_UnbalancedExit, -1, r, -1, id, [&] {
+            return std::string("when every task has ended, stage ") + to_str(i) + " still has " +
+                   (in_flight ? "a TMA copy in flight or expected"
+                    : partial_full
+                        ? to_str(s[layout_.slot(r, i, detail::FullPending)]) + " of " +
+                              to_str(p.producer.size) + " producer arrivals outstanding"
+                        : to_str(s[layout_.slot(r, i, detail::EmptyPending)]) + " of " +
+                              to_str(p.consumer.size) + " consumer arrivals outstanding") +
+                   ": a phase was left half done (unbalanced arrivals, or a task ends "
+                   "mid-protocol)";
+          });
+          return;
+        }
+      }
+    }
+  }
+
+  // Runs task t's current step on `s`; false when the step is a violation (not explored further).
+  constexpr bool step(S& s, int t, int id) {
+    int const pc = s[layout_.pc(t)];
+    Step const& st = programs_[t].steps[pc];
+    int const r = st.resource;
+    switch (st.kind) {
+      case StepKind::Local:
+        break;
+      case StepKind::TryAcquire:
+        set_try_flag(s, t, r, true, s[layout_.slot(r, st.stage, detail::EmptyParity)] != st.parity);
+        break;
+      case StepKind::TryWait:
+        set_try_flag(s, t, r, false, s[layout_.slot(r, st.stage, detail::FullParity)] != st.parity);
+        break;
+      case StepKind::Acquire: {
+        set_try_flag(s, t, r, true, false);
+        if (int const o = owner(s, t, r, st.stage, false); o >= 0) {
+          report(Rule::M5_PhaseAliasing, t, r, st.node, id, [&] {
+            return "acquires stage " + to_str(st.stage) + " while task `" + task_name(o) +
+                   "` still holds it (waited, not released): the producer lapped the consumer and "
+                   "passed on "
+                   "a stale phase";
+          });
+          return false;
+        }
+        if (st.tx_units > 0) {
+          s[layout_.slot(r, st.stage, detail::FullTx)] =
+              static_cast<std::int16_t>(s[layout_.slot(r, st.stage, detail::FullTx)] + st.tx_units);
+          if (!arrive(s, r, st.stage, true, st.arrivals, t, st.node, id)) return false;
+        }
+        break;
+      }
+      case StepKind::Commit:
+        if (st.arrivals > 0 && !arrive(s, r, st.stage, true, st.arrivals, t, st.node, id))
+          return false;
+        break;
+      case StepKind::Wait: {
+        set_try_flag(s, t, r, false, false);
+        int const o = owner(s, t, r, st.stage, true);
+        if (o >= 0 || s[layout_.slot(r, st.stage, detail::InFlight)] > 0) {
+          report(Rule::M5_PhaseAliasing, t, r, st.node, id, [&] {
+            return "passes its wait on stage " + to_str(st.stage) + " while " +
+                   (o >= 0 ? "task `" + task_name(o) + "` still writes it (acquired, not committed)"
+                           : std::string("a TMA copy into it is still in flight")) +
+                   ": the full barrier completed early (arrival or byte counts)";
+          });
+          return false;
+        }
+        break;
+      }
+      case StepKind::Release:
+        if (!arrive(s, r, st.stage, false, st.arrivals, t, st.node, id)) return false;
+        break;
+      case StepKind::ProduceWork: {
+        if (!holds(programs_[t], pc, r, st.stage, true)) {
+          report(Rule::M3_StageOwnership, t, r, st.node, id, [&] {
+            return "writes stage " + to_str(st.stage) +
+                   " without owning it (no acquire() since its last commit())";
+          });
+          return false;
+        }
+        if (int const o = owner(s, t, r, st.stage, false); o >= 0) {
+          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+            return "writes stage " + to_str(st.stage) + " while task `" + task_name(o) +
+                   "` reads it";
+          });
+          return false;
+        }
+        if (st.tx_units > 0)
+          s[layout_.slot(r, st.stage, detail::InFlight)] = static_cast<std::int16_t>(
+              s[layout_.slot(r, st.stage, detail::InFlight)] + st.tx_units);
+        break;
+      }
+      case StepKind::ConsumeWork: {
+        if (!holds(programs_[t], pc, r, st.stage, false)) {
+          report(Rule::M3_StageOwnership, t, r, st.node, id, [&] {
+            return "reads stage " + to_str(st.stage) +
+                   " without owning it (no wait() since its last release())";
+          });
+          return false;
+        }
+        int const o = owner(s, t, r, st.stage, true);
+        if (o >= 0 || s[layout_.slot(r, st.stage, detail::InFlight)] > 0) {
+          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+            return "reads stage " + to_str(st.stage) + " while " +
+                   (o >= 0 ? "task `" + task_name(o) + "` writes it"
+                           : std::string("a TMA copy into it is in flight"));
+          });
+          return false;
+        }
+        break;
+      }
+      case StepKind::Tail:
+        break;
+    }
+    ++s[layout_.pc(t)];
+    return true;
+  }
+
+ private:
+  constexpr std::string op_text(Step const& st) const {
+    switch (st.kind) {
+      case StepKind::TryAcquire:
+        return "try_acquire()";
+      case StepKind::Acquire:
+        return "acquire()";
+      case StepKind::Commit:
+        return "commit()";
+      case StepKind::TryWait:
+        return "try_wait()";
+      case StepKind::Wait:
+        return "wait()";
+      case StepKind::Release:
+        return "release()";
+      case StepKind::Tail:
+        return "producer_tail()";
+      case StepKind::ProduceWork:
+      case StepKind::ConsumeWork:
+      case StepKind::Local:
+        return "work()";
+    }
+    return "?";
+  }
+
+ public:
+  // "smem.tma_load() [stage 1]": task `task`'s step, for findings and timelines.
+  constexpr std::string describe_in(int task, Step const& st) const {
+    std::string res =
+        st.resource >= 0 ? std::string(resource_name(m_, st.resource)) : std::string("?");
+    std::string op;
+    switch (st.kind) {
+      case StepKind::ProduceWork:
+      case StepKind::ConsumeWork:
+      case StepKind::Local:
+        op = st.node >= 0 ? std::string(m_.tasks[task].schedule.nodes[st.node].label) + "()"
+                          : "work()";
+        break;
+      default:
+        op = op_text(st);
+    }
+    std::string where =
+        st.kind == StepKind::Local ? std::string() : " [stage " + to_str(st.stage) + "]";
+    return res + "." + op + where;
+  }
+
+ private:
+  ManagerModel const& m_;
+  Scenario sc_;
+  ModelCheckOptions opt_;
+  std::vector<Program> programs_;
+  detail::Layout layout_;
+  std::vector<detail::Edge> edges_;
+  std::vector<detail::Finding> findings_;
+  detail::StateTable table_{1};
+  long long states_ = 0;
+  bool decided_ = true;
+};
+
+}  // namespace verify
+}  // namespace warploom::ts

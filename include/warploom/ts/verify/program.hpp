@@ -1,0 +1,219 @@
+// warploom/ts/verify/program.hpp
+//
+// The model checker's view of one task: its schedule unrolled for one scenario (a trip count for
+// every loop) into a straight-line program of pipeline steps. Each step already knows the stage
+// and phase parity it uses, because a task's pipeline cursors depend only on its own program
+// (index and phase advance at commit and release, as on the device). The producer tail the
+// TaskManager emits at task end is part of the program.
+//
+// Scenarios: every run-time loop gets a trip count. Run-time loops are matched across tasks by
+// their position (the k-th run-time loop of a schedule, in pre-order), so a load task's and a store
+// task's loops over the same rows run the same number of times.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/verify/context.hpp"
+#include "warploom/ts/verify/walk.hpp"
+
+namespace warploom::ts::verify {
+
+enum class StepKind : std::uint8_t {
+  TryAcquire,
+  Acquire,
+  Commit,
+  TryWait,
+  Wait,
+  Release,
+  ProduceWork,
+  ConsumeWork,
+  Tail,   // producer tail: wait until a stage was released (emitted at task end)
+  Local,  // touches nothing shared: work on unpipelined resources, auxiliary work
+};
+
+struct Step {
+  StepKind kind = StepKind::Local;
+  int node = -1;  // schedule node, for names (-1: the producer tail)
+  int resource = -1;
+  int stage = 0;
+  int parity = 0;    // the phase parity waited on (acquire, wait, tail)
+  int arrivals = 0;  // arrivals the step makes on its barrier
+  int tx_units = 0;  // TMA: copies the acquire expects / the work issues
+};
+
+// Which stage a task owns between acquire..commit (producer) or wait..release (consumer).
+struct Hold {
+  int resource = -1;
+  int stage = 0;
+  bool producer = false;
+};
+
+struct Program {
+  std::vector<Step> steps;
+  std::vector<std::vector<Hold>> holds;  // holds[pc]: stages owned before steps[pc] runs
+};
+
+// A scenario: trip counts of the run-time loops, by position (see above).
+struct Scenario {
+  std::vector<int> runtime_trips;
+  constexpr int trips(int key) const {
+    if (runtime_trips.empty()) return 0;
+    return key < static_cast<int>(runtime_trips.size()) ? runtime_trips[key] : runtime_trips.back();
+  }
+};
+
+// Position keys of a schedule's run-time loops: node id -> k (pre-order), -1 for static loops.
+constexpr std::vector<int> runtime_loop_keys(Schedule const& s) {
+  std::vector<int> keys(s.nodes.size(), -1);
+  int next = 0;
+  // Node ids are assigned in pre-order by the recorder; hand-built models keep that order too.
+  for (int i = 0; i < static_cast<int>(s.nodes.size()); ++i)
+    if (is_runtime_loop(s.nodes[i])) keys[i] = next++;
+  return keys;
+}
+
+constexpr int count_runtime_loops(Schedule const& s) {
+  int n = 0;
+  for (auto const& node : s.nodes)
+    if (is_runtime_loop(node)) ++n;
+  return n;
+}
+
+namespace detail {
+
+struct Cursor {
+  int index = 0;
+  int parity = 0;
+};
+
+constexpr void advance(Cursor& c, int stages) {
+  if (++c.index == stages) {
+    c.index = 0;
+    c.parity ^= 1;
+  }
+}
+
+constexpr int agent_arrivals(CooperativeGroup g, int warps) {
+  return g.agent == Agent::Warp ? warps : warps * kThreadsPerWarp;
+}
+
+}  // namespace detail
+
+constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scenario const& sc) {
+  Schedule const& s = t.schedule;
+  std::vector<int> const keys = runtime_loop_keys(s);
+  std::vector<int> const ops = flatten_with(s, [&](int node) {
+    Node const& n = s.nodes[node];
+    if (keys[node] >= 0) return sc.trips(keys[node]);
+    long long const c = static_trip_count(n);
+    return static_cast<int>(c);
+  });
+  int const num_res = static_cast<int>(m.resources.size());
+  std::vector<detail::Cursor> prod(num_res, detail::Cursor{0, 1}),
+      cons(num_res, detail::Cursor{0, 0});
+  Program p;
+  int const warps = t.spec.num_warps;
+  for (int id : ops) {
+    Node const& n = s.nodes[id];
+    Step st{};
+    st.node = id;
+    st.resource = n.resource;
+    bool const valid = n.resource >= 0 && n.resource < num_res;
+    PipelineConfig const cfg = valid ? m.resources[n.resource].pipeline : PipelineConfig{};
+    if (!cfg.enabled() || (n.op == OpKind::Work && is_auxiliary(n.role))) {
+      st.kind = StepKind::Local;
+      p.steps.push_back(st);
+      continue;
+    }
+    int const S = cfg.num_stages;
+    detail::Cursor& pc = prod[n.resource];
+    detail::Cursor& cc = cons[n.resource];
+    switch (n.op) {
+      case OpKind::TryAcquire:
+        st = {StepKind::TryAcquire, id, n.resource, pc.index, pc.parity, 0, 0};
+        break;
+      case OpKind::Acquire:
+        st = {StepKind::Acquire,
+              id,
+              n.resource,
+              pc.index,
+              pc.parity,
+              cfg.tma_producer() ? warps : 0,
+              cfg.tma_producer() ? warps : 0};
+        break;
+      case OpKind::Commit:
+        st = {StepKind::Commit,
+              id,
+              n.resource,
+              pc.index,
+              pc.parity,
+              cfg.tma_producer() ? 0 : detail::agent_arrivals(cfg.producer, warps),
+              0};
+        detail::advance(pc, S);
+        break;
+      case OpKind::TryWait:
+        st = {StepKind::TryWait, id, n.resource, cc.index, cc.parity, 0, 0};
+        break;
+      case OpKind::Wait:
+        st = {StepKind::Wait, id, n.resource, cc.index, cc.parity, 0, 0};
+        break;
+      case OpKind::Release:
+        st = {StepKind::Release,
+              id,
+              n.resource,
+              cc.index,
+              cc.parity,
+              detail::agent_arrivals(cfg.consumer, warps),
+              0};
+        detail::advance(cc, S);
+        break;
+      case OpKind::Work:
+        if (is_producer_side(n.role))
+          st = {StepKind::ProduceWork,         id, n.resource, pc.index, pc.parity, 0,
+                cfg.tma_producer() ? warps : 0};
+        else
+          st = {StepKind::ConsumeWork, id, n.resource, cc.index, cc.parity, 0, 0};
+        break;
+    }
+    p.steps.push_back(st);
+  }
+  // The producer tail the TaskManager emits for every pipelined resource the task produces.
+  for (int r : t.dst) {
+    PipelineConfig const cfg = m.resources[r].pipeline;
+    if (!cfg.enabled()) continue;
+    detail::Cursor c = prod[r];
+    for (int i = 0; i < cfg.num_stages; ++i) {
+      p.steps.push_back({StepKind::Tail, -1, r, c.index, c.parity, 0, 0});
+      detail::advance(c, cfg.num_stages);
+    }
+  }
+  // Ownership before each step.
+  std::vector<Hold> held;
+  auto drop = [&](int res, int stage, bool producer) {
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (held[i].resource == res && held[i].stage == stage && held[i].producer == producer) {
+        held.erase(held.begin() + static_cast<long>(i));
+        return;
+      }
+    }
+  };
+  for (Step const& st : p.steps) {
+    p.holds.push_back(held);
+    if (st.kind == StepKind::Acquire) held.push_back({st.resource, st.stage, true});
+    if (st.kind == StepKind::Commit) drop(st.resource, st.stage, true);
+    if (st.kind == StepKind::Wait) held.push_back({st.resource, st.stage, false});
+    if (st.kind == StepKind::Release) drop(st.resource, st.stage, false);
+  }
+  p.holds.push_back(held);  // after the last step
+  return p;
+}
+
+constexpr bool holds(Program const& p, int pc, int res, int stage, bool producer) {
+  for (Hold const& h : p.holds[pc])
+    if (h.resource == res && h.stage == stage && h.producer == producer) return true;
+  return false;
+}
+
+}  // namespace warploom::ts::verify

@@ -1,0 +1,74 @@
+// warploom/ts/verify/timeline.hpp
+//
+// A counterexample as a per-task timeline: one column per task (and one for TMA copies landing),
+// one row per step of the interleaving that reaches the violation, and a last row with the op
+// each unfinished task is at. Long paths keep their last rows.
+//
+//   step | load                          | store                      | tma
+//      1 | smem.try_acquire() [stage 0]  |                            |
+//      2 |                               | smem.try_wait() [stage 0]  |
+//    ... |
+//    now | smem.acquire() [stage 0]      | smem.wait() [stage 1]      |
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "warploom/ts/verify/model_check.hpp"
+
+namespace warploom::ts::verify {
+
+inline std::string render_timeline(ManagerModel const& m, ModelChecker const& mc, int state,
+                                   int max_rows = 40) {
+  std::vector<detail::Edge> const path = mc.path_to(state);
+  int const T = static_cast<int>(m.tasks.size());
+  std::vector<std::string> header{"step"};
+  for (auto const& t : m.tasks) header.push_back(std::string(t.spec.name));
+  header.push_back("tma");
+  std::vector<std::vector<std::string>> rows;
+  int const first =
+      static_cast<int>(path.size()) > max_rows ? static_cast<int>(path.size()) - max_rows : 0;
+  if (first > 0) rows.push_back(std::vector<std::string>(T + 2, "..."));
+  for (int i = first; i < static_cast<int>(path.size()); ++i) {
+    detail::Edge const& e = path[i];
+    std::vector<std::string> row(T + 2);
+    row[0] = to_str(i + 1);
+    if (e.task >= 0) {
+      row[1 + e.task] = mc.describe_in(e.task, mc.programs()[e.task].steps[e.pc]);
+    } else {
+      row[T + 1] =
+          std::string(resource_name(m, e.resource)) + " stage " + to_str(e.stage) + " landed";
+    }
+    rows.push_back(row);
+  }
+  std::vector<std::int16_t> const s = mc.state(state);
+  std::vector<std::string> now(T + 2);
+  now[0] = "now";
+  for (int t = 0; t < T; ++t) {
+    int const pc = s[mc.layout().pc(t)];
+    auto const& steps = mc.programs()[t].steps;
+    now[1 + t] =
+        pc < static_cast<int>(steps.size()) ? mc.describe_in(t, steps[pc]) : std::string("(done)");
+  }
+  rows.push_back(now);
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (auto const& r : rows) width[c] = width[c] > r[c].size() ? width[c] : r[c].size();
+  }
+  auto line = [&](std::vector<std::string> const& cells) {
+    std::string out;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      std::string cell = cells[c];
+      cell.resize(width[c], ' ');
+      out += (c == 0 ? "  " : " | ") + cell;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line(header);
+  for (auto const& r : rows) out += line(r);
+  return out;
+}
+
+}  // namespace warploom::ts::verify
