@@ -79,7 +79,7 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
                   {}};
       if (!std::is_constant_evaluated()) {
         v.message = f.what + verify::scenario_text(sc);
-        v.timeline = verify::render_timeline(m, mc, f.state);
+        v.timeline = verify::render_timeline(m, mc, f.state, f.task, f.pc_begin, f.pc_end);
       }
       report.violations.push_back(std::move(v));
     }

@@ -126,18 +126,21 @@ class StateTable {
 struct Edge {
   int parent = -1;
   int task = -1;
-  int pc = 0;
+  int pc = 0;  // first step the task ran
   int resource = -1;
   int stage = 0;
+  int pc_end = -1;  // one past the last step it ran (-1: just `pc`)
 };
 
 struct Finding {
   Rule rule;
   int task = -1;  // offending task (-1: none)
   int resource = -1;
-  int node = -1;     // schedule node of the offending op (-1: tail / none)
-  int state = -1;    // state in which it happened (for the timeline)
-  std::string what;  // the sentence (empty in constant evaluation)
+  int node = -1;      // schedule node of the offending op (-1: tail / none)
+  int state = -1;     // state the offending transition started from (for the timeline)
+  int pc_begin = -1;  // the offending task's steps [pc_begin, pc_end] ran in that transition,
+  int pc_end = -1;    // the last one the violation (-1: the finding is about the state itself)
+  std::string what;   // the sentence (empty in constant evaluation)
 };
 
 }  // namespace detail
@@ -208,6 +211,11 @@ class ModelChecker {
  private:
   using S = std::vector<std::int16_t>;
 
+  static constexpr bool is_sync_point(StepKind k) {
+    return k == StepKind::Acquire || k == StepKind::Wait || k == StepKind::Tail ||
+           k == StepKind::TryAcquire || k == StepKind::TryWait;
+  }
+
   constexpr bool done(S const& s, int t) const {
     return s[layout_.pc(t)] >= static_cast<int>(programs_[t].steps.size());
   }
@@ -222,7 +230,11 @@ class ModelChecker {
   template <class What>
   constexpr void report(Rule rule, int task, int resource, int node, int state, What&& what) {
     if (has_rule(rule)) return;
-    detail::Finding f{rule, task, resource, node, state, {}};
+    detail::Finding f{rule, task, resource, node, state, -1, -1, {}};
+    if (task >= 0 && segment_task_ == task) {
+      f.pc_begin = segment_begin_;
+      f.pc_end = segment_pc_;
+    }
     if (!std::is_constant_evaluated()) f.what = what();
     findings_.push_back(std::move(f));
   }
@@ -328,8 +340,19 @@ class ModelChecker {
       if (!enabled(s, t)) continue;
       any = true;
       S next = s;
-      if (step(next, t, id)) push(table, next, {id, t, s[layout_.pc(t)]});
+      // A transition runs the task up to its next synchronisation point (acquire, wait, tail or
+      // a try_* probe): the steps in between only arrive on barriers, which can enable other tasks
+      // but never disable them, and own their stages, so interleaving inside the segment shows
+      // nothing new.
+      int const begin = s[layout_.pc(t)];
+      segment_task_ = t;
+      segment_begin_ = begin;
+      bool ok = step(next, t, id);
+      while (ok && !done(next, t) && !is_sync_point(programs_[t].steps[next[layout_.pc(t)]].kind))
+        ok = step(next, t, id);
+      if (ok) push(table, next, {id, t, begin, -1, 0, next[layout_.pc(t)]});
     }
+    segment_task_ = -1;
     // TMA copies in flight land at any time.
     for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
       for (int i = 0; i < layout_.stages[r]; ++i) {
@@ -395,6 +418,7 @@ class ModelChecker {
   // Runs task t's current step on `s`; false when the step is a violation (not explored further).
   constexpr bool step(S& s, int t, int id) {
     int const pc = s[layout_.pc(t)];
+    segment_pc_ = pc;
     Step const& st = programs_[t].steps[pc];
     int const r = st.resource;
     switch (st.kind) {
@@ -548,6 +572,9 @@ class ModelChecker {
   detail::StateTable table_{1};
   long long states_ = 0;
   bool decided_ = true;
+  int segment_task_ = -1;  // the task whose segment is running, for findings inside it
+  int segment_begin_ = 0;
+  int segment_pc_ = 0;
 };
 
 }  // namespace verify

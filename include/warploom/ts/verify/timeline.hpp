@@ -18,7 +18,10 @@
 
 namespace warploom::ts::verify {
 
+// `state` is where the offending transition started; `task` ran its steps [pc_begin, pc_end] in
+// it, the last being the violation (task -1: the finding is about `state` itself, e.g. deadlock).
 inline std::string render_timeline(ManagerModel const& m, ModelChecker const& mc, int state,
+                                   int task = -1, int pc_begin = -1, int pc_end = -1,
                                    int max_rows = 40) {
   std::vector<detail::Edge> const path = mc.path_to(state);
   int const T = static_cast<int>(m.tasks.size());
@@ -29,17 +32,32 @@ inline std::string render_timeline(ManagerModel const& m, ModelChecker const& mc
   int const first =
       static_cast<int>(path.size()) > max_rows ? static_cast<int>(path.size()) - max_rows : 0;
   if (first > 0) rows.push_back(std::vector<std::string>(T + 2, "..."));
+  int step = first;
   for (int i = first; i < static_cast<int>(path.size()); ++i) {
     detail::Edge const& e = path[i];
-    std::vector<std::string> row(T + 2);
-    row[0] = to_str(i + 1);
-    if (e.task >= 0) {
-      row[1 + e.task] = mc.describe_in(e.task, mc.programs()[e.task].steps[e.pc]);
-    } else {
+    if (e.task < 0) {
+      std::vector<std::string> row(T + 2);
+      row[0] = to_str(++step);
       row[T + 1] =
           std::string(resource_name(m, e.resource)) + " stage " + to_str(e.stage) + " landed";
+      rows.push_back(row);
+      continue;
     }
-    rows.push_back(row);
+    int const end = e.pc_end < 0 ? e.pc + 1 : e.pc_end;
+    for (int pc = e.pc; pc < end; ++pc) {
+      std::vector<std::string> row(T + 2);
+      row[0] = to_str(++step);
+      row[1 + e.task] = mc.describe_in(e.task, mc.programs()[e.task].steps[pc]);
+      rows.push_back(row);
+    }
+  }
+  if (task >= 0 && pc_begin >= 0) {
+    for (int pc = pc_begin; pc <= pc_end; ++pc) {
+      std::vector<std::string> row(T + 2);
+      row[0] = pc == pc_end ? std::string("VIOLATION") : to_str(++step);
+      row[1 + task] = mc.describe_in(task, mc.programs()[task].steps[pc]);
+      rows.push_back(row);
+    }
   }
   std::vector<std::int16_t> const s = mc.state(state);
   std::vector<std::string> now(T + 2);
@@ -50,6 +68,7 @@ inline std::string render_timeline(ManagerModel const& m, ModelChecker const& mc
     now[1 + t] =
         pc < static_cast<int>(steps.size()) ? mc.describe_in(t, steps[pc]) : std::string("(done)");
   }
+  if (task >= 0 && pc_begin >= 0) now[1 + task] = "";  // shown above, up to the violation
   rows.push_back(now);
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
