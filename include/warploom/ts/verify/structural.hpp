@@ -25,6 +25,7 @@ constexpr Report verify_structure(ManagerModel const& m) {
   verify::check_bracketing(m, r);
   verify::check_arrival_counts(m, r);
   verify::check_smem_capacity(m, r);
+  verify::check_tma_bytes(m, r);
   return r;
 }
 

@@ -22,7 +22,7 @@ TEST(Verify, TutorialCopyPassesEveryCheck) {
   ts::Report r = verify_manager<CopyManager>();
   EXPECT_TRUE(r.ok());
   EXPECT_TRUE(r.violations.empty());
-  EXPECT_EQ(r.checks_run, 16);
+  EXPECT_EQ(r.checks_run, 17);
   EXPECT_TRUE(CopyManager::verify().ok());
 }
 
