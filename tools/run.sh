@@ -9,19 +9,20 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash tools/bootstrap.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --parallel "$(nproc)" \
-  --target 01_grid_stride_copy 02_tma_copy copy_bench
+  --target warploom 01_grid_stride_copy 02_tma_copy copy_bench
 
 bin=build/release/bin
-for args in "" "--variant vector"; do
-  echo "=== 01_grid_stride_copy $args"
-  "$bin/01_grid_stride_copy" $args
-done
-for args in "--rows_cols 256,512" "--rows_cols 4096,8192 --variant multistage"; do
-  echo "=== 02_tma_copy $args"
-  "$bin/02_tma_copy" $args
-done
-
+echo "=== warploom verify --all (schedule tables, structural checks, exhaustive model check)"
+"$bin/warploom" verify --all
 if nvidia-smi -L 2>/dev/null | grep -q "GPU"; then
+  for args in "" "--variant vector"; do
+    echo "=== 01_grid_stride_copy $args"
+    "$bin/01_grid_stride_copy" $args | tail -1
+  done
+  for args in "--rows_cols 256,512" "--rows_cols 4096,8192 --variant multistage"; do
+    echo "=== 02_tma_copy $args"
+    "$bin/02_tma_copy" $args | tail -1
+  done
   echo "=== timing (copies of 1 GiB; TS kernel, hand-written baseline, cudaMemcpy; interleaved)"
   "$bin/copy_bench" --gib 1 --reps 30
 else

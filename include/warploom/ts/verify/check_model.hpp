@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "warploom/ts/model.hpp"
@@ -98,6 +99,34 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
   }
   if (stats) *stats = st;
   return report;
+}
+
+// The round-robin step table (the seed's quick reading of a schedule): one interleaving of the
+// tasks with every run-time loop running `runtime_trips` times. Text, one column per task.
+inline std::string round_robin_table(ManagerModel const& m, int runtime_trips = 2) {
+  int keys = 0;
+  for (auto const& t : m.tasks) keys = std::max(keys, verify::count_runtime_loops(t.schedule));
+  verify::Scenario sc{std::vector<int>(static_cast<std::size_t>(std::max(keys, 1)), runtime_trips)};
+  verify::ModelChecker mc(m, sc, {});
+  std::vector<std::vector<std::string>> rows = mc.round_robin();
+  std::vector<std::string> header{"step"};
+  for (auto const& t : m.tasks) header.push_back(std::string(t.spec.name));
+  rows.insert(rows.begin(), header);
+  std::vector<std::size_t> width(header.size(), 0);
+  for (auto const& r : rows)
+    for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  std::string out = "round robin" + verify::scenario_text(sc) + "\n";
+  for (auto const& r : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < r.size(); ++c) {
+      std::string cell = r[c];
+      cell.resize(width[c], ' ');
+      line += (c == 0 ? "  " : " | ") + cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
 }
 
 }  // namespace warploom::ts

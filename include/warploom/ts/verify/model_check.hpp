@@ -165,8 +165,8 @@ class ModelChecker {
     layout_.size = offset;
   }
 
-  constexpr void run() {
-    detail::StateTable table(layout_.size);
+  // Every task at its first step, every barrier in phase 0 expecting its full arrival count.
+  constexpr std::vector<std::int16_t> initial_state() const {
     std::vector<std::int16_t> init(layout_.size, 0);
     for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
       auto const& p = m_.resources[r].pipeline;
@@ -176,6 +176,56 @@ class ModelChecker {
         init[layout_.slot(r, i, detail::EmptyPending)] = static_cast<std::int16_t>(p.consumer.size);
       }
     }
+    return init;
+  }
+
+  // The seed's round-robin simulation: one interleaving, in rounds; in each round every task in
+  // order runs one step if it can, then every TMA copy in flight lands. One row per round (a cell
+  // per task: the step it ran, or empty), and a last row naming where each unfinished task is
+  // blocked if the rounds stop without every task done.
+  constexpr std::vector<std::vector<std::string>> round_robin(int max_rounds = 100000) {
+    std::vector<std::vector<std::string>> rows;
+    int const T = layout_.tasks;
+    S s = initial_state();
+    for (int round = 1; round <= max_rounds; ++round) {
+      std::vector<std::string> row(T + 1);
+      row[0] = to_str(round);
+      bool moved = false;
+      for (int t = 0; t < T; ++t) {
+        if (!enabled(s, t)) continue;
+        Step const& st = programs_[t].steps[s[layout_.pc(t)]];
+        row[1 + t] = describe_in(t, st);
+        if (!step(s, t, 0)) row[1 + t] += "  <- " + std::string(info(findings_.back().rule).id);
+        else moved = true;
+      }
+      for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
+        for (int i = 0; i < layout_.stages[r]; ++i) {
+          while (s[layout_.slot(r, i, detail::InFlight)] > 0) {
+            --s[layout_.slot(r, i, detail::InFlight)];
+            --s[layout_.slot(r, i, detail::FullTx)];
+            maybe_complete(s, r, i, true);
+          }
+        }
+      }
+      if (!moved) {
+        bool all_done = true;
+        for (int t = 0; t < T; ++t) all_done = all_done && done(s, t);
+        if (all_done) break;
+        std::vector<std::string> blocked(T + 1);
+        blocked[0] = "BLOCKED";
+        for (int t = 0; t < T; ++t)
+          blocked[1 + t] = done(s, t) ? std::string("(done)") : describe_in(t, programs_[t].steps[s[layout_.pc(t)]]);
+        rows.push_back(blocked);
+        break;
+      }
+      rows.push_back(row);
+    }
+    return rows;
+  }
+
+  constexpr void run() {
+    detail::StateTable table(layout_.size);
+    std::vector<std::int16_t> const init = initial_state();
     bool inserted = false;
     table.find_or_insert(init, inserted);
     edges_.push_back({});

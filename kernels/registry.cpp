@@ -1,0 +1,25 @@
+// kernels/registry.cpp
+#include "registry.hpp"
+
+#include "tutorial/grid_stride_copy.hpp"
+#include "tutorial/tma_copy.hpp"
+
+namespace warploom {
+
+std::vector<BundledKernel> const& bundled_kernels() {
+  using tutorial::GridStrideVariant;
+  using tutorial::TmaCopyVariant;
+  static std::vector<BundledKernel> const kernels{
+      {"grid_stride_copy", "tutorial 01: 1-D int16 copy, one item per iteration (the seed's)",
+       [] { return tutorial::grid_stride_copy_model(GridStrideVariant::Scalar); }},
+      {"grid_stride_copy_vector", "tutorial 01: 1-D int16 copy, 16-byte items",
+       [] { return tutorial::grid_stride_copy_model(GridStrideVariant::Vector); }},
+      {"tma_copy", "tutorial 02: 2-D fp16 TMA copy, 1 stage of 128x1 tiles (the seed's)",
+       [] { return tutorial::tma_copy_model(TmaCopyVariant::Seed); }},
+      {"tma_copy_multistage", "tutorial 02: 2-D fp16 TMA copy, 4 stages of 128x64 tiles",
+       [] { return tutorial::tma_copy_model(TmaCopyVariant::MultiStage); }},
+  };
+  return kernels;
+}
+
+}  // namespace warploom
