@@ -23,7 +23,8 @@ namespace ts = warploom::ts;
 namespace {
 
 int list_kernels() {
-  for (auto const& k : warploom::bundled_kernels()) std::printf("%-26s %s\n", k.name.c_str(), k.description.c_str());
+  for (auto const& k : warploom::bundled_kernels())
+    std::printf("%-26s %s\n", k.name.c_str(), k.description.c_str());
   return 0;
 }
 
@@ -38,9 +39,11 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
   }
   int failures = 0;
   for (auto const& name : names) {
-    auto it = std::find_if(kernels.begin(), kernels.end(), [&](auto const& k) { return k.name == name; });
+    auto it =
+        std::find_if(kernels.begin(), kernels.end(), [&](auto const& k) { return k.name == name; });
     if (it == kernels.end()) {
-      std::fprintf(stderr, "warploom verify: no kernel named `%s` (see `warploom list`)\n", name.c_str());
+      std::fprintf(stderr, "warploom verify: no kernel named `%s` (see `warploom list`)\n",
+                   name.c_str());
       return 2;
     }
     ts::ManagerModel const m = it->model();
@@ -50,11 +53,12 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
     ts::ModelCheckStats stats;
     auto const t0 = std::chrono::steady_clock::now();
     ts::Report const r = ts::verify_manager(m, opt, &stats);
-    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    double const ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%s\n", ts::schedule_table(m, &r).c_str());
     if (round_robin) std::printf("%s\n", ts::round_robin_table(m).c_str());
-    std::printf("model check: %lld states in %d scenarios, %s, %.1f ms\n\n", stats.states, stats.scenarios,
-                stats.decided ? "decided" : "UNDECIDED", ms);
+    std::printf("model check: %lld states in %d scenarios, %s, %.1f ms\n\n", stats.states,
+                stats.scenarios, stats.decided ? "decided" : "UNDECIDED", ms);
     failures += r.ok() ? 0 : 1;
   }
   return failures == 0 ? 0 : 1;
@@ -73,8 +77,10 @@ int main(int argc, char** argv) {
   verify->add_option("kernels", names, "kernel names (see `warploom list`)");
   verify->add_flag("--all", all, "verify every bundled kernel");
   verify->add_flag("--round-robin", round_robin, "also print the round-robin step table");
-  verify->add_option("--max-states", max_states, "model-check state budget per scenario")->check(CLI::PositiveNumber);
-  verify->add_flag("--allow-undecided", allow_undecided, "report a check that hits the budget without failing");
+  verify->add_option("--max-states", max_states, "model-check state budget per scenario")
+      ->check(CLI::PositiveNumber);
+  verify->add_flag("--allow-undecided", allow_undecided,
+                   "report a check that hits the budget without failing");
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("list")) return list_kernels();
   return verify_kernels(names, all, round_robin, max_states, allow_undecided);

@@ -56,8 +56,24 @@ struct PipelineConfig {
   int num_bytes = 0;  // transaction bytes per stage (TMA producers), 0 otherwise
   CooperativeGroup producer{};
   CooperativeGroup consumer{};
+  // Separate cursors (the seed's advance_on_wait / advance_on_acquire): wait() moves a wait cursor
+  // and release() a release cursor of its own, so a task may hold several stages and release them
+  // later, in order — e.g. release stage k-1 after issuing the MMA on stage k. Without it, wait
+  // and release share one cursor and must alternate (as must acquire and commit).
+  bool advance_on_wait = false;
+  bool advance_on_acquire = false;
 
   constexpr bool enabled() const { return kind != PipelineKind::None; }
+  constexpr PipelineConfig with_advance_on_wait() const {
+    PipelineConfig c = *this;
+    c.advance_on_wait = true;
+    return c;
+  }
+  constexpr PipelineConfig with_advance_on_acquire() const {
+    PipelineConfig c = *this;
+    c.advance_on_acquire = true;
+    return c;
+  }
   constexpr bool tma_producer() const {
     return kind == PipelineKind::TmaAsync || kind == PipelineKind::TmaWgmma;
   }
@@ -71,19 +87,19 @@ inline constexpr PipelineConfig no_pipeline{};
 // lane each arms the stage's transaction count).
 constexpr PipelineConfig tma_async(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer};
+  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer, false, false};
 }
 
 // Thread producer, thread consumer: the producer's commit is an arrival on the full barrier.
 constexpr PipelineConfig async_async(int num_stages, CooperativeGroup producer,
                                      CooperativeGroup consumer) {
-  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer};
+  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer, false, false};
 }
 
 // TMA producer, wgmma consumer (the Hopper analogue of the seed's TmaUmma).
 constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer};
+  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer, false, false};
 }
 
 }  // namespace warploom::ts

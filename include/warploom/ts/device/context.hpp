@@ -188,25 +188,46 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
 
   WL_DEVICE R* operator->() const { return res_; }
 
+  // Cursors: acquire_ (producer) and wait_ (consumer) always; with advance_on_acquire /
+  // advance_on_wait, commit_ and release_ move separately and the stage a work owns is the one
+  // last acquired / waited on. Otherwise commit and release use (and move) acquire_ and wait_.
   template <OpKind kOp>
   WL_DEVICE void pipeline_op() {
     if constexpr (kPipeline.enabled()) {
       if constexpr (kOp == OpKind::TryAcquire) {
-        prod_ready_ = pipe_.producer_try_acquire(prod_);
+        prod_ready_ = pipe_.producer_try_acquire(acquire_);
       } else if constexpr (kOp == OpKind::Acquire) {
-        pipe_.producer_acquire(prod_, prod_ready_);
+        pipe_.producer_acquire(acquire_, prod_ready_);
         prod_ready_ = false;
+        if constexpr (kPipeline.advance_on_acquire) {
+          owned_by_producer_ = acquire_;
+          Pipeline::advance(acquire_);
+        }
       } else if constexpr (kOp == OpKind::Commit) {
-        pipe_.producer_commit(prod_);
-        Pipeline::advance(prod_);
+        if constexpr (kPipeline.advance_on_acquire) {
+          pipe_.producer_commit(commit_);
+          Pipeline::advance(commit_);
+        } else {
+          pipe_.producer_commit(acquire_);
+          Pipeline::advance(acquire_);
+        }
       } else if constexpr (kOp == OpKind::TryWait) {
-        cons_ready_ = pipe_.consumer_try_wait(cons_);
+        cons_ready_ = pipe_.consumer_try_wait(wait_);
       } else if constexpr (kOp == OpKind::Wait) {
-        pipe_.consumer_wait(cons_, cons_ready_);
+        pipe_.consumer_wait(wait_, cons_ready_);
         cons_ready_ = false;
+        if constexpr (kPipeline.advance_on_wait) {
+          owned_by_consumer_ = wait_;
+          Pipeline::advance(wait_);
+        }
       } else if constexpr (kOp == OpKind::Release) {
-        pipe_.consumer_release(cons_);
-        Pipeline::advance(cons_);
+        if constexpr (kPipeline.advance_on_wait) {
+          pipe_.consumer_release(release_);
+          Pipeline::advance(release_);
+        } else {
+          pipe_.consumer_release(wait_);
+          Pipeline::advance(wait_);
+        }
       }
     }
   }
@@ -219,7 +240,7 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
 
   // Emitted by the TaskManager at the end of a task that produces this resource.
   WL_DEVICE void producer_tail() const {
-    if constexpr (kPipeline.enabled() && kAccess != Access::Source) pipe_.producer_tail(prod_);
+    if constexpr (kPipeline.enabled() && kAccess != Access::Source) pipe_.producer_tail(acquire_);
   }
 
  private:
@@ -233,18 +254,32 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
     st.loop_step = l.step;
     st.context = ctx_->resource_context();
     if constexpr (kPipeline.enabled()) {
-      PipelineState const s = is_producer_side(Stage::role) ? prod_ : cons_;
+      PipelineState const s = is_producer_side(Stage::role) ? producer_stage() : consumer_stage();
       st.stage_idx = s.index;
       st.barrier = pipe_.full_barrier(s);
     }
     return st;
   }
 
+  // The stage producer / consumer work touches.
+  WL_DEVICE PipelineState producer_stage() const {
+    if constexpr (kPipeline.advance_on_acquire) return owned_by_producer_;
+    return acquire_;
+  }
+  WL_DEVICE PipelineState consumer_stage() const {
+    if constexpr (kPipeline.advance_on_wait) return owned_by_consumer_;
+    return wait_;
+  }
+
   R* res_;
   DeviceContext* ctx_;
   Pipeline pipe_;
-  PipelineState prod_ = Pipeline::producer_start();
-  PipelineState cons_ = Pipeline::consumer_start();
+  PipelineState acquire_ = Pipeline::producer_start();
+  PipelineState commit_ = Pipeline::producer_start();
+  PipelineState owned_by_producer_ = Pipeline::producer_start();
+  PipelineState wait_ = Pipeline::consumer_start();
+  PipelineState release_ = Pipeline::consumer_start();
+  PipelineState owned_by_consumer_ = Pipeline::consumer_start();
   bool prod_ready_ = false;
   bool cons_ready_ = false;
 };

@@ -195,8 +195,10 @@ class ModelChecker {
         if (!enabled(s, t)) continue;
         Step const& st = programs_[t].steps[s[layout_.pc(t)]];
         row[1 + t] = describe_in(t, st);
-        if (!step(s, t, 0)) row[1 + t] += "  <- " + std::string(info(findings_.back().rule).id);
-        else moved = true;
+        if (!step(s, t, 0))
+          row[1 + t] += "  <- " + std::string(info(findings_.back().rule).id);
+        else
+          moved = true;
       }
       for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
         for (int i = 0; i < layout_.stages[r]; ++i) {
@@ -214,7 +216,8 @@ class ModelChecker {
         std::vector<std::string> blocked(T + 1);
         blocked[0] = "BLOCKED";
         for (int t = 0; t < T; ++t)
-          blocked[1 + t] = done(s, t) ? std::string("(done)") : describe_in(t, programs_[t].steps[s[layout_.pc(t)]]);
+          blocked[1 + t] = done(s, t) ? std::string("(done)")
+                                      : describe_in(t, programs_[t].steps[s[layout_.pc(t)]]);
         rows.push_back(blocked);
         break;
       }

@@ -111,8 +111,15 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
     return static_cast<int>(c);
   });
   int const num_res = static_cast<int>(m.resources.size());
-  std::vector<detail::Cursor> prod(num_res, detail::Cursor{0, 1}),
-      cons(num_res, detail::Cursor{0, 0});
+  // Cursors as on the device (device/context.hpp): acquire and wait always; commit and release
+  // separately under advance_on_acquire / advance_on_wait, with the stage a work owns being the
+  // one last acquired / waited on.
+  std::vector<detail::Cursor> acq(num_res, detail::Cursor{0, 1}),
+      cmt(num_res, detail::Cursor{0, 1});
+  std::vector<detail::Cursor> wai(num_res, detail::Cursor{0, 0}),
+      rel(num_res, detail::Cursor{0, 0});
+  std::vector<detail::Cursor> owned_p(num_res, detail::Cursor{0, 1});
+  std::vector<detail::Cursor> owned_c(num_res, detail::Cursor{0, 0});
   Program p;
   int const warps = t.spec.num_warps;
   for (int id : ops) {
@@ -128,53 +135,51 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
       continue;
     }
     int const S = cfg.num_stages;
-    detail::Cursor& pc = prod[n.resource];
-    detail::Cursor& cc = cons[n.resource];
+    int const r = n.resource;
+    detail::Cursor& commit_cursor = cfg.advance_on_acquire ? cmt[r] : acq[r];
+    detail::Cursor& release_cursor = cfg.advance_on_wait ? rel[r] : wai[r];
+    detail::Cursor const producer_stage = cfg.advance_on_acquire ? owned_p[r] : acq[r];
+    detail::Cursor const consumer_stage = cfg.advance_on_wait ? owned_c[r] : wai[r];
+    int const tma_units = cfg.tma_producer() ? warps : 0;
     switch (n.op) {
       case OpKind::TryAcquire:
-        st = {StepKind::TryAcquire, id, n.resource, pc.index, pc.parity, 0, 0};
+        st = {StepKind::TryAcquire, id, r, acq[r].index, acq[r].parity, 0, 0};
         break;
       case OpKind::Acquire:
-        st = {StepKind::Acquire,
-              id,
-              n.resource,
-              pc.index,
-              pc.parity,
-              cfg.tma_producer() ? warps : 0,
-              cfg.tma_producer() ? warps : 0};
+        st = {StepKind::Acquire, id, r, acq[r].index, acq[r].parity, tma_units, tma_units};
+        if (cfg.advance_on_acquire) {
+          owned_p[r] = acq[r];
+          detail::advance(acq[r], S);
+        }
         break;
-      case OpKind::Commit:
-        st = {StepKind::Commit,
-              id,
-              n.resource,
-              pc.index,
-              pc.parity,
-              cfg.tma_producer() ? 0 : detail::agent_arrivals(cfg.producer, warps),
-              0};
-        detail::advance(pc, S);
+      case OpKind::Commit: {
+        int const arrivals = cfg.tma_producer() ? 0 : detail::agent_arrivals(cfg.producer, warps);
+        st = {StepKind::Commit, id, r, commit_cursor.index, commit_cursor.parity, arrivals, 0};
+        detail::advance(commit_cursor, S);
         break;
+      }
       case OpKind::TryWait:
-        st = {StepKind::TryWait, id, n.resource, cc.index, cc.parity, 0, 0};
+        st = {StepKind::TryWait, id, r, wai[r].index, wai[r].parity, 0, 0};
         break;
       case OpKind::Wait:
-        st = {StepKind::Wait, id, n.resource, cc.index, cc.parity, 0, 0};
+        st = {StepKind::Wait, id, r, wai[r].index, wai[r].parity, 0, 0};
+        if (cfg.advance_on_wait) {
+          owned_c[r] = wai[r];
+          detail::advance(wai[r], S);
+        }
         break;
-      case OpKind::Release:
-        st = {StepKind::Release,
-              id,
-              n.resource,
-              cc.index,
-              cc.parity,
-              detail::agent_arrivals(cfg.consumer, warps),
-              0};
-        detail::advance(cc, S);
+      case OpKind::Release: {
+        int const arrivals = detail::agent_arrivals(cfg.consumer, warps);
+        st = {StepKind::Release, id, r, release_cursor.index, release_cursor.parity, arrivals, 0};
+        detail::advance(release_cursor, S);
         break;
+      }
       case OpKind::Work:
         if (is_producer_side(n.role))
-          st = {StepKind::ProduceWork,         id, n.resource, pc.index, pc.parity, 0,
-                cfg.tma_producer() ? warps : 0};
+          st = {StepKind::ProduceWork, id, r,        producer_stage.index,
+                producer_stage.parity, 0,  tma_units};
         else
-          st = {StepKind::ConsumeWork, id, n.resource, cc.index, cc.parity, 0, 0};
+          st = {StepKind::ConsumeWork, id, r, consumer_stage.index, consumer_stage.parity, 0, 0};
         break;
     }
     p.steps.push_back(st);
@@ -183,7 +188,7 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
   for (int r : t.dst) {
     PipelineConfig const cfg = m.resources[r].pipeline;
     if (!cfg.enabled()) continue;
-    detail::Cursor c = prod[r];
+    detail::Cursor c = acq[r];
     for (int i = 0; i < cfg.num_stages; ++i) {
       p.steps.push_back({StepKind::Tail, -1, r, c.index, c.parity, 0, 0});
       detail::advance(c, cfg.num_stages);
