@@ -75,6 +75,12 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
     case NodeKind::LastIter:
       out += fmt::format("{}last iteration of %{}:\n", indent, n.loop);
       break;
+    case NodeKind::NotFirstIter:
+      out += fmt::format("{}every iteration of %{} but the first:\n", indent, n.loop);
+      break;
+    case NodeKind::NotLastIter:
+      out += fmt::format("{}every iteration of %{} but the last:\n", indent, n.loop);
+      break;
     case NodeKind::Op: {
       std::string res(verify::resource_name(m, n.resource));
       std::string text;
@@ -95,6 +101,8 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
         text = fmt::format("{}{}.{}({}){}", lhs, res, n.label, args, result);
         out += fmt::format("{}{:<{}} {}\n", indent, text, 44 - static_cast<int>(indent.size()),
                            role_text(n.role));
+      } else if (n.op == OpKind::AsyncWait) {
+        out += fmt::format("{}wgmma_wait<{}>()\n", indent, n.keep);
       } else {
         out += fmt::format("{}{}.{}()\n", indent, res, to_string(n.op));
       }

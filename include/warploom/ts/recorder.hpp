@@ -84,6 +84,12 @@ class Recorder {
 
   constexpr void add_edge(int from, int to, int arg) { s_->edges.push_back({from, to, arg}); }
 
+  template <int kKeep>
+  constexpr void async_wait() {
+    int const id = add_op(OpKind::AsyncWait, Role::Consumer, -1, "wgmma_wait");
+    s_->nodes[id].keep = kKeep;
+  }
+
   // Records one argument of work call `node`; `Param` is the work's parameter type.
   template <class Param, class Arg>
   constexpr void bind_arg(Arg const& arg, int node, int index) {
@@ -149,23 +155,34 @@ class RecordLoop {
  public:
   constexpr RecordLoop(Recorder& rec, int node) : rec_(&rec), node_(node) {}
 
-  // Work that runs only in the loop's first / last iteration.
+  // Work that runs only in the loop's first / last iteration, or in every iteration but the
+  // first / last (e.g. a release that lags its wait by one stage).
   template <class Body>
   constexpr void first_iter(Body&& body) {
-    Node n{};
-    n.kind = NodeKind::FirstIter;
-    n.loop = node_;
-    rec_->block(n, body);
+    guarded(NodeKind::FirstIter, body);
   }
   template <class Body>
   constexpr void last_iter(Body&& body) {
+    guarded(NodeKind::LastIter, body);
+  }
+  template <class Body>
+  constexpr void not_first_iter(Body&& body) {
+    guarded(NodeKind::NotFirstIter, body);
+  }
+  template <class Body>
+  constexpr void not_last_iter(Body&& body) {
+    guarded(NodeKind::NotLastIter, body);
+  }
+
+ private:
+  template <class Body>
+  constexpr void guarded(NodeKind kind, Body& body) {
     Node n{};
-    n.kind = NodeKind::LastIter;
+    n.kind = kind;
     n.loop = node_;
     rec_->block(n, body);
   }
 
- private:
   Recorder* rec_;
   int node_;
 };

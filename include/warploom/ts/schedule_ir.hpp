@@ -17,7 +17,18 @@
 
 namespace warploom::ts {
 
-enum class OpKind : std::uint8_t { TryAcquire, Acquire, Commit, TryWait, Wait, Release, Work };
+// AsyncWait is not a resource op: it retires the task's asynchronous reads (wgmma.wait_group),
+// keeping the `keep` most recent ones in flight.
+enum class OpKind : std::uint8_t {
+  TryAcquire,
+  Acquire,
+  Commit,
+  TryWait,
+  Wait,
+  Release,
+  Work,
+  AsyncWait
+};
 
 constexpr std::string_view to_string(OpKind k) {
   switch (k) {
@@ -33,6 +44,8 @@ constexpr std::string_view to_string(OpKind k) {
       return "wait";
     case OpKind::Release:
       return "release";
+    case OpKind::AsyncWait:
+      return "wgmma_wait";
     case OpKind::Work:
       return "work";
   }
@@ -44,7 +57,22 @@ constexpr bool is_producer_op(OpKind k) {
   return k == OpKind::TryAcquire || k == OpKind::Acquire || k == OpKind::Commit;
 }
 
-enum class NodeKind : std::uint8_t { Root, Op, Loop, FirstIter, LastIter, Local };
+enum class NodeKind : std::uint8_t {
+  Root,
+  Op,
+  Loop,
+  FirstIter,
+  LastIter,
+  NotFirstIter,
+  NotLastIter,
+  Local
+};
+
+// A block guarded on its loop's iteration.
+constexpr bool is_iteration_block(NodeKind k) {
+  return k == NodeKind::FirstIter || k == NodeKind::LastIter || k == NodeKind::NotFirstIter ||
+         k == NodeKind::NotLastIter;
+}
 
 // A loop bound: a compile-time constant, or a run-time value (with the value it had at capture).
 struct Bound {
@@ -67,8 +95,12 @@ struct Node {
   Bound start, end, step;
   int unroll = 0;  // 0: the compiler chooses
 
-  // NodeKind::FirstIter / LastIter: the domain loop whose iteration the block is guarded on
+  // Iteration blocks (FirstIter, LastIter, NotFirstIter, NotLastIter): the domain loop whose
+  // iteration the block is guarded on
   int loop = -1;
+
+  // OpKind::AsyncWait: asynchronous reads left in flight
+  int keep = 0;
 };
 
 // A value produced by node `from` (a consumer work or a local's default) read by node `to`

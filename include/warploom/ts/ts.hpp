@@ -3,6 +3,7 @@
 // warploom::ts — task scheduling for warp-specialized kernels. One include for kernel authors.
 #pragma once
 
+#include "warploom/ts/async_wait.hpp"
 #include "warploom/ts/dependency_graph.hpp"
 #include "warploom/ts/domain_loop.hpp"
 #include "warploom/ts/pipeline_config.hpp"

@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <cute/arch/mma_sm90_gmma.hpp>  // cute::warpgroup_wait
+
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/config.hpp"
 #include "warploom/ts/device/pipeline.hpp"
@@ -53,15 +55,28 @@ class DeviceLoop {
       : i_(i), start_(start), end_(end), step_(step) {}
   template <class Body>
   WL_DEVICE void first_iter(Body&& body) const {
-    if (i_ == start_) body();
+    if (is_first()) body();
   }
   template <class Body>
   WL_DEVICE void last_iter(Body&& body) const {
-    int next = i_ + step_;
-    if (step_ > 0 ? next >= end_ : next <= end_) body();
+    if (is_last()) body();
+  }
+  template <class Body>
+  WL_DEVICE void not_first_iter(Body&& body) const {
+    if (!is_first()) body();
+  }
+  template <class Body>
+  WL_DEVICE void not_last_iter(Body&& body) const {
+    if (!is_last()) body();
   }
 
  private:
+  WL_DEVICE bool is_first() const { return i_ == start_; }
+  WL_DEVICE bool is_last() const {
+    int const next = i_ + step_;
+    return step_ > 0 ? next >= end_ : next <= end_;
+  }
+
   int i_, start_, end_, step_;
 };
 
@@ -80,6 +95,12 @@ class DeviceContext {
   // Thread index within the task's own warps (0 for the task's first thread).
   WL_DEVICE int task_thread_idx() const {
     return static_cast<int>(threadIdx.x) - task_warp_idx_ * sm90::kThreadsPerWarp;
+  }
+
+  // wgmma.wait_group kKeep: all but the kKeep most recent wgmma groups of this warpgroup retire.
+  template <int kKeep>
+  WL_DEVICE void async_wait() const {
+    cute::warpgroup_wait<kKeep>();
   }
 
   template <class T>

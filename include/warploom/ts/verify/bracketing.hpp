@@ -52,7 +52,8 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
       };
       for (int id : flatten(s, trips)) {
         Node const& n = s.nodes[id];
-        if (n.resource < 0 || n.resource >= num_res || !m.resources[n.resource].pipeline.enabled())
+        if (n.op == OpKind::AsyncWait || n.resource < 0 || n.resource >= num_res ||
+            !m.resources[n.resource].pipeline.enabled())
           continue;
         auto& p = prod[n.resource];
         auto& c = cons[n.resource];
@@ -96,6 +97,8 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
                      "release() without a waited stage; call wait() first");
             else
               --c.open;
+            break;
+          case OpKind::AsyncWait:
             break;
           case OpKind::Work:
             if (is_auxiliary(n.role)) break;

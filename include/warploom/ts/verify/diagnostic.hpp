@@ -30,6 +30,7 @@ enum class Rule {
   W1_WarpOverlap,         // tasks' warp ranges are disjoint
   W2_WarpRange,           // warp ranges lie inside the block
   D16_TmaBytes,           // a TMA stage's transaction bytes are the stage's buffer bytes
+  D13_DmaOrdering,        // a stage is released only after its asynchronous reads retired
   // Found by the model checker on interleavings of the tasks:
   M1_Deadlock,        // some task can never proceed
   M2_UnbalancedExit,  // at the end every phase is complete and no copy is in flight
@@ -65,6 +66,8 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
     {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
     {Rule::D16_TmaBytes, "R-D16", "TMA transaction bytes match the stage's buffer bytes"},
+    {Rule::D13_DmaOrdering, "R-D13",
+     "a stage is released only after its asynchronous reads retired"},
     {Rule::M1_Deadlock, "R-M1", "every task can always eventually proceed (no deadlock)"},
     {Rule::M2_UnbalancedExit, "R-M2",
      "at exit every barrier phase is complete and no copy in flight"},

@@ -162,6 +162,10 @@ class ModelChecker {
         layout_.res_base.push_back(-1);
       }
     }
+    for (auto const& r : m.resources)
+      has_async_reads_ = has_async_reads_ || r.pipeline.dma_consumer();
+    async_base_ = offset;
+    if (has_async_reads_) offset += layout_.tasks * kMaxAsyncReads;
     layout_.size = offset;
   }
 
@@ -443,6 +447,15 @@ class ModelChecker {
   }
 
   constexpr void check_exit(S const& s, int id) {
+    for (int t = 0; has_async_reads_ && t < layout_.tasks; ++t) {
+      if (async_count(s, t) == 0) continue;
+      report(Rule::D13_DmaOrdering, t, -1, -1, id, [&] {
+        return std::string(
+            "ends with asynchronous (wgmma) reads in flight: retire them with "
+            "ts::wgmma_wait<0>(ctx)");
+      });
+      return;
+    }
     for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
       auto const& p = m_.resources[r].pipeline;
       for (int i = 0; i < layout_.stages[r]; ++i) {
@@ -466,6 +479,24 @@ class ModelChecker {
         }
       }
     }
+  }
+
+  constexpr int async_slot(int t, int i) const { return async_base_ + t * kMaxAsyncReads + i; }
+  constexpr int async_count(S const& s, int t) const {
+    int n = 0;
+    while (n < kMaxAsyncReads && s[async_slot(t, n)] != 0) ++n;
+    return n;
+  }
+  // A task with an asynchronous read of (r, stage) in flight (other than none), or -1.
+  constexpr int async_reader(S const& s, int r, int stage, int only = -1) const {
+    if (!has_async_reads_) return -1;
+    std::int16_t const code = static_cast<std::int16_t>(1 + r * 64 + stage);
+    for (int t = 0; t < layout_.tasks; ++t) {
+      if (only >= 0 && t != only) continue;
+      for (int i = 0; i < kMaxAsyncReads; ++i)
+        if (s[async_slot(t, i)] == code) return t;
+    }
+    return -1;
   }
 
   // Runs task t's current step on `s`; false when the step is a violation (not explored further).
@@ -520,6 +551,15 @@ class ModelChecker {
         break;
       }
       case StepKind::Release:
+        if (async_reader(s, r, st.stage, t) >= 0) {
+          report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
+            return "releases stage " + to_str(st.stage) +
+                   " while its asynchronous (wgmma) reads of it may still be in flight: retire "
+                   "them "
+                   "with ts::wgmma_wait<N>(ctx) before release()";
+          });
+          return false;
+        }
         if (!arrive(s, r, st.stage, false, st.arrivals, t, st.node, id)) return false;
         break;
       case StepKind::ProduceWork: {
@@ -534,6 +574,13 @@ class ModelChecker {
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "writes stage " + to_str(st.stage) + " while task `" + task_name(o) +
                    "` reads it";
+          });
+          return false;
+        }
+        if (int const o = async_reader(s, r, st.stage); o >= 0) {
+          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+            return "writes stage " + to_str(st.stage) + " while task `" + task_name(o) +
+                   "`'s asynchronous (wgmma) reads of it are in flight";
           });
           return false;
         }
@@ -559,10 +606,30 @@ class ModelChecker {
           });
           return false;
         }
+        if (m_.resources[r].pipeline.dma_consumer()) {  // wgmma: the read stays in flight
+          int const n = async_count(s, t);
+          if (n == kMaxAsyncReads) {
+            report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
+              return std::string(
+                  "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: wgmma "
+                  "keeps at most 7 groups in flight");
+            });
+            return false;
+          }
+          s[async_slot(t, n)] = static_cast<std::int16_t>(1 + r * 64 + st.stage);
+        }
         break;
       }
       case StepKind::Tail:
         break;
+      case StepKind::AsyncWait: {
+        int const n = async_count(s, t);
+        int const retire = n > st.arrivals ? n - st.arrivals : 0;
+        for (int i = 0; i < kMaxAsyncReads; ++i)
+          s[async_slot(t, i)] =
+              i + retire < kMaxAsyncReads ? s[async_slot(t, i + retire)] : std::int16_t{0};
+        break;
+      }
     }
     ++s[layout_.pc(t)];
     return true;
@@ -585,6 +652,8 @@ class ModelChecker {
         return "release()";
       case StepKind::Tail:
         return "producer_tail()";
+      case StepKind::AsyncWait:
+        return "wgmma_wait<" + to_str(st.arrivals) + ">()";
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
       case StepKind::Local:
@@ -596,6 +665,7 @@ class ModelChecker {
  public:
   // "smem.tma_load() [stage 1]": task `task`'s step, for findings and timelines.
   constexpr std::string describe_in(int task, Step const& st) const {
+    if (st.kind == StepKind::AsyncWait) return op_text(st);
     std::string res =
         st.resource >= 0 ? std::string(resource_name(m_, st.resource)) : std::string("?");
     std::string op;
@@ -625,6 +695,11 @@ class ModelChecker {
   detail::StateTable table_{1};
   long long states_ = 0;
   bool decided_ = true;
+  // Asynchronous reads (wgmma) each task has in flight, oldest first, as 1 + resource * 64 +
+  // stage (0: empty slot); present only when some pipeline has an asynchronous consumer.
+  static constexpr int kMaxAsyncReads = 8;
+  bool has_async_reads_ = false;
+  int async_base_ = 0;
   int segment_task_ = -1;  // the task whose segment is running, for findings inside it
   int segment_begin_ = 0;
   int segment_pc_ = 0;

@@ -29,8 +29,9 @@ enum class StepKind : std::uint8_t {
   Release,
   ProduceWork,
   ConsumeWork,
-  Tail,   // producer tail: wait until a stage was released (emitted at task end)
-  Local,  // touches nothing shared: work on unpipelined resources, auxiliary work
+  Tail,       // producer tail: wait until a stage was released (emitted at task end)
+  AsyncWait,  // retire the task's asynchronous reads but the `arrivals` most recent
+  Local,      // touches nothing shared: work on unpipelined resources, auxiliary work
 };
 
 struct Step {
@@ -127,6 +128,12 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
     Step st{};
     st.node = id;
     st.resource = n.resource;
+    if (n.op == OpKind::AsyncWait) {
+      st.kind = StepKind::AsyncWait;
+      st.arrivals = n.keep;  // reads kept in flight
+      p.steps.push_back(st);
+      continue;
+    }
     bool const valid = n.resource >= 0 && n.resource < num_res;
     PipelineConfig const cfg = valid ? m.resources[n.resource].pipeline : PipelineConfig{};
     if (!cfg.enabled() || (n.op == OpKind::Work && is_auxiliary(n.role))) {
@@ -174,6 +181,8 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
         detail::advance(release_cursor, S);
         break;
       }
+      case OpKind::AsyncWait:
+        break;
       case OpKind::Work:
         if (is_producer_side(n.role))
           st = {StepKind::ProduceWork, id, r,        producer_stage.index,

@@ -21,6 +21,7 @@ constexpr void check_stage_roles(ManagerModel const& m, Report& r) {
     auto const& s = t.schedule;
     for (int id : op_nodes(s)) {
       Node const& n = s.nodes[id];
+      if (n.op == OpKind::AsyncWait) continue;  // not a resource op
       bool producer = n.op == OpKind::Work ? is_producer_side(n.role) : is_producer_op(n.op);
       bool in_src = contains(t.src, n.resource), in_dst = contains(t.dst, n.resource);
       if (!in_src && !in_dst) {
@@ -80,13 +81,17 @@ constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
           add(r, Rule::B3_LoopStep, task, "", "domain_loop",
               [&] { return std::string("the unroll factor must be >= 1"); });
       }
-      if (n.kind == NodeKind::FirstIter || n.kind == NodeKind::LastIter) {
+      if (is_iteration_block(n.kind)) {
         bool enclosed = false;
         for (int p = n.parent; p >= 0; p = s.nodes[p].parent)
           if (p == n.loop && s.nodes[p].kind == NodeKind::Loop) enclosed = true;
         if (!enclosed)
           add(r, Rule::B6_BlockStructure, task, "",
-              n.kind == NodeKind::FirstIter ? "first_iter" : "last_iter", [&] {
+              n.kind == NodeKind::FirstIter      ? "first_iter"
+              : n.kind == NodeKind::LastIter     ? "last_iter"
+              : n.kind == NodeKind::NotFirstIter ? "not_first_iter"
+                                                 : "not_last_iter",
+              [&] {
                 return std::string(
                     "the block is not inside the loop it is guarded on; open it inside that loop's "
                     "body");

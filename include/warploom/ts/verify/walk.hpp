@@ -49,7 +49,19 @@ struct LoopPosition {
 constexpr bool guard_holds(Node const& g, std::vector<LoopPosition> const& where) {
   for (auto const& p : where) {
     if (p.loop != g.loop) continue;
-    return g.kind == NodeKind::FirstIter ? p.iteration == 0 : p.iteration == p.trips - 1;
+    bool const first = p.iteration == 0, last = p.iteration == p.trips - 1;
+    switch (g.kind) {
+      case NodeKind::FirstIter:
+        return first;
+      case NodeKind::LastIter:
+        return last;
+      case NodeKind::NotFirstIter:
+        return !first;
+      case NodeKind::NotLastIter:
+        return !last;
+      default:
+        return true;
+    }
   }
   return false;  // guard outside its loop (R-B6): never runs
 }
@@ -66,6 +78,8 @@ constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of
       return;
     case NodeKind::FirstIter:
     case NodeKind::LastIter:
+    case NodeKind::NotFirstIter:
+    case NodeKind::NotLastIter:
       if (!guard_holds(n, where)) return;
       break;
     case NodeKind::Loop: {
