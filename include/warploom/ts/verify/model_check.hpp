@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "warploom/ts/model.hpp"
+#include "warploom/ts/smem_layout.hpp"
 #include "warploom/ts/verify/context.hpp"
 #include "warploom/ts/verify/diagnostic.hpp"
 #include "warploom/ts/verify/program.hpp"
@@ -167,6 +168,16 @@ class ModelChecker {
     async_base_ = offset;
     if (has_async_reads_) offset += layout_.tasks * kMaxAsyncReads;
     layout_.size = offset;
+    // Pipelined resources whose buffers share bytes (alias groups): one's stages in use make the
+    // other's writes races.
+    SmemLayout const l = layout_smem(m);
+    int const R = static_cast<int>(m.resources.size());
+    aliased_.assign(static_cast<std::size_t>(R * R), false);
+    for (auto const& a : l.placements)
+      for (auto const& b : l.placements)
+        if (!a.barriers && !b.barriers && a.resource != b.resource &&
+            a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes)
+          aliased_[static_cast<std::size_t>(a.resource * R + b.resource)] = true;
   }
 
   // Every task at its first step, every barrier in phase 0 expecting its full arrival count.
@@ -499,6 +510,23 @@ class ModelChecker {
     return -1;
   }
 
+  // A resource aliased with `r` that some task other than `self` is using (reading, writing, or
+  // with copies or reads in flight; `writes_only`: only writing), as (resource, task), or (-1, -1).
+  constexpr std::pair<int, int> aliased_use(S const& s, int self, int r, bool writes_only) const {
+    int const R = static_cast<int>(m_.resources.size());
+    for (int r2 = 0; r2 < R; ++r2) {
+      if (!aliased_[static_cast<std::size_t>(r * R + r2)] || layout_.stages[r2] == 0) continue;
+      for (int i = 0; i < layout_.stages[r2]; ++i) {
+        if (s[layout_.slot(r2, i, detail::InFlight)] > 0) return {r2, -1};
+        if (int const o = owner(s, self, r2, i, true); o >= 0) return {r2, o};
+        if (writes_only) continue;
+        if (int const o = owner(s, self, r2, i, false); o >= 0) return {r2, o};
+        if (int const o = async_reader(s, r2, i); o >= 0 && o != self) return {r2, o};
+      }
+    }
+    return {-1, -1};
+  }
+
   // Runs task t's current step on `s`; false when the step is a violation (not explored further).
   constexpr bool step(S& s, int t, int id) {
     int const pc = s[layout_.pc(t)];
@@ -570,6 +598,17 @@ class ModelChecker {
           });
           return false;
         }
+        // (No structured bindings here: nvcc's front end cannot read them in constant evaluation.)
+        if (std::pair<int, int> const use = aliased_use(s, t, r, false); use.first >= 0) {
+          int const r2 = use.first, o = use.second;
+          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+            return "writes stage " + to_str(st.stage) + ", whose bytes it shares with `" +
+                   std::string(resource_name(m_, r2)) + "` (alias group), while " +
+                   (o >= 0 ? "task `" + task_name(o) + "` uses it"
+                           : std::string("a copy into it is in flight"));
+          });
+          return false;
+        }
         if (int const o = owner(s, t, r, st.stage, false); o >= 0) {
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "writes stage " + to_str(st.stage) + " while task `" + task_name(o) +
@@ -603,6 +642,16 @@ class ModelChecker {
             return "reads stage " + to_str(st.stage) + " while " +
                    (o >= 0 ? "task `" + task_name(o) + "` writes it"
                            : std::string("a TMA copy into it is in flight"));
+          });
+          return false;
+        }
+        if (std::pair<int, int> const use = aliased_use(s, t, r, true); use.first >= 0) {
+          int const r2 = use.first, o2 = use.second;
+          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+            return "reads stage " + to_str(st.stage) + ", whose bytes it shares with `" +
+                   std::string(resource_name(m_, r2)) + "` (alias group), while " +
+                   (o2 >= 0 ? "task `" + task_name(o2) + "` writes it"
+                            : std::string("a copy into it is in flight"));
           });
           return false;
         }
@@ -698,6 +747,7 @@ class ModelChecker {
   // Asynchronous reads (wgmma) each task has in flight, oldest first, as 1 + resource * 64 +
   // stage (0: empty slot); present only when some pipeline has an asynchronous consumer.
   static constexpr int kMaxAsyncReads = 8;
+  std::vector<bool> aliased_;  // [a * resources + b]: a's and b's buffers overlap
   bool has_async_reads_ = false;
   int async_base_ = 0;
   int segment_task_ = -1;  // the task whose segment is running, for findings inside it
