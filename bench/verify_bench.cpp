@@ -1,0 +1,70 @@
+// bench/verify_bench.cpp
+//
+// How long the verifier takes (structural checks + exhaustive model check), per TaskManager, on one
+// CPU core: the GEMM-shaped manager of tests/cpu/ts/gemm_shaped.hpp (5 tasks, 4 pipelined or
+// coordinate resources, 8 stages, persistent tile loop) and the bundled kernels. Medians of
+// --reps runs.
+//
+//   verify_bench [--reps N] [--json FILE]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "registry.hpp"
+#include "ts/gemm_shaped.hpp"
+#include "warploom/ts/verify/verify.hpp"
+
+namespace ts = warploom::ts;
+
+int main(int argc, char** argv) {
+  CLI::App app{"verifier time per TaskManager"};
+  int reps = 15;
+  std::string json_path;
+  app.add_option("--reps", reps, "runs per manager (median reported)")->check(CLI::Range(1, 1000));
+  app.add_option("--json", json_path, "write results here");
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<std::pair<std::string, std::function<ts::ManagerModel()>>> managers{
+      {"gemm_shaped (5 tasks, 8 stages, persistent)",
+       [] { return gemm_shaped::Manager<>::model("gemm_shaped"); }}};
+  for (auto const& k : warploom::bundled_kernels()) managers.push_back({k.name, k.model});
+
+  nlohmann::json out;
+  out["machine"] = {{"hardware_concurrency", std::thread::hardware_concurrency()},
+                    {"threads_used", 1}};
+  std::printf("%-46s %10s %10s %9s %s\n", "manager", "median ms", "max ms", "states", "verdict");
+  for (auto const& [name, make] : managers) {
+    ts::ManagerModel const m = make();
+    std::vector<double> ms;
+    ts::ModelCheckStats st;
+    bool ok = true;
+    for (int i = 0; i < reps; ++i) {
+      auto const t0 = std::chrono::steady_clock::now();
+      ts::Report const r = ts::verify_manager(m, {}, &st);
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ok = r.ok();
+    }
+    std::sort(ms.begin(), ms.end());
+    double const median = ms[ms.size() / 2];
+    std::printf("%-46s %10.2f %10.2f %9lld %s\n", name.c_str(), median, ms.back(), st.states,
+                ok ? "ok" : "VIOLATIONS");
+    out["managers"].push_back({{"name", name},
+                               {"median_ms", median},
+                               {"max_ms", ms.back()},
+                               {"states", st.states},
+                               {"scenarios", st.scenarios},
+                               {"decided", st.decided},
+                               {"ok", ok}});
+  }
+  if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  return 0;
+}
