@@ -79,6 +79,11 @@
 #else
 #define CF_CONSUMER_THREADS 128
 #endif
+#if defined(CASE_GATE_R_M1)
+#define CF_STORE_TRIPS 6  // one stage fewer than the load task produces: its producer tail hangs
+#else
+#define CF_STORE_TRIPS 7
+#endif
 #if defined(CASE_GATE_R_W1)
 #define CF_LOAD_WARP 3  // inside store's warps 0-3
 #else
@@ -175,7 +180,7 @@ struct StoreTask {
   }
 #elif !defined(CASE_R_B1_NO_SCHEDULE)
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
-    ctx.domain_loop(ts::c<7>, [&](auto&) {
+    ctx.domain_loop(ts::c<CF_STORE_TRIPS>, [&](auto&) {
       smem.try_wait();
       smem.wait();
       auto v = ts::work<&Smem::read>(smem);
