@@ -1,0 +1,204 @@
+// tests/schedules/corpus.hpp — the schedule corpus: named TaskManagers (and a few hand-built
+// models) with the verdict warploom's verifier must reach on each.
+//
+// An entry is a TaskManager declared on the host the way a kernel declares it (work bodies are
+// never run), plus its expected verdict: the exact, sorted list of rule ids that
+// ts::verify_manager must report (empty: the manager passes). schedule_corpus (corpus.cpp)
+// verifies every entry and fails on any other verdict. An entry whose expected verdict the
+// verifier does not reach today carries `known_miss = true` and a note saying what it reports and
+// why; the test then reports "known miss" instead of failing, and fails once the verifier gets it
+// right (so the flag is cleared).
+//
+// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, bundled_kernels.cpp.
+// The shared resources and tasks below keep the entries short; an entry that needs another shape
+// declares its own tasks next to it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "warploom/ts/model.hpp"
+#include "warploom/ts/ts.hpp"
+#include "warploom/ts/verify/model_check.hpp"
+
+namespace corpus {
+
+namespace ts = warploom::ts;
+
+// ---- Entries ----------------------------------------------------------------------------------
+
+inline constexpr std::string_view kPipelines = "pipelines";
+inline constexpr std::string_view kLoops = "loops";
+inline constexpr std::string_view kHangs = "hangs";
+inline constexpr std::string_view kRules = "rules";
+inline constexpr std::string_view kBundled = "bundled kernel";
+
+struct Entry {
+  std::string_view name;                             // unique, snake_case
+  std::string_view theme;                            // one of the themes above
+  std::string_view description;                      // one line: the schedule and what it shows
+  std::vector<std::string_view> expected;            // rule ids, sorted; empty: passes
+  ts::ManagerModel (*model)(std::string_view name);  // builds the verifier's view
+  // Rules this entry is the passing control of (the fixed twin of a violating entry).
+  std::vector<std::string_view> controls = {};
+  bool known_miss = false;     // the verifier does not reach `expected` today (see `note`)
+  std::string_view note = {};  // known misses: what it reports and why; compile-time-only rules
+  ts::ModelCheckOptions options = {};
+};
+
+using Corpus = std::vector<Entry>;
+
+// The model of a TaskManager type, as `warploom verify` builds it.
+template <class Manager>
+ts::ManagerModel model_of(std::string_view name) {
+  return Manager::model(name);
+}
+
+// One registration function per theme file.
+void add_pipelines(Corpus& c);
+void add_loops(Corpus& c);
+void add_hangs(Corpus& c);
+void add_rules(Corpus& c);
+void add_bundled_kernels(Corpus& c);
+
+// ---- Shared resources -------------------------------------------------------------------------
+
+// A resource or task name as a template argument: Ring<"smem", ...>.
+template <std::size_t N>
+struct Name {
+  char text[N]{};
+  constexpr Name(char const (&s)[N]) {  // NOLINT: implicit, so that "smem" converts
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+  constexpr std::string_view view() const { return {text, N - 1}; }
+};
+
+// Loop bounds: kRuntime reads the handle's run-time field `n` (the verifier tries 0, 1, 2 and
+// stages+1 iterations); any other value is the compile-time trip count ts::c<kTrips>.
+inline constexpr int kRuntime = -1;
+
+template <int kTrips, class Handle>
+constexpr auto trips(Handle const& h) {
+  if constexpr (kTrips == kRuntime) {
+    return h->n;
+  } else {
+    return ts::c<kTrips>;
+  }
+}
+
+// Coordinates the producers read (a coordinate-only resource, no pipeline), with the run-time
+// sizes the loops use.
+struct Coords {
+  static constexpr ts::ResourceSpec spec{.name = "coords"};
+  int n = 0;      // items
+  int m = 0;      // a second, independent count
+  int tiles = 0;  // persistent tiles
+  int k = 0;      // k-blocks per tile
+  int coord(ts::Consume const& s) const { return s.loop_offset; }
+  int prefetch(ts::ConsumeAux const& s) const { return s.loop_offset; }
+};
+
+// Where the consumers store (global memory, no pipeline).
+struct Output {
+  static constexpr ts::ResourceSpec spec{.name = "out"};
+  int n = 0;
+  int m = 0;
+  int tiles = 0;
+  int k = 0;
+  void store(ts::Produce const&, int value) { (void)value; }
+};
+
+// A ring of stages in shared memory. TMA kinds hold num_bytes per stage (R-D16 compares the
+// buffer with it); thread-written kinds 256 bytes.
+constexpr int stage_bytes(ts::PipelineConfig p) {
+  return p.tma_producer() ? p.num_bytes : 256;
+}
+
+template <Name kName, ts::PipelineConfig kPipeline>
+struct Ring {
+  static constexpr ts::ResourceSpec spec{.name = kName.view(), .pipeline = kPipeline};
+  ts::SmemBuffer<std::uint8_t,
+                 (kPipeline.num_stages > 0 ? kPipeline.num_stages : 1) * stage_bytes(kPipeline)>
+      stages;  // (STAGES, STAGE_BYTES)
+  using smem_buffers = ts::buffers<&Ring::stages>;
+  int n = 0;  // items, for tasks that loop over the ring itself (run-time)
+
+  void put(ts::Produce const&, int coord) { (void)coord; }      // writes a stage (TMA: issues it)
+  int take(ts::Consume const& s) const { return s.stage_idx; }  // reads a stage
+  void init(ts::ProduceAux const&) {}                           // descriptor set-up
+};
+
+// Pipelines: a TMA ring of `stages` x 4 KiB filled by one producer warp and drained by 128
+// threads; a thread-written ring (AsyncAsync) of one producer warp and 128 consumer threads.
+constexpr ts::PipelineConfig tma(int stages, ts::CooperativeGroup producer = ts::threads(1),
+                                 ts::CooperativeGroup consumer = ts::threads(128),
+                                 int bytes = 4096) {
+  return ts::tma_async(stages, bytes, producer, consumer);
+}
+constexpr ts::PipelineConfig async(int stages, ts::CooperativeGroup producer = ts::threads(32),
+                                   ts::CooperativeGroup consumer = ts::threads(128)) {
+  return ts::async_async(stages, producer, consumer);
+}
+
+using Smem = Ring<"smem", tma(2)>;     // the default TMA ring
+using Queue = Ring<"ring", async(2)>;  // the default thread-written ring
+
+// ---- Shared tasks -----------------------------------------------------------------------------
+
+// Load: `kTrips` iterations of coords.coord -> R.acquire, R.put, R.commit (with the try_ probe
+// first when kTry).
+template <class R, int kTrips = kRuntime, bool kTry = false, int kWarp = 4, int kWarps = 1,
+          int kRegisters = 0, Name kName = "load">
+struct Load {
+  static constexpr ts::TaskSpec spec{
+      .name = kName.view(), .warp_idx = kWarp, .num_warps = kWarps, .num_registers = kRegisters};
+  using src = ts::list<Coords>;
+  using dst = ts::list<R>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
+    ctx.domain_loop(trips<kTrips>(in), [&](auto&) {
+      auto c = ts::work<&Coords::coord>(in);
+      if constexpr (kTry) ring.try_acquire();
+      ring.acquire();
+      ts::work<&R::put>(ring, c);
+      ring.commit();
+    });
+  }
+};
+
+// Store: `kTrips` iterations of R.wait, R.take, R.release, out.store (early release: the value is
+// in registers before the global store).
+template <class R, int kTrips = kRuntime, bool kTry = false, int kWarp = 0, int kWarps = 4,
+          int kRegisters = 0, Name kName = "store">
+struct Store {
+  static constexpr ts::TaskSpec spec{
+      .name = kName.view(), .warp_idx = kWarp, .num_warps = kWarps, .num_registers = kRegisters};
+  using src = ts::list<R>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
+    ctx.domain_loop(trips<kTrips>(out), [&](auto&) {
+      if constexpr (kTry) ring.try_wait();
+      ring.wait();
+      auto v = ts::work<&R::take>(ring);
+      ring.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+
+// The graph of a copy through R: R <- coords, out <- R.
+template <class R>
+using CopyGraph = ts::Graph<ts::DependsOn<R, Coords>, ts::DependsOn<Output, R>>;
+
+// A load/store copy through R with the given tasks (more tasks may follow).
+template <class R, class... Tasks>
+using Copy = ts::TaskManager<ts::Tasks<Tasks...>, CopyGraph<R>>;
+
+// The default copy: Load<R> on warp 4, Store<R> on warps 0-3, run-time loops.
+template <class R>
+using SimpleCopy = Copy<R, Load<R>, Store<R>>;
+
+}  // namespace corpus
