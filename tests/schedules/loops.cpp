@@ -499,24 +499,14 @@ void add_loops(Corpus& c) {
                    "One load task fills ring a for n items, then ring b for m items; store_a "
                    "drains a (n), store_b drains b (m). Balanced for every n and m",
                .expected = {},
-               .model = model_of<SiblingRings>,
-               .known_miss = true,
-               .note = "Run-time loops are matched across tasks by position: store_b's only loop "
-                       "(over m) is taken to run as often as the load's first loop (over n), not "
-                       "its second, so with n != m the verifier sees ring b filled m times and "
-                       "drained n times and reports R-M1."});
+               .model = model_of<SiblingRings>});
   c.push_back({.name = "prefetch_loop_before_mainloop",
                .theme = kLoops,
                .description =
                    "The load first prefetches m descriptors in a run-time loop (auxiliary work, no "
                    "pipeline), then loads n items; the store drains n items",
                .expected = {},
-               .model = model_of<Copy<Smem, PrefetchingLoad, Store<Smem>>>,
-               .known_miss = true,
-               .note = "Matching by position pairs the store's loop over n with the load's "
-                       "prefetch loop over m (both are the first run-time loop of their task); "
-                       "with m != n the verifier reports R-M1 although the prefetch loop touches "
-                       "no pipeline."});
+               .model = model_of<Copy<Smem, PrefetchingLoad, Store<Smem>>>});
   c.push_back(loop_entry("zero_trip_static", "Both loops are ts::c<0>: nothing runs, nothing waits",
                          model_of<Copy<Smem, Load<Smem, 0>, Store<Smem, 0>>>));
   c.push_back(loop_entry("single_iteration_first_is_last",

@@ -544,22 +544,13 @@ void add_pipelines(Corpus& c) {
                               "copying its 2 KiB half of a 4 KiB stage, num_bytes = 2048: both "
                               "warps arm 2048, the stage expects and receives 4096",
                .expected = {},
-               .model = model_of<TwoWarpLoad<2048>>,
-               .known_miss = true,
-               .note = "R-D16 compares num_bytes with one stage's buffer bytes (4096), but the "
-                       "device arms num_bytes once per producing warp, so the stage expects "
-                       "warps x num_bytes = 4096: this manager is right and is rejected."});
+               .model = model_of<TwoWarpLoad<2048>>});
   c.push_back({.name = "tma_load_two_warps_bytes_per_stage",
                .theme = kPipelines,
                .description = "The same with num_bytes = 4096 (the stage's bytes, as R-D16 asks): "
                               "the two warps arm 8192, only 4096 land, the phase never completes",
                .expected = {"R-D16"},
-               .model = model_of<TwoWarpLoad<4096>>,
-               .known_miss = true,
-               .note = "Passes: R-D16 sees num_bytes = the stage's 4096 bytes and the model "
-                       "checker counts one copy per producing warp without bytes, so neither "
-                       "notices that 2 warps x 4096 armed bytes exceed the 4096 the copies "
-                       "deliver (a hang on the device)."});
+               .model = model_of<TwoWarpLoad<4096>>});
   c.push_back(ring_entry("split_consumers",
                          "Two consumer tasks (warps 0-3 and 4-7) each wait, read and release "
                          "every stage; the consumer group counts both (threads(256))",
@@ -588,12 +579,7 @@ void add_pipelines(Corpus& c) {
            "GEMM stage holding A and B (8 KiB): the load issues two TMA works, load_a and load_b "
            "(4 KiB each), into one acquired stage; the barrier is armed with the 8 KiB of both",
        .expected = {},
-       .model = model_of<OneRingTwoLoads>,
-       .known_miss = true,
-       .note = "The model checker counts every producer work on a TMA ring as one copy of the "
-               "whole stage (the acquire arms one copy per producer warp), so load_b looks like a "
-               "second copy: it reports R-M5 (wait passes with a copy in flight) and R-M2 (a copy "
-               "left at exit). On the device both copies complete the 8 KiB the stage expects."});
+       .model = model_of<OneRingTwoLoads>});
 }
 
 }  // namespace corpus

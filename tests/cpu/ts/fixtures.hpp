@@ -31,6 +31,7 @@ struct SmemTiles {
   static constexpr ts::ResourceSpec spec{
       .name = "smem",
       .pipeline = ts::tma_async(kStages, kTileBytes, ts::threads(1), ts::threads(128))};
+  int rows = 0;  // the rows both tasks loop over (a run-time bound)
   ts::SmemBuffer<short, kStages * kTileElems> tiles;
   using smem_buffers = ts::buffers<&SmemTiles::tiles>;
 
@@ -67,7 +68,8 @@ struct StoreTask {
   using src = ts::list<SmemTiles>;
   using dst = ts::list<OutputGmem>;
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
-    ctx.domain_loop(0, 7, 1, [&](auto&) {
+    // Same domain as the load task's loop (rows): loops over different domains deadlock.
+    ctx.domain_loop(0, smem->rows, 1, [&](auto&) {
       smem.try_wait();
       smem.wait();
       auto v = ts::work<&SmemTiles::read_smem>(smem);
@@ -92,6 +94,7 @@ inline constexpr ts::PipelineConfig kCopyPipeline =
 template <ts::PipelineConfig kPipeline = kCopyPipeline>
 struct Tiles {
   static constexpr ts::ResourceSpec spec{.name = "smem", .pipeline = kPipeline};
+  int rows = 0;                                       // the rows both tasks loop over
   ts::SmemBuffer<short, kStages * kTileElems> tiles;  // (STAGES*TILE)
   using smem_buffers = ts::buffers<&Tiles::tiles>;
 
@@ -127,7 +130,8 @@ struct Store {
   using src = ts::list<Smem>;
   using dst = ts::list<OutputGmem>;
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
-    ctx.domain_loop(0, 7, 1, [&](auto&) {
+    // Same domain as the load task's loop (rows): loops over different domains deadlock.
+    ctx.domain_loop(0, smem->rows, 1, [&](auto&) {
       smem.try_wait();
       smem.wait();
       auto v = ts::work<&Smem::read_smem>(smem);

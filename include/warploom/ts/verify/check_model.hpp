@@ -21,8 +21,8 @@ namespace verify {
 // The scenarios to explore: with k distinct run-time loop positions, every combination of
 // {0, 1, 2, stages+1} when k <= 2, else the four with every loop alike.
 constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30) {
-  int keys = 0, stages = 0;
-  for (auto const& t : m.tasks) keys = std::max(keys, count_runtime_loops(t.schedule));
+  int const keys = static_cast<int>(loop_keys(m).keys.size());
+  int stages = 0;
   for (auto const& r : m.resources)
     stages = std::max(stages, r.pipeline.enabled() ? r.pipeline.num_stages : 0);
   std::vector<int> values;
@@ -52,7 +52,7 @@ constexpr std::string scenario_text(Scenario const& sc) {
   std::string s = " (run-time loops running ";
   for (std::size_t i = 0; i < sc.runtime_trips.size(); ++i)
     s += (i ? ", " : "") + to_str(sc.runtime_trips[i]);
-  return s + " time(s), in schedule order)";
+  return s + " time(s))";
 }
 
 }  // namespace verify
@@ -104,8 +104,7 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
 // The round-robin step table (the seed's quick reading of a schedule): one interleaving of the
 // tasks with every run-time loop running `runtime_trips` times. Text, one column per task.
 inline std::string round_robin_table(ManagerModel const& m, int runtime_trips = 2) {
-  int keys = 0;
-  for (auto const& t : m.tasks) keys = std::max(keys, verify::count_runtime_loops(t.schedule));
+  int const keys = static_cast<int>(verify::loop_keys(m).keys.size());
   verify::Scenario sc{std::vector<int>(static_cast<std::size_t>(std::max(keys, 1)), runtime_trips)};
   verify::ModelChecker mc(m, sc, {});
   std::vector<std::vector<std::string>> rows = mc.round_robin();

@@ -77,7 +77,9 @@ class ModelChecker {
  public:
   constexpr ModelChecker(ManagerModel const& m, Scenario const& sc, ModelCheckOptions const& opt)
       : m_(m), sc_(sc), opt_(opt) {
-    for (auto const& t : m.tasks) programs_.push_back(build_program(m, t, sc));
+    LoopKeys const keys = loop_keys(m);
+    for (int t = 0; t < static_cast<int>(m.tasks.size()); ++t)
+      programs_.push_back(build_program(m, t, keys, sc));
     layout_.tasks = static_cast<int>(m.tasks.size());
     int offset = 2 * layout_.tasks;
     for (auto const& r : m.resources) {
@@ -282,8 +284,9 @@ class ModelChecker {
         return std::string(full ? "the full" : "the empty") + " barrier of stage " + to_str(stage) +
                " expects " + to_str(full ? p.producer.size : p.consumer.size) +
                " arrivals per phase; this op makes " + to_str(n) + " while " + to_str(s[pending]) +
-               " are outstanding: the extra arrivals complete a phase early (fix the cooperative "
-               "group size)";
+               " are outstanding: the extra arrivals would complete a phase early (the cooperative "
+               "group size is too small, or an op arrives twice, e.g. a second acquire() or "
+               "commit() of the same stage)";
       });
       return false;
     }
@@ -586,8 +589,8 @@ class ModelChecker {
           if (n == kMaxAsyncReads) {
             report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
               return std::string(
-                  "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: wgmma "
-                  "keeps at most 7 groups in flight");
+                  "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: the checker "
+                  "follows at most 8 in flight; retire some first");
             });
             return false;
           }

@@ -6,9 +6,8 @@
 // (index and phase advance at commit and release, as on the device). The producer tail the
 // TaskManager emits at task end is part of the program.
 //
-// Scenarios: every run-time loop gets a trip count. Run-time loops are matched across tasks by
-// their position (the k-th run-time loop of a schedule, in pre-order), so a load task's and a store
-// task's loops over the same rows run the same number of times.
+// Scenarios: every run-time loop gets a trip count; loops of different tasks over the same domain
+// share it (see LoopKeys).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +40,7 @@ struct Step {
   int stage = 0;
   int parity = 0;    // the phase parity waited on (acquire, wait, tail)
   int arrivals = 0;  // arrivals the step makes on its barrier
-  int tx_units = 0;  // TMA: copies the acquire expects / the work issues
+  int tx_units = 0;  // TMA: transaction groups the acquire arms / the work starts (first work only)
 };
 
 // Which stage a task owns between acquire..commit (producer) or wait..release (consumer).
@@ -56,30 +55,59 @@ struct Program {
   std::vector<std::vector<Hold>> holds;  // holds[pc]: stages owned before steps[pc] runs
 };
 
-// A scenario: trip counts of the run-time loops, by position (see above).
+// A scenario: one trip count per run-time loop key (see LoopKeys).
 struct Scenario {
   std::vector<int> runtime_trips;
   constexpr int trips(int key) const {
-    if (runtime_trips.empty()) return 0;
+    if (runtime_trips.empty() || key < 0) return 0;
     return key < static_cast<int>(runtime_trips.size()) ? runtime_trips[key] : runtime_trips.back();
   }
 };
 
-// Position keys of a schedule's run-time loops: node id -> k (pre-order), -1 for static loops.
-constexpr std::vector<int> runtime_loop_keys(Schedule const& s) {
-  std::vector<int> keys(s.nodes.size(), -1);
-  int next = 0;
-  // Node ids are assigned in pre-order by the recorder; hand-built models keep that order too.
-  for (int i = 0; i < static_cast<int>(s.nodes.size()); ++i)
-    if (is_runtime_loop(s.nodes[i])) keys[i] = next++;
-  return keys;
-}
+// Which run-time loops of different tasks run the same number of times. The recorder cannot name
+// a run-time bound (it sees a placeholder value), so a loop is keyed by its depth among run-time
+// loops and its bounds as captured: a load task's and a store task's loops over the same rows
+// share a key, a tile loop and the k-loop inside it do not, and loops whose captured bounds
+// differ (n + 1 against n) vary independently.
+struct LoopKey {
+  int depth = 0;
+  Bound start, end, step;
+  // By value: a run-time 0 and a compile-time 0 (`domain_loop(n)` against
+  // `domain_loop(0, n, 1)`) are the same bound.
+  constexpr bool operator==(LoopKey const& o) const {
+    return depth == o.depth && start.value == o.start.value && end.value == o.end.value &&
+           step.value == o.step.value;
+  }
+};
 
-constexpr int count_runtime_loops(Schedule const& s) {
-  int n = 0;
-  for (auto const& node : s.nodes)
-    if (is_runtime_loop(node)) ++n;
-  return n;
+struct LoopKeys {
+  std::vector<LoopKey> keys;
+  std::vector<std::vector<int>> node_key;  // [task][node]: key of a run-time loop node, else -1
+};
+
+constexpr LoopKeys loop_keys(ManagerModel const& m) {
+  LoopKeys out;
+  for (auto const& t : m.tasks) {
+    Schedule const& s = t.schedule;
+    std::vector<int> node_key(s.nodes.size(), -1);
+    for (int i = 0; i < static_cast<int>(s.nodes.size()); ++i) {
+      if (!is_runtime_loop(s.nodes[i])) continue;
+      int depth = 0;
+      for (int p = s.nodes[i].parent; p >= 0; p = s.nodes[p].parent)
+        if (is_runtime_loop(s.nodes[p])) ++depth;
+      LoopKey const k{depth, s.nodes[i].start, s.nodes[i].end, s.nodes[i].step};
+      int found = -1;
+      for (int j = 0; j < static_cast<int>(out.keys.size()); ++j)
+        if (out.keys[j] == k) found = j;
+      if (found < 0) {
+        out.keys.push_back(k);
+        found = static_cast<int>(out.keys.size()) - 1;
+      }
+      node_key[i] = found;
+    }
+    out.node_key.push_back(node_key);
+  }
+  return out;
 }
 
 namespace detail {
@@ -102,9 +130,11 @@ constexpr int agent_arrivals(CooperativeGroup g, int warps) {
 
 }  // namespace detail
 
-constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scenario const& sc) {
+constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const& loop_keys,
+                                Scenario const& sc) {
+  TaskModel const& t = m.tasks[task];
   Schedule const& s = t.schedule;
-  std::vector<int> const keys = runtime_loop_keys(s);
+  std::vector<int> const& keys = loop_keys.node_key[task];
   std::vector<int> const ops = flatten_with(s, [&](int node) {
     Node const& n = s.nodes[node];
     if (keys[node] >= 0) return sc.trips(keys[node]);
@@ -121,6 +151,7 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
       rel(num_res, detail::Cursor{0, 0});
   std::vector<detail::Cursor> owned_p(num_res, detail::Cursor{0, 1});
   std::vector<detail::Cursor> owned_c(num_res, detail::Cursor{0, 0});
+  std::vector<bool> copies_issued(num_res, false);  // TMA copies issued since the last acquire
   Program p;
   int const warps = t.spec.num_warps;
   for (int id : ops) {
@@ -153,7 +184,11 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
         st = {StepKind::TryAcquire, id, r, acq[r].index, acq[r].parity, 0, 0};
         break;
       case OpKind::Acquire:
-        st = {StepKind::Acquire, id, r, acq[r].index, acq[r].parity, tma_units, tma_units};
+        // TMA: every producing warp's elected lane arrives, arming the stage's bytes; the copies
+        // the bracket's works issue land as one transaction group (R-D16 checks the byte sum).
+        st = {StepKind::Acquire,         id, r, acq[r].index, acq[r].parity, tma_units,
+              cfg.tma_producer() ? 1 : 0};
+        copies_issued[r] = false;
         if (cfg.advance_on_acquire) {
           owned_p[r] = acq[r];
           detail::advance(acq[r], S);
@@ -184,10 +219,12 @@ constexpr Program build_program(ManagerModel const& m, TaskModel const& t, Scena
       case OpKind::AsyncWait:
         break;
       case OpKind::Work:
-        if (is_producer_side(n.role))
-          st = {StepKind::ProduceWork, id, r,        producer_stage.index,
-                producer_stage.parity, 0,  tma_units};
-        else
+        if (is_producer_side(n.role)) {
+          bool const first_copy = cfg.tma_producer() && !copies_issued[r];
+          copies_issued[r] = copies_issued[r] || cfg.tma_producer();
+          st = {StepKind::ProduceWork, id, r, producer_stage.index, producer_stage.parity, 0,
+                first_copy ? 1 : 0};
+        } else
           st = {StepKind::ConsumeWork, id, r, consumer_stage.index, consumer_stage.parity, 0, 0};
         break;
     }

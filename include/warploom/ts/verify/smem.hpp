@@ -2,9 +2,9 @@
 //
 // R-D21: everything the allocator places (buffers, alignment padding, pipeline barriers) must fit
 // the shared memory a block may opt into (227 KiB on Hopper).
-// R-D16: a TMA pipeline's transaction bytes per stage must be what one stage of its buffers holds:
-// the full barrier completes when that many bytes have landed, so a smaller count releases the
-// consumer before the copy finished and a larger one never completes (a hang).
+// R-D16: the TMA bytes armed per stage (num_bytes by each producing warp) must be what one stage of
+// the resource's buffers holds: the full barrier completes when that many bytes have landed, so a
+// smaller count releases the consumer before the copy finished and a larger one never completes.
 #pragma once
 
 #include "warploom/ts/smem_layout.hpp"
@@ -42,13 +42,27 @@ constexpr void check_tma_bytes(ManagerModel const& m, Report& r) {
     long long buffer_bytes = 0;
     for (auto const& q : m.smem)
       if (q.resource == res) buffer_bytes += q.bytes;
-    if (buffer_bytes == 0) continue;  // no declared buffers: nothing to compare with
-    if (buffer_bytes % p.num_stages != 0 || buffer_bytes / p.num_stages != p.num_bytes) {
+    // Every warp of every task that acquires a stage arms num_bytes on its full barrier.
+    int producer_warps = 0;
+    for (auto const& t : m.tasks) {
+      bool acquires = false;
+      for (auto const& n : t.schedule.nodes)
+        acquires =
+            acquires || (n.kind == NodeKind::Op && n.op == OpKind::Acquire && n.resource == res);
+      if (acquires) producer_warps += t.spec.num_warps;
+    }
+    if (buffer_bytes == 0 || producer_warps == 0) continue;  // nothing to compare
+    long long const stage_bytes = buffer_bytes / p.num_stages;
+    long long const armed = static_cast<long long>(p.num_bytes) * producer_warps;
+    if (buffer_bytes % p.num_stages != 0 || armed != stage_bytes) {
       add(r, Rule::D16_TmaBytes, "", resource_name(m, res), "num_bytes", [&] {
-        return "the pipeline expects " + to_str(p.num_bytes) +
-               " TMA bytes per stage but one of its " + to_str(p.num_stages) + " stages holds " +
-               to_str(buffer_bytes / p.num_stages) + " bytes (" + to_str(buffer_bytes) +
-               " in its buffers); make num_bytes the stage's tile size";
+        return "the producing warps (" + to_str(producer_warps) + ") each arm " +
+               to_str(p.num_bytes) + " TMA bytes per stage, " + to_str(armed) +
+               " in all, but one of the " + to_str(p.num_stages) + " stages holds " +
+               to_str(stage_bytes) + " bytes; the full barrier " +
+               (armed > stage_bytes ? "never completes (a hang)"
+                                    : "completes before the stage is written (a race)") +
+               ": make num_bytes the bytes each producing warp's copies write";
       });
     }
   }

@@ -29,8 +29,10 @@ using RingCopy =
     ts::TaskManager<ts::Tasks<RingWriter<Ring<kPipeline>>, RingReader<Ring<kPipeline>>>,
                     RingGraph<Ring<kPipeline>>>;
 
-constexpr ts::PipelineConfig tma(ts::CooperativeGroup producer, ts::CooperativeGroup consumer) {
-  return ts::tma_async(2, 256, producer, consumer);
+// num_bytes is what each producing warp arms: a stage of 256 bytes, split over the warps.
+constexpr ts::PipelineConfig tma(ts::CooperativeGroup producer, ts::CooperativeGroup consumer,
+                                 int producing_warps = 1) {
+  return ts::tma_async(2, 256 / producing_warps, producer, consumer);
 }
 constexpr ts::PipelineConfig async(ts::CooperativeGroup producer, ts::CooperativeGroup consumer) {
   return ts::async_async(2, producer, consumer);
@@ -56,8 +58,8 @@ TEST(Verify, R_D15_TmaProducerCountsOneArrivalPerWarpWhateverTheAgent) {
   EXPECT_TRUE((verify_manager<TmaCopy<tma(threads(1), threads(128))>>().ok()));
   EXPECT_TRUE((verify_manager<TmaCopy<tma(warps(1), threads(128))>>().ok()));
   // A 2-warp load task arms each stage twice.
-  EXPECT_TRUE((verify_manager<TmaCopy<tma(threads(2), threads(128)), 2>>().ok()));
-  EXPECT_EQ(rule_ids(verify_manager<TmaCopy<tma(threads(1), threads(128)), 2>>()), Ids{"R-D15"});
+  EXPECT_TRUE((verify_manager<TmaCopy<tma(threads(2), threads(128), 2), 2>>().ok()));
+  EXPECT_EQ(rule_ids(verify_manager<TmaCopy<tma(threads(1), threads(128), 2), 2>>()), Ids{"R-D15"});
 }
 
 // ---- TMA consumer

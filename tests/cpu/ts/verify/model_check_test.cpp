@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../gemm_shaped.hpp"
 #include "../fixtures.hpp"
+#include "../gemm_shaped.hpp"
 #include "warploom/ts/verify/verify.hpp"
 
 namespace ts = warploom::ts;
@@ -59,7 +59,7 @@ TEST(ModelCheck, WaitingForAllButOneThenReleasingTheNewestIsStillRD13) {
 // tail waiting forever.
 struct FirstIterationOnlyStore : fixtures::StoreTask {
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
-    ctx.domain_loop(0, 7, 1, [&](auto& loop) {
+    ctx.domain_loop(0, smem->rows, 1, [&](auto& loop) {
       loop.first_iter([&] {
         smem.wait();
         auto v = ts::work<&fixtures::SmemTiles::read_smem>(smem);
@@ -93,7 +93,7 @@ TEST(ModelCheck, DeadlockNamesTheBlockedTaskAndShowsTheTimeline) {
 // Releasing before reading: the read happens on a stage the task no longer owns.
 struct ReleaseThenRead : fixtures::StoreTask {
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
-    ctx.domain_loop(0, 7, 1, [&](auto&) {
+    ctx.domain_loop(0, smem->rows, 1, [&](auto&) {
       smem.wait();
       smem.release();
       auto v = ts::work<&fixtures::SmemTiles::read_smem>(smem);

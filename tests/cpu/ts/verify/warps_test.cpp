@@ -181,10 +181,21 @@ TEST(Verify, R_D3_ProducerConsumerSplitWithinTheFileIsAccepted) {
   EXPECT_TRUE(verify_manager<M>().ok());
 }
 
-TEST(Verify, R_D3_ExactlyTheRegisterFileIsAccepted) {
-  // 8 warps x 32 x 256 = 65536.
-  using M = CopyOf<T, Store<T, 0, 4, 256>, Load<T, 4, 1, 256>, ts::PaddingTask<5, 3, 256>>;
+TEST(Verify, R_D3_BudgetsFillingTheLaunchPoolAreAccepted) {
+  // 8 warps enter with 255 registers each: a pool of 255 x 256 = 65280; 4x32x256 + 4x32x248 =
+  // 64512.
+  using M = CopyOf<T, Store<T, 0, 4, 256>, Load<T, 4, 1, 248>, ts::PaddingTask<5, 3, 248>>;
   EXPECT_TRUE(verify_manager<M>().ok());
+}
+
+TEST(Verify, R_D3_EveryWarpAt256ExceedsThePoolEvenWithinTheRegisterFile) {
+  // 8 x 32 x 256 = 65536 fits the register file, but the CTA entered with 255 per thread
+  // (65280): setmaxnreg.inc draws from that pool and would wait forever.
+  using M = CopyOf<T, Store<T, 0, 4, 256>, Load<T, 4, 1, 256>, ts::PaddingTask<5, 3, 256>>;
+  ts::Report r = verify_manager<M>();
+  ASSERT_EQ(rule_ids(r), Ids{"R-D3"});
+  EXPECT_TRUE(
+      mentions(first_of(r, Rule::D3_RegisterBudget)->message, "the CTA's pool holds 65280"));
 }
 
 TEST(Verify, R_D3_TasksWithoutBudgetCountAtTheEntryRegisters) {
