@@ -1,7 +1,7 @@
 // warploom/ts/verify/check_model.hpp
 //
 // ts::model_check: runs the model checker over every scenario of a TaskManager (each run-time
-// loop with 0, 1, 2 and stages+1 iterations; loops matched across tasks by position) and returns
+// loop with 0, 1, 2 and stages+1 iterations; loops over one domain run alike) and returns
 // its findings as a ts::Report, each with a counterexample timeline.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace warploom::ts {
 
 namespace verify {
 
-// The scenarios to explore: with k distinct run-time loop positions, every combination of
+// The scenarios to explore: with k run-time loop domains (see LoopKeys), every combination of
 // {0, 1, 2, stages+1} when k <= 2, else the four with every loop alike.
 constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30) {
   int const keys = static_cast<int>(loop_keys(m).keys.size());
