@@ -6,8 +6,8 @@
 // waits deciding on parity as the hardware does (so a producer that laps a consumer is seen to
 // pass on a stale phase). TMA copies land asynchronously, at any point after they are issued.
 //
-// Every run-time loop is tried with 0, 1, 2 and stages+1 iterations (matched across tasks by
-// position, see program.hpp). States are hashed; a step that touches nothing shared runs alone
+// Every run-time loop is tried with 0, 1, 2 and stages+1 iterations (loops over one domain alike,
+// see program.hpp). States are hashed; a step that touches nothing shared runs alone
 // (partial-order reduction). The search never stops silently: past `max_states` the result is
 // R-M7 "undecided", an error unless the caller allows it.
 //
