@@ -52,13 +52,11 @@ int main(int argc, char** argv) {
     tut::grid_stride_copy(variant,
                           raw ? tut::Implementation::Baseline : tut::Implementation::TaskScheduled,
                           src.as<std::int16_t>(), dst.as<std::int16_t>(), n, blocks);
-    wl::testing::Comparison c = wl::testing::compare_bytes(src.get(), dst.get(), bytes);
-    std::printf("%s kernel, %s, %lld entries, %d blocks on %s: %s", raw ? "raw" : "TS",
-                std::string(tut::to_string(variant)).c_str(), static_cast<long long>(n), blocks,
-                device.name.c_str(), c.equal() ? "PASS\n" : "FAIL");
-    if (!c.equal())
-      std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
-    return c.equal() ? 0 : 1;
+    return wl::testing::print_verdict(wl::testing::compare_bytes(src.get(), dst.get(), bytes),
+                                      std::string(raw ? "raw" : "TS") + " kernel, " +
+                                          std::string(tut::to_string(variant)) + ", " +
+                                          std::to_string(n) + " entries, " +
+                                          std::to_string(blocks) + " blocks on " + device.name);
   } catch (std::exception const& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

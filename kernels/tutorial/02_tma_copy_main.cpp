@@ -60,13 +60,11 @@ int main(int argc, char** argv) {
     wl::testing::poison(dst.get(), bytes);
     tut::tma_copy(variant, raw ? tut::Implementation::Baseline : tut::Implementation::TaskScheduled,
                   src.as<__half>(), dst.as<__half>(), rows, cols);
-    wl::testing::Comparison c = wl::testing::compare_bytes(src.get(), dst.get(), bytes);
-    std::printf("%s kernel, %s, rows_cols %d,%d on %s: %s", raw ? "raw" : "TS",
-                std::string(tut::to_string(variant)).c_str(), rows, cols, device.name.c_str(),
-                c.equal() ? "PASS\n" : "FAIL");
-    if (!c.equal())
-      std::printf(" (%zu bytes differ, first at byte %zu)\n", c.mismatched_bytes, c.first_mismatch);
-    return c.equal() ? 0 : 1;
+    return wl::testing::print_verdict(wl::testing::compare_bytes(src.get(), dst.get(), bytes),
+                                      std::string(raw ? "raw" : "TS") + " kernel, " +
+                                          std::string(tut::to_string(variant)) + ", rows_cols " +
+                                          std::to_string(rows) + "," + std::to_string(cols) +
+                                          " on " + device.name);
   } catch (std::exception const& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

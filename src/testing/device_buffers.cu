@@ -5,6 +5,7 @@
 // one more library on the GPU machine.
 #include "warploom/testing/device_buffers.hpp"
 
+#include <cstdio>
 #include <utility>
 
 #include "warploom/cuda_check.hpp"
@@ -76,6 +77,16 @@ void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t 
 
 void poison(void* ptr, std::size_t bytes, unsigned char value, cudaStream_t stream) {
   WL_CUDA_CHECK(cudaMemsetAsync(ptr, value, bytes, stream));
+}
+
+int print_verdict(Comparison const& c, std::string const& what) {
+  if (c.equal()) {
+    std::printf("%s: PASS\n", what.c_str());
+    return 0;
+  }
+  std::printf("%s: FAIL (%zu bytes differ, first at byte %zu)\n", what.c_str(), c.mismatched_bytes,
+              c.first_mismatch);
+  return 1;
 }
 
 Comparison compare_bytes(void const* a, void const* b, std::size_t bytes, cudaStream_t stream) {

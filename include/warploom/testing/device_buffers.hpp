@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <cuda_runtime_api.h>
 
@@ -49,6 +50,10 @@ struct Comparison {
   std::size_t first_mismatch = 0;  // byte offset, valid when mismatched_bytes > 0
   bool equal() const { return mismatched_bytes == 0; }
 };
+
+// Prints "<what>: PASS", or "<what>: FAIL (n bytes differ, first at byte k)"; returns the exit
+// code a check program should end with (0 or 1).
+int print_verdict(Comparison const& c, std::string const& what);
 
 // Byte-wise comparison of two device buffers (synchronises `stream`).
 Comparison compare_bytes(void const* a, void const* b, std::size_t bytes,
