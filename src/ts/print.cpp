@@ -102,7 +102,7 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
         out += fmt::format("{}{:<{}} {}\n", indent, text, 44 - static_cast<int>(indent.size()),
                            role_text(n.role));
       } else if (n.op == OpKind::AsyncWait) {
-        out += fmt::format("{}wgmma_wait<{}>()\n", indent, n.keep);
+        out += fmt::format("{}{}<{}>()\n", indent, n.label, n.keep);
       } else {
         out += fmt::format("{}{}.{}()\n", indent, res, to_string(n.op));
       }

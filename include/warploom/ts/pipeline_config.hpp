@@ -7,7 +7,10 @@
 //              threads read it and arrive on the empty barrier.        (tutorial 02)
 //   AsyncAsync threads write a stage and arrive on the full barrier; threads read and release.
 //   TmaWgmma   TMA writes, wgmma reads. The consumer may release only after `wgmma.wait_group`
-//              retired the reads: the DMA-consumer rule (R-D13) applies to it.
+//              retired the reads (ts::wgmma_wait): the DMA-consumer rule (R-D13) applies.
+//   AsyncTma   threads write a stage (and fence it for the async proxy), a TMA store reads it.
+//              The consumer may release only after `cp.async.bulk.wait_group.read` retired
+//              the store's reads (ts::bulk_wait_read): R-D13 again.
 //
 // Cooperative groups give the number of arrivals that complete a phase. They are cross-checked
 // against the tasks that commit / release the resource (R-D15), so a config that does not match
@@ -19,7 +22,10 @@
 
 namespace warploom::ts {
 
-enum class PipelineKind : std::uint8_t { None, TmaAsync, AsyncAsync, TmaWgmma };
+enum class PipelineKind : std::uint8_t { None, TmaAsync, AsyncAsync, TmaWgmma, AsyncTma };
+
+// The asynchronous unit that reads a stage after the consumer work issued it.
+enum class AsyncReader : std::uint8_t { None, Wgmma, BulkCopy };
 
 constexpr std::string_view to_string(PipelineKind k) {
   switch (k) {
@@ -31,6 +37,8 @@ constexpr std::string_view to_string(PipelineKind k) {
       return "async_async";
     case PipelineKind::TmaWgmma:
       return "tma_wgmma";
+    case PipelineKind::AsyncTma:
+      return "async_tma";
   }
   return "?";
 }
@@ -77,8 +85,14 @@ struct PipelineConfig {
   constexpr bool tma_producer() const {
     return kind == PipelineKind::TmaAsync || kind == PipelineKind::TmaWgmma;
   }
-  // The consumer reads through an asynchronous unit (wgmma) whose reads outlive the consume work.
-  constexpr bool dma_consumer() const { return kind == PipelineKind::TmaWgmma; }
+  // The consumer reads through an asynchronous unit (wgmma, TMA store) whose reads outlive the
+  // consume work.
+  constexpr AsyncReader async_reader() const {
+    return kind == PipelineKind::TmaWgmma   ? AsyncReader::Wgmma
+           : kind == PipelineKind::AsyncTma ? AsyncReader::BulkCopy
+                                            : AsyncReader::None;
+  }
+  constexpr bool dma_consumer() const { return async_reader() != AsyncReader::None; }
 };
 
 inline constexpr PipelineConfig no_pipeline{};
@@ -100,6 +114,14 @@ constexpr PipelineConfig async_async(int num_stages, CooperativeGroup producer,
 constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
   return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer, false, false};
+}
+
+// Thread producer, TMA-store consumer (e.g. an epilogue's staging tile). Producer threads fence
+// their shared-memory writes for the async proxy before committing; the consumer's work issues the
+// store and releases the stage only after ts::bulk_wait_read retired the store's reads.
+constexpr PipelineConfig async_tma(int num_stages, CooperativeGroup producer,
+                                   CooperativeGroup consumer) {
+  return {PipelineKind::AsyncTma, num_stages, 0, producer, consumer, false, false};
 }
 
 }  // namespace warploom::ts

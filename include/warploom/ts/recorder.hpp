@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "warploom/ts/domain_loop.hpp"
+#include "warploom/ts/pipeline_config.hpp"
 #include "warploom/ts/pipeline_ops.hpp"
 #include "warploom/ts/schedule_ir.hpp"
 #include "warploom/ts/work.hpp"
@@ -84,9 +85,11 @@ class Recorder {
 
   constexpr void add_edge(int from, int to, int arg) { s_->edges.push_back({from, to, arg}); }
 
-  template <int kKeep>
+  template <AsyncReader kUnit, int kKeep>
   constexpr void async_wait() {
-    int const id = add_op(OpKind::AsyncWait, Role::Consumer, -1, "wgmma_wait");
+    int const id = add_op(OpKind::AsyncWait, Role::Consumer, -1,
+                          kUnit == AsyncReader::Wgmma ? "wgmma_wait" : "bulk_wait_read");
+    s_->nodes[id].unit = static_cast<int>(kUnit);
     s_->nodes[id].keep = kKeep;
   }
 

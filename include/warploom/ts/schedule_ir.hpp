@@ -45,7 +45,7 @@ constexpr std::string_view to_string(OpKind k) {
     case OpKind::Release:
       return "release";
     case OpKind::AsyncWait:
-      return "wgmma_wait";
+      return "async_wait";
     case OpKind::Work:
       return "work";
   }
@@ -99,7 +99,9 @@ struct Node {
   // iteration the block is guarded on
   int loop = -1;
 
-  // OpKind::AsyncWait: asynchronous reads left in flight
+  // OpKind::AsyncWait: which unit's asynchronous reads retire (AsyncReader), and how many of the
+  // most recent stay in flight
+  int unit = 0;
   int keep = 0;
 };
 

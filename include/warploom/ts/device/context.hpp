@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <cuda/ptx>                     // cp_async_bulk_wait_group_read
 #include <cute/arch/mma_sm90_gmma.hpp>  // cute::warpgroup_wait
 
 #include "warploom/arch/sm90/warp.hpp"
@@ -97,10 +98,16 @@ class DeviceContext {
     return static_cast<int>(threadIdx.x) - task_warp_idx_ * sm90::kThreadsPerWarp;
   }
 
-  // wgmma.wait_group kKeep: all but the kKeep most recent wgmma groups of this warpgroup retire.
-  template <int kKeep>
+  // wgmma.wait_group kKeep: all but the kKeep most recent wgmma groups of this warpgroup retire;
+  // cp.async.bulk.wait_group.read kKeep: all but the kKeep most recent bulk-copy groups of this
+  // thread have finished reading shared memory.
+  template <AsyncReader kUnit, int kKeep>
   WL_DEVICE void async_wait() const {
-    cute::warpgroup_wait<kKeep>();
+    if constexpr (kUnit == AsyncReader::Wgmma) {
+      cute::warpgroup_wait<kKeep>();
+    } else {
+      cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kKeep>{});
+    }
   }
 
   template <class T>

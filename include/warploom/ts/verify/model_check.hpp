@@ -391,8 +391,8 @@ class ModelChecker {
       if (async_count(s, t) == 0) continue;
       report(Rule::D13_DmaOrdering, t, -1, -1, id, [&] {
         return std::string(
-            "ends with asynchronous (wgmma) reads in flight: retire them with "
-            "ts::wgmma_wait<0>(ctx)");
+            "ends with asynchronous reads (wgmma or TMA store) in flight: retire them with "
+            "ts::wgmma_wait<0>(ctx) / ts::bulk_wait_read<0>(ctx)");
       });
       return;
     }
@@ -427,14 +427,22 @@ class ModelChecker {
     while (n < kMaxAsyncReads && s[async_slot(t, n)] != 0) ++n;
     return n;
   }
-  // A task with an asynchronous read of (r, stage) in flight (other than none), or -1.
+  // Reads in flight are coded 1 + unit * 4096 + resource * 64 + stage (0: empty slot).
+  static constexpr std::int16_t async_code(int unit, int r, int stage) {
+    return static_cast<std::int16_t>(1 + unit * 4096 + r * 64 + stage);
+  }
+  static constexpr bool reads(std::int16_t code, int r, int stage) {
+    return code != 0 && (code - 1) % 4096 == r * 64 + stage;
+  }
+  static constexpr int unit_of(std::int16_t code) { return (code - 1) / 4096; }
+
+  // A task (`only`, or any) with an asynchronous read of (r, stage) in flight, or -1.
   constexpr int async_reader(S const& s, int r, int stage, int only = -1) const {
     if (!has_async_reads_) return -1;
-    std::int16_t const code = static_cast<std::int16_t>(1 + r * 64 + stage);
     for (int t = 0; t < layout_.tasks; ++t) {
       if (only >= 0 && t != only) continue;
       for (int i = 0; i < kMaxAsyncReads; ++i)
-        if (s[async_slot(t, i)] == code) return t;
+        if (reads(s[async_slot(t, i)], r, stage)) return t;
     }
     return -1;
   }
@@ -511,9 +519,9 @@ class ModelChecker {
         if (async_reader(s, r, st.stage, t) >= 0) {
           report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
             return "releases stage " + to_str(st.stage) +
-                   " while its asynchronous (wgmma) reads of it may still be in flight: retire "
-                   "them "
-                   "with ts::wgmma_wait<N>(ctx) before release()";
+                   " while its asynchronous reads of it (wgmma or TMA store) may still be in "
+                   "flight: retire them with ts::wgmma_wait<N>(ctx) / ts::bulk_wait_read<N>(ctx) "
+                   "before release()";
           });
           return false;
         }
@@ -594,18 +602,30 @@ class ModelChecker {
             });
             return false;
           }
-          s[async_slot(t, n)] = static_cast<std::int16_t>(1 + r * 64 + st.stage);
+          s[async_slot(t, n)] = async_code(st.unit, r, st.stage);
         }
         break;
       }
       case StepKind::Tail:
         break;
       case StepKind::AsyncWait: {
-        int const n = async_count(s, t);
-        int const retire = n > st.arrivals ? n - st.arrivals : 0;
+        // Retire this unit's reads but the `keep` most recent; other units' reads stay.
+        int of_unit = 0;
         for (int i = 0; i < kMaxAsyncReads; ++i)
-          s[async_slot(t, i)] =
-              i + retire < kMaxAsyncReads ? s[async_slot(t, i + retire)] : std::int16_t{0};
+          if (s[async_slot(t, i)] != 0 && unit_of(s[async_slot(t, i)]) == st.unit) ++of_unit;
+        int retire = of_unit > st.arrivals ? of_unit - st.arrivals : 0;
+        std::vector<std::int16_t> kept;
+        for (int i = 0; i < kMaxAsyncReads; ++i) {
+          std::int16_t const code = s[async_slot(t, i)];
+          if (code == 0) continue;
+          if (unit_of(code) == st.unit && retire > 0) {
+            --retire;
+            continue;
+          }
+          kept.push_back(code);
+        }
+        for (int i = 0; i < kMaxAsyncReads; ++i)
+          s[async_slot(t, i)] = i < static_cast<int>(kept.size()) ? kept[i] : std::int16_t{0};
         break;
       }
     }
@@ -631,7 +651,9 @@ class ModelChecker {
       case StepKind::Tail:
         return "producer_tail()";
       case StepKind::AsyncWait:
-        return "wgmma_wait<" + to_str(st.arrivals) + ">()";
+        return std::string(st.unit == static_cast<int>(AsyncReader::Wgmma) ? "wgmma_wait<"
+                                                                           : "bulk_wait_read<") +
+               to_str(st.arrivals) + ">()";
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
       case StepKind::Local:

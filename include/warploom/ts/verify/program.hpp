@@ -40,7 +40,9 @@ struct Step {
   int stage = 0;
   int parity = 0;    // the phase parity waited on (acquire, wait, tail)
   int arrivals = 0;  // arrivals the step makes on its barrier
-  int tx_units = 0;  // TMA: transaction groups the acquire arms / the work starts (first work only)
+  int tx_units = 0;
+  int unit = 0;  // AsyncWait and asynchronous consumer work: the AsyncReader  // TMA: transaction
+                 // groups the acquire arms / the work starts (first work only)
 };
 
 // Which stage a task owns between acquire..commit (producer) or wait..release (consumer).
@@ -162,6 +164,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     if (n.op == OpKind::AsyncWait) {
       st.kind = StepKind::AsyncWait;
       st.arrivals = n.keep;  // reads kept in flight
+      st.unit = n.unit;
       p.steps.push_back(st);
       continue;
     }
@@ -225,7 +228,8 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
           st = {StepKind::ProduceWork, id, r, producer_stage.index, producer_stage.parity, 0,
                 first_copy ? 1 : 0};
         } else
-          st = {StepKind::ConsumeWork, id, r, consumer_stage.index, consumer_stage.parity, 0, 0};
+          st = {StepKind::ConsumeWork, id, r, consumer_stage.index,
+                consumer_stage.parity, 0,  0, static_cast<int>(cfg.async_reader())};
         break;
     }
     p.steps.push_back(st);

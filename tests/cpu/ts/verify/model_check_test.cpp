@@ -147,3 +147,79 @@ TEST(ModelCheck, ModelCheckRunsInConstantExpressions) {
 }
 
 }  // namespace
+
+namespace {
+
+namespace staging {
+
+// An epilogue hand-off through shared memory stored by TMA: the math task writes a staging stage
+// (threads), the store task issues the TMA store from it and may release it only once the store
+// has read it (cp.async.bulk.wait_group.read).
+struct Rows {
+  static constexpr ts::ResourceSpec spec{.name = "rows"};
+  int n = 0;
+  int next(ts::Consume const& s) const { return s.loop_offset; }
+};
+struct Staging {
+  static constexpr ts::ResourceSpec spec{
+      .name = "staging", .pipeline = ts::async_tma(2, ts::threads(128), ts::threads(32))};
+  ts::SmemBuffer<char, 2 * 8192> tiles;
+  using smem_buffers = ts::buffers<&Staging::tiles>;
+  void write(ts::Produce const&, int) {}
+  void tma_store(ts::Consume const&) const {}
+};
+struct Math {
+  static constexpr ts::TaskSpec spec{.name = "math", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<Rows>;
+  using dst = ts::list<Staging>;
+  static constexpr void schedule(auto& ctx, auto& rows, auto& staging) {
+    ctx.domain_loop(rows->n, [&](auto&) {
+      auto r = ts::work<&Rows::next>(rows);
+      staging.acquire();
+      ts::work<&Staging::write>(staging, r);
+      staging.commit();
+    });
+  }
+};
+enum class Retire { BulkWaitRead, None, WrongUnit };
+template <Retire kRetire>
+struct Store {
+  static constexpr ts::TaskSpec spec{.name = "store", .warp_idx = 4, .num_warps = 1};
+  using src = ts::list<Rows, Staging>;
+  using dst = ts::list<>;
+  static constexpr void schedule(auto& ctx, auto& rows, auto& staging) {
+    ctx.domain_loop(rows->n, [&](auto&) {
+      ts::work<&Rows::next>(rows);
+      staging.wait();
+      ts::work<&Staging::tma_store>(staging);
+      if constexpr (kRetire == Retire::BulkWaitRead) ts::bulk_wait_read<0>(ctx);
+      if constexpr (kRetire == Retire::WrongUnit) ts::wgmma_wait<0>(ctx);
+      staging.release();
+    });
+  }
+};
+template <Retire kRetire>
+using Manager =
+    ts::TaskManager<ts::Tasks<Math, Store<kRetire>>, ts::Graph<ts::DependsOn<Staging, Rows>>>;
+
+}  // namespace staging
+
+TEST(ModelCheck, TmaStoreStageReleasedAfterBulkWaitReadIsClean) {
+  ts::Report r = ts::verify_manager(staging::Manager<staging::Retire::BulkWaitRead>::model("s"));
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : ts::format(r.violations[0]));
+}
+
+TEST(ModelCheck, TmaStoreStageReleasedWhileTheStoreReadsIsRD13) {
+  ts::Report r = ts::verify_manager(staging::Manager<staging::Retire::None>::model("s"));
+  ASSERT_EQ(ids(r), std::vector<std::string>{"R-D13"});
+  EXPECT_EQ(r.violations[0].task, "store");
+  EXPECT_EQ(r.violations[0].op, "release");
+}
+
+TEST(ModelCheck, WgmmaWaitDoesNotRetireTmaStoreReads) {
+  ts::Report r = ts::verify_manager(staging::Manager<staging::Retire::WrongUnit>::model("s"));
+  ASSERT_EQ(ids(r), std::vector<std::string>{"R-D13"});
+  EXPECT_NE(r.violations[0].timeline.find("wgmma_wait<0>()"), std::string::npos);
+}
+
+}  // namespace
