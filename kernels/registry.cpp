@@ -1,6 +1,7 @@
 // kernels/registry.cpp
 #include "registry.hpp"
 
+#include "gemm/gemm.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/tma_copy.hpp"
 
@@ -18,6 +19,9 @@ std::vector<BundledKernel> const& bundled_kernels() {
        [] { return tutorial::tma_copy_model(TmaCopyVariant::Seed); }},
       {"tma_copy_multistage", "tutorial 02: 2-D fp16 TMA copy, 4 stages of 128x64 tiles",
        [] { return tutorial::tma_copy_model(TmaCopyVariant::MultiStage); }},
+      {"sm90_ts_gemm",
+       "GEMM: persistent, TMA load warp -> 4-stage smem -> two wgmma warpgroups, lagged release",
+       [] { return gemm::gemm_model(); }},
   };
   return kernels;
 }

@@ -3,7 +3,8 @@
 # synccheck) on them, checks the tutorial programs, benchmarks the kernels against their baselines
 # and cudaMemcpy, compares their SASS, and prints a short table.
 #
-#   bash tools/gpu.sh            # logs and results under $OUT (default build/gpu-out)
+#   bash tools/gpu.sh [tutorials] [gemm]   # parts to run (default: all); logs and results
+#                                          # under $OUT (default build/gpu-out)
 #
 # On the device machine (no network) `.deps/` must travel with the tree (carry it).
 # Results: $OUT/tutorial_copies.json (timings + SASS + device facts), $OUT/gpu.log (everything).
@@ -14,6 +15,8 @@ mkdir -p "$OUT"
 LOG="$OUT/gpu.log"
 : >"$LOG"
 status=0
+parts=" ${*:-tutorials gemm} "
+want() { [[ "$parts" == *" $1 "* ]]; }
 step() { echo "== $*" | tee -a "$LOG"; }
 run() {  # run <label> <command...>: logs output, records failure, keeps going
   local label=$1; shift
@@ -30,45 +33,65 @@ echo "$smi_before" | tee -a "$LOG"
 run bootstrap bash tools/bootstrap.sh
 run configure cmake --preset release
 # Only what runs here: the CPU tests run in CI, not on the lease.
-run build cmake --build --preset release --parallel "$(nproc)" --target \
-  warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy 02_tma_copy copy_bench
+targets=()
+want tutorials && targets+=(warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy
+  02_tma_copy copy_bench)
+want gemm && targets+=(warploom_gemm gemm_test gemm_bench)
+run build cmake --build --preset release --parallel "$(nproc)" --target "${targets[@]}"
 grep -E "ptxas info *: (Used|Compiling)|spill" "$LOG" >"$OUT/ptxas.txt" || true
 
-run gpu-tests ctest --preset gpu --output-on-failure
+if want tutorials; then
+  run gpu-tests ctest --preset gpu --output-on-failure -R "tutorial|ts_pipeline"
 
-# compute-sanitizer on the GPU tests: every tool on a subset that covers each kernel and variant
-# (one partial-tile shape, one multi-band shape, the grid-stride edge sizes).
-filter='Shapes/TmaCopy.*/*_33x384:Shapes/TmaCopy.*/*_1000x128:Sizes/GridStrideCopy.*/*_n1000_*:Sizes/GridStrideCopy.*/*_n31_*'
-for tool in memcheck racecheck synccheck; do
-  run "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    build/release/tests/gpu/tutorial_copy_test --gtest_filter="$filter"
-  # racecheck does not follow the happens-before edge that Agent::Warp relies on (the lanes'
-  # reads -> __syncwarp -> the elected lane's release arrive; PTX release is cumulative), so it
-  # reports the warp-agent rings; those run under memcheck and synccheck only.
-  pipeline_filter='*'
-  [ "$tool" = racecheck ] && pipeline_filter='*ThreadArrivals*'
-  run "sanitizer-$tool-pipeline" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    build/release/tests/gpu/ts_pipeline_test --gtest_filter="$pipeline_filter"
-done
+  # compute-sanitizer on the GPU tests: every tool on a subset that covers each kernel and variant
+  # (one partial-tile shape, one multi-band shape, the grid-stride edge sizes).
+  filter='Shapes/TmaCopy.*/*_33x384:Shapes/TmaCopy.*/*_1000x128:Sizes/GridStrideCopy.*/*_n1000_*:Sizes/GridStrideCopy.*/*_n31_*'
+  for tool in memcheck racecheck synccheck; do
+    run "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      build/release/tests/gpu/tutorial_copy_test --gtest_filter="$filter"
+    # racecheck does not follow the happens-before edge that Agent::Warp relies on (the lanes'
+    # reads -> __syncwarp -> the elected lane's release arrive; PTX release is cumulative), so it
+    # reports the warp-agent rings; those run under memcheck and synccheck only.
+    pipeline_filter='*'
+    [ "$tool" = racecheck ] && pipeline_filter='*ThreadArrivals*'
+    run "sanitizer-$tool-pipeline" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      build/release/tests/gpu/ts_pipeline_test --gtest_filter="$pipeline_filter"
+  done
 
-run example-01 build/release/bin/01_grid_stride_copy
-run example-01-vector build/release/bin/01_grid_stride_copy --variant vector --num_entries 1000003
-run example-01-raw build/release/bin/01_grid_stride_copy --run-raw-kernel
-run example-02 build/release/bin/02_tma_copy --rows_cols 256,512
-run example-02-raw build/release/bin/02_tma_copy --rows_cols 256,512 --run-raw-kernel
-run example-02-multistage build/release/bin/02_tma_copy --rows_cols 1000,4096 --variant multistage
-run example-02-bad-shape bash -c '! build/release/bin/02_tma_copy --rows_cols 256,100'
+  run example-01 build/release/bin/01_grid_stride_copy
+  run example-01-vector build/release/bin/01_grid_stride_copy --variant vector --num_entries 1000003
+  run example-01-raw build/release/bin/01_grid_stride_copy --run-raw-kernel
+  run example-02 build/release/bin/02_tma_copy --rows_cols 256,512
+  run example-02-raw build/release/bin/02_tma_copy --rows_cols 256,512 --run-raw-kernel
+  run example-02-multistage build/release/bin/02_tma_copy --rows_cols 1000,4096 --variant multistage
+  run example-02-bad-shape bash -c '! build/release/bin/02_tma_copy --rows_cols 256,100'
 
-run bench build/release/bin/copy_bench --gib 1 --reps 30 --json "$OUT/copy_bench.json"
-run sass python3 tools/sass_compare.py build/release/kernels/libwarploom_tutorials.a --json "$OUT/sass.json"
-smi_after=$(smi)
-run results python3 tools/collect_results.py --bench "$OUT/copy_bench.json" --sass "$OUT/sass.json" \
-  --smi-before "$smi_before" --smi-after "$smi_after" --command "bash tools/gpu.sh" \
-  --out "$OUT/tutorial_copies.json"
+  run bench build/release/bin/copy_bench --gib 1 --reps 30 --json "$OUT/copy_bench.json"
+  run sass python3 tools/sass_compare.py build/release/kernels/libwarploom_tutorials.a --json "$OUT/sass.json"
+  smi_after=$(smi)
+  run results python3 tools/collect_results.py --bench "$OUT/copy_bench.json" --sass "$OUT/sass.json" \
+    --smi-before "$smi_before" --smi-after "$smi_after" --command "bash tools/gpu.sh" \
+    --out "$OUT/tutorial_copies.json"
+fi
+
+if want gemm; then
+  run gemm-tests ctest --preset gpu --output-on-failure -R gemm
+  # Sanitizers on the problems with several tiles per CTA, partial tiles, C, padding.
+  gemm_filter='TsGemm.AlphaBeta*:TsGemm.Persistent*'
+  for tool in memcheck racecheck synccheck; do
+    run "sanitizer-$tool-gemm" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      build/release/tests/gpu/gemm_test --gtest_filter="$gemm_filter"
+  done
+  for dtype in bf16 fp16; do
+    run "gemm-bench-$dtype" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
+      --json "$OUT/gemm_bench_$dtype.json"
+  done
+fi
 
 step "summary"
 grep -E "^== |FAILED|PASS|ERROR SUMMARY" "$LOG" | grep -v "^== device" | tail -40
 [ -f "$OUT/copy_bench.json" ] && sed -n '/^group /,/^$/p' "$LOG" | head -32
 grep -E "instructions, baseline" "$LOG"
+grep -E "^(shape |[0-9]+x[0-9]+x[0-9]+ |geomean)" "$LOG"
 echo "gpu.sh: $([ $status -eq 0 ] && echo all steps passed || echo SOME STEPS FAILED)"
 exit $status

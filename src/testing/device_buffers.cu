@@ -49,6 +49,17 @@ __global__ void fill_random_kernel(unsigned char* p, std::size_t bytes, std::uin
   if (tail < bytes) p[tail] = static_cast<unsigned char>(splitmix64(seed + tail));
 }
 
+template <class T>
+__global__ void fill_uniform_kernel(T* p, std::size_t count, std::uint64_t seed) {
+  std::size_t const stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += stride) {
+    // The top 24 bits as a fraction in [0, 1), mapped to [-1, 1).
+    double const u = static_cast<double>(splitmix64(seed * 0x100000001B3ull + i) >> 40) * 0x1p-24;
+    p[i] = static_cast<T>(static_cast<float>(2.0 * u - 1.0));
+  }
+}
+
 __global__ void compare_kernel(unsigned char const* a, unsigned char const* b, std::size_t bytes,
                                unsigned long long* mismatches, unsigned long long* first) {
   std::size_t const stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -74,6 +85,17 @@ void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t 
                                                        seed);
   WL_CUDA_CHECK(cudaGetLastError());
 }
+
+template <class T>
+void fill_uniform(T* ptr, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return;
+  fill_uniform_kernel<<<kBlocks, kThreads, 0, stream>>>(ptr, count, seed);
+  WL_CUDA_CHECK(cudaGetLastError());
+}
+template void fill_uniform(__half*, std::size_t, std::uint64_t, cudaStream_t);
+template void fill_uniform(__nv_bfloat16*, std::size_t, std::uint64_t, cudaStream_t);
+template void fill_uniform(float*, std::size_t, std::uint64_t, cudaStream_t);
+template void fill_uniform(double*, std::size_t, std::uint64_t, cudaStream_t);
 
 void poison(void* ptr, std::size_t bytes, unsigned char value, cudaStream_t stream) {
   WL_CUDA_CHECK(cudaMemsetAsync(ptr, value, bytes, stream));

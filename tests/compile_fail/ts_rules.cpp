@@ -31,6 +31,8 @@
 #define CF_IN_LOAD           \
   auto count = ctx.local(0); \
   count = ts::work<&In::tile>(in);
+#elif defined(CASE_R_A6_TOKEN_INTO_IN_OUT_PARAMETER)
+#define CF_IN_LOAD ts::work<&Smem::load_accumulate>(smem, row);  // a value, not a local
 #elif defined(CASE_R_A6_PLAIN_ARGUMENT_OF_ANOTHER_TYPE)
 #define CF_IN_LOAD ts::work<&Smem::load>(smem, Coord{});
 #elif defined(CASE_R_A2_PRODUCER_WORK_RETURNS_A_VALUE)
@@ -121,6 +123,7 @@ struct Smem CF_FINAL {
   void load(ts::Produce const&, int row) { (void)row; }
   short read(ts::Consume const& s) const { return static_cast<short>(s.stage_idx); }
   int helper(int x) const { return x; }  // a plain member, not a work
+  void load_accumulate(ts::Produce const&, int& sum) { (void)sum; }
 
 #if defined(CASE_R_A2_PRODUCER_WORK_RETURNS_A_VALUE)
   int load_counted(ts::Produce const&, int row) {

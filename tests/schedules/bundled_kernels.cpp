@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "corpus.hpp"
+#include "gemm/gemm.hpp"
 
 namespace corpus {
 namespace {
@@ -212,6 +213,15 @@ void add_bundled_kernels(Corpus& c) {
   c.push_back(bundled<TmaCopy<4, 64, 256, true>>(
       "tutorial02_tma_copy_4x64_streaming",
       "Tutorial 02 tuning point: 4 stages of 64x128 with streaming stores (same schedule)"));
+  // kernels/gemm: the real TaskManager, straight from the kernel library (no twin needed: its
+  // model is built by the same host code that `warploom verify` runs).
+  c.push_back({.name = "sm90_ts_gemm",
+               .theme = kBundled,
+               .description = "sm90 TS GEMM: persistent tile loop, TMA load warp -> 4-stage "
+                              "tma_wgmma ring -> two wgmma warpgroups with lagged release",
+               .expected = {},
+               .model = [](std::string_view) { return warploom::gemm::gemm_model(); },
+               .controls = {}});
 }
 
 }  // namespace corpus

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 namespace warploom::testing {
@@ -40,6 +42,11 @@ class DeviceBuffer {
 
 // Fills `bytes` bytes with pseudo-random bits from `seed` (splitmix64 per 8-byte word).
 void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t stream = nullptr);
+
+// Fills `count` elements with pseudo-random values uniform in [-1, 1), rounded to T (__half,
+// __nv_bfloat16, float or double): data for arithmetic kernels, where random bits would be NaNs.
+template <class T>
+void fill_uniform(T* ptr, std::size_t count, std::uint64_t seed, cudaStream_t stream = nullptr);
 
 // Sets every byte to `value` (0xFF poisons fp16 outputs as NaN and int16 outputs as -1).
 void poison(void* ptr, std::size_t bytes, unsigned char value = 0xFF,

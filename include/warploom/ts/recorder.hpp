@@ -93,21 +93,39 @@ class Recorder {
     s_->nodes[id].keep = kKeep;
   }
 
-  // Records one argument of work call `node`; `Param` is the work's parameter type.
+  // Records one argument of work call `node`; `Param` is the work's parameter type. A task-local
+  // variable bound to a non-const reference parameter is updated in place by the work (e.g. an
+  // accumulator): the call reads its previous value and becomes its last writer.
   template <class Param, class Arg>
-  constexpr void bind_arg(Arg const& arg, int node, int index) {
+  constexpr void bind_arg(Arg&& arg, int node, int index) {
     using A = std::remove_cvref_t<Arg>;
+    constexpr bool kInOut =
+        std::is_lvalue_reference_v<Param> && !std::is_const_v<std::remove_reference_t<Param>>;
     if constexpr (is_token<A>::value) {
+      static_assert(!kInOut,
+                    "R-A6: a non-const reference parameter takes a task-local variable "
+                    "(ctx.local), which the work updates in place, not a value returned by work");
       static_assert(std::is_convertible_v<typename A::value_type, Param>,
                     "R-A6: a value routed into this work has a type the parameter does not accept");
       add_edge(arg.node, node, index);
     } else if constexpr (is_local<A>::value) {
-      static_assert(std::is_convertible_v<typename A::value_type, Param>,
-                    "R-A6: a task-local variable passed to this work has a type the parameter does "
-                    "not accept");
-      add_edge(arg.last_writer, node, index);
+      if constexpr (kInOut) {
+        static_assert(!std::is_const_v<std::remove_reference_t<Arg>>,
+                      "R-A6: a non-const reference parameter needs a mutable task-local variable");
+        static_assert(std::is_convertible_v<typename A::value_type&, Param>,
+                      "R-A6: a task-local variable passed to this work has a type the parameter "
+                      "does not accept");
+        add_edge(arg.last_writer, node, index);
+        add_edge(node, arg.decl, -1);
+        arg.last_writer = node;
+      } else {
+        static_assert(std::is_convertible_v<typename A::value_type const&, Param>,
+                      "R-A6: a task-local variable passed to this work has a type the parameter "
+                      "does not accept");
+        add_edge(arg.last_writer, node, index);
+      }
     } else {
-      static_assert(std::is_convertible_v<A, Param>,
+      static_assert(std::is_convertible_v<Arg&&, Param>,
                     "R-A6: an argument of this work does not convert to the parameter type");
     }
   }
@@ -227,7 +245,7 @@ class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
     static_assert(!is_producer_side(W::role) || std::is_void_v<Result>,
                   "R-A2: producer work returns nothing; values flow out of consumer work");
     int node = rec_->add_op(OpKind::Work, W::role, index_, W::label);
-    bind_args<kMember>(node, std::index_sequence_for<Args...>{}, args...);
+    bind_args<kMember>(node, std::index_sequence_for<Args...>{}, std::forward<Args>(args)...);
     if constexpr (!std::is_void_v<Result>) {
       return Token<Result>{node};
     }
@@ -235,9 +253,10 @@ class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
 
  private:
   template <auto kMember, std::size_t... I, class... Args>
-  constexpr void bind_args([[maybe_unused]] int node, std::index_sequence<I...>,
-                           Args const&... args) {
-    (rec_->template bind_arg<work_arg_t<kMember, I>>(args, node, static_cast<int>(I)), ...);
+  constexpr void bind_args([[maybe_unused]] int node, std::index_sequence<I...>, Args&&... args) {
+    (rec_->template bind_arg<work_arg_t<kMember, I>>(std::forward<Args>(args), node,
+                                                     static_cast<int>(I)),
+     ...);
   }
 
   Recorder* rec_;

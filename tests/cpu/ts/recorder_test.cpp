@@ -126,6 +126,7 @@ struct Counter {
   void put(ts::Produce const&, int a, short b) { (void)a, (void)b; }
   void put1(ts::Produce const&, int a) { (void)a; }
   void touch(ts::ProduceAux const&) {}
+  void accumulate(ts::Produce const&, int& sum) { (void)sum; }
 };
 
 struct NestedLoopsTask {
@@ -321,6 +322,26 @@ TEST(Recorder, LocalsRecordTheirDeclarationAndRouteTheLastWrittenValue) {
                                          {4, 1, -1},    // compute_coords writes the local
                                          {4, 5, 0},     // ... and put1 in the loop reads it
                                          {4, 6, 0}}));  // ... as does put1 after the loop
+}
+
+struct InOutLocalTask {
+  static constexpr ts::TaskSpec spec{.name = "in_out"};
+  using src = ts::list<InputGmem>;
+  using dst = ts::list<Counter>;
+  static constexpr void schedule(auto& ctx, auto&, auto& c) {
+    auto sum = ctx.local(0);                   // node 1
+    ctx.domain_loop(ts::c<3>, [&](auto&) {     // node 2
+      ts::work<&Counter::accumulate>(c, sum);  // node 3: reads and updates the local
+    });
+    ts::work<&Counter::put1>(c, sum);  // node 4: reads what node 3 left
+  }
+};
+
+TEST(Recorder, ANonConstReferenceParameterUpdatesTheLocalInPlace) {
+  ts::Schedule s = capture<InOutLocalTask>();
+  EXPECT_EQ(edges(s), (std::vector<Edge>{{1, 3, 0},     // accumulate reads the default
+                                         {3, 1, -1},    // ... and writes the local
+                                         {3, 4, 0}}));  // put1 reads accumulate's value
 }
 
 // ---- Labels, roles and the recorder's placeholders

@@ -191,11 +191,17 @@ struct is_device_local : std::false_type {};
 template <class T>
 struct is_device_local<DeviceLocal<T>> : std::true_type {};
 
-// Task-local variables pass their value; everything else is forwarded.
+// Task-local variables pass their value (by reference: a mutable local binds to a work's
+// non-const reference parameter, which updates it in place); everything else is forwarded.
 template <class A>
 WL_DEVICE decltype(auto) unwrap(A&& a) {
-  if constexpr (is_device_local<std::remove_cvref_t<A>>::value) {
-    return static_cast<typename std::remove_cvref_t<A>::value_type const&>(a);
+  using L = std::remove_cvref_t<A>;
+  if constexpr (is_device_local<L>::value) {
+    if constexpr (std::is_const_v<std::remove_reference_t<A>>) {
+      return static_cast<typename L::value_type const&>(a.value);
+    } else {
+      return static_cast<typename L::value_type&>(a.value);
+    }
   } else {
     return std::forward<A>(a);
   }

@@ -1,0 +1,311 @@
+// bench/gemm_bench.cpp
+//
+// The sm90 TS GEMM against cuBLAS, interleaved in one process (ours, cuBLAS, ours, cuBLAS, ...)
+// so that clock and power drift hit both alike. Each contender is first checked on a poisoned D
+// against the float64 reference; then timed with CUDA events, median over --reps runs, with input
+// sets rotated so that the bytes touched between two runs of one set exceed 2x L2.
+//
+//   gemm_bench [--shapes 4096x4096x4096,...] [--dtype bf16|fp16] [--layout tn|nn|nt|tt]
+//              [--regime burst|sustained] [--reps N] [--panel P] [--json FILE]
+//
+// Layout letters follow BLAS on column-major storage, as cuBLAS users write them: "tn" is
+// A row-major (K-major) and B column-major (K-major), the layout every GEMM library favours.
+// Regimes: burst measures right after a short warm-up (boost clocks); sustained first runs the
+// contenders back to back for --sustain-s seconds, so the GPU sits at its power-capped clock.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "gemm/gemm.hpp"
+#include "gemm/reference.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/device_info.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace wl = warploom;
+namespace wg = warploom::gemm;
+namespace wt = warploom::testing;
+
+namespace {
+
+struct Shape {
+  int m, n, k;
+};
+
+std::vector<Shape> parse_shapes(std::string const& s) {
+  std::vector<Shape> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    Shape sh{};
+    if (std::sscanf(item.c_str(), "%dx%dx%d", &sh.m, &sh.n, &sh.k) != 3 || sh.m < 1 || sh.n < 1 ||
+        sh.k < 1)
+      throw CLI::ValidationError("--shapes", "`" + item + "` is not MxNxK with positive sizes");
+    out.push_back(sh);
+  }
+  return out;
+}
+
+float percentile(std::vector<float> v, double p) {
+  std::sort(v.begin(), v.end());
+  double const pos = p * static_cast<double>(v.size() - 1);
+  auto const lo = static_cast<std::size_t>(pos);
+  std::size_t const hi = std::min(lo + 1, v.size() - 1);
+  return static_cast<float>(v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]));
+}
+
+// One set of operands: A, B (16-byte-aligned leading dimensions) and D.
+struct OperandSet {
+  wt::DeviceBuffer a, b, d;
+  wg::GemmArguments args;
+};
+
+struct Contender {
+  std::string name;
+  std::function<void(wg::GemmArguments const&)> run;
+  std::vector<float> ms;
+};
+
+// cuBLAS computing the same row-major D: column-major D^T = B^T A^T.
+struct Cublas {
+  cublasHandle_t handle{};
+  Cublas() {
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate");
+  }
+  ~Cublas() { cublasDestroy(handle); }
+  void run(wg::GemmArguments const& r) const {
+    auto const op = [](wg::MatrixLayout l) {
+      return l == wg::MatrixLayout::RowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+    };
+    auto const type = [](wg::ScalarType t) {
+      return t == wg::ScalarType::F16    ? CUDA_R_16F
+             : t == wg::ScalarType::BF16 ? CUDA_R_16BF
+                                         : CUDA_R_32F;
+    };
+    float const alpha = r.alpha, beta = r.beta;
+    cublasStatus_t const s = cublasGemmEx(
+        handle, op(r.b.layout), op(r.a.layout), r.n, r.m, r.k, &alpha, r.b.data, type(r.b.type),
+        static_cast<int>(r.b.ld), r.a.data, type(r.a.type), static_cast<int>(r.a.ld), &beta, r.d,
+        type(r.d_type), static_cast<int>(r.ldd), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasGemmEx failed");
+  }
+};
+
+// D of `set` against the reference: max |d - ref| / max |ref| over D's first rows (the float64
+// reference is too slow for the whole of a large problem; the tests check every element).
+double max_relative_error(OperandSet const& set) {
+  wg::GemmArguments r = set.args;
+  r.m = std::min(r.m, 384);
+  std::size_t const count = static_cast<std::size_t>(r.m) * r.n;
+  wt::DeviceBuffer ref(count * sizeof(double));
+  wg::reference_gemm(r, ref.as<double>());
+  std::vector<double> want(count);
+  std::vector<std::uint16_t> got(count);
+  WL_CUDA_CHECK(cudaMemcpy(want.data(), ref.get(), count * sizeof(double), cudaMemcpyDeviceToHost));
+  WL_CUDA_CHECK(
+      cudaMemcpy2D(got.data(), r.n * 2, r.d, r.ldd * 2, r.n * 2, r.m, cudaMemcpyDeviceToHost));
+  double err = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < count; ++i) {
+    float v;
+    if (r.d_type == wg::ScalarType::BF16) {
+      std::uint32_t const bits = std::uint32_t{got[i]} << 16;
+      std::memcpy(&v, &bits, 4);
+    } else {
+      __half_raw raw;
+      raw.x = got[i];
+      v = __half2float(__half(raw));
+    }
+    err = std::max(err, std::isnan(v) ? INFINITY : std::abs(v - want[i]));
+    scale = std::max(scale, std::abs(want[i]));
+  }
+  return err / scale;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"sm90 TS GEMM vs cuBLAS, interleaved"};
+  std::string shapes_arg =
+      "4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096,"
+      "3000x5000x700,4097x4097x4097";
+  std::string dtype = "bf16", layout = "tn", regime = "burst", json_path;
+  int reps = 30;
+  double sustain_s = 10.0;
+  wg::GemmTuning tuning;
+  app.add_option("--shapes", shapes_arg, "comma-separated MxNxK");
+  app.add_option("--dtype", dtype, "input and output type")->check(CLI::IsMember({"bf16", "fp16"}));
+  app.add_option("--layout", layout, "BLAS layout letters of A and B")
+      ->check(CLI::IsMember({"tn", "nn", "nt", "tt"}));
+  app.add_option("--regime", regime)->check(CLI::IsMember({"burst", "sustained"}));
+  app.add_option("--sustain-s", sustain_s, "sustained regime: seconds of back-to-back runs first")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--reps", reps, "timed runs per contender")->check(CLI::Range(5, 10000));
+  app.add_option("--panel", tuning.raster_panel, "raster panel height in tiles")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--json", json_path, "write results here");
+  CLI11_PARSE(app, argc, argv);
+  std::vector<Shape> shapes;
+  try {
+    shapes = parse_shapes(shapes_arg);
+  } catch (CLI::Error const& e) {
+    return app.exit(e);
+  }
+
+  wl::DeviceInfo const device = wl::query_device();
+  if (std::string why = wl::architecture_mismatch(device); !why.empty()) {
+    std::fprintf(stderr, "gemm_bench: %s\n", why.c_str());
+    return 1;
+  }
+  wg::ScalarType const t = dtype == "bf16" ? wg::ScalarType::BF16 : wg::ScalarType::F16;
+  // BLAS letters on column-major storage: "t" on A means A^T is stored column-major, i.e. A is
+  // row-major.
+  wg::MatrixLayout const la =
+      layout[0] == 't' ? wg::MatrixLayout::RowMajor : wg::MatrixLayout::ColMajor;
+  wg::MatrixLayout const lb =
+      layout[1] == 't' ? wg::MatrixLayout::RowMajor : wg::MatrixLayout::ColMajor;
+
+  Cublas cublas;
+  cudaEvent_t start, stop;
+  WL_CUDA_CHECK(cudaEventCreate(&start));
+  WL_CUDA_CHECK(cudaEventCreate(&stop));
+  nlohmann::json out;
+  out["device"] = {{"name", device.name},
+                   {"sm_count", device.sm_count},
+                   {"l2_bytes", device.l2_bytes},
+                   {"driver_version", device.driver_version},
+                   {"runtime_version", device.runtime_version}};
+  out["dtype"] = dtype;
+  out["layout"] = layout;
+  out["regime"] = regime;
+  out["reps"] = reps;
+  out["method"] =
+      "CUDA events around each launch; contenders interleaved per repetition; operand sets rotated "
+      "to exceed 2x L2; median; TFLOP/s = 2MNK / median";
+  bool all_correct = true;
+  std::vector<double> ratios;
+  std::printf("%-18s %-10s %10s %10s %10s %9s %8s %9s\n", "shape", "contender", "median ms",
+              "p10 ms", "p90 ms", "TFLOP/s", "vs cuBLAS", "max err");
+  for (Shape const& s : shapes) {
+    // Leading dimensions rounded up to 16 bytes (TMA); both contenders use the same storage.
+    auto const ld_of = [](int contiguous) { return (contiguous + 7) / 8 * 8; };
+    std::int64_t const lda = ld_of(la == wg::MatrixLayout::RowMajor ? s.k : s.m);
+    std::int64_t const ldb = ld_of(lb == wg::MatrixLayout::RowMajor ? s.n : s.k);
+    std::int64_t const ldd = ld_of(s.n);
+    std::size_t const a_bytes =
+        static_cast<std::size_t>(lda) * (la == wg::MatrixLayout::RowMajor ? s.m : s.k) * 2;
+    std::size_t const b_bytes =
+        static_cast<std::size_t>(ldb) * (lb == wg::MatrixLayout::RowMajor ? s.k : s.n) * 2;
+    std::size_t const d_bytes = static_cast<std::size_t>(ldd) * s.m * 2;
+    std::size_t const set_bytes = a_bytes + b_bytes + d_bytes;
+    int const sets = static_cast<int>(
+        std::clamp<std::size_t>((2 * device.l2_bytes + set_bytes - 1) / set_bytes, 1, 16));
+    std::vector<OperandSet> operand_sets(sets);
+    for (int i = 0; i < sets; ++i) {
+      OperandSet& o = operand_sets[i];
+      o.a = wt::DeviceBuffer(a_bytes);
+      o.b = wt::DeviceBuffer(b_bytes);
+      o.d = wt::DeviceBuffer(d_bytes);
+      auto fill = [&](wt::DeviceBuffer& buf, std::uint64_t seed) {
+        if (t == wg::ScalarType::BF16)
+          wt::fill_uniform(buf.as<__nv_bfloat16>(), buf.bytes() / 2, seed);
+        else
+          wt::fill_uniform(buf.as<__half>(), buf.bytes() / 2, seed);
+      };
+      fill(o.a, 10 + i);
+      fill(o.b, 100 + i);
+      o.args.m = s.m;
+      o.args.n = s.n;
+      o.args.k = s.k;
+      o.args.a = {o.a.get(), t, la, lda, 0};
+      o.args.b = {o.b.get(), t, lb, ldb, 0};
+      o.args.d = o.d.get();
+      o.args.d_type = t;
+      o.args.ldd = ldd;
+    }
+    std::vector<Contender> contenders = {
+        {"warploom", [&](wg::GemmArguments const& a) { wg::gemm(a, nullptr, tuning); }, {}},
+        {"cublas", [&](wg::GemmArguments const& a) { cublas.run(a); }, {}},
+    };
+    std::string const shape_name =
+        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    nlohmann::json js;
+    js["shape"] = {s.m, s.n, s.k};
+    js["operand_sets"] = sets;
+    std::vector<double> errors;
+    for (auto& c : contenders) {  // correctness first, on a poisoned D
+      wt::poison(operand_sets[0].d.get(), d_bytes);
+      c.run(operand_sets[0].args);
+      WL_CUDA_CHECK(cudaDeviceSynchronize());
+      double const err = max_relative_error(operand_sets[0]);
+      errors.push_back(err);
+      if (!(err <= 1e-2)) {
+        std::fprintf(stderr, "%s / %s: WRONG RESULT (max relative error %g)\n", shape_name.c_str(),
+                     c.name.c_str(), err);
+        all_correct = false;
+      }
+    }
+    int set = 0;
+    auto const next_args = [&]() -> wg::GemmArguments const& {
+      set = (set + 1) % sets;
+      return operand_sets[set].args;
+    };
+    for (int w = 0; w < 3; ++w)
+      for (auto& c : contenders) c.run(next_args());
+    if (regime == "sustained") {
+      auto const until =
+          std::chrono::steady_clock::now() + std::chrono::duration<double>(sustain_s);
+      while (std::chrono::steady_clock::now() < until) {
+        for (auto& c : contenders) c.run(next_args());
+        WL_CUDA_CHECK(cudaDeviceSynchronize());
+      }
+    }
+    for (int r = 0; r < reps; ++r) {
+      for (auto& c : contenders) {
+        wg::GemmArguments const& a = next_args();
+        WL_CUDA_CHECK(cudaEventRecord(start));
+        c.run(a);
+        WL_CUDA_CHECK(cudaEventRecord(stop));
+        WL_CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        WL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        c.ms.push_back(ms);
+      }
+    }
+    double const flops = 2.0 * s.m * s.n * s.k;
+    float const cublas_ms = percentile(contenders[1].ms, 0.5);
+    for (std::size_t i = 0; i < contenders.size(); ++i) {
+      Contender const& c = contenders[i];
+      float const med = percentile(c.ms, 0.5);
+      double const tflops = flops / (med * 1e-3) / 1e12;
+      double const vs = cublas_ms / med;
+      std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f %8.3f %9.2e\n", shape_name.c_str(),
+                  c.name.c_str(), med, percentile(c.ms, 0.1), percentile(c.ms, 0.9), tflops, vs,
+                  errors[i]);
+      js["contenders"][c.name] = {
+          {"median_ms", med}, {"p10_ms", percentile(c.ms, 0.1)}, {"p90_ms", percentile(c.ms, 0.9)},
+          {"tflops", tflops}, {"speed_vs_cublas", vs},           {"max_relative_error", errors[i]}};
+    }
+    ratios.push_back(cublas_ms / percentile(contenders[0].ms, 0.5));
+    out["shapes"].push_back(js);
+  }
+  double log_sum = 0.0;
+  for (double r : ratios) log_sum += std::log(r);
+  double const geomean = std::exp(log_sum / static_cast<double>(ratios.size()));
+  std::printf("geomean speed vs cuBLAS: %.3f\n", geomean);
+  out["geomean_speed_vs_cublas"] = geomean;
+  out["all_correct"] = all_correct;
+  if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  return all_correct ? 0 : 1;
+}

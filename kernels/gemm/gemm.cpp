@@ -1,0 +1,178 @@
+// kernels/gemm/gemm.cpp
+//
+// Argument checks and normalisation for the GEMMs: every rule a kernel relies on is checked here,
+// once, with an error that names the argument. A column-major D is computed as the row-major
+// transpose (D^T = B^T . A^T), so the kernels only ever see row-major C and D.
+#include "gemm.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "sm90_ts_gemm_dispatch.hpp"
+
+namespace warploom::gemm {
+
+std::string_view to_string(ScalarType t) {
+  switch (t) {
+    case ScalarType::F16:
+      return "fp16";
+    case ScalarType::BF16:
+      return "bf16";
+    case ScalarType::F32:
+      return "fp32";
+  }
+  return "?";
+}
+
+std::string_view to_string(MatrixLayout l) {
+  return l == MatrixLayout::RowMajor ? "row-major" : "column-major";
+}
+
+int size_of(ScalarType t) {
+  return t == ScalarType::F32 ? 4 : 2;
+}
+
+namespace {
+
+[[noreturn]] void fail(std::string const& what) {
+  throw std::invalid_argument("gemm: " + what);
+}
+
+std::string str(std::int64_t v) {
+  return std::to_string(v);
+}
+
+// A rows x cols matrix as stored: the extent along its contiguous dimension and across it.
+struct Extents {
+  std::int64_t contiguous, strided;
+};
+Extents extents(MatrixLayout layout, int rows, int cols) {
+  return layout == MatrixLayout::RowMajor ? Extents{cols, rows} : Extents{rows, cols};
+}
+
+// The names an operand's fields have in GemmArguments.
+struct Names {
+  std::string data, ld, batch_stride;
+};
+Names names_of(std::string const& operand) {
+  if (operand == "d") return {"d", "ldd", "batch_stride_d"};
+  return {operand + ".data", operand + ".ld", operand + ".batch_stride"};
+}
+
+// Resolves `ld` and `batch_stride` (0 = packed) of a rows x cols operand named `name` and checks
+// them; `tma` adds TMA's 16-byte rules.
+void resolve_operand(std::string_view name, void const* data, ScalarType type, MatrixLayout layout,
+                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch,
+                     bool tma) {
+  Names const n = names_of(std::string(name));
+  Extents const e = extents(layout, rows, cols);
+  if (ld == 0) ld = e.contiguous;
+  if (ld < e.contiguous)
+    fail(n.ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
+         " operand's contiguous extent " + str(e.contiguous));
+  if (batch_stride == 0) batch_stride = ld * e.strided;
+  if (batch > 1 && batch_stride < ld * e.strided)
+    fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" +
+         str(ld * e.strided) + " elements): batches would overlap");
+  std::int64_t const bytes = size_of(type);
+  if (reinterpret_cast<std::uintptr_t>(data) % static_cast<std::uintptr_t>(tma ? 16 : bytes) != 0)
+    fail(n.data + " must be " + (tma ? std::string("16-byte") : str(bytes) + "-byte") +
+         " aligned (" + (tma ? "TMA reads it" : "element alignment") + ")");
+  if (tma && (ld * bytes) % 16 != 0)
+    fail(n.ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
+         " bytes) must be a multiple of 16 bytes (TMA strides): for " +
+         std::string(to_string(type)) + ", a multiple of " + str(16 / bytes));
+  if (tma && batch > 1 && (batch_stride * bytes) % 16 != 0)
+    fail(n.batch_stride + " = " + str(batch_stride) +
+         " elements must be a multiple of 16 bytes (TMA strides)");
+}
+
+MatrixLayout transposed(MatrixLayout l) {
+  return l == MatrixLayout::RowMajor ? MatrixLayout::ColMajor : MatrixLayout::RowMajor;
+}
+
+GemmArguments resolve(GemmArguments args) {
+  if (args.m < 1) fail("m = " + str(args.m) + " must be at least 1");
+  if (args.n < 1) fail("n = " + str(args.n) + " must be at least 1");
+  if (args.k < 1) fail("k = " + str(args.k) + " must be at least 1");
+  if (args.batch < 1) fail("batch = " + str(args.batch) + " must be at least 1");
+  if (args.a.data == nullptr) fail("a.data is null");
+  if (args.b.data == nullptr) fail("b.data is null");
+  if (args.d == nullptr) fail("d is null");
+  bool const reads_c = args.beta != 0.0f;
+  if (reads_c && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
+  if (args.a.type != args.b.type)
+    fail("a.type = " + std::string(to_string(args.a.type)) + " and b.type = " +
+         std::string(to_string(args.b.type)) + " differ: A and B share one input type");
+  if (args.a.type == ScalarType::F32)
+    fail("a.type = fp32: the tensor-core GEMM takes fp16 or bf16 inputs");
+  if (args.d_type != args.a.type && args.d_type != ScalarType::F32)
+    fail("d_type = " + std::string(to_string(args.d_type)) + ": D is " +
+         std::string(to_string(args.a.type)) + " (the input type) or fp32");
+  if (reads_c && args.c.type != args.d_type)
+    fail("c.type = " + std::string(to_string(args.c.type)) +
+         " differs from d_type = " + std::string(to_string(args.d_type)));
+  if (reads_c && args.c.layout != args.d_layout)
+    fail("c.layout = " + std::string(to_string(args.c.layout)) +
+         " differs from d_layout = " + std::string(to_string(args.d_layout)));
+
+  resolve_operand("a", args.a.data, args.a.type, args.a.layout, args.a.ld, args.a.batch_stride,
+                  args.m, args.k, args.batch, true);
+  resolve_operand("b", args.b.data, args.b.type, args.b.layout, args.b.ld, args.b.batch_stride,
+                  args.k, args.n, args.batch, true);
+  resolve_operand("d", args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d, args.m,
+                  args.n, args.batch, false);
+  if (reads_c) {
+    resolve_operand("c", args.c.data, args.c.type, args.c.layout, args.c.ld, args.c.batch_stride,
+                    args.m, args.n, args.batch, false);
+  } else {
+    args.c = Matrix{nullptr, args.d_type, args.d_layout, args.ldd, args.batch_stride_d};
+  }
+  return args;
+}
+
+// D column-major: compute D^T = B^T . A^T, whose D^T is row-major with the same storage.
+GemmArguments with_row_major_d(GemmArguments args) {
+  if (args.d_layout == MatrixLayout::RowMajor) return args;
+  std::swap(args.m, args.n);
+  std::swap(args.a, args.b);
+  args.a.layout = transposed(args.a.layout);
+  args.b.layout = transposed(args.b.layout);
+  args.c.layout = MatrixLayout::RowMajor;
+  args.d_layout = MatrixLayout::RowMajor;
+  return args;
+}
+
+}  // namespace
+
+void check_arguments(GemmArguments const& args) {
+  (void)resolve(args);
+}
+
+GemmArguments resolved(GemmArguments const& args) {
+  return resolve(args);
+}
+
+void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
+  if (tuning.raster_panel < 1)
+    fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
+  if (tuning.max_ctas < 0)
+    fail("tuning.max_ctas = " + str(tuning.max_ctas) + " must be 0 (one per SM) or positive");
+  GemmArguments const r = with_row_major_d(resolved(args));
+  bool const f32_out = r.d_type == ScalarType::F32;
+  if (r.a.type == ScalarType::F16) {
+    f32_out ? sm90::run_ts_gemm_f16_f32(r, tuning, stream)
+            : sm90::run_ts_gemm_f16_f16(r, tuning, stream);
+  } else {
+    f32_out ? sm90::run_ts_gemm_bf16_f32(r, tuning, stream)
+            : sm90::run_ts_gemm_bf16_bf16(r, tuning, stream);
+  }
+}
+
+ts::ManagerModel gemm_model() {
+  return sm90::ts_gemm_model();
+}
+
+}  // namespace warploom::gemm

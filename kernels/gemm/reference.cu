@@ -1,0 +1,68 @@
+// kernels/gemm/reference.cu — the float64 reference GEMM (see reference.hpp).
+#include "reference.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::gemm {
+namespace {
+
+// One operand as the reference reads it: element (row, col) of batch l, widened to double.
+struct Operand {
+  void const* data;
+  ScalarType type;
+  bool row_major;
+  std::int64_t ld, batch_stride;
+
+  __device__ double at(int l, int row, int col) const {
+    std::int64_t const i = l * batch_stride + (row_major ? std::int64_t{row} * ld + col
+                                                         : std::int64_t{col} * ld + row);
+    switch (type) {
+      case ScalarType::F16:
+        return __half2float(static_cast<__half const*>(data)[i]);
+      case ScalarType::BF16:
+        return __bfloat162float(static_cast<__nv_bfloat16 const*>(data)[i]);
+      case ScalarType::F32:
+        return static_cast<float const*>(data)[i];
+    }
+    return 0.0;
+  }
+};
+
+Operand operand(Matrix const& x) {
+  return {x.data, x.type, x.layout == MatrixLayout::RowMajor, x.ld, x.batch_stride};
+}
+
+__global__ void reference_kernel(int m, int n, int k, int batch, Operand a, Operand b, Operand c,
+                                 double alpha, double beta, double* out) {
+  int const j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (j >= n) return;
+  for (int l = static_cast<int>(blockIdx.z); l < batch; l += static_cast<int>(gridDim.z)) {
+    for (int i = static_cast<int>(blockIdx.y); i < m; i += static_cast<int>(gridDim.y)) {
+      double sum = 0.0;
+      for (int p = 0; p < k; ++p) sum += a.at(l, i, p) * b.at(l, p, j);
+      double r = alpha * sum;
+      if (beta != 0.0) r += beta * c.at(l, i, j);
+      out[(std::int64_t{l} * m + i) * n + j] = r;
+    }
+  }
+}
+
+}  // namespace
+
+void reference_gemm(GemmArguments const& args, double* out, cudaStream_t stream) {
+  GemmArguments const r = resolved(args);
+  constexpr int kThreads = 128;
+  constexpr int kMaxGridYZ = 65535;
+  dim3 const grid((r.n + kThreads - 1) / kThreads, r.m < kMaxGridYZ ? r.m : kMaxGridYZ,
+                  r.batch < kMaxGridYZ ? r.batch : kMaxGridYZ);
+  reference_kernel<<<grid, kThreads, 0, stream>>>(r.m, r.n, r.k, r.batch, operand(r.a),
+                                                  operand(r.b), operand(r.c), r.alpha, r.beta, out);
+  WL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace warploom::gemm

@@ -1,0 +1,18 @@
+// kernels/gemm/reference.hpp
+//
+// The float64 reference GEMM that every GEMM is checked against: one thread per element of D,
+// inputs widened to double, products and sums in double. Slow and exact enough to judge fp32
+// accumulation; it honours every layout, leading dimension and batch stride of GemmArguments.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "gemm.hpp"
+
+namespace warploom::gemm {
+
+// out[(l * m + i) * n + j] = alpha * sum_k A(i, k) B(k, j) + beta * C(i, j), for batch l; `out`
+// holds batch * m * n doubles (row-major, packed). `args.d` is ignored. Checks `args` first.
+void reference_gemm(GemmArguments const& args, double* out, cudaStream_t stream = nullptr);
+
+}  // namespace warploom::gemm

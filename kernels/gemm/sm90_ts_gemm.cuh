@@ -1,0 +1,298 @@
+// kernels/gemm/sm90_ts_gemm.cuh
+//
+// The Hopper GEMM in TS: D = alpha * (A . B) + beta * C, fp32 accumulation, persistent CTAs.
+//
+//      Tiles ──tile──▶ LoadTask ──▶ SmemAB (TMA -> wgmma, STAGES) ──▶ MmaTask ──acc──▶ GmemD
+//   (raster order)   warp 8: acquire,            A and B tiles          warps 0-7: wait, wgmma,
+//                    TMA A+B, commit                                    release the stage
+//                                                                       before, store the tile
+//
+// Every CTA walks output tiles blockIdx.x, blockIdx.x + gridDim.x, ... in the raster order of
+// `TileRaster`. For each tile the load task streams the K tiles of A and B into the stages; the
+// MMA task (two consumer warpgroups, each 64 rows of the 128-row tile) issues wgmma on a stage,
+// keeps one wgmma batch in flight (`wgmma_wait<1>`) and releases the stage the previous batch read
+// (the lagged release the verifier checks under R-D13). The accumulator is a task-local variable
+// that the mma work updates in place; after the last K tile the MMA warps store it (alpha, beta,
+// predicated on M and N) while the load task already fills the stages for their next tile.
+//
+// Warps: MMA on warps 0-7 with 232 registers, load on warp 8 with 40, padding on warps 9-11 (the
+// load warpgroup's setmaxnreg budget): 2 x 128 x 232 + 128 x 40 = 64512 <= 65536 registers.
+#pragma once
+
+#include <cstdint>
+
+// cute/tensor.hpp first: the atoms' headers rely on what it declares.
+#include <cute/tensor.hpp>
+
+#include <cute/arch/mma_sm90.hpp>
+#include <cute/atom/copy_traits_sm90_tma.hpp>
+#include <cute/atom/mma_atom.hpp>
+
+#include "warploom/arch/sm90/warp.hpp"
+#include "warploom/ts/ts.hpp"
+
+namespace warploom::gemm::sm90 {
+
+namespace ts = warploom::ts;
+using cute::_1;
+using cute::Int;
+
+// A tile of D: tile row `m`, tile column `n`, batch `l`.
+struct TileCoord {
+  int m = 0, n = 0, l = 0;
+};
+
+// Linear tile index -> tile coordinate. Tiles go in panels of `panel` tile rows: inside a panel
+// consecutive indices walk down a column of tiles, so the CTAs running at one time share their B
+// tiles (and the panel's A rows) in L2.
+struct TileRaster {
+  int tiles_m = 1, tiles_n = 1, panel = 1;
+
+  WL_HOST_DEVICE constexpr int tiles_per_batch() const { return tiles_m * tiles_n; }
+  WL_HOST_DEVICE constexpr TileCoord coord(int t) const {
+    int const l = t / tiles_per_batch();
+    int const i = t % tiles_per_batch();
+    int const panel_tiles = panel * tiles_n;
+    int const first_row = i / panel_tiles * panel;
+    int const rows = tiles_m - first_row < panel ? tiles_m - first_row : panel;
+    int const j = i % panel_tiles;
+    return {first_row + j % rows, j / rows, l};
+  }
+};
+
+// Operand layouts, as CuTe sees them: A is (M, K, L), B is (N, K, L); "K-major" means stride 1
+// along K.
+template <bool kKMajor>
+using OperandStride = std::conditional_t<kKMajor, cute::Stride<std::int64_t, _1, std::int64_t>,
+                                         cute::Stride<_1, std::int64_t, std::int64_t>>;
+
+template <class T, bool kKMajor>
+using SmemAtom = std::conditional_t<kKMajor, cute::GMMA::Layout_K_SW128_Atom<T>,
+                                    cute::GMMA::Layout_MN_SW128_Atom<T>>;
+
+// (BLK_MN, BLK_K, STAGES), each stage a contiguous, 128-byte-swizzled tile.
+template <class T, bool kKMajor, int kMN, int kK, int kStages>
+using SmemLayout = decltype(cute::tile_to_shape(
+    SmemAtom<T, kKMajor>{}, cute::make_shape(Int<kMN>{}, Int<kK>{}, Int<kStages>{}),
+    std::conditional_t<kKMajor, cute::Step<_1, cute::_2, cute::_3>,
+                       cute::Step<cute::_2, _1, cute::_3>>{}));
+
+template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kTileM_ = 128,
+          int kTileN_ = 256, int kTileK_ = 64, int kStages_ = 4>
+struct TsGemm {
+  using TA = TA_;
+  using TB = TB_;
+  using TD = TD_;
+  static constexpr bool kAKMajor = kAKMajor_;
+  static constexpr bool kBKMajor = kBKMajor_;
+  static constexpr int kTileM = kTileM_;
+  static constexpr int kTileN = kTileN_;
+  static constexpr int kTileK = kTileK_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kMmaThreads = 256;  // two consumer warpgroups
+
+  using TileShape = cute::Shape<Int<kTileM>, Int<kTileN>, Int<kTileK>>;
+  using TiledMma =
+      decltype(cute::make_tiled_mma(cute::GMMA::ss_op_selector < TA, TB, float, TileShape,
+                                    kAKMajor ? cute::GMMA::Major::K : cute::GMMA::Major::MN,
+                                    kBKMajor ? cute::GMMA::Major::K : cute::GMMA::Major::MN > (),
+                                    cute::Layout<cute::Shape<cute::_2, _1, _1>>{}));
+  static_assert(cute::size(TiledMma{}) == kMmaThreads);
+
+  using SmemLayoutA = SmemLayout<TA, kAKMajor, kTileM, kTileK, kStages>;
+  using SmemLayoutB = SmemLayout<TB, kBKMajor, kTileN, kTileK, kStages>;
+  static constexpr int kStageBytes =
+      (kTileM * static_cast<int>(sizeof(TA)) + kTileN * static_cast<int>(sizeof(TB))) * kTileK;
+
+  using StrideA = OperandStride<kAKMajor>;
+  using StrideB = OperandStride<kBKMajor>;
+  using StrideD = cute::Stride<std::int64_t, _1, std::int64_t>;  // row-major C and D
+
+  template <class T, class Stride, class Smem, int kRows>
+  using TmaLoad = decltype(cute::make_tma_copy(
+      cute::SM90_TMA_LOAD{},
+      cute::make_tensor(static_cast<T const*>(nullptr), cute::repeat_like(Stride{}, 0), Stride{}),
+      Smem{}(cute::_, cute::_, 0), cute::make_shape(Int<kRows>{}, Int<kTileK>{}), _1{}));
+  using TmaA = TmaLoad<TA, StrideA, SmemLayoutA, kTileM>;
+  using TmaB = TmaLoad<TB, StrideB, SmemLayoutB, kTileN>;
+
+  // The accumulator fragment of one MMA thread: (MMA, MMA_M, MMA_N) floats, kept in registers.
+  using AccLayout = decltype(cute::partition_fragment_C(
+                                 TiledMma{}, cute::make_shape(Int<kTileM>{}, Int<kTileN>{}))
+                                 .layout());
+  struct Accumulator {
+    float v[cute::cosize_v<AccLayout>];
+    WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
+  };
+
+  // Everything the kernel gets from the host (a __grid_constant__ parameter: the TMA descriptors
+  // must live in parameter, constant or global memory).
+  struct Params {
+    TmaA tma_a;
+    TmaB tma_b;
+    int m, n, k, batch;
+    TD* d;
+    TD const* c;
+    StrideD stride_c;
+    StrideD stride_d;
+    float alpha, beta;
+    TileRaster raster;
+    int num_tiles;
+    int k_tiles;
+  };
+
+  // ---- Resources -------------------------------------------------------------------------------
+  // Which output tile comes next: the persistent loop's index in raster order.
+  struct Tiles {
+    static constexpr ts::ResourceSpec spec{.name = "tiles"};
+    Params const* p = nullptr;
+    int num_tiles = 0;
+    int k_tiles = 0;
+    WL_DEVICE TileCoord next(ts::Consume const& s) const { return p->raster.coord(s.loop_offset); }
+  };
+
+  // The A and B tiles of each K step, filled by TMA and read by wgmma straight from shared memory.
+  struct SmemAB {
+    static constexpr ts::ResourceSpec spec{
+        .name = "smem_ab",
+        .pipeline = ts::tma_wgmma(kStages, kStageBytes, ts::threads(1), ts::warps(8))
+                        .with_advance_on_wait()};
+    Params const* p = nullptr;
+    ts::SmemBuffer<TA, cute::cosize_v<SmemLayoutA>, 1024> a;  // (BLK_M, BLK_K, STAGES)
+    ts::SmemBuffer<TB, cute::cosize_v<SmemLayoutB>, 1024> b;  // (BLK_N, BLK_K, STAGES)
+    using smem_buffers = ts::buffers<&SmemAB::a, &SmemAB::b>;
+
+    // One elected lane issues both TMA loads of K tile `stage.loop_offset` of `tile`; their bytes
+    // complete the stage's full barrier.
+    WL_DEVICE void tma_load(ts::Produce const& stage, TileCoord tile) {
+      using namespace cute;
+      if (!warploom::sm90::elect_one()) return;
+      Tensor sA = make_tensor(make_smem_ptr(a.get()), SmemLayoutA{});
+      Tensor sB = make_tensor(make_smem_ptr(b.get()), SmemLayoutB{});
+      Tensor mA = p->tma_a.get_tma_tensor(make_shape(p->m, p->k, p->batch));
+      Tensor mB = p->tma_b.get_tma_tensor(make_shape(p->n, p->k, p->batch));
+      Tensor gA = local_tile(mA(_, _, tile.l), make_shape(Int<kTileM>{}, Int<kTileK>{}),
+                             make_coord(tile.m, _));  // (BLK_M, BLK_K, k)
+      Tensor gB = local_tile(mB(_, _, tile.l), make_shape(Int<kTileN>{}, Int<kTileK>{}),
+                             make_coord(tile.n, _));  // (BLK_N, BLK_K, k)
+      auto [tAgA, tAsA] = tma_partition(p->tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA),
+                                        group_modes<0, 2>(gA));
+      auto [tBgB, tBsB] = tma_partition(p->tma_b, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB),
+                                        group_modes<0, 2>(gB));
+      copy(p->tma_a.with(*stage.barrier), tAgA(_, stage.loop_offset), tAsA(_, stage.stage_idx));
+      copy(p->tma_b.with(*stage.barrier), tBgB(_, stage.loop_offset), tBsB(_, stage.stage_idx));
+    }
+
+    // Issues (without waiting) the wgmma batch of one K tile into `acc`; the first K tile
+    // overwrites it.
+    WL_DEVICE void mma(ts::Consume const& stage, Accumulator& acc) const {
+      using namespace cute;
+      TiledMma tiled_mma;
+      auto thr = tiled_mma.get_thread_slice(threadIdx.x);
+      Tensor tCrA =
+          thr.make_fragment_A(thr.partition_A(make_tensor(make_smem_ptr(a.get()), SmemLayoutA{})));
+      Tensor tCrB =
+          thr.make_fragment_B(thr.partition_B(make_tensor(make_smem_ptr(b.get()), SmemLayoutB{})));
+      Tensor accum = acc.tensor();
+      tiled_mma.accumulate_ =
+          stage.loop_offset == stage.loop_start ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One;
+      warpgroup_fence_operand(accum);
+      warpgroup_arrive();
+      CUTE_UNROLL
+      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+        cute::gemm(tiled_mma, tCrA(_, _, kb, stage.stage_idx), tCrB(_, _, kb, stage.stage_idx),
+                   accum);
+        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+      }
+      warpgroup_commit_batch();
+      warpgroup_fence_operand(accum);
+    }
+  };
+
+  // D (and C): the MMA threads write their accumulator fragment, scaled, predicated on M and N.
+  struct GmemD {
+    static constexpr ts::ResourceSpec spec{.name = "gmem_d"};
+    Params const* p = nullptr;
+
+    WL_DEVICE void store(ts::Produce const&, TileCoord tile, Accumulator const& acc) {
+      using namespace cute;
+      auto const tile_mn = make_shape(Int<kTileM>{}, Int<kTileN>{});
+      auto const shape_mnl = make_shape(p->m, p->n, p->batch);
+      Tensor mD = make_tensor(make_gmem_ptr(p->d), shape_mnl, p->stride_d);
+      Tensor gD = local_tile(mD(_, _, tile.l), tile_mn, make_coord(tile.m, tile.n));
+      Tensor cD = local_tile(make_identity_tensor(make_shape(p->m, p->n)), tile_mn,
+                             make_coord(tile.m, tile.n));
+      auto thr = TiledMma{}.get_thread_slice(threadIdx.x);
+      Tensor tDgD = thr.partition_C(gD);
+      Tensor tDcD = thr.partition_C(cD);
+      // The fence keeps the compiler from hoisting reads of the accumulator registers above the
+      // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
+      // (the local itself is not const).
+      Tensor accum = const_cast<Accumulator&>(acc).tensor();
+      warpgroup_fence_operand(accum);
+      float const alpha = p->alpha;
+      float const beta = p->beta;
+      if (beta == 0.0f) {
+        CUTE_UNROLL
+        for (int i = 0; i < size(accum); ++i)
+          if (elem_less(tDcD(i), make_coord(p->m, p->n))) tDgD(i) = TD(alpha * accum(i));
+      } else {
+        Tensor mC = make_tensor(make_gmem_ptr(p->c), shape_mnl, p->stride_c);
+        Tensor tDgC =
+            thr.partition_C(local_tile(mC(_, _, tile.l), tile_mn, make_coord(tile.m, tile.n)));
+        CUTE_UNROLL
+        for (int i = 0; i < size(accum); ++i)
+          if (elem_less(tDcD(i), make_coord(p->m, p->n)))
+            tDgD(i) = TD(alpha * accum(i) + beta * static_cast<float>(tDgC(i)));
+      }
+    }
+  };
+
+  // ---- Tasks -----------------------------------------------------------------------------------
+  struct LoadTask {
+    static constexpr ts::TaskSpec spec{
+        .name = "load", .warp_idx = 8, .num_warps = 1, .num_registers = 40};
+    using src = ts::list<Tiles>;
+    using dst = ts::list<SmemAB>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem) {
+      ctx.domain_loop(ctx.block_idx(), tiles->num_tiles, ctx.grid_dim(), [&](auto&) {
+        auto tile = ts::work<&Tiles::next>(tiles);
+        ctx.domain_loop(tiles->k_tiles, [&](auto&) {
+          smem.acquire();
+          ts::work<&SmemAB::tma_load>(smem, tile);
+          smem.commit();
+        });
+      });
+    }
+  };
+
+  struct MmaTask {
+    static constexpr ts::TaskSpec spec{
+        .name = "mma", .warp_idx = 0, .num_warps = 8, .num_registers = 232};
+    using src = ts::list<Tiles, SmemAB>;
+    using dst = ts::list<GmemD>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem, auto& d) {
+      auto acc = ctx.local(Accumulator{});
+      ctx.domain_loop(ctx.block_idx(), tiles->num_tiles, ctx.grid_dim(), [&](auto&) {
+        auto tile = ts::work<&Tiles::next>(tiles);
+        ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
+          smem.wait();
+          ts::work<&SmemAB::mma>(smem, acc);
+          ts::wgmma_wait<1>(ctx);                     // the previous K tile's reads retired
+          k.not_first_iter([&] { smem.release(); });  // ... so its stage goes back to TMA
+          k.last_iter([&] {
+            ts::wgmma_wait<0>(ctx);
+            smem.release();
+          });
+        });
+        ts::work<&GmemD::store>(d, tile, acc);
+      });
+    }
+  };
+
+  using Manager =
+      ts::TaskManager<ts::Tasks<MmaTask, LoadTask, ts::PaddingTask<9, 3, 40>>,
+                      ts::Graph<ts::DependsOn<SmemAB, Tiles>, ts::DependsOn<GmemD, SmemAB, Tiles>>>;
+};
+
+}  // namespace warploom::gemm::sm90

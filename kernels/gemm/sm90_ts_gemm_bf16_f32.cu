@@ -1,0 +1,12 @@
+// kernels/gemm/sm90_ts_gemm_bf16_f32.cu — the sm90 TS GEMM for bf16 A and B, f32 C and D.
+#include "sm90_ts_gemm_dispatch.hpp"
+#include "sm90_ts_gemm_launch.cuh"
+
+namespace warploom::gemm::sm90 {
+
+void run_ts_gemm_bf16_f32(GemmArguments const& args, GemmTuning const& tuning,
+                          cudaStream_t stream) {
+  run_ts_gemm<cute::bfloat16_t, float>(args, tuning, stream);
+}
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,113 @@
+// kernels/gemm/sm90_ts_gemm_launch.cuh
+//
+// The kernel entry of a TsGemm configuration and its host launcher: builds the TMA descriptors
+// and the tile raster from GemmArguments (already checked), sizes the persistent grid and
+// launches through ts::launch (verification once per configuration).
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "gemm.hpp"
+#include "sm90_ts_gemm.cuh"
+#include "warploom/cuda_check.hpp"
+#include "warploom/ts/launch.hpp"
+
+namespace warploom::gemm::sm90 {
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
+    ts_gemm_kernel(__grid_constant__ typename Cfg::Params const p) {
+  extern __shared__ __align__(1024) char smem[];
+  if (threadIdx.x == Cfg::LoadTask::spec.warp_idx * 32) {
+    cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
+  }
+  typename Cfg::Tiles tiles{.p = &p, .num_tiles = p.num_tiles, .k_tiles = p.k_tiles};
+  typename Cfg::SmemAB ab{};
+  ab.p = &p;
+  typename Cfg::GmemD d{.p = &p};
+  typename Cfg::Manager tm(smem, tiles, ab, d);
+  tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+}
+
+// The (M, K, L) or (N, K, L) view of an operand for CuTe; `rows` is M or N.
+template <bool kKMajor, class T>
+auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
+  using namespace cute;
+  std::int64_t const ld = x.ld;
+  std::int64_t const bs = x.batch_stride;
+  auto const shape = make_shape(rows, k, batch);
+  auto const* ptr = static_cast<T const*>(x.data);
+  if constexpr (kKMajor) {
+    return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, bs)));
+  } else {
+    return make_tensor(ptr, make_layout(shape, make_stride(_1{}, ld, bs)));
+  }
+}
+
+// `args` has its leading dimensions and batch strides resolved, row-major C and D, and A (M x K)
+// and B (K x N, seen as N x K) in the majors of Cfg.
+template <class Cfg>
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  using namespace cute;
+  using Params = typename Cfg::Params;
+  Params p{
+      .tma_a = make_tma_copy(
+          SM90_TMA_LOAD{},
+          operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch),
+          typename Cfg::SmemLayoutA{}(_, _, 0), make_shape(Int<Cfg::kTileM>{}, Int<Cfg::kTileK>{}),
+          _1{}),
+      .tma_b = make_tma_copy(
+          SM90_TMA_LOAD{},
+          operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch),
+          typename Cfg::SmemLayoutB{}(_, _, 0), make_shape(Int<Cfg::kTileN>{}, Int<Cfg::kTileK>{}),
+          _1{}),
+      .m = args.m,
+      .n = args.n,
+      .k = args.k,
+      .batch = args.batch,
+      .d = static_cast<typename Cfg::TD*>(args.d),
+      .c = static_cast<typename Cfg::TD const*>(args.c.data),
+      .stride_c = {},
+      .stride_d = {},
+      .alpha = args.alpha,
+      .beta = args.beta,
+      .raster = {},
+      .num_tiles = 0,
+      .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
+  };
+  p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
+  p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
+  p.raster = TileRaster{.tiles_m = (args.m + Cfg::kTileM - 1) / Cfg::kTileM,
+                        .tiles_n = (args.n + Cfg::kTileN - 1) / Cfg::kTileN,
+                        .panel = std::max(1, tuning.raster_panel)};
+  p.num_tiles = p.raster.tiles_per_batch() * args.batch;
+
+  int device = 0;
+  int sms = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int const max_ctas = tuning.max_ctas > 0 ? std::min(tuning.max_ctas, sms) : sms;
+  dim3 const grid(static_cast<unsigned>(std::min(p.num_tiles, max_ctas)));
+  ts::launch<typename Cfg::Manager>("sm90_ts_gemm", ts_gemm_kernel<Cfg>, grid, stream, p);
+}
+
+// Picks the configuration for the operand majors: A is K-major when row-major, B (K x N) when
+// column-major.
+template <class TIn, class TOut>
+void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  bool const a_k_major = args.a.layout == MatrixLayout::RowMajor;
+  bool const b_k_major = args.b.layout == MatrixLayout::ColMajor;
+  if (a_k_major && b_k_major) {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, true, true>>(args, tuning, stream);
+  } else if (a_k_major) {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, true, false>>(args, tuning, stream);
+  } else if (b_k_major) {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, false, true>>(args, tuning, stream);
+  } else {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, false, false>>(args, tuning, stream);
+  }
+}
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,179 @@
+// tests/gpu/gemm/gemm_check.cpp — see gemm_check.hpp.
+#include "gemm_check.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "gemm/reference.hpp"
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::gemm::testing {
+namespace {
+
+// Storage of a rows x cols operand: leading dimension (contiguous extent rounded up to 16 bytes,
+// plus `pad`) and the number of elements per batch.
+struct Storage {
+  std::int64_t ld, batch_elems;
+};
+Storage storage(MatrixLayout layout, int rows, int cols, ScalarType t, int pad) {
+  std::int64_t const contiguous = layout == MatrixLayout::RowMajor ? cols : rows;
+  std::int64_t const strided = layout == MatrixLayout::RowMajor ? rows : cols;
+  std::int64_t const per16 = 16 / size_of(t);
+  std::int64_t const ld = (contiguous + per16 - 1) / per16 * per16 + pad;
+  return {ld, ld * strided};
+}
+
+void fill(void* p, ScalarType t, std::size_t count, std::uint64_t seed) {
+  switch (t) {
+    case ScalarType::F16:
+      warploom::testing::fill_uniform(static_cast<__half*>(p), count, seed);
+      break;
+    case ScalarType::BF16:
+      warploom::testing::fill_uniform(static_cast<__nv_bfloat16*>(p), count, seed);
+      break;
+    case ScalarType::F32:
+      warploom::testing::fill_uniform(static_cast<float*>(p), count, seed);
+      break;
+  }
+}
+
+double load(unsigned char const* bytes, ScalarType t, std::int64_t i) {
+  switch (t) {
+    case ScalarType::F16: {
+      __half h;
+      std::memcpy(&h, bytes + 2 * i, 2);
+      return __half2float(h);
+    }
+    case ScalarType::BF16: {
+      __nv_bfloat16 h;
+      std::memcpy(&h, bytes + 2 * i, 2);
+      return __bfloat162float(h);
+    }
+    case ScalarType::F32: {
+      float f;
+      std::memcpy(&f, bytes + 4 * i, 4);
+      return f;
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+std::string Problem::describe() const {
+  std::ostringstream s;
+  s << m << "x" << n << "x" << k << " batch " << batch << " " << to_string(in) << "->"
+    << to_string(out) << " A " << to_string(a) << " B " << to_string(b) << " D " << to_string(d)
+    << " alpha " << alpha << " beta " << beta << " pad " << pad;
+  return s.str();
+}
+
+double tolerance(ScalarType out) {
+  switch (out) {
+    case ScalarType::F16:
+      return 2e-3;  // half an ulp is 4.9e-4 of |ref|
+    case ScalarType::BF16:
+      return 1e-2;  // half an ulp is 3.9e-3
+    case ScalarType::F32:
+      return 1e-4;  // fp32 accumulation only
+  }
+  return 0.0;
+}
+
+ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
+  Storage const sa = storage(p.a, p.m, p.k, p.in, p.pad);
+  Storage const sb = storage(p.b, p.k, p.n, p.in, p.pad);
+  Storage const sd = storage(p.d, p.m, p.n, p.out, p.pad);
+  auto const elems = [&](Storage s) { return static_cast<std::size_t>(s.batch_elems) * p.batch; };
+  a_ = warploom::testing::DeviceBuffer(elems(sa) * size_of(p.in));
+  b_ = warploom::testing::DeviceBuffer(elems(sb) * size_of(p.in));
+  d_ = warploom::testing::DeviceBuffer(elems(sd) * size_of(p.out));
+  fill(a_.get(), p.in, elems(sa), seed);
+  fill(b_.get(), p.in, elems(sb), seed + 1);
+  args_.m = p.m;
+  args_.n = p.n;
+  args_.k = p.k;
+  args_.batch = p.batch;
+  args_.a = {a_.get(), p.in, p.a, sa.ld, sa.batch_elems};
+  args_.b = {b_.get(), p.in, p.b, sb.ld, sb.batch_elems};
+  if (p.beta != 0.0f) {
+    c_ = warploom::testing::DeviceBuffer(elems(sd) * size_of(p.out));
+    fill(c_.get(), p.out, elems(sd), seed + 2);
+    args_.c = {c_.get(), p.out, p.d, sd.ld, sd.batch_elems};
+  }
+  args_.d = d_.get();
+  args_.d_type = p.out;
+  args_.d_layout = p.d;
+  args_.ldd = sd.ld;
+  args_.batch_stride_d = sd.batch_elems;
+  args_.alpha = p.alpha;
+  args_.beta = p.beta;
+  poison_d();
+}
+
+void ProblemData::poison_d() const {
+  warploom::testing::poison(d_.get(), d_.bytes());
+}
+
+std::string ProblemData::check(std::vector<double> const& reference) const {
+  std::vector<unsigned char> d(d_.bytes());
+  WL_CUDA_CHECK(cudaMemcpy(d.data(), d_.get(), d.size(), cudaMemcpyDeviceToHost));
+  double sum_sq = 0.0;
+  for (double r : reference) sum_sq += r * r;
+  double const rms = std::sqrt(sum_sq / static_cast<double>(reference.size()));
+  double const tol = tolerance(p_.out);
+  bool const row_major = p_.d == MatrixLayout::RowMajor;
+
+  std::vector<bool> written(d.size() / size_of(p_.out), false);
+  std::ostringstream errors;
+  int reported = 0;
+  std::int64_t bad = 0;
+  for (int l = 0; l < p_.batch; ++l) {
+    for (int i = 0; i < p_.m; ++i) {
+      for (int j = 0; j < p_.n; ++j) {
+        std::int64_t const at =
+            l * args_.batch_stride_d +
+            (row_major ? std::int64_t{i} * args_.ldd + j : std::int64_t{j} * args_.ldd + i);
+        written[static_cast<std::size_t>(at)] = true;
+        double const got = load(d.data(), p_.out, at);
+        double const want = reference[(static_cast<std::size_t>(l) * p_.m + i) * p_.n + j];
+        if (!(std::abs(got - want) <= tol * (std::abs(want) + rms))) {  // NaN fails too
+          if (reported++ < 5)
+            errors << "  D[" << l << "](" << i << ", " << j << ") = " << got << ", expected "
+                   << want << "\n";
+          ++bad;
+        }
+      }
+    }
+  }
+  // Padding between rows/columns and batches: still the poison.
+  std::int64_t const width = size_of(p_.out);
+  for (std::size_t e = 0; e < written.size(); ++e) {
+    if (written[e]) continue;
+    for (std::int64_t byte = 0; byte < width; ++byte) {
+      if (d[e * width + byte] != 0xFF) {
+        if (reported++ < 5) errors << "  padding element " << e << " of D was written\n";
+        ++bad;
+        break;
+      }
+    }
+  }
+  if (bad == 0) return "";
+  return std::to_string(bad) + " wrong elements (tolerance " + std::to_string(tol) +
+         " x (|ref| + rms " + std::to_string(rms) + ")):\n" + errors.str();
+}
+
+std::vector<double> reference_of(GemmArguments const& args) {
+  std::size_t const count = static_cast<std::size_t>(args.batch) * args.m * args.n;
+  warploom::testing::DeviceBuffer out(count * sizeof(double));
+  reference_gemm(args, out.as<double>());
+  std::vector<double> host(count);
+  WL_CUDA_CHECK(cudaMemcpy(host.data(), out.get(), count * sizeof(double), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+}  // namespace warploom::gemm::testing

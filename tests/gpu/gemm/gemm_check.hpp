@@ -1,0 +1,54 @@
+// tests/gpu/gemm/gemm_check.hpp
+//
+// One GEMM problem set up on the device for a check: random operands in [-1, 1), a poisoned D
+// (NaN in every type), the float64 reference, and the element-wise comparison with the
+// per-type tolerance. Leading dimensions may be padded; padding in D must stay poisoned.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemm/gemm.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace warploom::gemm::testing {
+
+struct Problem {
+  ScalarType in = ScalarType::BF16;
+  ScalarType out = ScalarType::BF16;
+  MatrixLayout a = MatrixLayout::RowMajor;
+  MatrixLayout b = MatrixLayout::ColMajor;
+  MatrixLayout d = MatrixLayout::RowMajor;
+  int m = 128, n = 128, k = 64, batch = 1;
+  float alpha = 1.0f, beta = 0.0f;
+  int pad = 0;  // extra elements per leading dimension (beyond TMA's 16-byte rounding)
+
+  std::string describe() const;
+};
+
+// The operands of `p` on the device, with GemmArguments pointing at them.
+class ProblemData {
+ public:
+  explicit ProblemData(Problem const& p, std::uint64_t seed = 1);
+  GemmArguments const& args() const { return args_; }
+  void poison_d() const;
+
+  // D compared with `reference` (batch x m x n doubles, row-major); every mismatch beyond the
+  // output type's tolerance and every write into D's padding counts. Returns "" when D is right,
+  // else the first few errors.
+  std::string check(std::vector<double> const& reference) const;
+
+ private:
+  Problem p_;
+  GemmArguments args_;
+  warploom::testing::DeviceBuffer a_, b_, c_, d_;
+};
+
+// The float64 reference for `args`, copied to the host.
+std::vector<double> reference_of(GemmArguments const& args);
+
+// Relative tolerance of one output element: |d - ref| <= tol * (|ref| + rms(ref)).
+double tolerance(ScalarType out);
+
+}  // namespace warploom::gemm::testing

@@ -1,0 +1,142 @@
+// tests/gpu/gemm/ts_gemm_test.cpp
+//
+// The sm90 TS GEMM against the float64 reference: every input/output type pair and operand
+// layout on odd shapes (partial tiles in M, N and K, K = 8, single elements), batches with C,
+// padded leading dimensions, the tuning knobs, and large problems also checked against cuBLAS.
+#include <cublas_v2.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "gemm/gemm.hpp"
+#include "gemm_check.hpp"
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::gemm::testing {
+namespace {
+
+constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
+constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
+
+void expect_correct(Problem const& p, GemmTuning tuning = {}) {
+  SCOPED_TRACE(p.describe());
+  ProblemData data(p);
+  gemm(data.args(), nullptr, tuning);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(data.check(reference_of(data.args())), "");
+}
+
+struct Shape {
+  int m, n, k, batch;
+  float beta;
+};
+
+TEST(TsGemm, EveryTypePairAndLayoutOnOddShapes) {
+  std::vector<Shape> const shapes = {
+      {1, 1, 1, 1, 0.0f},   {17, 17, 17, 1, 0.0f},    {129, 257, 72, 1, 0.0f},
+      {64, 48, 8, 1, 0.0f}, {100, 300, 200, 3, 0.5f}, {256, 512, 192, 1, 0.0f},
+  };
+  for (ScalarType in : {ScalarType::F16, ScalarType::BF16}) {
+    for (ScalarType out : {in, ScalarType::F32}) {
+      for (MatrixLayout a : {kRow, kCol}) {
+        for (MatrixLayout b : {kRow, kCol}) {
+          for (MatrixLayout d : {kRow, kCol}) {
+            for (Shape const& s : shapes) {
+              expect_correct({in, out, a, b, d, s.m, s.n, s.k, s.batch, 1.0f, s.beta});
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TsGemm, AlphaBetaAndPaddedLeadingDimensions) {
+  expect_correct({.in = ScalarType::BF16,
+                  .out = ScalarType::BF16,
+                  .m = 300,
+                  .n = 260,
+                  .k = 333,
+                  .batch = 2,
+                  .alpha = -0.75f,
+                  .beta = 2.0f,
+                  .pad = 24});
+  expect_correct({.in = ScalarType::F16,
+                  .out = ScalarType::F32,
+                  .a = kCol,
+                  .b = kRow,
+                  .d = kCol,
+                  .m = 513,
+                  .n = 129,
+                  .k = 100,
+                  .alpha = 0.5f,
+                  .beta = -1.0f,
+                  .pad = 8});
+}
+
+// Many tiles per CTA: the persistent loop, the raster panels and the pipeline phases across tiles.
+TEST(TsGemm, PersistentLoopAndRasterPanels) {
+  Problem const p{.m = 1000, .n = 1500, .k = 520, .batch = 2};
+  for (GemmTuning t : {GemmTuning{1, 0}, GemmTuning{3, 7}, GemmTuning{100, 1}, GemmTuning{8, 2}})
+    expect_correct(p, t);
+}
+
+// cuBLAS on the same inputs (fp32 output) must agree with the reference too: a check of the
+// check, and of our tolerance against the library users compare us with.
+void expect_cublas_agrees(ProblemData const& data) {
+  GemmArguments const r = resolved(data.args());
+  ASSERT_EQ(r.batch, 1);
+  ASSERT_EQ(r.d_layout, kRow);
+  // Row-major D = A B is column-major D^T = B^T A^T: cuBLAS computes it with B as the first
+  // operand.
+  auto const op = [](MatrixLayout l) { return l == kRow ? CUBLAS_OP_N : CUBLAS_OP_T; };
+  cudaDataType const t = r.a.type == ScalarType::F16 ? CUDA_R_16F : CUDA_R_16BF;
+  warploom::testing::DeviceBuffer out(static_cast<std::size_t>(r.m) * r.n * sizeof(float));
+  cublasHandle_t handle;
+  ASSERT_EQ(cublasCreate(&handle), CUBLAS_STATUS_SUCCESS);
+  float const alpha = r.alpha, beta = 0.0f;
+  EXPECT_EQ(cublasGemmEx(handle, op(r.b.layout), op(r.a.layout), r.n, r.m, r.k, &alpha, r.b.data, t,
+                         static_cast<int>(r.b.ld), r.a.data, t, static_cast<int>(r.a.ld), &beta,
+                         out.get(), CUDA_R_32F, r.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+            CUBLAS_STATUS_SUCCESS);
+  cublasDestroy(handle);
+  std::vector<float> got(static_cast<std::size_t>(r.m) * r.n);
+  WL_CUDA_CHECK(
+      cudaMemcpy(got.data(), out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  std::vector<double> const ref = reference_of(data.args());
+  double max_rel = 0.0, max_ref = 0.0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    max_ref = std::max(max_ref, std::abs(ref[i]));
+    max_rel = std::max(max_rel, std::abs(got[i] - ref[i]));
+  }
+  EXPECT_LE(max_rel / max_ref, tolerance(ScalarType::F32)) << "cuBLAS vs float64";
+}
+
+TEST(TsGemm, LargeProblemsMatchFloat64AndCublas) {
+  for (Problem const& p :
+       {Problem{.in = ScalarType::BF16,
+       .out = ScalarType::BF16,
+       .a = kRow,
+       .b = kRow,
+       .m = 3000,
+       .n = 5000,
+       .k = 700},
+        Problem{.in = ScalarType::F16,
+        .out = ScalarType::F32,
+        .a = kCol,
+        .b = kCol,
+        .m = 1000,
+        .n = 1000,
+        .k = 1000},
+        Problem{.in = ScalarType::BF16, .out = ScalarType::F32, .m = 2048, .n = 2048, .k = 4096}}) {
+    SCOPED_TRACE(p.describe());
+    ProblemData data(p);
+    gemm(data.args());
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(data.check(reference_of(data.args())), "");
+    expect_cublas_agrees(data);
+  }
+}
+
+}  // namespace
+}  // namespace warploom::gemm::testing
