@@ -123,7 +123,7 @@ GemmArguments resolve(GemmArguments args) {
   resolve_operand("b", args.b.data, args.b.type, args.b.layout, args.b.ld, args.b.batch_stride,
                   args.k, args.n, args.batch, true);
   resolve_operand("d", args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d, args.m,
-                  args.n, args.batch, false);
+                  args.n, args.batch, true);
   if (reads_c) {
     resolve_operand("c", args.c.data, args.c.type, args.c.layout, args.c.ld, args.c.batch_stride,
                     args.m, args.n, args.batch, false);

@@ -104,6 +104,13 @@ struct TsGemm {
   static constexpr int kStageBytes =
       (kTileM * static_cast<int>(sizeof(TA)) + kTileN * static_cast<int>(sizeof(TB))) * kTileK;
 
+  // Epilogue subtiles: kTileM x kEpiN, one 128-byte swizzle row of D per tile row.
+  static constexpr int kEpiN = 128 / static_cast<int>(sizeof(TD));
+  static constexpr int kEpiTiles = kTileN / kEpiN;
+  static constexpr int kEpilogueBarrier = 1;  // named barrier of the MMA warps
+  using SmemLayoutEpi = decltype(cute::tile_to_shape(
+      cute::GMMA::Layout_K_SW128_Atom<TD>{}, cute::make_shape(Int<kTileM>{}, Int<kEpiN>{})));
+
   using StrideA = OperandStride<kAKMajor>;
   using StrideB = OperandStride<kBKMajor>;
   using StrideD = cute::Stride<std::int64_t, _1, std::int64_t>;  // row-major C and D
@@ -115,11 +122,20 @@ struct TsGemm {
       Smem{}(cute::_, cute::_, 0), cute::make_shape(Int<kRows>{}, Int<kTileK>{}), _1{}));
   using TmaA = TmaLoad<TA, StrideA, SmemLayoutA, kTileM>;
   using TmaB = TmaLoad<TB, StrideB, SmemLayoutB, kTileN>;
+  using TmaD = decltype(cute::make_tma_copy(
+      cute::SM90_TMA_STORE{},
+      cute::make_tensor(static_cast<TD*>(nullptr), cute::repeat_like(StrideD{}, 0), StrideD{}),
+      SmemLayoutEpi{}));
 
   // The accumulator fragment of one MMA thread: (MMA, MMA_M, MMA_N) floats, kept in registers.
   using AccLayout = decltype(cute::partition_fragment_C(
                                  TiledMma{}, cute::make_shape(Int<kTileM>{}, Int<kTileN>{}))
                                  .layout());
+  // GmemD::store reads it as the wgmma D fragment of one m64nN atom per warpgroup:
+  // ((2 columns, 2 rows, N/8 column groups), 1, 1).
+  static_assert(cute::rank(AccLayout{}) == 3 && cute::size<1>(AccLayout{}) == 1 &&
+                cute::size<2>(AccLayout{}) == 1 && cute::size<0, 0>(AccLayout{}) == 2 &&
+                cute::size<0, 1>(AccLayout{}) == 2 && cute::size<0, 2>(AccLayout{}) == kTileN / 8);
   struct Accumulator {
     float v[cute::cosize_v<AccLayout>];
     WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
@@ -130,11 +146,11 @@ struct TsGemm {
   struct Params {
     TmaA tma_a;
     TmaB tma_b;
+    TmaD tma_d;
     int m, n, k, batch;
     TD* d;
     TD const* c;
     StrideD stride_c;
-    StrideD stride_d;
     float alpha, beta;
     TileRaster raster;
     int num_tiles;
@@ -209,42 +225,87 @@ struct TsGemm {
     }
   };
 
-  // D (and C): the MMA threads write their accumulator fragment, scaled, predicated on M and N.
+  // D (and C). The MMA threads stage the accumulator in shared memory, one subtile of
+  // kTileM x kEpiN at a time (one 128-byte, 128B-swizzled row per tile row), and thread 0 stores
+  // each subtile with TMA (which clips the parts outside M and N). Two staging buffers alternate:
+  // a buffer is rewritten only once the TMA store that read it retired (bulk wait_group.read 1).
   struct GmemD {
     static constexpr ts::ResourceSpec spec{.name = "gmem_d"};
     Params const* p = nullptr;
+    ts::SmemBuffer<TD, 2 * cute::cosize_v<SmemLayoutEpi>, 1024> staging;  // (2, BLK_M, EPI_N)
+    using smem_buffers = ts::buffers<&GmemD::staging>;
 
     WL_DEVICE void store(ts::Produce const&, TileCoord tile, Accumulator const& acc) {
       using namespace cute;
-      auto const tile_mn = make_shape(Int<kTileM>{}, Int<kTileN>{});
-      auto const shape_mnl = make_shape(p->m, p->n, p->batch);
-      Tensor mD = make_tensor(make_gmem_ptr(p->d), shape_mnl, p->stride_d);
-      Tensor gD = local_tile(mD(_, _, tile.l), tile_mn, make_coord(tile.m, tile.n));
-      Tensor cD = local_tile(make_identity_tensor(make_shape(p->m, p->n)), tile_mn,
-                             make_coord(tile.m, tile.n));
-      auto thr = TiledMma{}.get_thread_slice(threadIdx.x);
-      Tensor tDgD = thr.partition_C(gD);
-      Tensor tDcD = thr.partition_C(cD);
       // The fence keeps the compiler from hoisting reads of the accumulator registers above the
       // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
       // (the local itself is not const).
       Tensor accum = const_cast<Accumulator&>(acc).tensor();
       warpgroup_fence_operand(accum);
+
+      // Where this thread's accumulator values sit in the tile (PTX ISA, "wgmma .m64nNk16
+      // register fragment D"): value v0 + 2 v1 + 4 g is row row0 + 8 v1, column col0 + v0 + 8 g.
+      int const t = static_cast<int>(threadIdx.x);
+      int const lane = t % 32;
+      int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
+      int const col0 = lane % 4 * 2;
+      int const tile_row0 = tile.m * kTileM;
+      int const tile_col0 = tile.n * kTileN;
       float const alpha = p->alpha;
       float const beta = p->beta;
-      if (beta == 0.0f) {
+
+      Tensor mD = p->tma_d.get_tma_tensor(make_shape(p->m, p->n, p->batch));
+      CUTE_UNROLL
+      for (int e = 0; e < kEpiTiles; ++e) {
+        int const buffer = e % 2;
+        if (t == 0) tma_store_wait<1>();  // the store that read `buffer` last has retired
+        warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
+
+        char* const staging_bytes =
+            reinterpret_cast<char*>(staging.get()) + buffer * cosize_v<SmemLayoutEpi> * sizeof(TD);
         CUTE_UNROLL
-        for (int i = 0; i < size(accum); ++i)
-          if (elem_less(tDcD(i), make_coord(p->m, p->n))) tDgD(i) = TD(alpha * accum(i));
-      } else {
-        Tensor mC = make_tensor(make_gmem_ptr(p->c), shape_mnl, p->stride_c);
-        Tensor tDgC =
-            thr.partition_C(local_tile(mC(_, _, tile.l), tile_mn, make_coord(tile.m, tile.n)));
-        CUTE_UNROLL
-        for (int i = 0; i < size(accum); ++i)
-          if (elem_less(tDcD(i), make_coord(p->m, p->n)))
-            tDgD(i) = TD(alpha * accum(i) + beta * static_cast<float>(tDgC(i)));
+        for (int g = e * kEpiN / 8; g < (e + 1) * kEpiN / 8; ++g) {
+          CUTE_UNROLL
+          for (int v1 = 0; v1 < 2; ++v1) {
+            int const row = row0 + 8 * v1;
+            int const col = col0 + 8 * g;
+            float x0 = alpha * accum(4 * g + 2 * v1);
+            float x1 = alpha * accum(4 * g + 2 * v1 + 1);
+            if (beta != 0.0f) {
+              x0 += beta * load_c(tile.l, tile_row0 + row, tile_col0 + col);
+              x1 += beta * load_c(tile.l, tile_row0 + row, tile_col0 + col + 1);
+            }
+            // Row-major, 128 bytes per row, 16-byte chunks XOR-swizzled by row % 8 (= lane / 4).
+            int const byte = row * 128 + (col % kEpiN) * static_cast<int>(sizeof(TD));
+            int const swizzled = byte ^ (lane / 4 << 4);
+            *reinterpret_cast<Pair*>(staging_bytes + swizzled) = Pair{{TD(x0), TD(x1)}};
+          }
+        }
+        tma_store_fence();  // make the generic-proxy writes visible to the TMA (async proxy)
+        warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
+
+        if (t == 0) {
+          Tensor sD =
+              make_tensor(make_smem_ptr(reinterpret_cast<TD*>(staging_bytes)), SmemLayoutEpi{});
+          Tensor gD = local_tile(mD(_, _, tile.l), make_shape(Int<kTileM>{}, Int<kEpiN>{}),
+                                 make_coord(tile.m, tile.n * kEpiTiles + e));
+          auto [tDgD, tDsD] = tma_partition(p->tma_d, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sD),
+                                            group_modes<0, 2>(gD));
+          copy(p->tma_d, tDsD, tDgD);
+          tma_store_arrive();
+        }
       }
+    }
+
+   private:
+    struct alignas(2 * sizeof(TD)) Pair {
+      TD v[2];
+    };
+    // C(row, col) of batch l, or 0 outside the matrix.
+    WL_DEVICE float load_c(int l, int row, int col) const {
+      if (row >= p->m || col >= p->n) return 0.0f;
+      using cute::get;
+      return static_cast<float>(p->c[l * get<2>(p->stride_c) + row * get<0>(p->stride_c) + col]);
     }
   };
 
@@ -287,6 +348,7 @@ struct TsGemm {
         });
         ts::work<&GmemD::store>(d, tile, acc);
       });
+      ts::bulk_wait_read<0>(ctx);  // the last TMA stores read their staging before the CTA exits
     }
   };
 

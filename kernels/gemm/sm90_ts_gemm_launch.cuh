@@ -22,6 +22,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   if (threadIdx.x == Cfg::LoadTask::spec.warp_idx * 32) {
     cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
     cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(p.tma_d.get_tma_descriptor());
   }
   typename Cfg::Tiles tiles{.p = &p, .num_tiles = p.num_tiles, .k_tiles = p.k_tiles};
   typename Cfg::SmemAB ab{};
@@ -63,6 +64,12 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
           operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch),
           typename Cfg::SmemLayoutB{}(_, _, 0), make_shape(Int<Cfg::kTileN>{}, Int<Cfg::kTileK>{}),
           _1{}),
+      .tma_d =
+          make_tma_copy(SM90_TMA_STORE{},
+                        make_tensor(static_cast<typename Cfg::TD*>(args.d),
+                                    make_layout(make_shape(args.m, args.n, args.batch),
+                                                make_stride(args.ldd, _1{}, args.batch_stride_d))),
+                        typename Cfg::SmemLayoutEpi{}),
       .m = args.m,
       .n = args.n,
       .k = args.k,
@@ -70,7 +77,6 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .d = static_cast<typename Cfg::TD*>(args.d),
       .c = static_cast<typename Cfg::TD const*>(args.c.data),
       .stride_c = {},
-      .stride_d = {},
       .alpha = args.alpha,
       .beta = args.beta,
       .raster = {},
@@ -78,7 +84,6 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
-  p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
   p.raster = TileRaster{.tiles_m = (args.m + Cfg::kTileM - 1) / Cfg::kTileM,
                         .tiles_n = (args.n + Cfg::kTileN - 1) / Cfg::kTileN,
                         .panel = std::max(1, tuning.raster_panel)};
