@@ -72,7 +72,8 @@ void resolve_operand(std::string_view name, void const* data, ScalarType type, M
   if (ld < e.contiguous)
     fail(n.ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
          " operand's contiguous extent " + str(e.contiguous));
-  if (batch_stride == 0) batch_stride = ld * e.strided;
+  // One batch: the stride is never followed, so any value the caller passed is replaced.
+  if (batch_stride == 0 || batch == 1) batch_stride = ld * e.strided;
   if (batch > 1 && batch_stride < ld * e.strided)
     fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" +
          str(ld * e.strided) + " elements): batches would overlap");

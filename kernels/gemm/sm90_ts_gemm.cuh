@@ -28,6 +28,7 @@
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_atom.hpp>
 
+#include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/ts.hpp"
 
@@ -122,10 +123,6 @@ struct TsGemm {
       Smem{}(cute::_, cute::_, 0), cute::make_shape(Int<kRows>{}, Int<kTileK>{}), _1{}));
   using TmaA = TmaLoad<TA, StrideA, SmemLayoutA, kTileM>;
   using TmaB = TmaLoad<TB, StrideB, SmemLayoutB, kTileN>;
-  using TmaD = decltype(cute::make_tma_copy(
-      cute::SM90_TMA_STORE{},
-      cute::make_tensor(static_cast<TD*>(nullptr), cute::repeat_like(StrideD{}, 0), StrideD{}),
-      SmemLayoutEpi{}));
 
   // The accumulator fragment of one MMA thread: (MMA, MMA_M, MMA_N) floats, kept in registers.
   using AccLayout = decltype(cute::partition_fragment_C(
@@ -146,7 +143,7 @@ struct TsGemm {
   struct Params {
     TmaA tma_a;
     TmaB tma_b;
-    TmaD tma_d;
+    CUtensorMap tma_d;  // D as (N, M, L), boxes of kEpiN x kTileM, 128B swizzle
     int m, n, k, batch;
     TD* d;
     TD const* c;
@@ -254,7 +251,6 @@ struct TsGemm {
       float const alpha = p->alpha;
       float const beta = p->beta;
 
-      Tensor mD = p->tma_d.get_tma_tensor(make_shape(p->m, p->n, p->batch));
       CUTE_UNROLL
       for (int e = 0; e < kEpiTiles; ++e) {
         int const buffer = e % 2;
@@ -285,13 +281,8 @@ struct TsGemm {
         warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
 
         if (t == 0) {
-          Tensor sD =
-              make_tensor(make_smem_ptr(reinterpret_cast<TD*>(staging_bytes)), SmemLayoutEpi{});
-          Tensor gD = local_tile(mD(_, _, tile.l), make_shape(Int<kTileM>{}, Int<kEpiN>{}),
-                                 make_coord(tile.m, tile.n * kEpiTiles + e));
-          auto [tDgD, tDsD] = tma_partition(p->tma_d, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sD),
-                                            group_modes<0, 2>(gD));
-          copy(p->tma_d, tDsD, tDgD);
+          warploom::sm90::tma_store_3d(&p->tma_d, staging_bytes, tile_col0 + e * kEpiN, tile_row0,
+                                       tile.l);
           tma_store_arrive();
         }
       }

@@ -10,6 +10,7 @@
 
 #include "gemm.hpp"
 #include "sm90_ts_gemm.cuh"
+#include "warploom/arch/sm90/tensor_map.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/ts/launch.hpp"
 
@@ -22,7 +23,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   if (threadIdx.x == Cfg::LoadTask::spec.warp_idx * 32) {
     cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
     cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(p.tma_d.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(&p.tma_d);
   }
   typename Cfg::Tiles tiles{.p = &p, .num_tiles = p.num_tiles, .k_tiles = p.k_tiles};
   typename Cfg::SmemAB ab{};
@@ -53,6 +54,7 @@ template <class Cfg>
 void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
   using namespace cute;
   using Params = typename Cfg::Params;
+  constexpr std::int64_t kBytes = sizeof(typename Cfg::TD);
   Params p{
       .tma_a = make_tma_copy(
           SM90_TMA_LOAD{},
@@ -64,12 +66,9 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
           operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch),
           typename Cfg::SmemLayoutB{}(_, _, 0), make_shape(Int<Cfg::kTileN>{}, Int<Cfg::kTileK>{}),
           _1{}),
-      .tma_d =
-          make_tma_copy(SM90_TMA_STORE{},
-                        make_tensor(static_cast<typename Cfg::TD*>(args.d),
-                                    make_layout(make_shape(args.m, args.n, args.batch),
-                                                make_stride(args.ldd, _1{}, args.batch_stride_d))),
-                        typename Cfg::SmemLayoutEpi{}),
+      .tma_d = warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
+          args.d, {args.n, args.m, args.batch}, {args.ldd * kBytes, args.batch_stride_d * kBytes},
+          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B),
       .m = args.m,
       .n = args.n,
       .k = args.k,

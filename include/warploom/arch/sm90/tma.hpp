@@ -1,6 +1,7 @@
 // warploom/arch/sm90/tma.hpp
 //
-// TMA (the bulk tensor copy engine): global -> shared tile loads that complete on an mbarrier.
+// TMA (the bulk tensor copy engine): global -> shared tile loads that complete on an mbarrier,
+// and shared -> global tile stores.
 // PTX ISA §9.7.9.25.5.1 cp.async.bulk.tensor
 // (https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cp-async-bulk-tensor).
 // The instruction comes from cuda::ptx; the descriptor prefetch from CuTe.
@@ -25,6 +26,15 @@ WL_DEVICE void tma_load_2d(void* dst, CUtensorMap const* map, int x, int y, Mbar
   std::int32_t const coords[2] = {x, y};
   cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
                                   coords, bar);
+}
+
+// Stores `src` (one box) to the box at (x, y, z) of `map`, clipped to the tensor; completes in
+// this thread's bulk async-group (commit with cute::tma_store_arrive, retire with
+// cute::tma_store_wait). Issued by one thread after a fence.proxy.async of the box's writes.
+WL_DEVICE void tma_store_3d(CUtensorMap const* map, void const* src, int x, int y, int z) {
+  std::int32_t const coords[3] = {x, y, z};
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, coords,
+                                  src);
 }
 
 // Pulls the descriptor into the constant cache before its first use.
