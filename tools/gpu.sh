@@ -86,6 +86,14 @@ if want gemm; then
     run "gemm-bench-$dtype" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
       --json "$OUT/gemm_bench_$dtype.json"
   done
+  run gemm-bench-bf16-sustained build/release/bin/gemm_bench --dtype bf16 --reps 30 \
+    --regime sustained --sustain-s 5 --json "$OUT/gemm_bench_bf16_sustained.json"
+  # Ablation: raster panel height (tiles) on the large square shapes.
+  for panel in 1 4 16; do
+    run "gemm-bench-panel$panel" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
+      --shapes 8192x8192x8192,16384x16384x4096 --panel "$panel" \
+      --json "$OUT/gemm_bench_bf16_panel$panel.json"
+  done
 fi
 
 step "summary"

@@ -148,6 +148,7 @@ struct TsGemm {
     TD* d;
     TD const* c;
     StrideD stride_c;
+    StrideD stride_d;
     float alpha, beta;
     TileRaster raster;
     int num_tiles;
@@ -224,8 +225,13 @@ struct TsGemm {
 
   // D (and C). The MMA threads stage the accumulator in shared memory, one subtile of
   // kTileM x kEpiN at a time (one 128-byte, 128B-swizzled row per tile row), and thread 0 stores
-  // each subtile with TMA (which clips the parts outside M and N). Two staging buffers alternate:
-  // a buffer is rewritten only once the TMA store that read it retired (bulk wait_group.read 1).
+  // each subtile with TMA, which clips rows beyond M. Two staging buffers alternate: a buffer is
+  // rewritten only once the TMA store that read it retired (bulk wait_group.read).
+  //
+  // Columns are another matter: TMA clips a store along its contiguous dimension in 16-byte units
+  // (measured on the H200: with N = 257 bf16 it writes columns 257-263), which would write into
+  // the caller's padding. So a subtile that crosses N where N is not a multiple of 16 bytes is
+  // stored from registers instead, element by element; subtiles entirely beyond N are skipped.
   struct GmemD {
     static constexpr ts::ResourceSpec spec{.name = "gmem_d"};
     Params const* p = nullptr;
@@ -246,44 +252,20 @@ struct TsGemm {
       int const lane = t % 32;
       int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
       int const col0 = lane % 4 * 2;
-      int const tile_row0 = tile.m * kTileM;
       int const tile_col0 = tile.n * kTileN;
-      float const alpha = p->alpha;
-      float const beta = p->beta;
+      constexpr int kPerChunk = 16 / static_cast<int>(sizeof(TD));
+      bool const n_aligned = p->n % kPerChunk == 0;
 
+      // No break or continue in this loop: it must unroll fully so that every index into the
+      // accumulator is a compile-time constant (else the accumulator goes to local memory).
       CUTE_UNROLL
       for (int e = 0; e < kEpiTiles; ++e) {
-        int const buffer = e % 2;
-        if (t == 0) tma_store_wait<1>();  // the store that read `buffer` last has retired
-        warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
-
-        char* const staging_bytes =
-            reinterpret_cast<char*>(staging.get()) + buffer * cosize_v<SmemLayoutEpi> * sizeof(TD);
-        CUTE_UNROLL
-        for (int g = e * kEpiN / 8; g < (e + 1) * kEpiN / 8; ++g) {
-          CUTE_UNROLL
-          for (int v1 = 0; v1 < 2; ++v1) {
-            int const row = row0 + 8 * v1;
-            int const col = col0 + 8 * g;
-            float x0 = alpha * accum(4 * g + 2 * v1);
-            float x1 = alpha * accum(4 * g + 2 * v1 + 1);
-            if (beta != 0.0f) {
-              x0 += beta * load_c(tile.l, tile_row0 + row, tile_col0 + col);
-              x1 += beta * load_c(tile.l, tile_row0 + row, tile_col0 + col + 1);
-            }
-            // Row-major, 128 bytes per row, 16-byte chunks XOR-swizzled by row % 8 (= lane / 4).
-            int const byte = row * 128 + (col % kEpiN) * static_cast<int>(sizeof(TD));
-            int const swizzled = byte ^ (lane / 4 << 4);
-            *reinterpret_cast<Pair*>(staging_bytes + swizzled) = Pair{{TD(x0), TD(x1)}};
-          }
-        }
-        tma_store_fence();  // make the generic-proxy writes visible to the TMA (async proxy)
-        warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
-
-        if (t == 0) {
-          warploom::sm90::tma_store_3d(&p->tma_d, staging_bytes, tile_col0 + e * kEpiN, tile_row0,
-                                       tile.l);
-          tma_store_arrive();
+        int const sub_col0 = tile_col0 + e * kEpiN;
+        bool const inside = sub_col0 < p->n;  // uniform; once false, false for the rest
+        if (inside && !n_aligned && sub_col0 + kEpiN > p->n) {
+          store_from_registers(accum, e, tile, row0, col0);
+        } else if (inside) {
+          store_through_tma(accum, e, tile, row0, col0);
         }
       }
     }
@@ -292,6 +274,83 @@ struct TsGemm {
     struct alignas(2 * sizeof(TD)) Pair {
       TD v[2];
     };
+    // alpha * acc + beta * C for values (g, v1, 0..1) of the fragment, at (row, col), (row, col+1).
+    template <class Acc>
+    WL_DEVICE Pair output_pair(Acc const& accum, int g, int v1, TileCoord tile, int row,
+                               int col) const {
+      float x0 = p->alpha * accum(4 * g + 2 * v1);
+      float x1 = p->alpha * accum(4 * g + 2 * v1 + 1);
+      if (p->beta != 0.0f) {
+        x0 += p->beta * load_c(tile.l, row, col);
+        x1 += p->beta * load_c(tile.l, row, col + 1);
+      }
+      return Pair{{TD(x0), TD(x1)}};
+    }
+
+    // Subtile e through staging buffer e % 2 and one TMA store (thread 0).
+    template <class Acc>
+    WL_DEVICE void store_through_tma(Acc const& accum, int e, TileCoord tile, int row0, int col0) {
+      using namespace cute;
+      int const t = static_cast<int>(threadIdx.x);
+      int const lane = t % 32;
+      // Retire the store that read this buffer last. At a tile's first subtile that store may be
+      // the most recent one (a tile can end after an odd number of TMA stores), so wait for all:
+      // they were issued a whole main loop ago.
+      if (t == 0) {
+        if (e == 0) {
+          tma_store_wait<0>();
+        } else {
+          tma_store_wait<1>();
+        }
+      }
+      warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
+
+      char* const staging_bytes =
+          reinterpret_cast<char*>(staging.get()) + e % 2 * cosize_v<SmemLayoutEpi> * sizeof(TD);
+      CUTE_UNROLL
+      for (int g = e * kEpiN / 8; g < (e + 1) * kEpiN / 8; ++g) {
+        CUTE_UNROLL
+        for (int v1 = 0; v1 < 2; ++v1) {
+          int const row = row0 + 8 * v1;
+          int const col = col0 + 8 * g;
+          Pair const v =
+              output_pair(accum, g, v1, tile, tile.m * kTileM + row, tile.n * kTileN + col);
+          // Row-major, 128 bytes per row, 16-byte chunks XOR-swizzled by row % 8 (= lane / 4).
+          int const byte = row * 128 + (col % kEpiN) * static_cast<int>(sizeof(TD));
+          int const swizzled = byte ^ (lane / 4 << 4);
+          *reinterpret_cast<Pair*>(staging_bytes + swizzled) = v;
+        }
+      }
+      tma_store_fence();  // make the generic-proxy writes visible to the TMA (async proxy)
+      warploom::sm90::named_barrier_sync(kEpilogueBarrier, kMmaThreads);
+
+      if (t == 0) {
+        warploom::sm90::tma_store_3d(&p->tma_d, staging_bytes, tile.n * kTileN + e * kEpiN,
+                                     tile.m * kTileM, tile.l);
+        tma_store_arrive();
+      }
+    }
+
+    // Subtile e straight from registers to D, predicated on M and N.
+    template <class Acc>
+    WL_DEVICE void store_from_registers(Acc const& accum, int e, TileCoord tile, int row0,
+                                        int col0) const {
+      using cute::get;
+      CUTE_UNROLL
+      for (int g = e * kEpiN / 8; g < (e + 1) * kEpiN / 8; ++g) {
+        CUTE_UNROLL
+        for (int v1 = 0; v1 < 2; ++v1) {
+          int const row = tile.m * kTileM + row0 + 8 * v1;
+          int const col = tile.n * kTileN + col0 + 8 * g;
+          if (row >= p->m) continue;
+          Pair const v = output_pair(accum, g, v1, tile, row, col);
+          TD* out = p->d + tile.l * get<2>(p->stride_d) + row * get<0>(p->stride_d) + col;
+          if (col < p->n) out[0] = v.v[0];
+          if (col + 1 < p->n) out[1] = v.v[1];
+        }
+      }
+    }
+
     // C(row, col) of batch l, or 0 outside the matrix.
     WL_DEVICE float load_c(int l, int row, int col) const {
       if (row >= p->m || col >= p->n) return 0.0f;

@@ -76,6 +76,7 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .d = static_cast<typename Cfg::TD*>(args.d),
       .c = static_cast<typename Cfg::TD const*>(args.c.data),
       .stride_c = {},
+      .stride_d = {},
       .alpha = args.alpha,
       .beta = args.beta,
       .raster = {},
@@ -83,6 +84,7 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
+  p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
   p.raster = TileRaster{.tiles_m = (args.m + Cfg::kTileM - 1) / Cfg::kTileM,
                         .tiles_n = (args.n + Cfg::kTileN - 1) / Cfg::kTileN,
                         .panel = std::max(1, tuning.raster_panel)};
