@@ -2,8 +2,10 @@
 """Bundle a benchmark run into one committed result: timings, SASS comparison and the facts
 needed to reproduce it (device, driver, clocks before and after, regime, date, command, commit).
 
-    tools/collect_results.py --bench B.json --sass S.json --smi-before "..." --smi-after "..." \
-        --command "bash tools/gpu.sh" --out bench/results/tutorial_copies.json
+    tools/collect_results.py --bench B.json [--bench C.json ...] [--sass S.json] \
+        --smi-before "..." --smi-after "..." --command "bash tools/gpu.sh" --out R.json
+
+One --bench file lands under "benchmark"; several land under "benchmarks", keyed by file name.
 """
 import argparse
 import datetime
@@ -21,8 +23,8 @@ def smi_fields(line):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bench", required=True)
-    ap.add_argument("--sass", required=True)
+    ap.add_argument("--bench", required=True, action="append")
+    ap.add_argument("--sass")
     ap.add_argument("--smi-before", default="")
     ap.add_argument("--smi-after", default="")
     ap.add_argument("--command", required=True)
@@ -43,9 +45,14 @@ def main():
         "regime": a.regime,
         "gpu_before": smi_fields(a.smi_before),
         "gpu_after": smi_fields(a.smi_after),
-        "benchmark": json.load(open(a.bench)),
-        "sass": json.load(open(a.sass)),
     }
+    if len(a.bench) == 1:
+        result["benchmark"] = json.load(open(a.bench[0]))
+    else:
+        result["benchmarks"] = {os.path.splitext(os.path.basename(b))[0]: json.load(open(b))
+                                for b in a.bench}
+    if a.sass:
+        result["sass"] = json.load(open(a.sass))
     with open(a.out, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")

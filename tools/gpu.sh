@@ -94,6 +94,10 @@ if want gemm; then
       --shapes 8192x8192x8192,16384x16384x4096 --panel "$panel" \
       --json "$OUT/gemm_bench_bf16_panel$panel.json"
   done
+  smi_after=$(smi)
+  run gemm-results python3 tools/collect_results.py --smi-before "$smi_before" \
+    --smi-after "$smi_after" --command "bash tools/gpu.sh gemm" --regime "burst and sustained" \
+    --out "$OUT/gemm_sm90_ts.json" $(printf -- '--bench %s ' "$OUT"/gemm_bench_*.json)
 fi
 
 step "summary"
