@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench_common.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/tma_copy.hpp"
 #include "warploom/cuda_check.hpp"
@@ -28,6 +29,7 @@
 namespace wl = warploom;
 namespace tut = warploom::tutorial;
 namespace wt = warploom::testing;
+namespace wb = warploom::bench;
 
 namespace {
 
@@ -44,14 +46,6 @@ struct Group {
   std::function<void()> poison_output;
   std::function<wt::Comparison()> check;
 };
-
-float percentile(std::vector<float> v, double p) {
-  std::sort(v.begin(), v.end());
-  double const pos = p * (v.size() - 1);
-  std::size_t const lo = static_cast<std::size_t>(pos);
-  std::size_t const hi = std::min(lo + 1, v.size() - 1);
-  return static_cast<float>(v[lo] + (pos - lo) * (v[hi] - v[lo]));
-}
 
 }  // namespace
 
@@ -145,15 +139,9 @@ int main(int argc, char** argv) {
                     poison,
                     check});
 
-  cudaEvent_t start, stop;
-  WL_CUDA_CHECK(cudaEventCreate(&start));
-  WL_CUDA_CHECK(cudaEventCreate(&stop));
+  wb::EventTimer timer;
   nlohmann::json out;
-  out["device"] = {{"name", device.name},
-                   {"sm_count", device.sm_count},
-                   {"l2_bytes", device.l2_bytes},
-                   {"driver_version", device.driver_version},
-                   {"runtime_version", device.runtime_version}};
+  out["device"] = wb::device_json(device);
   out["bytes_per_buffer"] = bytes;
   out["reps"] = reps;
   out["method"] =
@@ -176,32 +164,27 @@ int main(int argc, char** argv) {
     }
     for (int r = 0; r < reps; ++r) {
       for (auto& c : g.contenders) {
-        WL_CUDA_CHECK(cudaEventRecord(start));
-        c.run();
-        WL_CUDA_CHECK(cudaEventRecord(stop));
-        WL_CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        WL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        c.ms.push_back(ms);
+        c.ms.push_back(timer.milliseconds(c.run));
       }
     }
     double memcpy_gbs = 0;
     for (auto& c : g.contenders)
-      if (c.name == "cudaMemcpy") memcpy_gbs = 2.0 * g.bytes / (percentile(c.ms, 0.5) * 1e-3) / 1e9;
+      if (c.name == "cudaMemcpy")
+        memcpy_gbs = 2.0 * g.bytes / (wb::percentile(c.ms, 0.5) * 1e-3) / 1e9;
     double baseline_ms = 0;
     for (auto& c : g.contenders)
-      if (c.name == "baseline") baseline_ms = percentile(c.ms, 0.5);
+      if (c.name == "baseline") baseline_ms = wb::percentile(c.ms, 0.5);
     nlohmann::json jg;
     jg["name"] = g.name;
     for (auto& c : g.contenders) {
-      float const med = percentile(c.ms, 0.5);
+      float const med = wb::percentile(c.ms, 0.5);
       double const gbs = 2.0 * g.bytes / (med * 1e-3) / 1e9;
       std::string vs = memcpy_gbs > 0 ? std::to_string(gbs / memcpy_gbs).substr(0, 5) : "-";
       std::printf("%-24s %-18s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(),
-                  med, percentile(c.ms, 0.1), percentile(c.ms, 0.9), gbs, vs.c_str());
+                  med, wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), gbs, vs.c_str());
       nlohmann::json jc = {{"median_ms", med},
-                           {"p10_ms", percentile(c.ms, 0.1)},
-                           {"p90_ms", percentile(c.ms, 0.9)},
+                           {"p10_ms", wb::percentile(c.ms, 0.1)},
+                           {"p90_ms", wb::percentile(c.ms, 0.9)},
                            {"min_ms", *std::min_element(c.ms.begin(), c.ms.end())},
                            {"max_ms", *std::max_element(c.ms.begin(), c.ms.end())},
                            {"gb_per_s", gbs}};

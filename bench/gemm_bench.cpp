@@ -28,6 +28,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bench_common.hpp"
 #include "gemm/gemm.hpp"
 #include "gemm/reference.hpp"
 #include "warploom/cuda_check.hpp"
@@ -37,6 +38,7 @@
 namespace wl = warploom;
 namespace wg = warploom::gemm;
 namespace wt = warploom::testing;
+namespace wb = warploom::bench;
 
 namespace {
 
@@ -56,14 +58,6 @@ std::vector<Shape> parse_shapes(std::string const& s) {
     out.push_back(sh);
   }
   return out;
-}
-
-float percentile(std::vector<float> v, double p) {
-  std::sort(v.begin(), v.end());
-  double const pos = p * static_cast<double>(v.size() - 1);
-  auto const lo = static_cast<std::size_t>(pos);
-  std::size_t const hi = std::min(lo + 1, v.size() - 1);
-  return static_cast<float>(v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]));
 }
 
 // One set of operands: A, B (16-byte-aligned leading dimensions) and D.
@@ -177,15 +171,9 @@ int main(int argc, char** argv) {
       layout[1] == 't' ? wg::MatrixLayout::RowMajor : wg::MatrixLayout::ColMajor;
 
   Cublas cublas;
-  cudaEvent_t start, stop;
-  WL_CUDA_CHECK(cudaEventCreate(&start));
-  WL_CUDA_CHECK(cudaEventCreate(&stop));
+  wb::EventTimer timer;
   nlohmann::json out;
-  out["device"] = {{"name", device.name},
-                   {"sm_count", device.sm_count},
-                   {"l2_bytes", device.l2_bytes},
-                   {"driver_version", device.driver_version},
-                   {"runtime_version", device.runtime_version}};
+  out["device"] = wb::device_json(device);
   out["dtype"] = dtype;
   out["layout"] = layout;
   out["regime"] = regime;
@@ -274,30 +262,27 @@ int main(int argc, char** argv) {
     for (int r = 0; r < reps; ++r) {
       for (auto& c : contenders) {
         wg::GemmArguments const& a = next_args();
-        WL_CUDA_CHECK(cudaEventRecord(start));
-        c.run(a);
-        WL_CUDA_CHECK(cudaEventRecord(stop));
-        WL_CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        WL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        c.ms.push_back(ms);
+        c.ms.push_back(timer.milliseconds([&] { c.run(a); }));
       }
     }
     double const flops = 2.0 * s.m * s.n * s.k;
-    float const cublas_ms = percentile(contenders[1].ms, 0.5);
+    float const cublas_ms = wb::percentile(contenders[1].ms, 0.5);
     for (std::size_t i = 0; i < contenders.size(); ++i) {
       Contender const& c = contenders[i];
-      float const med = percentile(c.ms, 0.5);
+      float const med = wb::percentile(c.ms, 0.5);
       double const tflops = flops / (med * 1e-3) / 1e12;
       double const vs = cublas_ms / med;
       std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f %8.3f %9.2e\n", shape_name.c_str(),
-                  c.name.c_str(), med, percentile(c.ms, 0.1), percentile(c.ms, 0.9), tflops, vs,
-                  errors[i]);
-      js["contenders"][c.name] = {
-          {"median_ms", med}, {"p10_ms", percentile(c.ms, 0.1)}, {"p90_ms", percentile(c.ms, 0.9)},
-          {"tflops", tflops}, {"speed_vs_cublas", vs},           {"max_relative_error", errors[i]}};
+                  c.name.c_str(), med, wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), tflops,
+                  vs, errors[i]);
+      js["contenders"][c.name] = {{"median_ms", med},
+                                  {"p10_ms", wb::percentile(c.ms, 0.1)},
+                                  {"p90_ms", wb::percentile(c.ms, 0.9)},
+                                  {"tflops", tflops},
+                                  {"speed_vs_cublas", vs},
+                                  {"max_relative_error", errors[i]}};
     }
-    ratios.push_back(cublas_ms / percentile(contenders[0].ms, 0.5));
+    ratios.push_back(cublas_ms / wb::percentile(contenders[0].ms, 0.5));
     out["shapes"].push_back(js);
   }
   double log_sum = 0.0;
