@@ -22,6 +22,10 @@ std::vector<BundledKernel> const& bundled_kernels() {
       {"sm90_ts_gemm",
        "GEMM: persistent, TMA load warp -> 4-stage smem -> two wgmma warpgroups, lagged release",
        [] { return gemm::gemm_model(); }},
+      {"simt_gemm",
+       "GEMM without tensor cores: persistent, 4 load warps -> 3-stage smem (threads -> threads) "
+       "-> 8 FMA warps",
+       [] { return gemm::simt_gemm_model(); }},
   };
   return kernels;
 }

@@ -1,8 +1,8 @@
 // kernels/gemm/gemm.cpp
 //
-// Argument checks and normalisation for the GEMMs: every rule a kernel relies on is checked here,
-// once, with an error that names the argument. A column-major D is computed as the row-major
-// transpose (D^T = B^T . A^T), so the kernels only ever see row-major C and D.
+// Argument checks, kernel selection and normalisation for the GEMMs: every rule a kernel relies on
+// is checked here, once, with an error that names the argument. A column-major D is computed as
+// the row-major transpose (D^T = B^T . A^T), so the kernels only ever see row-major C and D.
 #include "gemm.hpp"
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "simt_gemm_dispatch.hpp"
 #include "sm90_ts_gemm_dispatch.hpp"
 
 namespace warploom::gemm {
@@ -22,6 +23,8 @@ std::string_view to_string(ScalarType t) {
       return "bf16";
     case ScalarType::F32:
       return "fp32";
+    case ScalarType::F64:
+      return "fp64";
   }
   return "?";
 }
@@ -31,7 +34,19 @@ std::string_view to_string(MatrixLayout l) {
 }
 
 int size_of(ScalarType t) {
-  return t == ScalarType::F32 ? 4 : 2;
+  return t == ScalarType::F64 ? 8 : t == ScalarType::F32 ? 4 : 2;
+}
+
+std::string_view to_string(GemmKernel k) {
+  switch (k) {
+    case GemmKernel::Auto:
+      return "auto";
+    case GemmKernel::TensorCore:
+      return "tensor-core";
+    case GemmKernel::Simt:
+      return "simt";
+  }
+  return "?";
 }
 
 namespace {
@@ -62,10 +77,9 @@ Names names_of(std::string const& operand) {
 }
 
 // Resolves `ld` and `batch_stride` (0 = packed) of a rows x cols operand named `name` and checks
-// them; `tma` adds TMA's 16-byte rules.
+// the rules every kernel shares (extents, element alignment).
 void resolve_operand(std::string_view name, void const* data, ScalarType type, MatrixLayout layout,
-                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch,
-                     bool tma) {
+                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch) {
   Names const n = names_of(std::string(name));
   Extents const e = extents(layout, rows, cols);
   if (ld == 0) ld = e.contiguous;
@@ -78,23 +92,55 @@ void resolve_operand(std::string_view name, void const* data, ScalarType type, M
     fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" +
          str(ld * e.strided) + " elements): batches would overlap");
   std::int64_t const bytes = size_of(type);
-  if (reinterpret_cast<std::uintptr_t>(data) % static_cast<std::uintptr_t>(tma ? 16 : bytes) != 0)
-    fail(n.data + " must be " + (tma ? std::string("16-byte") : str(bytes) + "-byte") +
-         " aligned (" + (tma ? "TMA reads it" : "element alignment") + ")");
-  if (tma && (ld * bytes) % 16 != 0)
-    fail(n.ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
-         " bytes) must be a multiple of 16 bytes (TMA strides): for " +
-         std::string(to_string(type)) + ", a multiple of " + str(16 / bytes));
-  if (tma && batch > 1 && (batch_stride * bytes) % 16 != 0)
-    fail(n.batch_stride + " = " + str(batch_stride) +
-         " elements must be a multiple of 16 bytes (TMA strides)");
+  if (reinterpret_cast<std::uintptr_t>(data) % static_cast<std::uintptr_t>(bytes) != 0)
+    fail(n.data + " must be " + str(bytes) + "-byte aligned (element alignment)");
+}
+
+// The first of TMA's 16-byte rules that a resolved operand breaks, as an error message; "" when it
+// keeps them all.
+std::string tma_violation(std::string_view name, void const* data, ScalarType type, std::int64_t ld,
+                          std::int64_t batch_stride, int batch) {
+  Names const n = names_of(std::string(name));
+  std::int64_t const bytes = size_of(type);
+  if (reinterpret_cast<std::uintptr_t>(data) % 16 != 0)
+    return n.data + " must be 16-byte aligned (TMA reads it)";
+  if ((ld * bytes) % 16 != 0)
+    return n.ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
+           " bytes) must be a multiple of 16 bytes (TMA strides): for " +
+           std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
+  if (batch > 1 && (batch_stride * bytes) % 16 != 0)
+    return n.batch_stride + " = " + str(batch_stride) +
+           " elements must be a multiple of 16 bytes (TMA strides)";
+  return "";
+}
+
+bool is_16_bit(ScalarType t) {
+  return t == ScalarType::F16 || t == ScalarType::BF16;
+}
+
+std::string input_type_violation(ScalarType a) {
+  if (is_16_bit(a)) return "";
+  return "a.type = " + std::string(to_string(a)) +
+         ": the tensor-core GEMM takes fp16 or bf16 inputs (GemmKernel::Simt or Auto runs it)";
+}
+
+// The first rule of the tensor-core GEMM that resolved arguments break, as an error message; ""
+// when it can run them. (C is read by the threads, not by TMA: it has no rule of its own.)
+std::string tensor_core_violation(GemmArguments const& r) {
+  std::string e = input_type_violation(r.a.type);
+  if (e.empty()) e = tma_violation("a", r.a.data, r.a.type, r.a.ld, r.a.batch_stride, r.batch);
+  if (e.empty()) e = tma_violation("b", r.b.data, r.b.type, r.b.ld, r.b.batch_stride, r.batch);
+  if (e.empty()) e = tma_violation("d", r.d, r.d_type, r.ldd, r.batch_stride_d, r.batch);
+  return e;
 }
 
 MatrixLayout transposed(MatrixLayout l) {
   return l == MatrixLayout::RowMajor ? MatrixLayout::ColMajor : MatrixLayout::RowMajor;
 }
 
-GemmArguments resolve(GemmArguments args) {
+// Checks `args` against the rules of `kernel` (Auto: the rules every kernel shares) and resolves
+// them.
+GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   if (args.m < 1) fail("m = " + str(args.m) + " must be at least 1");
   if (args.n < 1) fail("n = " + str(args.n) + " must be at least 1");
   if (args.k < 1) fail("k = " + str(args.k) + " must be at least 1");
@@ -107,11 +153,14 @@ GemmArguments resolve(GemmArguments args) {
   if (args.a.type != args.b.type)
     fail("a.type = " + std::string(to_string(args.a.type)) + " and b.type = " +
          std::string(to_string(args.b.type)) + " differ: A and B share one input type");
-  if (args.a.type == ScalarType::F32)
-    fail("a.type = fp32: the tensor-core GEMM takes fp16 or bf16 inputs");
-  if (args.d_type != args.a.type && args.d_type != ScalarType::F32)
+  if (kernel == GemmKernel::TensorCore && !input_type_violation(args.a.type).empty())
+    fail(input_type_violation(args.a.type));
+  if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32)
     fail("d_type = " + std::string(to_string(args.d_type)) + ": D is " +
          std::string(to_string(args.a.type)) + " (the input type) or fp32");
+  if (!is_16_bit(args.a.type) && args.d_type != args.a.type)
+    fail("d_type = " + std::string(to_string(args.d_type)) + ": D is " +
+         std::string(to_string(args.a.type)) + " (the input type)");
   if (reads_c && args.c.type != args.d_type)
     fail("c.type = " + std::string(to_string(args.c.type)) +
          " differs from d_type = " + std::string(to_string(args.d_type)));
@@ -120,16 +169,20 @@ GemmArguments resolve(GemmArguments args) {
          " differs from d_layout = " + std::string(to_string(args.d_layout)));
 
   resolve_operand("a", args.a.data, args.a.type, args.a.layout, args.a.ld, args.a.batch_stride,
-                  args.m, args.k, args.batch, true);
+                  args.m, args.k, args.batch);
   resolve_operand("b", args.b.data, args.b.type, args.b.layout, args.b.ld, args.b.batch_stride,
-                  args.k, args.n, args.batch, true);
+                  args.k, args.n, args.batch);
   resolve_operand("d", args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d, args.m,
-                  args.n, args.batch, true);
+                  args.n, args.batch);
   if (reads_c) {
     resolve_operand("c", args.c.data, args.c.type, args.c.layout, args.c.ld, args.c.batch_stride,
-                    args.m, args.n, args.batch, false);
+                    args.m, args.n, args.batch);
   } else {
     args.c = Matrix{nullptr, args.d_type, args.d_layout, args.ldd, args.batch_stride_d};
+  }
+  if (kernel == GemmKernel::TensorCore) {
+    std::string const e = tensor_core_violation(args);
+    if (!e.empty()) fail(e);
   }
   return args;
 }
@@ -148,12 +201,18 @@ GemmArguments with_row_major_d(GemmArguments args) {
 
 }  // namespace
 
-void check_arguments(GemmArguments const& args) {
-  (void)resolve(args);
+void check_arguments(GemmArguments const& args, GemmKernel kernel) {
+  (void)resolve(args, kernel);
 }
 
-GemmArguments resolved(GemmArguments const& args) {
-  return resolve(args);
+GemmArguments resolved(GemmArguments const& args, GemmKernel kernel) {
+  return resolve(args, kernel);
+}
+
+GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel) {
+  GemmArguments const r = resolve(args, kernel);
+  if (kernel != GemmKernel::Auto) return kernel;
+  return tensor_core_violation(r).empty() ? GemmKernel::TensorCore : GemmKernel::Simt;
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
@@ -161,7 +220,12 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
   if (tuning.max_ctas < 0)
     fail("tuning.max_ctas = " + str(tuning.max_ctas) + " must be 0 (one per SM) or positive");
-  GemmArguments const r = with_row_major_d(resolved(args));
+  GemmKernel const kernel = selected_kernel(args, tuning.kernel);
+  GemmArguments const r = with_row_major_d(resolve(args, kernel));
+  if (kernel == GemmKernel::Simt) {
+    simt::run_simt_gemm(r, tuning, stream);
+    return;
+  }
   bool const f32_out = r.d_type == ScalarType::F32;
   if (r.a.type == ScalarType::F16) {
     f32_out ? sm90::run_ts_gemm_f16_f32(r, tuning, stream)
@@ -174,6 +238,10 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
 
 ts::ManagerModel gemm_model() {
   return sm90::ts_gemm_model();
+}
+
+ts::ManagerModel simt_gemm_model() {
+  return simt::simt_gemm_model();
 }
 
 }  // namespace warploom::gemm

@@ -3,7 +3,11 @@
 // Host API of warploom's GEMMs: D = alpha * (A . B) + beta * C, batched.
 //
 //   A is M x K, B is K x N, C and D are M x N; each operand row- or column-major, with an optional
-//   leading dimension and batch stride (0 = packed). Accumulation is fp32.
+//   leading dimension and batch stride (0 = packed). Accumulation is fp32 (fp64 for fp64 inputs).
+//
+// Two kernels run it: the sm90 tensor-core GEMM (fp16/bf16 inputs, TMA's 16-byte alignment) and
+// the SIMT GEMM (any supported type, element alignment only). GemmTuning::kernel picks one; Auto
+// takes the tensor cores whenever their rules hold and the SIMT GEMM otherwise.
 //
 // Every call is checked before anything launches: a bad argument throws std::invalid_argument
 // naming the argument and the rule it breaks (shape, null pointer, type combination, alignment).
@@ -20,12 +24,18 @@
 
 namespace warploom::gemm {
 
-enum class ScalarType { F16, BF16, F32 };
+enum class ScalarType { F16, BF16, F32, F64 };
 enum class MatrixLayout { RowMajor, ColMajor };
 
 std::string_view to_string(ScalarType t);
 std::string_view to_string(MatrixLayout l);
 int size_of(ScalarType t);
+
+// Which kernel runs a GEMM. TensorCore: the sm90 TS GEMM (TMA + wgmma). Simt: the SIMT TS GEMM
+// (FMA on the CUDA cores). Auto: TensorCore when the problem meets its rules (see
+// check_arguments), else Simt.
+enum class GemmKernel { Auto, TensorCore, Simt };
+std::string_view to_string(GemmKernel k);
 
 // One operand in global memory. `ld` is the distance between rows (row-major) or columns
 // (column-major) in elements, `batch_stride` the distance between batches; 0 means packed.
@@ -48,7 +58,7 @@ struct GemmArguments {
   MatrixLayout d_layout = MatrixLayout::RowMajor;
   std::int64_t ldd = 0;
   std::int64_t batch_stride_d = 0;
-  float alpha = 1.0f;
+  float alpha = 1.0f;  // widened to double for fp64
   float beta = 0.0f;
 };
 
@@ -58,24 +68,37 @@ struct GemmArguments {
 struct GemmTuning {
   int raster_panel = 8;
   int max_ctas = 0;
+  // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
+  // SIMT GEMM honours raster_panel and max_ctas.
+  GemmKernel kernel = GemmKernel::Auto;
 };
 
-// Throws std::invalid_argument (argument name + rule) unless `args` is a problem the sm90 TS GEMM
-// runs: M, N, K, batch >= 1; A, B, D non-null (C too when beta != 0); A and B of one 16-bit type;
-// D of that type or fp32; C of D's type and layout; leading dimensions at least the contiguous
-// extent; every leading dimension and batch stride a multiple of 16 bytes and every base pointer
-// 16-byte aligned (TMA's rules).
-void check_arguments(GemmArguments const& args);
+// Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
+// Every kernel: M, N, K, batch >= 1; A, B, D non-null (C too when beta != 0); A and B of one
+// type; D of that type, or fp32 for fp16/bf16 inputs; C of D's type and layout; leading
+// dimensions at least the contiguous extent, batch strides at least one batch; every base pointer
+// aligned to its element. TensorCore adds: fp16 or bf16 inputs; A's, B's and D's base pointers
+// 16-byte aligned and their leading dimensions and batch strides multiples of 16 bytes (TMA's
+// rules). Auto accepts what either kernel runs.
+void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (0 -> the
 // packed value) and C described even when beta == 0 (then it aliases D's shape, unread).
-GemmArguments resolved(GemmArguments const& args);
+GemmArguments resolved(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
-// Runs the warp-specialized, persistent sm90 TS GEMM (TMA producer warp, two wgmma consumer
-// warpgroups). Checks `args` first.
+// The kernel gemm() runs for `args` when asked for `kernel`: TensorCore or Simt as asked (after
+// check_arguments for it); for Auto, TensorCore exactly when its rules hold, else Simt.
+GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
+
+// Runs the GEMM on the kernel selected_kernel(args, tuning.kernel) names: the warp-specialized,
+// persistent sm90 TS GEMM (TMA producer warp, two wgmma consumer warpgroups) or the SIMT TS GEMM
+// (load warps -> shared-memory stages -> FMA warps). Checks `args` first.
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The TaskManager of the sm90 TS GEMM, as the verifier sees it.
 ts::ManagerModel gemm_model();
+
+// The TaskManager of the SIMT TS GEMM.
+ts::ManagerModel simt_gemm_model();
 
 }  // namespace warploom::gemm

@@ -28,6 +28,8 @@ struct Operand {
         return __bfloat162float(static_cast<__nv_bfloat16 const*>(data)[i]);
       case ScalarType::F32:
         return static_cast<float const*>(data)[i];
+      case ScalarType::F64:
+        return static_cast<double const*>(data)[i];
     }
     return 0.0;
   }

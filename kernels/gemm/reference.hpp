@@ -2,7 +2,9 @@
 //
 // The float64 reference GEMM that every GEMM is checked against: one thread per element of D,
 // inputs widened to double, products and sums in double. Slow and exact enough to judge fp32
-// accumulation; it honours every layout, leading dimension and batch stride of GemmArguments.
+// accumulation; for fp64 inputs it is the same precision as the kernel, so it judges fp64
+// accumulation only to its rounding (about 1e-16 x sqrt(K) relative). It honours every type,
+// layout, leading dimension and batch stride of GemmArguments.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -222,6 +222,13 @@ void add_bundled_kernels(Corpus& c) {
                .expected = {},
                .model = [](std::string_view) { return warploom::gemm::gemm_model(); },
                .controls = {}});
+  c.push_back({.name = "simt_gemm",
+               .theme = kBundled,
+               .description = "SIMT GEMM: persistent tile loop, 4 load warps (global loads before "
+                              "acquire) -> 3-stage async_async ring -> 8 FMA warps",
+               .expected = {},
+               .model = [](std::string_view) { return warploom::gemm::simt_gemm_model(); },
+               .controls = {}});
 }
 
 }  // namespace corpus

@@ -1,7 +1,8 @@
 // tests/cpu/gemm/gemm_args_test.cpp
 //
 // The GEMM's argument checks, without a GPU: every rule has a violating call whose error names the
-// argument, and a passing call; resolution fills packed leading dimensions and batch strides.
+// argument, and a passing call; resolution fills packed leading dimensions and batch strides;
+// GemmKernel::Auto picks the tensor cores exactly when their rules hold.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,9 +31,9 @@ GemmArguments valid() {
   return a;
 }
 
-std::string error_of(GemmArguments const& a) {
+std::string error_of(GemmArguments const& a, GemmKernel kernel = GemmKernel::Auto) {
   try {
-    check_arguments(a);
+    check_arguments(a, kernel);
   } catch (std::invalid_argument const& e) {
     return e.what();
   }
@@ -41,6 +42,16 @@ std::string error_of(GemmArguments const& a) {
 
 #define EXPECT_REJECTED(ARGS, MESSAGE) \
   EXPECT_NE(error_of(ARGS).find(MESSAGE), std::string::npos) << "got: " << error_of(ARGS)
+// The same, for the rules of the tensor-core GEMM alone.
+#define EXPECT_REJECTED_BY_TENSOR_CORES(ARGS, MESSAGE)                               \
+  EXPECT_NE(error_of(ARGS, GemmKernel::TensorCore).find(MESSAGE), std::string::npos) \
+      << "got: " << error_of(ARGS, GemmKernel::TensorCore)
+
+GemmArguments with_inputs(ScalarType t) {
+  GemmArguments a = valid();
+  a.a.type = a.b.type = a.d_type = t;
+  return a;
+}
 
 TEST(GemmArguments, AValidProblemPasses) {
   EXPECT_EQ(error_of(valid()), "");
@@ -81,7 +92,7 @@ TEST(GemmArguments, TypeCombinations) {
   EXPECT_REJECTED(a, "a.type = bf16 and b.type = fp16 differ");
   a = valid();
   a.a.type = a.b.type = ScalarType::F32;
-  EXPECT_REJECTED(a, "a.type = fp32");
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "a.type = fp32: the tensor-core GEMM takes fp16 or bf16");
   a = valid();
   a.d_type = ScalarType::F16;
   EXPECT_REJECTED(a, "d_type = fp16: D is bf16 (the input type) or fp32");
@@ -97,16 +108,90 @@ TEST(GemmArguments, TypeCombinations) {
 TEST(GemmArguments, TmaAlignmentOfAAndB) {
   GemmArguments a = valid();
   a.k = 17;  // packed row-major A: 34-byte rows
-  EXPECT_REJECTED(a, "a.ld = 17 elements (34 bytes) must be a multiple of 16 bytes");
+  EXPECT_REJECTED_BY_TENSOR_CORES(a,
+                                  "a.ld = 17 elements (34 bytes) must be a multiple of 16 bytes");
   a.a.ld = 24;
   a.b.ld = 24;
-  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
   a.a.data = static_cast<char const*>(fake(1)) + 8;
-  EXPECT_REJECTED(a, "a.data must be 16-byte aligned");
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "a.data must be 16-byte aligned");
   a = valid();
   a.batch = 2;
   a.b.batch_stride = 64 * 40 + 4;
-  EXPECT_REJECTED(a, "b.batch_stride = 2564 elements must be a multiple of 16 bytes");
+  EXPECT_REJECTED_BY_TENSOR_CORES(a,
+                                  "b.batch_stride = 2564 elements must be a multiple of 16 bytes");
+  a = valid();
+  a.d = const_cast<char*>(static_cast<char const*>(fake(3)) + 2);
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "d must be 16-byte aligned");
+}
+
+// The SIMT GEMM runs all of the above: its only alignment rule is the element's.
+TEST(GemmArguments, SimtChecksElementAlignmentOnly) {
+  GemmArguments a = valid();
+  a.k = 17;
+  a.a.data = static_cast<char const*>(fake(1)) + 2;
+  a.batch = 2;
+  a.b.batch_stride = 17 * 64 + 3;
+  EXPECT_EQ(error_of(a, GemmKernel::Simt), "");
+  EXPECT_EQ(error_of(a), "");
+  a.a.data = static_cast<char const*>(fake(1)) + 1;
+  EXPECT_REJECTED(a, "a.data must be 2-byte aligned (element alignment)");
+  a = with_inputs(ScalarType::F64);
+  a.d = const_cast<char*>(static_cast<char const*>(fake(3)) + 4);
+  EXPECT_REJECTED(a, "d must be 8-byte aligned (element alignment)");
+  a = with_inputs(ScalarType::F32);
+  a.beta = 1.0f;
+  a.c = {static_cast<char const*>(fake(4)) + 2, ScalarType::F32, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.data must be 4-byte aligned (element alignment)");
+}
+
+TEST(GemmArguments, Fp32AndFp64InputsKeepTheirType) {
+  EXPECT_EQ(error_of(with_inputs(ScalarType::F32)), "");
+  EXPECT_EQ(error_of(with_inputs(ScalarType::F64)), "");
+  GemmArguments a = with_inputs(ScalarType::F64);
+  a.d_type = ScalarType::F32;
+  EXPECT_REJECTED(a, "d_type = fp32: D is fp64 (the input type)");
+  a = with_inputs(ScalarType::F32);
+  a.d_type = ScalarType::BF16;
+  EXPECT_REJECTED(a, "d_type = bf16: D is fp32 (the input type)");
+  a = with_inputs(ScalarType::F64);
+  a.b.type = ScalarType::F32;
+  EXPECT_REJECTED(a, "a.type = fp64 and b.type = fp32 differ");
+  a = with_inputs(ScalarType::F64);
+  a.beta = 0.5f;
+  a.c = {fake(4), ScalarType::F32, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.type = fp32 differs from d_type = fp64");
+  EXPECT_EQ(size_of(ScalarType::F64), 8);
+  EXPECT_EQ(to_string(ScalarType::F64), "fp64");
+}
+
+TEST(GemmArguments, AutoPicksTensorCoresExactlyWhenTheirRulesHold) {
+  EXPECT_EQ(selected_kernel(valid()), GemmKernel::TensorCore);
+  EXPECT_EQ(selected_kernel(valid(), GemmKernel::Simt), GemmKernel::Simt);
+  EXPECT_EQ(selected_kernel(with_inputs(ScalarType::F32)), GemmKernel::Simt);
+  EXPECT_EQ(selected_kernel(with_inputs(ScalarType::F64)), GemmKernel::Simt);
+  GemmArguments a = valid();
+  a.k = 17;  // packed fp16/bf16 K = 17: rows of 34 bytes
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a = valid();
+  a.b.data = static_cast<char const*>(fake(2)) + 2;  // element-aligned, not 16-byte aligned
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a = valid();
+  a.batch = 3;
+  a.batch_stride_d = 100 * 64 + 1;
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a = valid();
+  a.beta = 1.0f;  // C is read by threads in both kernels: no 16-byte rule
+  a.c = {static_cast<char const*>(fake(4)) + 2, ScalarType::BF16, MatrixLayout::ColMajor};
+  a.d_layout = MatrixLayout::ColMajor;
+  a.ldd = 104;
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // Asking for the tensor cores with arguments they cannot run keeps their error.
+  EXPECT_THROW(selected_kernel(with_inputs(ScalarType::F64), GemmKernel::TensorCore),
+               std::invalid_argument);
+  EXPECT_REJECTED_BY_TENSOR_CORES(with_inputs(ScalarType::F64),
+                                  "a.type = fp64: the tensor-core GEMM takes fp16 or bf16 inputs");
+  EXPECT_EQ(to_string(GemmKernel::Simt), "simt");
 }
 
 TEST(GemmArguments, LeadingDimensionsAndBatchStrides) {
@@ -139,6 +224,10 @@ TEST(GemmArguments, ResolutionFillsPackedValues) {
 TEST(GemmArguments, TuningKnobsAreChecked) {
   EXPECT_THROW(gemm(valid(), nullptr, GemmTuning{.raster_panel = 0}), std::invalid_argument);
   EXPECT_THROW(gemm(valid(), nullptr, GemmTuning{.max_ctas = -1}), std::invalid_argument);
+  // The kernel is chosen (and its rules checked) before anything launches.
+  EXPECT_THROW(
+      gemm(with_inputs(ScalarType::F64), nullptr, GemmTuning{.kernel = GemmKernel::TensorCore}),
+      std::invalid_argument);
 }
 
 }  // namespace

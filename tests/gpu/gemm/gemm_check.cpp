@@ -14,16 +14,16 @@
 namespace warploom::gemm::testing {
 namespace {
 
-// Storage of a rows x cols operand: leading dimension (contiguous extent rounded up to 16 bytes,
-// plus `pad`) and the number of elements per batch.
+// Storage of a rows x cols operand: leading dimension (contiguous extent, rounded up to 16 bytes
+// when `align`, plus `pad`) and the number of elements per batch.
 struct Storage {
   std::int64_t ld, batch_elems;
 };
-Storage storage(MatrixLayout layout, int rows, int cols, ScalarType t, int pad) {
+Storage storage(MatrixLayout layout, int rows, int cols, ScalarType t, int pad, bool align) {
   std::int64_t const contiguous = layout == MatrixLayout::RowMajor ? cols : rows;
   std::int64_t const strided = layout == MatrixLayout::RowMajor ? rows : cols;
   std::int64_t const per16 = 16 / size_of(t);
-  std::int64_t const ld = (contiguous + per16 - 1) / per16 * per16 + pad;
+  std::int64_t const ld = (align ? (contiguous + per16 - 1) / per16 * per16 : contiguous) + pad;
   return {ld, ld * strided};
 }
 
@@ -37,6 +37,9 @@ void fill(void* p, ScalarType t, std::size_t count, std::uint64_t seed) {
       break;
     case ScalarType::F32:
       warploom::testing::fill_uniform(static_cast<float*>(p), count, seed);
+      break;
+    case ScalarType::F64:
+      warploom::testing::fill_uniform(static_cast<double*>(p), count, seed);
       break;
   }
 }
@@ -58,6 +61,11 @@ double load(unsigned char const* bytes, ScalarType t, std::int64_t i) {
       std::memcpy(&f, bytes + 4 * i, 4);
       return f;
     }
+    case ScalarType::F64: {
+      double f;
+      std::memcpy(&f, bytes + 8 * i, 8);
+      return f;
+    }
   }
   return 0.0;
 }
@@ -69,6 +77,8 @@ std::string Problem::describe() const {
   s << m << "x" << n << "x" << k << " batch " << batch << " " << to_string(in) << "->"
     << to_string(out) << " A " << to_string(a) << " B " << to_string(b) << " D " << to_string(d)
     << " alpha " << alpha << " beta " << beta << " pad " << pad;
+  if (!align_ld) s << " (packed ld)";
+  if (offset != 0) s << " offset " << offset;
   return s.str();
 }
 
@@ -80,15 +90,32 @@ double tolerance(ScalarType out) {
       return 1e-2;  // half an ulp is 3.9e-3
     case ScalarType::F32:
       return 1e-4;  // fp32 accumulation only
+    case ScalarType::F64:
+      return 1e-12;
   }
   return 0.0;
 }
 
+double tolerance(ScalarType in, ScalarType out) {
+  // fp32 accumulation of exact fp32 products: the rounding error of K additions grows like
+  // 6e-8 x K / 7 of rms (8e-6 at K = 1000), far below this.
+  if (in == ScalarType::F32 && out == ScalarType::F32) return 1e-5;
+  // Double against double: only the order of the sums and FMA contraction differ (~1e-14).
+  if (in == ScalarType::F64) return 1e-12;
+  return tolerance(out);
+}
+
 ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
-  Storage const sa = storage(p.a, p.m, p.k, p.in, p.pad);
-  Storage const sb = storage(p.b, p.k, p.n, p.in, p.pad);
-  Storage const sd = storage(p.d, p.m, p.n, p.out, p.pad);
-  auto const elems = [&](Storage s) { return static_cast<std::size_t>(s.batch_elems) * p.batch; };
+  Storage const sa = storage(p.a, p.m, p.k, p.in, p.pad, p.align_ld);
+  Storage const sb = storage(p.b, p.k, p.n, p.in, p.pad, p.align_ld);
+  Storage const sd = storage(p.d, p.m, p.n, p.out, p.pad, p.align_ld);
+  // Every buffer holds `offset` elements before the operand.
+  auto const elems = [&](Storage s) {
+    return static_cast<std::size_t>(s.batch_elems) * p.batch + static_cast<std::size_t>(p.offset);
+  };
+  auto const base = [&](warploom::testing::DeviceBuffer const& b, ScalarType t) {
+    return static_cast<char*>(b.get()) + static_cast<std::ptrdiff_t>(p.offset) * size_of(t);
+  };
   a_ = warploom::testing::DeviceBuffer(elems(sa) * size_of(p.in));
   b_ = warploom::testing::DeviceBuffer(elems(sb) * size_of(p.in));
   d_ = warploom::testing::DeviceBuffer(elems(sd) * size_of(p.out));
@@ -98,14 +125,14 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.n = p.n;
   args_.k = p.k;
   args_.batch = p.batch;
-  args_.a = {a_.get(), p.in, p.a, sa.ld, sa.batch_elems};
-  args_.b = {b_.get(), p.in, p.b, sb.ld, sb.batch_elems};
+  args_.a = {base(a_, p.in), p.in, p.a, sa.ld, sa.batch_elems};
+  args_.b = {base(b_, p.in), p.in, p.b, sb.ld, sb.batch_elems};
   if (p.beta != 0.0f) {
     c_ = warploom::testing::DeviceBuffer(elems(sd) * size_of(p.out));
     fill(c_.get(), p.out, elems(sd), seed + 2);
-    args_.c = {c_.get(), p.out, p.d, sd.ld, sd.batch_elems};
+    args_.c = {base(c_, p.out), p.out, p.d, sd.ld, sd.batch_elems};
   }
-  args_.d = d_.get();
+  args_.d = base(d_, p.out);
   args_.d_type = p.out;
   args_.d_layout = p.d;
   args_.ldd = sd.ld;
@@ -125,7 +152,7 @@ std::string ProblemData::check(std::vector<double> const& reference) const {
   double sum_sq = 0.0;
   for (double r : reference) sum_sq += r * r;
   double const rms = std::sqrt(sum_sq / static_cast<double>(reference.size()));
-  double const tol = tolerance(p_.out);
+  double const tol = tolerance(p_.in, p_.out);
   bool const row_major = p_.d == MatrixLayout::RowMajor;
 
   std::vector<bool> written(d.size() / size_of(p_.out), false);
@@ -136,7 +163,7 @@ std::string ProblemData::check(std::vector<double> const& reference) const {
     for (int i = 0; i < p_.m; ++i) {
       for (int j = 0; j < p_.n; ++j) {
         std::int64_t const at =
-            l * args_.batch_stride_d +
+            p_.offset + l * args_.batch_stride_d +
             (row_major ? std::int64_t{i} * args_.ldd + j : std::int64_t{j} * args_.ldd + i);
         written[static_cast<std::size_t>(at)] = true;
         double const got = load(d.data(), p_.out, at);

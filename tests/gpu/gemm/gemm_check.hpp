@@ -2,7 +2,8 @@
 //
 // One GEMM problem set up on the device for a check: random operands in [-1, 1), a poisoned D
 // (NaN in every type), the float64 reference, and the element-wise comparison with the
-// per-type tolerance. Leading dimensions may be padded; padding in D must stay poisoned.
+// per-type tolerance. Leading dimensions may be padded or packed, base pointers moved off 16-byte
+// alignment; padding in D (and the elements before its base pointer) must stay poisoned.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,10 @@ struct Problem {
   int m = 128, n = 128, k = 64, batch = 1;
   float alpha = 1.0f, beta = 0.0f;
   int pad = 0;  // extra elements per leading dimension (beyond TMA's 16-byte rounding)
+  // false: leading dimensions are the contiguous extent + pad, not rounded up to 16 bytes (what a
+  // packed fp16 K = 17 looks like; only the SIMT GEMM runs it).
+  bool align_ld = true;
+  int offset = 0;  // elements every base pointer lies past its allocation's (16-byte) start
 
   std::string describe() const;
 };
@@ -48,7 +53,10 @@ class ProblemData {
 // The float64 reference for `args`, copied to the host.
 std::vector<double> reference_of(GemmArguments const& args);
 
-// Relative tolerance of one output element: |d - ref| <= tol * (|ref| + rms(ref)).
+// Relative tolerance of one output element: |d - ref| <= tol * (|ref| + rms(ref)). The one-type
+// form is the 16-bit-input GEMM's (fp32 accumulation, rounding to `out`); the two-type form also
+// knows fp32 and fp64 inputs (fp32 -> fp32: accumulation error only; fp64: fp64 accumulation).
 double tolerance(ScalarType out);
+double tolerance(ScalarType in, ScalarType out);
 
 }  // namespace warploom::gemm::testing
