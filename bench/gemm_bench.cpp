@@ -148,8 +148,13 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps, "timed runs per contender")->check(CLI::Range(5, 10000));
   app.add_option("--panel", tuning.raster_panel, "raster panel height in tiles")
       ->check(CLI::PositiveNumber);
+  std::string cluster = "2x1";
+  app.add_option("--cluster", cluster, "thread-block cluster MxN (CTAs sharing B x sharing A)")
+      ->check(CLI::IsMember({"1x1", "2x1", "1x2"}));
   app.add_option("--json", json_path, "write results here");
   CLI11_PARSE(app, argc, argv);
+  tuning.cluster_m = cluster[0] - '0';
+  tuning.cluster_n = cluster[2] - '0';
   std::vector<Shape> shapes;
   try {
     shapes = parse_shapes(shapes_arg);
@@ -178,6 +183,8 @@ int main(int argc, char** argv) {
   out["layout"] = layout;
   out["regime"] = regime;
   out["reps"] = reps;
+  out["tuning"] = {
+      {"raster_panel", tuning.raster_panel}, {"cluster", cluster}, {"max_ctas", tuning.max_ctas}};
   out["method"] =
       "CUDA events around each launch; contenders interleaved per repetition; operand sets rotated "
       "to exceed 2x L2; median; TFLOP/s = 2MNK / median";

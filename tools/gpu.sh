@@ -94,6 +94,11 @@ if want gemm; then
       --shapes 8192x8192x8192,16384x16384x4096 --panel "$panel" \
       --json "$OUT/gemm_bench_bf16_panel$panel.json"
   done
+  # Ablation: cluster shape (2x1 multicasts B, 1x2 multicasts A; 1x1 none).
+  for cluster in 1x1 1x2; do
+    run "gemm-bench-cluster$cluster" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
+      --cluster "$cluster" --json "$OUT/gemm_bench_bf16_cluster$cluster.json"
+  done
   smi_after=$(smi)
   run gemm-results python3 tools/collect_results.py --smi-before "$smi_before" \
     --smi-after "$smi_after" --command "bash tools/gpu.sh gemm" --regime "burst and sustained" \

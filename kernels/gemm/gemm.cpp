@@ -220,12 +220,20 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
   if (tuning.max_ctas < 0)
     fail("tuning.max_ctas = " + str(tuning.max_ctas) + " must be 0 (one per SM) or positive");
+  bool const cluster_ok = (tuning.cluster_m == 1 && tuning.cluster_n == 1) ||
+                          (tuning.cluster_m == 2 && tuning.cluster_n == 1) ||
+                          (tuning.cluster_m == 1 && tuning.cluster_n == 2);
+  if (!cluster_ok)
+    fail("tuning.cluster_m x tuning.cluster_n = " + str(tuning.cluster_m) + "x" +
+         str(tuning.cluster_n) + " is not a compiled cluster shape (1x1, 2x1 or 1x2)");
   GemmKernel const kernel = selected_kernel(args, tuning.kernel);
   GemmArguments const r = with_row_major_d(resolve(args, kernel));
   if (kernel == GemmKernel::Simt) {
     simt::run_simt_gemm(r, tuning, stream);
     return;
   }
+  // The kernel computes D^T for a column-major D: its tile rows are D's columns.
+  if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
   bool const f32_out = r.d_type == ScalarType::F32;
   if (r.a.type == ScalarType::F16) {
     f32_out ? sm90::run_ts_gemm_f16_f32(r, tuning, stream)

@@ -43,6 +43,7 @@
 #include <type_traits>
 
 #include "gemm.hpp"
+#include "tile_raster.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/ts/launch.hpp"
 #include "warploom/ts/ts.hpp"
@@ -50,29 +51,6 @@
 namespace warploom::gemm::simt {
 
 namespace ts = warploom::ts;
-
-// A tile of D: tile row `m`, tile column `n`, batch `l`.
-struct TileCoord {
-  int m = 0, n = 0, l = 0;
-};
-
-// Linear tile index -> tile coordinate. Tiles go in panels of `panel` tile rows: inside a panel
-// consecutive indices walk down a column of tiles, so the CTAs running at one time share their B
-// tiles (and the panel's A rows) in L2. (The same order as the sm90 GEMM's raster.)
-struct TileRaster {
-  int tiles_m = 1, tiles_n = 1, panel = 1;
-
-  WL_HOST_DEVICE constexpr int tiles_per_batch() const { return tiles_m * tiles_n; }
-  WL_HOST_DEVICE constexpr TileCoord coord(int t) const {
-    int const l = t / tiles_per_batch();
-    int const i = t % tiles_per_batch();
-    int const panel_tiles = panel * tiles_n;
-    int const first_row = i / panel_tiles * panel;
-    int const rows = tiles_m - first_row < panel ? tiles_m - first_row : panel;
-    int const j = i % panel_tiles;
-    return {first_row + j % rows, j / rows, l};
-  }
-};
 
 // Element conversions, spelled with the CUDA intrinsics so that they do not depend on the
 // implicit __half / __nv_bfloat16 conversions (which __CUDA_NO_HALF_CONVERSIONS__ removes).

@@ -17,6 +17,15 @@
 //
 // Warps: MMA on warps 0-7 with 232 registers, load on warp 8 with 40, padding on warps 9-11 (the
 // load warpgroup's setmaxnreg budget): 2 x 128 x 232 + 128 x 40 = 64512 <= 65536 registers.
+//
+// Clusters (kClusterM x kClusterN CTAs, launched as one cluster of kClusterM * kClusterN along x):
+// the CTAs of a cluster compute neighbouring tiles — kClusterM tile rows sharing one B tile,
+// kClusterN tile columns sharing one A tile — so each loads only its share of the shared operand
+// and TMA multicasts it into every CTA that needs it, cutting L2 traffic. A stage is then written
+// by several CTAs, so SmemAB is a multicast pipeline: every release reaches the stage's empty
+// barrier in each CTA of the cluster. Both CTAs walk the same number of cluster tiles (a cluster
+// tile partly outside the matrix is still computed, its loads zero-filled and its stores
+// clipped), which keeps their pipelines in step (docs/verification/rules.md, R-D22).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +37,8 @@
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_atom.hpp>
 
+#include "tile_raster.hpp"
+#include "warploom/arch/sm90/cluster.hpp"
 #include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/ts.hpp"
@@ -37,29 +48,6 @@ namespace warploom::gemm::sm90 {
 namespace ts = warploom::ts;
 using cute::_1;
 using cute::Int;
-
-// A tile of D: tile row `m`, tile column `n`, batch `l`.
-struct TileCoord {
-  int m = 0, n = 0, l = 0;
-};
-
-// Linear tile index -> tile coordinate. Tiles go in panels of `panel` tile rows: inside a panel
-// consecutive indices walk down a column of tiles, so the CTAs running at one time share their B
-// tiles (and the panel's A rows) in L2.
-struct TileRaster {
-  int tiles_m = 1, tiles_n = 1, panel = 1;
-
-  WL_HOST_DEVICE constexpr int tiles_per_batch() const { return tiles_m * tiles_n; }
-  WL_HOST_DEVICE constexpr TileCoord coord(int t) const {
-    int const l = t / tiles_per_batch();
-    int const i = t % tiles_per_batch();
-    int const panel_tiles = panel * tiles_n;
-    int const first_row = i / panel_tiles * panel;
-    int const rows = tiles_m - first_row < panel ? tiles_m - first_row : panel;
-    int const j = i % panel_tiles;
-    return {first_row + j % rows, j / rows, l};
-  }
-};
 
 // Operand layouts, as CuTe sees them: A is (M, K, L), B is (N, K, L); "K-major" means stride 1
 // along K.
@@ -78,8 +66,9 @@ using SmemLayout = decltype(cute::tile_to_shape(
     std::conditional_t<kKMajor, cute::Step<_1, cute::_2, cute::_3>,
                        cute::Step<cute::_2, _1, cute::_3>>{}));
 
-template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kTileM_ = 128,
-          int kTileN_ = 256, int kTileK_ = 64, int kStages_ = 4>
+template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kClusterM_ = 1,
+          int kClusterN_ = 1, int kTileM_ = 128, int kTileN_ = 256, int kTileK_ = 64,
+          int kStages_ = 4>
 struct TsGemm {
   using TA = TA_;
   using TB = TB_;
@@ -90,6 +79,9 @@ struct TsGemm {
   static constexpr int kTileN = kTileN_;
   static constexpr int kTileK = kTileK_;
   static constexpr int kStages = kStages_;
+  static constexpr int kClusterM = kClusterM_;  // CTAs sharing (multicasting) one B tile
+  static constexpr int kClusterN = kClusterN_;  // CTAs sharing (multicasting) one A tile
+  static constexpr int kClusterSize = kClusterM * kClusterN;
   static constexpr int kMmaThreads = 256;  // two consumer warpgroups
 
   using TileShape = cute::Shape<Int<kTileM>, Int<kTileN>, Int<kTileK>>;
@@ -116,13 +108,22 @@ struct TsGemm {
   using StrideB = OperandStride<kBKMajor>;
   using StrideD = cute::Stride<std::int64_t, _1, std::int64_t>;  // row-major C and D
 
-  template <class T, class Stride, class Smem, int kRows>
-  using TmaLoad = decltype(cute::make_tma_copy(
-      cute::SM90_TMA_LOAD{},
-      cute::make_tensor(static_cast<T const*>(nullptr), cute::repeat_like(Stride{}, 0), Stride{}),
-      Smem{}(cute::_, cute::_, 0), cute::make_shape(Int<kRows>{}, Int<kTileK>{}), _1{}));
-  using TmaA = TmaLoad<TA, StrideA, SmemLayoutA, kTileM>;
-  using TmaB = TmaLoad<TB, StrideB, SmemLayoutB, kTileN>;
+  // The TMA load of one operand's (kRows x kTileK) tiles from `gmem` ((rows, K, L)); with
+  // kMulticast > 1 each of that many CTAs loads 1/kMulticast of the tile and multicasts it.
+  template <int kRows, int kMulticast, class Smem, class GmemTensor>
+  static auto make_tma_load(GmemTensor const& gmem) {
+    using Op =
+        std::conditional_t<kMulticast == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
+    return cute::make_tma_copy(Op{}, gmem, Smem{}(cute::_, cute::_, 0),
+                               cute::make_shape(Int<kRows>{}, Int<kTileK>{}), Int<kMulticast>{});
+  }
+  template <class T, class Stride>
+  static auto null_operand() {
+    return cute::make_tensor(static_cast<T const*>(nullptr), cute::repeat_like(Stride{}, 0),
+                             Stride{});
+  }
+  using TmaA = decltype(make_tma_load<kTileM, kClusterN, SmemLayoutA>(null_operand<TA, StrideA>()));
+  using TmaB = decltype(make_tma_load<kTileN, kClusterM, SmemLayoutB>(null_operand<TB, StrideB>()));
 
   // The accumulator fragment of one MMA thread: (MMA, MMA_M, MMA_N) floats, kept in registers.
   using AccLayout = decltype(cute::partition_fragment_C(
@@ -156,13 +157,24 @@ struct TsGemm {
   };
 
   // ---- Resources -------------------------------------------------------------------------------
-  // Which output tile comes next: the persistent loop's index in raster order.
+  // Which output tile comes next. The persistent loop walks cluster tiles (kClusterM x kClusterN
+  // output tiles) first, first + stride, ... in raster order; this CTA takes its own tile of each.
   struct Tiles {
     static constexpr ts::ResourceSpec spec{.name = "tiles"};
     Params const* p = nullptr;
-    int num_tiles = 0;
+    int first = 0;      // this CTA's cluster index
+    int stride = 1;     // clusters in the grid
+    int num_tiles = 0;  // cluster tiles in the problem
     int k_tiles = 0;
-    WL_DEVICE TileCoord next(ts::Consume const& s) const { return p->raster.coord(s.loop_offset); }
+    WL_DEVICE TileCoord next(ts::Consume const& s) const {
+      TileCoord const c = p->raster.coord(s.loop_offset);
+      if constexpr (kClusterSize == 1) {
+        return c;
+      } else {
+        int const rank = static_cast<int>(warploom::sm90::cluster_cta_rank());
+        return {c.m * kClusterM + rank % kClusterM, c.n * kClusterN + rank / kClusterM, c.l};
+      }
+    }
   };
 
   // The A and B tiles of each K step, filled by TMA and read by wgmma straight from shared memory.
@@ -170,17 +182,21 @@ struct TsGemm {
     static constexpr ts::ResourceSpec spec{
         .name = "smem_ab",
         .pipeline = ts::tma_wgmma(kStages, kStageBytes, ts::threads(1), ts::warps(8))
-                        .with_advance_on_wait()};
+                        .with_advance_on_wait()
+                        .with_multicast(kClusterSize)};
     Params const* p = nullptr;
     ts::SmemBuffer<TA, cute::cosize_v<SmemLayoutA>, 1024> a;  // (BLK_M, BLK_K, STAGES)
     ts::SmemBuffer<TB, cute::cosize_v<SmemLayoutB>, 1024> b;  // (BLK_N, BLK_K, STAGES)
     using smem_buffers = ts::buffers<&SmemAB::a, &SmemAB::b>;
 
     // One elected lane issues both TMA loads of K tile `stage.loop_offset` of `tile`; their bytes
-    // complete the stage's full barrier.
+    // complete the stage's full barrier. In a cluster it loads its share of a multicast operand
+    // into every CTA of its cluster row (B) or column (A), whose barriers count those bytes too.
     WL_DEVICE void tma_load(ts::Produce const& stage, TileCoord tile) {
       using namespace cute;
       if (!warploom::sm90::elect_one()) return;
+      int const rank = kClusterSize == 1 ? 0 : static_cast<int>(warploom::sm90::cluster_cta_rank());
+      int const rank_m = rank % kClusterM, rank_n = rank / kClusterM;
       Tensor sA = make_tensor(make_smem_ptr(a.get()), SmemLayoutA{});
       Tensor sB = make_tensor(make_smem_ptr(b.get()), SmemLayoutB{});
       Tensor mA = p->tma_a.get_tma_tensor(make_shape(p->m, p->k, p->batch));
@@ -189,12 +205,32 @@ struct TsGemm {
                              make_coord(tile.m, _));  // (BLK_M, BLK_K, k)
       Tensor gB = local_tile(mB(_, _, tile.l), make_shape(Int<kTileN>{}, Int<kTileK>{}),
                              make_coord(tile.n, _));  // (BLK_N, BLK_K, k)
-      auto [tAgA, tAsA] = tma_partition(p->tma_a, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sA),
-                                        group_modes<0, 2>(gA));
-      auto [tBgB, tBsB] = tma_partition(p->tma_b, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(sB),
-                                        group_modes<0, 2>(gB));
-      copy(p->tma_a.with(*stage.barrier), tAgA(_, stage.loop_offset), tAsA(_, stage.stage_idx));
-      copy(p->tma_b.with(*stage.barrier), tBgB(_, stage.loop_offset), tBsB(_, stage.stage_idx));
+      // A is shared by the kClusterN CTAs of a cluster row, B by the kClusterM of a column.
+      auto [tAgA, tAsA] = tma_partition(p->tma_a, rank_n, Layout<Int<kClusterN>>{},
+                                        group_modes<0, 2>(sA), group_modes<0, 2>(gA));
+      auto [tBgB, tBsB] = tma_partition(p->tma_b, rank_m, Layout<Int<kClusterM>>{},
+                                        group_modes<0, 2>(sB), group_modes<0, 2>(gB));
+      auto const& src_a = tAgA(_, stage.loop_offset);
+      auto const& src_b = tBgB(_, stage.loop_offset);
+      if constexpr (kClusterN == 1) {
+        copy(p->tma_a.with(*stage.barrier), src_a, tAsA(_, stage.stage_idx));
+      } else {
+        copy(p->tma_a.with(*stage.barrier, multicast_mask(rank_m, kClusterN, kClusterM)), src_a,
+             tAsA(_, stage.stage_idx));
+      }
+      if constexpr (kClusterM == 1) {
+        copy(p->tma_b.with(*stage.barrier), src_b, tBsB(_, stage.stage_idx));
+      } else {
+        copy(p->tma_b.with(*stage.barrier, multicast_mask(rank_n * kClusterM, kClusterM, 1)), src_b,
+             tBsB(_, stage.stage_idx));
+      }
+    }
+
+    // Cluster ranks first, first + step, ... (count of them) as a TMA multicast mask.
+    static WL_DEVICE std::uint16_t multicast_mask(int first, int count, int step) {
+      std::uint16_t mask = 0;
+      for (int i = 0; i < count; ++i) mask |= static_cast<std::uint16_t>(1u << (first + i * step));
+      return mask;
     }
 
     // Issues (without waiting) the wgmma batch of one K tile into `acc`; the first K tile
@@ -366,7 +402,7 @@ struct TsGemm {
     using src = ts::list<Tiles>;
     using dst = ts::list<SmemAB>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem) {
-      ctx.domain_loop(ctx.block_idx(), tiles->num_tiles, ctx.grid_dim(), [&](auto&) {
+      ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
         auto tile = ts::work<&Tiles::next>(tiles);
         ctx.domain_loop(tiles->k_tiles, [&](auto&) {
           smem.acquire();
@@ -384,7 +420,7 @@ struct TsGemm {
     using dst = ts::list<GmemD>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem, auto& d) {
       auto acc = ctx.local(Accumulator{});
-      ctx.domain_loop(ctx.block_idx(), tiles->num_tiles, ctx.grid_dim(), [&](auto&) {
+      ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
         auto tile = ts::work<&Tiles::next>(tiles);
         ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
           smem.wait();

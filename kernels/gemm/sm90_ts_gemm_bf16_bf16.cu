@@ -10,8 +10,8 @@ void run_ts_gemm_bf16_bf16(GemmArguments const& args, GemmTuning const& tuning,
 }
 
 ts::ManagerModel ts_gemm_model() {
-  return TsGemm<cute::bfloat16_t, cute::bfloat16_t, cute::bfloat16_t, true, true>::Manager::model(
-      "sm90_ts_gemm");
+  return TsGemm<cute::bfloat16_t, cute::bfloat16_t, cute::bfloat16_t, true, true, 2,
+                1>::Manager::model("sm90_ts_gemm");
 }
 
 }  // namespace warploom::gemm::sm90

@@ -25,7 +25,11 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
     cute::prefetch_tma_descriptor(&p.tma_d);
   }
-  typename Cfg::Tiles tiles{.p = &p, .num_tiles = p.num_tiles, .k_tiles = p.k_tiles};
+  typename Cfg::Tiles tiles{.p = &p,
+                            .first = static_cast<int>(blockIdx.x) / Cfg::kClusterSize,
+                            .stride = static_cast<int>(gridDim.x) / Cfg::kClusterSize,
+                            .num_tiles = p.num_tiles,
+                            .k_tiles = p.k_tiles};
   typename Cfg::SmemAB ab{};
   ab.p = &p;
   typename Cfg::GmemD d{.p = &p};
@@ -56,16 +60,10 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
   using Params = typename Cfg::Params;
   constexpr std::int64_t kBytes = sizeof(typename Cfg::TD);
   Params p{
-      .tma_a = make_tma_copy(
-          SM90_TMA_LOAD{},
-          operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch),
-          typename Cfg::SmemLayoutA{}(_, _, 0), make_shape(Int<Cfg::kTileM>{}, Int<Cfg::kTileK>{}),
-          _1{}),
-      .tma_b = make_tma_copy(
-          SM90_TMA_LOAD{},
-          operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch),
-          typename Cfg::SmemLayoutB{}(_, _, 0), make_shape(Int<Cfg::kTileN>{}, Int<Cfg::kTileK>{}),
-          _1{}),
+      .tma_a = Cfg::template make_tma_load<Cfg::kTileM, Cfg::kClusterN, typename Cfg::SmemLayoutA>(
+          operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch)),
+      .tma_b = Cfg::template make_tma_load<Cfg::kTileN, Cfg::kClusterM, typename Cfg::SmemLayoutB>(
+          operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch)),
       .tma_d = warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
           args.d, {args.n, args.m, args.batch}, {args.ldd * kBytes, args.batch_stride_d * kBytes},
           Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B),
@@ -85,18 +83,41 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
   p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
-  p.raster = TileRaster{.tiles_m = (args.m + Cfg::kTileM - 1) / Cfg::kTileM,
-                        .tiles_n = (args.n + Cfg::kTileN - 1) / Cfg::kTileN,
+  // The raster walks cluster tiles: kClusterM x kClusterN output tiles each.
+  auto const ceil_div = [](int a, int b) { return (a + b - 1) / b; };
+  p.raster = TileRaster{.tiles_m = ceil_div(ceil_div(args.m, Cfg::kTileM), Cfg::kClusterM),
+                        .tiles_n = ceil_div(ceil_div(args.n, Cfg::kTileN), Cfg::kClusterN),
                         .panel = std::max(1, tuning.raster_panel)};
   p.num_tiles = p.raster.tiles_per_batch() * args.batch;
 
-  int device = 0;
-  int sms = 0;
-  WL_CUDA_CHECK(cudaGetDevice(&device));
-  WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  int const max_ctas = tuning.max_ctas > 0 ? std::min(tuning.max_ctas, sms) : sms;
-  dim3 const grid(static_cast<unsigned>(std::min(p.num_tiles, max_ctas)));
+  // Persistent grid: as many clusters as can be resident (or tuning.max_ctas CTAs), at most one
+  // per cluster tile.
+  int clusters = 0;
+  if constexpr (Cfg::kClusterSize == 1) {
+    int device = 0;
+    WL_CUDA_CHECK(cudaGetDevice(&device));
+    WL_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrMultiProcessorCount, device));
+  } else {
+    clusters = ts::max_active_clusters<typename Cfg::Manager>(ts_gemm_kernel<Cfg>);
+  }
+  if (tuning.max_ctas > 0)
+    clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
+  clusters = std::min(clusters, p.num_tiles);
+  dim3 const grid(static_cast<unsigned>(clusters * Cfg::kClusterSize));
   ts::launch<typename Cfg::Manager>("sm90_ts_gemm", ts_gemm_kernel<Cfg>, grid, stream, p);
+}
+
+// The cluster shape (tuning.cluster_m x tuning.cluster_n; gemm.cpp checked it is one of 1x1, 2x1,
+// 1x2).
+template <class TIn, class TOut, bool kAKMajor, bool kBKMajor>
+void launch_with_cluster(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  if (tuning.cluster_m == 2) {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, kAKMajor, kBKMajor, 2, 1>>(args, tuning, stream);
+  } else if (tuning.cluster_n == 2) {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, kAKMajor, kBKMajor, 1, 2>>(args, tuning, stream);
+  } else {
+    launch_ts_gemm<TsGemm<TIn, TIn, TOut, kAKMajor, kBKMajor, 1, 1>>(args, tuning, stream);
+  }
 }
 
 // Picks the configuration for the operand majors: A is K-major when row-major, B (K x N) when
@@ -106,13 +127,13 @@ void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream
   bool const a_k_major = args.a.layout == MatrixLayout::RowMajor;
   bool const b_k_major = args.b.layout == MatrixLayout::ColMajor;
   if (a_k_major && b_k_major) {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, true, true>>(args, tuning, stream);
+    launch_with_cluster<TIn, TOut, true, true>(args, tuning, stream);
   } else if (a_k_major) {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, true, false>>(args, tuning, stream);
+    launch_with_cluster<TIn, TOut, true, false>(args, tuning, stream);
   } else if (b_k_major) {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, false, true>>(args, tuning, stream);
+    launch_with_cluster<TIn, TOut, false, true>(args, tuning, stream);
   } else {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, false, false>>(args, tuning, stream);
+    launch_with_cluster<TIn, TOut, false, false>(args, tuning, stream);
   }
 }
 

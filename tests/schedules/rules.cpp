@@ -275,6 +275,10 @@ struct Tiles16 {
 template <int kStages>
 using BigRing = Ring<"smem", tma(kStages, ts::threads(1), ts::threads(128), 32768)>;
 
+// R-D22: stages multicast to a cluster of two CTAs; only a TMA producer can write into the peer.
+using MulticastQueue = Ring<"ring", async(2).with_multicast(2)>;
+using MulticastSmem = Ring<"smem", tma(2).with_multicast(2)>;
+
 // R-W2: the block launched with kBlockWarps warps.
 template <int kBlockWarps>
 using Launched = ts::TaskManager<ts::Tasks<Load<Smem>, Store<Smem>>, CopyGraph<Smem>,
@@ -596,6 +600,13 @@ void add_rules(Corpus& c) {
                   model_of<SimpleCopy<BigRing<8>>>, {"R-D21"}));
   c.push_back(good("r_d21_smem_fits", "6 stages of 32 KiB: 192 KiB",
                    model_of<SimpleCopy<BigRing<6>>>, {"R-D21"}));
+  // R-D22
+  c.push_back(bad("r_d22_thread_producer_multicasts",
+                  "A thread-written ring declared with_multicast(2): threads cannot write into "
+                  "the other CTA's stages, whose consumers would wait forever",
+                  model_of<SimpleCopy<MulticastQueue>>, {"R-D22"}));
+  c.push_back(good("r_d22_tma_multicast", "A TMA ring multicast to a 2-CTA cluster",
+                   model_of<SimpleCopy<MulticastSmem>>, {"R-D22"}));
   // R-W1
   c.push_back(bad("r_w1_load_inside_store_warps", "The load on warp 3, inside the store's 0-3",
                   model_of<Copy<Smem, Load<Smem, kRuntime, false, 3>, Store<Smem>>>, {"R-W1"}));

@@ -39,6 +39,7 @@ inline void R_W1_task_warp_ranges_overlap() {}
 inline void R_W2_task_warp_range_outside_the_block() {}
 inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
 inline void R_D13_stage_released_while_its_asynchronous_reads_are_in_flight() {}
+inline void R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large() {}
 inline void R_M1_deadlock() {}
 inline void R_M2_a_barrier_phase_is_left_incomplete_at_exit() {}
 inline void R_M3_stage_accessed_without_owning_it() {}
@@ -94,6 +95,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::D21_SmemCapacity:
       violation::R_D21_shared_memory_layout_exceeds_capacity();
+      break;
+    case Rule::D22_Multicast:
+      violation::R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large();
       break;
     case Rule::W1_WarpOverlap:
       violation::R_W1_task_warp_ranges_overlap();

@@ -43,15 +43,55 @@ void verify_once(std::string_view name) {
 }
 
 // Launches `kernel` on `grid` CTAs of Manager::num_threads threads with Manager::smem_bytes of
-// dynamic shared memory.
+// dynamic shared memory, in clusters of Manager::cluster_size CTAs along x (grid.x must be a
+// multiple of it).
 template <class Manager, class... Params, class... Args>
 void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
             Args&&... args) {
   verify_once<Manager>(name);
   WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(Manager::smem_bytes)));
-  kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(std::forward<Args>(args)...);
+  if constexpr (Manager::cluster_size == 1) {
+    kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(
+        std::forward<Args>(args)...);
+  } else {
+    if (grid.x % Manager::cluster_size != 0)
+      throw std::invalid_argument(std::string(name) + ": grid.x = " + std::to_string(grid.x) +
+                                  " is not a multiple of the cluster size " +
+                                  std::to_string(Manager::cluster_size));
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
+    cudaLaunchConfig_t config{};
+    config.gridDim = grid;
+    config.blockDim = dim3(Manager::num_threads);
+    config.dynamicSmemBytes = static_cast<std::size_t>(Manager::smem_bytes);
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    WL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  }
   WL_CUDA_CHECK(cudaGetLastError());
+}
+
+// How many clusters of Manager::cluster_size CTAs can be resident at once (the persistent grid of
+// a cluster kernel: not every SM count divides into clusters, GPCs bound them).
+template <class Manager, class... Params>
+int max_active_clusters(void (*kernel)(Params...)) {
+  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(Manager::smem_bytes)));
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(Manager::cluster_size));
+  config.blockDim = dim3(Manager::num_threads);
+  config.dynamicSmemBytes = static_cast<std::size_t>(Manager::smem_bytes);
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters;
 }
 
 }  // namespace warploom::ts

@@ -70,6 +70,14 @@ struct PipelineConfig {
   // and release share one cursor and must alternate (as must acquire and commit).
   bool advance_on_wait = false;
   bool advance_on_acquire = false;
+  // TMA multicast inside a thread-block cluster: the producers of `multicast_ctas` CTAs (cluster
+  // ranks 0 .. multicast_ctas-1) write parts of one another's stages, so a stage may be refilled
+  // only when the consumers of all of them released it. Every consumer release then arrives on the
+  // stage's empty barrier in each of those CTAs (its phase completes after consumer.size *
+  // multicast_ctas arrivals). The verifier checks one CTA; the cluster is correct when every CTA
+  // of it runs the same schedule over the same trip counts (the kernel's tile scheduler
+  // guarantees that), because then each CTA's peers release exactly when it does.
+  int multicast_ctas = 1;
 
   constexpr bool enabled() const { return kind != PipelineKind::None; }
   constexpr PipelineConfig with_advance_on_wait() const {
@@ -80,6 +88,12 @@ struct PipelineConfig {
   constexpr PipelineConfig with_advance_on_acquire() const {
     PipelineConfig c = *this;
     c.advance_on_acquire = true;
+    return c;
+  }
+  // Requires a TMA producer (only TMA writes into another CTA's shared memory).
+  constexpr PipelineConfig with_multicast(int ctas) const {
+    PipelineConfig c = *this;
+    c.multicast_ctas = ctas;
     return c;
   }
   constexpr bool tma_producer() const {
@@ -101,19 +115,19 @@ inline constexpr PipelineConfig no_pipeline{};
 // lane each arms the stage's transaction count).
 constexpr PipelineConfig tma_async(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer, false, false};
+  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer, false, false, 1};
 }
 
 // Thread producer, thread consumer: the producer's commit is an arrival on the full barrier.
 constexpr PipelineConfig async_async(int num_stages, CooperativeGroup producer,
                                      CooperativeGroup consumer) {
-  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer, false, false};
+  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer, false, false, 1};
 }
 
 // TMA producer, wgmma consumer (the Hopper analogue of the seed's TmaUmma).
 constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer, false, false};
+  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer, false, false, 1};
 }
 
 // Thread producer, TMA-store consumer (e.g. an epilogue's staging tile). Producer threads fence
@@ -121,7 +135,7 @@ constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGro
 // store and releases the stage only after ts::bulk_wait_read retired the store's reads.
 constexpr PipelineConfig async_tma(int num_stages, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::AsyncTma, num_stages, 0, producer, consumer, false, false};
+  return {PipelineKind::AsyncTma, num_stages, 0, producer, consumer, false, false, 1};
 }
 
 }  // namespace warploom::ts

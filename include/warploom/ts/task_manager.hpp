@@ -43,6 +43,7 @@
 #if defined(__CUDACC__)
 #include <cuda/std/tuple>
 
+#include "warploom/arch/sm90/cluster.hpp"
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/arch/sm90/setmaxnreg.hpp"
 #include "warploom/arch/sm90/warp.hpp"
@@ -130,6 +131,17 @@ class TaskManager {
     return layout_smem(m);
   }
   static constexpr long long smem_bytes = smem_layout().total_bytes;
+
+  // CTAs per cluster: the widest multicast of any pipeline (1 without multicast). ts::launch
+  // launches clusters of this size along x.
+  static constexpr int cluster_size = [] {
+    int n = 1;
+    ManagerModel m;
+    describe_resources<traits>(m);
+    for (auto const& r : m.resources)
+      n = r.pipeline.multicast_ctas > n ? r.pipeline.multicast_ctas : n;
+    return n;
+  }();
   static constexpr int smem_alignment = smem_layout().base_alignment;
 
   // ---- Host: description and verification ---------------------------------------------------
@@ -156,9 +168,14 @@ class TaskManager {
   class Initialized {
    public:
     // fence.mbarrier_init, then a CTA-wide barrier: every thread sees initialised barriers.
-    // A TaskManager without pipelines has no barriers, so there is nothing to fence or wait for.
+    // With multicast pipelines the barrier spans the cluster: a peer CTA's TMA and consumers
+    // arrive on this CTA's barriers, so they must see them initialised too. A TaskManager without
+    // pipelines has no barriers, so there is nothing to fence or wait for.
     WL_DEVICE Ready fence_and_sync_cta() {
-      if constexpr (kHasBarriers) {
+      if constexpr (cluster_size > 1) {
+        sm90::fence_mbarrier_init();
+        sm90::cluster_sync();
+      } else if constexpr (kHasBarriers) {
         sm90::fence_mbarrier_init();
         __syncthreads();
       }

@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "gemm/gemm.hpp"
@@ -79,6 +80,35 @@ TEST(TsGemm, PersistentLoopAndRasterPanels) {
   Problem const p{.m = 1000, .n = 1500, .k = 520, .batch = 2};
   for (GemmTuning t : {GemmTuning{1, 0}, GemmTuning{3, 7}, GemmTuning{100, 1}, GemmTuning{8, 2}})
     expect_correct(p, t);
+}
+
+// Every cluster shape: the multicast of B (2x1) or A (1x2) into both CTAs, cluster tiles that
+// stick out of the matrix (an odd number of tile rows or columns: one CTA of the last cluster
+// computes a tile outside it), several cluster tiles per cluster (max_ctas), batches, and a
+// column-major D (which swaps the kernel's M and N, and with them the cluster's).
+TEST(TsGemm, EveryClusterShape) {
+  std::vector<Shape> const shapes = {
+      {1, 1, 1, 1, 0.0f},
+      {129, 257, 72, 1, 0.0f},
+      {300, 600, 333, 2, 0.5f},
+      {1000, 1500, 520, 1, 0.0f},
+  };
+  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
+    for (int max_ctas : {0, 4}) {
+      GemmTuning const t{.raster_panel = 2, .max_ctas = max_ctas, .cluster_m = cm, .cluster_n = cn};
+      for (MatrixLayout a : {kRow, kCol}) {
+        for (MatrixLayout d : {kRow, kCol}) {
+          for (Shape const& s : shapes) {
+            SCOPED_TRACE(::testing::Message()
+                         << "cluster " << cm << "x" << cn << ", max_ctas " << max_ctas);
+            expect_correct({ScalarType::BF16, ScalarType::BF16, a, kCol, d, s.m, s.n, s.k, s.batch,
+                            1.0f, s.beta},
+                           t);
+          }
+        }
+      }
+    }
+  }
 }
 
 // cuBLAS on the same inputs (fp32 output) must agree with the reference too: a check of the

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 
+#include "warploom/arch/sm90/cluster.hpp"
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/config.hpp"
@@ -46,8 +47,9 @@ struct DevicePipeline {
   static constexpr std::uint32_t full_arrivals() {
     return static_cast<std::uint32_t>(kCfg.producer.size);
   }
+  // With multicast, the consumers of every CTA that writes into this CTA's stages release them.
   static constexpr std::uint32_t empty_arrivals() {
-    return static_cast<std::uint32_t>(kCfg.consumer.size);
+    return static_cast<std::uint32_t>(kCfg.consumer.size * kCfg.multicast_ctas);
   }
 
   // Called by one thread before the barrier-init fence.
@@ -89,7 +91,11 @@ struct DevicePipeline {
     if (!ready) sm90::mbarrier_wait_parity(&full[s.index], s.phase);
   }
   WL_DEVICE void consumer_release(PipelineState s) const {
-    arrive(&empty[s.index], kCfg.consumer.agent);
+    if constexpr (kCfg.multicast_ctas == 1) {
+      arrive(&empty[s.index], kCfg.consumer.agent);
+    } else {
+      arrive_in_cluster(&empty[s.index], kCfg.consumer.agent);
+    }
   }
 
   // Producer drain at task end: wait until the consumers released every stage, so no arrival on
@@ -113,6 +119,19 @@ struct DevicePipeline {
     } else {
       __syncwarp();
       if (sm90::elect_one()) sm90::mbarrier_arrive(bar);
+    }
+  }
+
+  // The same arrival on the barrier at `bar`'s offset in each multicasting CTA. A warp spreads
+  // them over its lanes (lane r arrives in CTA r), so they issue together.
+  static WL_DEVICE void arrive_in_cluster(sm90::Mbarrier* bar, Agent agent) {
+    constexpr auto kCtas = static_cast<std::uint32_t>(kCfg.multicast_ctas);
+    if (agent == Agent::Thread) {
+      for (std::uint32_t r = 0; r < kCtas; ++r) sm90::mbarrier_arrive_cluster(bar, r);
+    } else {
+      __syncwarp();
+      auto const lane = static_cast<std::uint32_t>(threadIdx.x) % sm90::kThreadsPerWarp;
+      if (lane < kCtas) sm90::mbarrier_arrive_cluster(bar, lane);
     }
   }
 };

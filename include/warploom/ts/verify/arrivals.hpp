@@ -8,6 +8,9 @@
 //                  AsyncAsync: every thread (Agent::Thread) or warp (Agent::Warp) of every task
 //                  that commits.
 //   consumer side  every thread / warp of every task that releases.
+//
+// R-D22: a multicast pipeline (PipelineConfig::with_multicast) has producers in several CTAs of a
+// cluster writing into each other's stages; only TMA can do that, and a cluster has 1 to 16 CTAs.
 #pragma once
 
 #include "warploom/ts/model.hpp"
@@ -81,6 +84,20 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
                            " arrivals per stage, but the releasing tasks " + list_tasks(releasing) +
                            " make " + to_str(want_cons) + "; set the group size to " +
                            to_str(want_cons));
+      });
+    }
+    if (p.multicast_ctas != 1 && !p.tma_producer()) {
+      add(r, Rule::D22_Multicast, "", resource_name(m, res), "with_multicast", [&] {
+        return std::string("a ") + std::string(to_string(p.kind)) + " pipeline multicasts to " +
+               to_str(p.multicast_ctas) +
+               " CTAs, but only TMA writes into another CTA's shared memory; use tma_async or "
+               "tma_wgmma, or drop with_multicast";
+      });
+    }
+    if (p.multicast_ctas < 1 || p.multicast_ctas > 16) {
+      add(r, Rule::D22_Multicast, "", resource_name(m, res), "with_multicast", [&] {
+        return "with_multicast(" + to_str(p.multicast_ctas) +
+               "): a cluster has 1 to 16 CTAs (more than 8 needs the non-portable cluster size)";
       });
     }
     if (p.num_stages < 1) {

@@ -1,0 +1,41 @@
+// warploom/arch/sm90/cluster.hpp
+//
+// Thread-block clusters: a CTA's rank in its cluster, the cluster-wide barrier, and arrivals on an
+// mbarrier of another CTA of the cluster (distributed shared memory). PTX ISA §9.7.13.3
+// (barrier.cluster), §9.7.9.22 (mapa), §9.7.13.15.13 (mbarrier.arrive .shared::cluster).
+#pragma once
+
+#include <cstdint>
+
+#include <cuda/ptx>  // cuda::ptx::barrier_cluster_*, get_sreg_cluster_*, mbarrier_arrive
+
+#include "warploom/arch/sm90/mbarrier.hpp"
+#include "warploom/config.hpp"
+
+namespace warploom::sm90 {
+
+#if defined(__CUDACC__)
+
+// This CTA's rank in its cluster (0 without a cluster launch).
+WL_DEVICE std::uint32_t cluster_cta_rank() {
+  return cuda::ptx::get_sreg_cluster_ctarank();
+}
+
+// Every thread of every CTA of the cluster arrives (release) and waits (acquire): what one CTA
+// wrote before, e.g. its barrier initialisation, is visible to the others after.
+WL_DEVICE void cluster_sync() {
+  cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+  cuda::ptx::barrier_cluster_wait();
+}
+
+// Arrives (release, cluster scope) on the barrier at `bar`'s offset in the shared memory of the
+// cluster's CTA `cta_rank` (which may be this CTA).
+WL_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, std::uint32_t cta_rank) {
+  auto* remote = static_cast<Mbarrier*>(__cluster_map_shared_rank(bar, cta_rank));
+  cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
+                             cuda::ptx::space_cluster, remote);
+}
+
+#endif  // __CUDACC__
+
+}  // namespace warploom::sm90
