@@ -234,14 +234,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   }
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
-  bool const f32_out = r.d_type == ScalarType::F32;
-  if (r.a.type == ScalarType::F16) {
-    f32_out ? sm90::run_ts_gemm_f16_f32(r, tuning, stream)
-            : sm90::run_ts_gemm_f16_f16(r, tuning, stream);
-  } else {
-    f32_out ? sm90::run_ts_gemm_bf16_f32(r, tuning, stream)
-            : sm90::run_ts_gemm_bf16_bf16(r, tuning, stream);
-  }
+  sm90::run_ts_gemm(r, tuning, stream);
 }
 
 ts::ManagerModel gemm_model() {

@@ -1,8 +1,10 @@
 // kernels/gemm/sm90_ts_gemm_dispatch.hpp
 //
-// The compiled sm90 TS GEMM configurations, one translation unit per (input, output) type pair so
-// they build in parallel. Each takes arguments normalised by gemm.cpp (row-major C and D, leading
-// dimensions and batch strides resolved) and picks the configuration for the operand layouts.
+// The compiled sm90 TS GEMM configurations. Each (input type, output type, A major, B major) is
+// explicitly instantiated in a translation unit of its own, generated from
+// sm90_ts_gemm_instance.cu.in by kernels/CMakeLists.txt, so the 16 of them build in parallel;
+// each picks its cluster shape at run time. All take arguments normalised by gemm.cpp (row-major C
+// and D, leading dimensions and batch strides resolved).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -11,11 +13,13 @@
 
 namespace warploom::gemm::sm90 {
 
-void run_ts_gemm_f16_f16(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
-void run_ts_gemm_f16_f32(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
-void run_ts_gemm_bf16_bf16(GemmArguments const& args, GemmTuning const& tuning,
-                           cudaStream_t stream);
-void run_ts_gemm_bf16_f32(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
+// One configuration (defined in sm90_ts_gemm_launch.cuh). A is K-major when row-major, B (K x N)
+// when column-major.
+template <ScalarType kIn, ScalarType kOut, bool kAKMajor, bool kBKMajor>
+void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
+
+// Picks the configuration for the types and operand layouts of `args`.
+void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
 
 // The TaskManager model (identical across configurations up to types).
 ts::ManagerModel ts_gemm_model();

@@ -10,6 +10,7 @@
 
 #include "gemm.hpp"
 #include "sm90_ts_gemm.cuh"
+#include "sm90_ts_gemm_dispatch.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/ts/launch.hpp"
@@ -120,21 +121,16 @@ void launch_with_cluster(GemmArguments const& args, GemmTuning const& tuning, cu
   }
 }
 
-// Picks the configuration for the operand majors: A is K-major when row-major, B (K x N) when
-// column-major.
-template <class TIn, class TOut>
+// The CuTe element type of a ScalarType.
+template <ScalarType kType>
+using cute_type_t =
+    std::conditional_t<kType == ScalarType::F16, cute::half_t,
+                       std::conditional_t<kType == ScalarType::BF16, cute::bfloat16_t, float>>;
+
+template <ScalarType kIn, ScalarType kOut, bool kAKMajor, bool kBKMajor>
 void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
-  bool const a_k_major = args.a.layout == MatrixLayout::RowMajor;
-  bool const b_k_major = args.b.layout == MatrixLayout::ColMajor;
-  if (a_k_major && b_k_major) {
-    launch_with_cluster<TIn, TOut, true, true>(args, tuning, stream);
-  } else if (a_k_major) {
-    launch_with_cluster<TIn, TOut, true, false>(args, tuning, stream);
-  } else if (b_k_major) {
-    launch_with_cluster<TIn, TOut, false, true>(args, tuning, stream);
-  } else {
-    launch_with_cluster<TIn, TOut, false, false>(args, tuning, stream);
-  }
+  launch_with_cluster<cute_type_t<kIn>, cute_type_t<kOut>, kAKMajor, kBKMajor>(args, tuning,
+                                                                               stream);
 }
 
 }  // namespace warploom::gemm::sm90
