@@ -39,7 +39,14 @@ foreach(gencode IN LISTS WARPLOOM_CUDA_GENCODES)
   list(APPEND WARPLOOM_CUDA_FLAGS -gencode "${gencode}")
 endforeach()
 
+# -Wno-stringop-overflow: GCC 13 at -O3 reports "writing 1 byte into a region of size 0" inside
+# std::vector<T>::push_back of small aggregates once the verifier's model builder is inlined into
+# one function (a known false positive of that warning, e.g. GCC PR 109717 / 107852); GCC 12
+# does not. Every other warning stays an error.
 set(WARPLOOM_CXX_WARNING_FLAGS -Wall -Wextra -Werror)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  list(APPEND WARPLOOM_CXX_WARNING_FLAGS -Wno-stringop-overflow)
+endif()
 list(JOIN WARPLOOM_CXX_WARNING_FLAGS "," _warploom_host_warnings)
 set(WARPLOOM_CUDA_WARNING_FLAGS -Werror all-warnings "-Xcompiler=${_warploom_host_warnings}")
 
