@@ -258,13 +258,15 @@ struct SimtGemm {
     }
   };
 
-  // The stages: A as (K, M) and B as (K, N), in the compute type. Written by the load threads
-  // (each warp's commit is one arrival on the full barrier after __syncwarp), read by the math
-  // threads straight into registers, so a stage is free again once the math work returns.
+  // The stages: A as (K, M) and B as (K, N), in the compute type. Written by the load threads,
+  // read by the math threads straight into registers, so a stage is free again once the math work
+  // returns. Every thread arrives (commit, release) for itself: each arrival orders that thread's
+  // own accesses, which compute-sanitizer's racecheck can follow (it does not follow the
+  // __syncwarp-then-one-lane arrival of ts::warps groups), at 256 + 128 arrivals per stage.
   struct SmemAB {
     static constexpr ts::ResourceSpec spec{
         .name = "smem_ab",
-        .pipeline = ts::async_async(kStages, ts::warps(kLoadThreads / 32), ts::warps(kMathWarps))};
+        .pipeline = ts::async_async(kStages, ts::threads(kLoadThreads), ts::threads(kMathThreads))};
     Params const* p = nullptr;
     ts::SmemBuffer<TAcc, kStages * kStageA> a;  // (STAGES, BLK_K, BLK_M + PAD)
     ts::SmemBuffer<TAcc, kStages * kStageB> b;  // (STAGES, BLK_K, BLK_N + PAD)

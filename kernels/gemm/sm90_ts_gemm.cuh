@@ -432,6 +432,10 @@ struct TsGemm {
             smem.release();
           });
         });
+        // Again, unconditionally: ptxas cannot tell that last_iter ran, and to keep the store
+        // from reading accumulators still in flight it would otherwise put a full wgmma wait
+        // on every K iteration (C7517), ending the overlap of consecutive batches.
+        ts::wgmma_wait<0>(ctx);
         ts::work<&GmemD::store>(d, tile, acc);
       });
       ts::bulk_wait_read<0>(ctx);  // the last TMA stores read their staging before the CTA exits

@@ -471,7 +471,7 @@ Entry good(std::string_view name, std::string_view description,
 constexpr std::string_view kB3Note =
     "Hand-built model: in C++ a static step of 0 or ts::unroll<0> is a compile error "
     "(tests/compile_fail: ts_cf_r_b3_static_step_zero, ts_cf_r_b3_unroll_zero) and a run-time "
-    "step of 0 traps on the device with the rule's message.";
+    "step of 0 traps on the device (the launch fails instead of hanging).";
 constexpr std::string_view kB6Note =
     "Hand-built model: in C++ a loop's first_iter/last_iter exist only on the loop object its body "
     "receives, so the block cannot be opened outside the loop.";

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 
-#include <cuda/ptx>  // cuda::ptx::barrier_cluster_*, get_sreg_cluster_*, mbarrier_arrive
+#include <cuda/ptx>  // cuda::ptx::barrier_cluster_*, get_sreg_cluster_*
+
+#include <cutlass/arch/barrier.h>  // cutlass::arch::ClusterBarrier
 
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/config.hpp"
@@ -28,12 +30,13 @@ WL_DEVICE void cluster_sync() {
   cuda::ptx::barrier_cluster_wait();
 }
 
-// Arrives (release, cluster scope) on the barrier at `bar`'s offset in the shared memory of the
-// cluster's CTA `cta_rank` (which may be this CTA).
+// Arrives on the barrier at `bar`'s offset in the shared memory of the cluster's CTA `cta_rank`
+// (which may be this CTA). CUTLASS's ClusterBarrier::arrive: mapa + mbarrier.arrive.shared::cluster
+// with the default .release.cta semantics, which is what a consumer release needs (its reads of
+// the stage are complete in program order or retired by wgmma.wait_group); cuda::ptx offers only
+// the .release.cluster form, a cluster-scope fence on every arrival.
 WL_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, std::uint32_t cta_rank) {
-  auto* remote = static_cast<Mbarrier*>(__cluster_map_shared_rank(bar, cta_rank));
-  cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
-                             cuda::ptx::space_cluster, remote);
+  cutlass::arch::ClusterBarrier::arrive(bar, cta_rank, 1u);
 }
 
 #endif  // __CUDACC__

@@ -132,13 +132,10 @@ class DeviceContext {
     if constexpr (StaticBound<Step>) {
       trips = trip_count<Step::value>(start, end);
     } else {
-      if (step ==
-          0) {  // a run-time step the verifier could not see: stop with the rule, not a hang
-        // No format arguments: printf then needs no stack frame, so the kernel keeps no local
-        // memory.
-        printf("warploom: R-B3: a domain_loop's run-time step is 0; the kernel stops\n");
-        __trap();
-      }
+      // A run-time step the verifier could not see is 0: stop (R-B3) rather than hang. No
+      // printf: any call in a kernel makes ptxas serialize every wgmma of it (C7510), so the rule
+      // is reported as the trap's launch failure (docs/verification/rules.md, R-B3).
+      if (step == 0) __trap();
       trips =
           step > 0 ? trip_count_positive(start, end, step) : trip_count_positive(end, start, -step);
     }
