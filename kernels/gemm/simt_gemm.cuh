@@ -434,26 +434,17 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
 }
 
 // ---- Host launcher -----------------------------------------------------------------------------
-// A (M x K) and B (K x N) as the load task's (rows, K) views.
+// An operand as the load task's (rows, K) view: A (M x K) is K-contiguous when row-major, B (K x N)
+// when column-major (`k_layout`).
 template <class T>
-Operand<T> operand_a(Matrix const& a, int m) {
-  bool const row_major = a.layout == MatrixLayout::RowMajor;
-  return {.data = static_cast<T const*>(a.data),
-          .stride_rows = row_major ? a.ld : 1,
-          .stride_k = row_major ? 1 : a.ld,
-          .stride_batch = a.batch_stride,
-          .rows = m,
-          .k_contiguous = row_major};
-}
-template <class T>
-Operand<T> operand_b(Matrix const& b, int n) {
-  bool const col_major = b.layout == MatrixLayout::ColMajor;
-  return {.data = static_cast<T const*>(b.data),
-          .stride_rows = col_major ? b.ld : 1,
-          .stride_k = col_major ? 1 : b.ld,
-          .stride_batch = b.batch_stride,
-          .rows = n,
-          .k_contiguous = col_major};
+Operand<T> operand_view(Matrix const& x, int rows, MatrixLayout k_layout) {
+  bool const k_contiguous = x.layout == k_layout;
+  return {.data = static_cast<T const*>(x.data),
+          .stride_rows = k_contiguous ? x.ld : 1,
+          .stride_k = k_contiguous ? 1 : x.ld,
+          .stride_batch = x.batch_stride,
+          .rows = rows,
+          .k_contiguous = k_contiguous};
 }
 
 // `args` has its leading dimensions and batch strides resolved and row-major C and D (gemm.cpp's
@@ -463,8 +454,8 @@ void launch_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaS
   using Params = typename Cfg::Params;
   using TAcc = typename Cfg::TAcc;
   Params p{};
-  p.a = operand_a<typename Cfg::TIn>(args.a, args.m);
-  p.b = operand_b<typename Cfg::TIn>(args.b, args.n);
+  p.a = operand_view<typename Cfg::TIn>(args.a, args.m, MatrixLayout::RowMajor);
+  p.b = operand_view<typename Cfg::TIn>(args.b, args.n, MatrixLayout::ColMajor);
   p.c = static_cast<typename Cfg::TOut const*>(args.c.data);
   p.ldc = args.c.ld;
   p.batch_stride_c = args.c.batch_stride;

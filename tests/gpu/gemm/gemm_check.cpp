@@ -1,6 +1,8 @@
 // tests/gpu/gemm/gemm_check.cpp — see gemm_check.hpp.
 #include "gemm_check.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -201,6 +203,14 @@ std::vector<double> reference_of(GemmArguments const& args) {
   std::vector<double> host(count);
   WL_CUDA_CHECK(cudaMemcpy(host.data(), out.get(), count * sizeof(double), cudaMemcpyDeviceToHost));
   return host;
+}
+
+void expect_correct(Problem const& p, GemmTuning const& tuning) {
+  SCOPED_TRACE(p.describe());
+  ProblemData data(p);
+  gemm(data.args(), nullptr, tuning);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(data.check(reference_of(data.args())), "");
 }
 
 }  // namespace warploom::gemm::testing

@@ -59,4 +59,8 @@ std::vector<double> reference_of(GemmArguments const& args);
 double tolerance(ScalarType out);
 double tolerance(ScalarType in, ScalarType out);
 
+// Runs gemm() on fresh random data for `p` (outputs poisoned) with `tuning` and expects it to
+// match the float64 reference (a GoogleTest expectation, traced with the problem).
+void expect_correct(Problem const& p, GemmTuning const& tuning = {});
+
 }  // namespace warploom::gemm::testing

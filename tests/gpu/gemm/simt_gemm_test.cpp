@@ -23,12 +23,8 @@ GemmTuning simt(int raster_panel = 8, int max_ctas = 0) {
   return GemmTuning{.raster_panel = raster_panel, .max_ctas = max_ctas, .kernel = GemmKernel::Simt};
 }
 
-void expect_correct(Problem const& p, GemmTuning tuning = simt()) {
-  SCOPED_TRACE(p.describe());
-  ProblemData data(p);
-  gemm(data.args(), nullptr, tuning);
-  WL_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_EQ(data.check(reference_of(data.args())), "");
+void expect_simt_correct(Problem const& p, GemmTuning const& tuning = simt()) {
+  testing::expect_correct(p, tuning);
 }
 
 struct TypePair {
@@ -58,18 +54,18 @@ TEST(SimtGemm, EveryTypePairAndLayoutOnOddShapes) {
       for (MatrixLayout b : {kRow, kCol}) {
         for (MatrixLayout d : {kRow, kCol}) {
           for (Shape const& s : shapes) {
-            expect_correct({.in = t.in,
-                            .out = t.out,
-                            .a = a,
-                            .b = b,
-                            .d = d,
-                            .m = s.m,
-                            .n = s.n,
-                            .k = s.k,
-                            .batch = s.batch,
-                            .beta = s.beta,
-                            .pad = s.pad,
-                            .align_ld = s.align_ld});
+            expect_simt_correct({.in = t.in,
+                                 .out = t.out,
+                                 .a = a,
+                                 .b = b,
+                                 .d = d,
+                                 .m = s.m,
+                                 .n = s.n,
+                                 .k = s.k,
+                                 .batch = s.batch,
+                                 .beta = s.beta,
+                                 .pad = s.pad,
+                                 .align_ld = s.align_ld});
           }
         }
       }
@@ -82,7 +78,8 @@ TEST(SimtGemm, EveryTypePairAndLayoutAt1000Cubed) {
   for (TypePair t : kTypePairs) {
     for (MatrixLayout a : {kRow, kCol}) {
       for (MatrixLayout b : {kRow, kCol}) {
-        expect_correct({.in = t.in, .out = t.out, .a = a, .b = b, .m = 1000, .n = 1000, .k = 1000});
+        expect_simt_correct(
+            {.in = t.in, .out = t.out, .a = a, .b = b, .m = 1000, .n = 1000, .k = 1000});
       }
     }
   }
@@ -92,29 +89,29 @@ TEST(SimtGemm, EveryTypePairAndLayoutAt1000Cubed) {
 // beta, batches, column-major C and D.
 TEST(SimtGemm, ElementAlignedPointersAlphaBetaAndPadding) {
   for (TypePair t : kTypePairs) {
-    expect_correct({.in = t.in,
-                    .out = t.out,
-                    .a = kCol,
-                    .b = kRow,
-                    .d = kCol,
-                    .m = 300,
-                    .n = 260,
-                    .k = 333,
-                    .batch = 2,
-                    .alpha = -0.75f,
-                    .beta = 2.0f,
-                    .pad = 5,
-                    .align_ld = false,
-                    .offset = 1});
-    expect_correct({.in = t.in,
-                    .out = t.out,
-                    .m = 77,
-                    .n = 129,
-                    .k = 1,
-                    .alpha = 0.5f,
-                    .beta = -1.0f,
-                    .align_ld = false,
-                    .offset = 3});
+    expect_simt_correct({.in = t.in,
+                         .out = t.out,
+                         .a = kCol,
+                         .b = kRow,
+                         .d = kCol,
+                         .m = 300,
+                         .n = 260,
+                         .k = 333,
+                         .batch = 2,
+                         .alpha = -0.75f,
+                         .beta = 2.0f,
+                         .pad = 5,
+                         .align_ld = false,
+                         .offset = 1});
+    expect_simt_correct({.in = t.in,
+                         .out = t.out,
+                         .m = 77,
+                         .n = 129,
+                         .k = 1,
+                         .alpha = 0.5f,
+                         .beta = -1.0f,
+                         .align_ld = false,
+                         .offset = 3});
   }
 }
 
@@ -127,18 +124,18 @@ TEST(SimtGemm, PersistentLoopAndRasterPanels) {
                   .k = 520,
                   .batch = 2,
                   .align_ld = false};
-  for (GemmTuning t : {simt(1, 0), simt(3, 7), simt(100, 1), simt(8, 2)}) expect_correct(p, t);
+  for (GemmTuning t : {simt(1, 0), simt(3, 7), simt(100, 1), simt(8, 2)}) expect_simt_correct(p, t);
 }
 
 TEST(SimtGemm, LargeProblem) {
-  expect_correct({.in = ScalarType::F32,
-                  .out = ScalarType::F32,
-                  .a = kRow,
-                  .b = kCol,
-                  .m = 3000,
-                  .n = 5000,
-                  .k = 700,
-                  .align_ld = false});
+  expect_simt_correct({.in = ScalarType::F32,
+                       .out = ScalarType::F32,
+                       .a = kRow,
+                       .b = kCol,
+                       .m = 3000,
+                       .n = 5000,
+                       .k = 700,
+                       .align_ld = false});
 }
 
 // Auto runs the SIMT GEMM on what the tensor-core GEMM cannot (fp32, fp64, misaligned 16-bit
@@ -153,7 +150,7 @@ TEST(SimtGemm, AutoRunsWhatTheTensorCoresCannot) {
   for (Problem const& p : simt_problems) {
     ProblemData data(p);
     EXPECT_EQ(selected_kernel(data.args()), GemmKernel::Simt) << p.describe();
-    expect_correct(p, GemmTuning{});
+    expect_simt_correct(p, GemmTuning{});
   }
   ProblemData aligned({.in = ScalarType::BF16, .out = ScalarType::BF16, .k = 64});
   EXPECT_EQ(selected_kernel(aligned.args()), GemmKernel::TensorCore);

@@ -19,14 +19,6 @@ namespace {
 constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
 constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
 
-void expect_correct(Problem const& p, GemmTuning tuning = {}) {
-  SCOPED_TRACE(p.describe());
-  ProblemData data(p);
-  gemm(data.args(), nullptr, tuning);
-  WL_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_EQ(data.check(reference_of(data.args())), "");
-}
-
 struct Shape {
   int m, n, k, batch;
   float beta;
