@@ -1,7 +1,8 @@
 // bench/gemm_bench.cpp
 //
-// The sm90 TS GEMM against cuBLAS, interleaved in one process (ours, cuBLAS, ours, cuBLAS, ...)
-// so that clock and power drift hit both alike. Each contender is first checked on a poisoned D
+// The sm90 TS GEMM against cuBLAS (cublasGemmEx, default algorithm) and cuBLASLt (its heuristic's
+// first algorithm, 32 MiB workspace), interleaved in one process (ours, cuBLAS, cuBLASLt, ours,
+// ...) so that clock and power drift hit all alike. Each contender is first checked on a poisoned D
 // against the float64 reference; then timed with CUDA events, median over --reps runs, with input
 // sets rotated so that the bytes touched between two runs of one set exceed 2x L2.
 //
@@ -24,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -72,6 +74,15 @@ struct Contender {
   std::vector<float> ms;
 };
 
+cublasOperation_t blas_op(wg::MatrixLayout l) {
+  return l == wg::MatrixLayout::RowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+}
+cudaDataType blas_type(wg::ScalarType t) {
+  return t == wg::ScalarType::F16    ? CUDA_R_16F
+         : t == wg::ScalarType::BF16 ? CUDA_R_16BF
+                                     : CUDA_R_32F;
+}
+
 // cuBLAS computing the same row-major D: column-major D^T = B^T A^T.
 struct Cublas {
   cublasHandle_t handle{};
@@ -80,21 +91,88 @@ struct Cublas {
   }
   ~Cublas() { cublasDestroy(handle); }
   void run(wg::GemmArguments const& r) const {
-    auto const op = [](wg::MatrixLayout l) {
-      return l == wg::MatrixLayout::RowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
-    };
-    auto const type = [](wg::ScalarType t) {
-      return t == wg::ScalarType::F16    ? CUDA_R_16F
-             : t == wg::ScalarType::BF16 ? CUDA_R_16BF
-                                         : CUDA_R_32F;
-    };
     float const alpha = r.alpha, beta = r.beta;
-    cublasStatus_t const s = cublasGemmEx(
-        handle, op(r.b.layout), op(r.a.layout), r.n, r.m, r.k, &alpha, r.b.data, type(r.b.type),
-        static_cast<int>(r.b.ld), r.a.data, type(r.a.type), static_cast<int>(r.a.ld), &beta, r.d,
-        type(r.d_type), static_cast<int>(r.ldd), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    cublasStatus_t const s =
+        cublasGemmEx(handle, blas_op(r.b.layout), blas_op(r.a.layout), r.n, r.m, r.k, &alpha,
+                     r.b.data, blas_type(r.b.type), static_cast<int>(r.b.ld), r.a.data,
+                     blas_type(r.a.type), static_cast<int>(r.a.ld), &beta, r.d, blas_type(r.d_type),
+                     static_cast<int>(r.ldd), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasGemmEx failed");
   }
+};
+
+// cuBLASLt on the same D^T = B^T A^T, planned once per shape: the heuristic's first algorithm
+// for these layouts with a 32 MiB workspace (what a framework calling cuBLASLt gets).
+class CublasLt {
+ public:
+  CublasLt() { check(cublasLtCreate(&handle_), "cublasLtCreate"); }
+  ~CublasLt() {
+    release();
+    cublasLtDestroy(handle_);
+  }
+  CublasLt(CublasLt const&) = delete;
+  CublasLt& operator=(CublasLt const&) = delete;
+
+  // Every operand set of one shape shares types, layouts and leading dimensions.
+  void plan(wg::GemmArguments const& r) {
+    release();
+    cublasOperation_t const op_b = blas_op(r.b.layout), op_a = blas_op(r.a.layout);
+    check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "MatmulDescCreate");
+    check(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)),
+          "TRANSA");
+    check(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)),
+          "TRANSB");
+    // Column-major views: B^T as (N x K) or, transposed, (K x N); A^T as (K x M) or (M x K).
+    bool const b_n = op_b == CUBLAS_OP_N, a_n = op_a == CUBLAS_OP_N;
+    check(cublasLtMatrixLayoutCreate(&b_, blas_type(r.b.type), b_n ? r.n : r.k, b_n ? r.k : r.n,
+                                     r.b.ld),
+          "layout B");
+    check(cublasLtMatrixLayoutCreate(&a_, blas_type(r.a.type), a_n ? r.k : r.m, a_n ? r.m : r.k,
+                                     r.a.ld),
+          "layout A");
+    check(cublasLtMatrixLayoutCreate(&d_, blas_type(r.d_type), r.n, r.m, r.ldd), "layout D");
+    cublasLtMatmulPreference_t pref{};
+    check(cublasLtMatmulPreferenceCreate(&pref), "PreferenceCreate");
+    std::size_t const workspace_bytes = workspace_.bytes();
+    check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                               &workspace_bytes, sizeof(workspace_bytes)),
+          "workspace preference");
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    cublasStatus_t const s =
+        cublasLtMatmulAlgoGetHeuristic(handle_, op_, b_, a_, d_, d_, pref, 1, &result, &found);
+    cublasLtMatmulPreferenceDestroy(pref);
+    check(s, "AlgoGetHeuristic");
+    if (found == 0) throw std::runtime_error("cuBLASLt: no algorithm for this problem");
+    algo_ = result.algo;
+  }
+
+  void run(wg::GemmArguments const& r) const {
+    float const alpha = r.alpha, beta = r.beta;
+    check(cublasLtMatmul(handle_, op_, &alpha, r.b.data, b_, r.a.data, a_, &beta, r.d, d_, r.d, d_,
+                         &algo_, workspace_.get(), workspace_.bytes(), nullptr),
+          "cublasLtMatmul");
+  }
+
+ private:
+  static void check(cublasStatus_t s, char const* what) {
+    if (s != CUBLAS_STATUS_SUCCESS)
+      throw std::runtime_error(std::string("cuBLASLt: ") + what + " failed (status " +
+                               std::to_string(static_cast<int>(s)) + ")");
+  }
+  void release() {
+    if (op_) cublasLtMatmulDescDestroy(op_);
+    for (cublasLtMatrixLayout_t l : {a_, b_, d_})
+      if (l) cublasLtMatrixLayoutDestroy(l);
+    op_ = nullptr;
+    a_ = b_ = d_ = nullptr;
+  }
+
+  cublasLtHandle_t handle_{};
+  wt::DeviceBuffer workspace_{std::size_t{32} << 20};
+  cublasLtMatmulDesc_t op_{};
+  cublasLtMatrixLayout_t a_{}, b_{}, d_{};
+  cublasLtMatmulAlgo_t algo_{};
 };
 
 // D of `set` against the reference: max |d - ref| / max |ref| over D's first rows (the float64
@@ -176,6 +254,7 @@ int main(int argc, char** argv) {
       layout[1] == 't' ? wg::MatrixLayout::RowMajor : wg::MatrixLayout::ColMajor;
 
   Cublas cublas;
+  CublasLt cublaslt;
   wb::EventTimer timer;
   nlohmann::json out;
   out["device"] = wb::device_json(device);
@@ -189,9 +268,9 @@ int main(int argc, char** argv) {
       "CUDA events around each launch; contenders interleaved per repetition; operand sets rotated "
       "to exceed 2x L2; median; TFLOP/s = 2MNK / median";
   bool all_correct = true;
-  std::vector<double> ratios;
-  std::printf("%-18s %-10s %10s %10s %10s %9s %8s %9s\n", "shape", "contender", "median ms",
-              "p10 ms", "p90 ms", "TFLOP/s", "vs cuBLAS", "max err");
+  std::vector<double> ratios, ratios_lt;
+  std::printf("%-18s %-10s %10s %10s %10s %9s %8s %8s %9s\n", "shape", "contender", "median ms",
+              "p10 ms", "p90 ms", "TFLOP/s", "vs cuBLAS", "vs Lt", "max err");
   for (Shape const& s : shapes) {
     // Leading dimensions rounded up to 16 bytes (TMA); both contenders use the same storage.
     auto const ld_of = [](int contiguous) { return (contiguous + 7) / 8 * 8; };
@@ -229,9 +308,11 @@ int main(int argc, char** argv) {
       o.args.d_type = t;
       o.args.ldd = ldd;
     }
+    cublaslt.plan(operand_sets[0].args);
     std::vector<Contender> contenders = {
         {"warploom", [&](wg::GemmArguments const& a) { wg::gemm(a, nullptr, tuning); }, {}},
         {"cublas", [&](wg::GemmArguments const& a) { cublas.run(a); }, {}},
+        {"cublaslt", [&](wg::GemmArguments const& a) { cublaslt.run(a); }, {}},
     };
     std::string const shape_name =
         std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
@@ -274,29 +355,37 @@ int main(int argc, char** argv) {
     }
     double const flops = 2.0 * s.m * s.n * s.k;
     float const cublas_ms = wb::percentile(contenders[1].ms, 0.5);
+    float const cublaslt_ms = wb::percentile(contenders[2].ms, 0.5);
     for (std::size_t i = 0; i < contenders.size(); ++i) {
       Contender const& c = contenders[i];
       float const med = wb::percentile(c.ms, 0.5);
       double const tflops = flops / (med * 1e-3) / 1e12;
       double const vs = cublas_ms / med;
-      std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f %8.3f %9.2e\n", shape_name.c_str(),
+      double const vs_lt = cublaslt_ms / med;
+      std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f %8.3f %8.3f %9.2e\n", shape_name.c_str(),
                   c.name.c_str(), med, wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), tflops,
-                  vs, errors[i]);
+                  vs, vs_lt, errors[i]);
       js["contenders"][c.name] = {{"median_ms", med},
                                   {"p10_ms", wb::percentile(c.ms, 0.1)},
                                   {"p90_ms", wb::percentile(c.ms, 0.9)},
                                   {"tflops", tflops},
                                   {"speed_vs_cublas", vs},
+                                  {"speed_vs_cublaslt", vs_lt},
                                   {"max_relative_error", errors[i]}};
     }
     ratios.push_back(cublas_ms / wb::percentile(contenders[0].ms, 0.5));
+    ratios_lt.push_back(cublaslt_ms / wb::percentile(contenders[0].ms, 0.5));
     out["shapes"].push_back(js);
   }
-  double log_sum = 0.0;
-  for (double r : ratios) log_sum += std::log(r);
-  double const geomean = std::exp(log_sum / static_cast<double>(ratios.size()));
-  std::printf("geomean speed vs cuBLAS: %.3f\n", geomean);
+  auto const geomean_of = [](std::vector<double> const& rs) {
+    double log_sum = 0.0;
+    for (double r : rs) log_sum += std::log(r);
+    return std::exp(log_sum / static_cast<double>(rs.size()));
+  };
+  double const geomean = geomean_of(ratios), geomean_lt = geomean_of(ratios_lt);
+  std::printf("geomean speed vs cuBLAS: %.3f, vs cuBLASLt: %.3f\n", geomean, geomean_lt);
   out["geomean_speed_vs_cublas"] = geomean;
+  out["geomean_speed_vs_cublaslt"] = geomean_lt;
   out["all_correct"] = all_correct;
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
   return all_correct ? 0 : 1;
