@@ -24,7 +24,8 @@ import re
 import subprocess
 import sys
 
-FUNC_SPLIT = re.compile(r"\n\s+Function : ")
+from sass_compare import FUNC_SPLIT  # this directory: the cuobjdump listing's function separator
+
 INSTR = re.compile(r"/\*([0-9a-f]{4,6})\*/\s+(?:@!?U?P[T0-9]+\s+)?([^;]*);")
 BRANCH = re.compile(r"^BRA (?:U?!?P[T0-9]+, )?0x([0-9a-f]+)")
 FULL_WAIT = "WARPGROUP.DEPBAR.LE gsb0, 0x0"

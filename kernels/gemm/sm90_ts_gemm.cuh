@@ -210,19 +210,22 @@ struct TsGemm {
                                         group_modes<0, 2>(sA), group_modes<0, 2>(gA));
       auto [tBgB, tBsB] = tma_partition(p->tma_b, rank_m, Layout<Int<kClusterM>>{},
                                         group_modes<0, 2>(sB), group_modes<0, 2>(gB));
-      auto const& src_a = tAgA(_, stage.loop_offset);
-      auto const& src_b = tBgB(_, stage.loop_offset);
-      if constexpr (kClusterN == 1) {
-        copy(p->tma_a.with(*stage.barrier), src_a, tAsA(_, stage.stage_idx));
+      copy_tile<kClusterN>(p->tma_a, *stage.barrier, multicast_mask(rank_m, kClusterN, kClusterM),
+                           tAgA(_, stage.loop_offset), tAsA(_, stage.stage_idx));
+      copy_tile<kClusterM>(p->tma_b, *stage.barrier,
+                           multicast_mask(rank_n * kClusterM, kClusterM, 1),
+                           tBgB(_, stage.loop_offset), tBsB(_, stage.stage_idx));
+    }
+
+    // One TMA copy completing on `barrier`; into the CTAs of `mask` when kMulticast > 1 (the
+    // plain load has no mask argument).
+    template <int kMulticast, class Tma, class Src, class Dst>
+    static WL_DEVICE void copy_tile(Tma const& tma, std::uint64_t& barrier, std::uint16_t mask,
+                                    Src const& src, Dst&& dst) {
+      if constexpr (kMulticast == 1) {
+        cute::copy(tma.with(barrier), src, dst);
       } else {
-        copy(p->tma_a.with(*stage.barrier, multicast_mask(rank_m, kClusterN, kClusterM)), src_a,
-             tAsA(_, stage.stage_idx));
-      }
-      if constexpr (kClusterM == 1) {
-        copy(p->tma_b.with(*stage.barrier), src_b, tBsB(_, stage.stage_idx));
-      } else {
-        copy(p->tma_b.with(*stage.barrier, multicast_mask(rank_n * kClusterM, kClusterM, 1)), src_b,
-             tBsB(_, stage.stage_idx));
+        cute::copy(tma.with(barrier, mask), src, dst);
       }
     }
 
@@ -445,6 +448,7 @@ struct TsGemm {
   using Manager =
       ts::TaskManager<ts::Tasks<MmaTask, LoadTask, ts::PaddingTask<9, 3, 40>>,
                       ts::Graph<ts::DependsOn<SmemAB, Tiles>, ts::DependsOn<GmemD, SmemAB, Tiles>>>;
+  static_assert(Manager::cluster_size == kClusterSize);
 };
 
 }  // namespace warploom::gemm::sm90

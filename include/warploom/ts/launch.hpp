@@ -5,6 +5,7 @@
 // shared memory the allocator computed, and launches with the TaskManager's block size.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -42,6 +43,34 @@ void verify_once(std::string_view name) {
   (void)verified;
 }
 
+namespace detail {
+
+// A launch of Manager's block and shared memory on `grid`, in clusters of Manager::cluster_size
+// CTAs along x (`cluster` holds the attribute the config points to).
+template <class Manager>
+cudaLaunchConfig_t cluster_launch_config(dim3 grid, cudaStream_t stream,
+                                         cudaLaunchAttribute& cluster) {
+  cluster = {};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(Manager::num_threads);
+  config.dynamicSmemBytes = static_cast<std::size_t>(Manager::smem_bytes);
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  return config;
+}
+
+template <class Manager, class... Params>
+void allow_dynamic_smem(void (*kernel)(Params...)) {
+  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(Manager::smem_bytes)));
+}
+
+}  // namespace detail
+
 // Launches `kernel` on `grid` CTAs of Manager::num_threads threads with Manager::smem_bytes of
 // dynamic shared memory, in clusters of Manager::cluster_size CTAs along x (grid.x must be a
 // multiple of it).
@@ -49,8 +78,7 @@ template <class Manager, class... Params, class... Args>
 void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
             Args&&... args) {
   verify_once<Manager>(name);
-  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Manager::smem_bytes)));
+  detail::allow_dynamic_smem<Manager>(kernel);
   if constexpr (Manager::cluster_size == 1) {
     kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(
         std::forward<Args>(args)...);
@@ -59,16 +87,8 @@ void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStr
       throw std::invalid_argument(std::string(name) + ": grid.x = " + std::to_string(grid.x) +
                                   " is not a multiple of the cluster size " +
                                   std::to_string(Manager::cluster_size));
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
-    cudaLaunchConfig_t config{};
-    config.gridDim = grid;
-    config.blockDim = dim3(Manager::num_threads);
-    config.dynamicSmemBytes = static_cast<std::size_t>(Manager::smem_bytes);
-    config.stream = stream;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(grid, stream, cluster);
     WL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   }
   WL_CUDA_CHECK(cudaGetLastError());
@@ -78,17 +98,10 @@ void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStr
 // a cluster kernel: not every SM count divides into clusters, GPCs bound them).
 template <class Manager, class... Params>
 int max_active_clusters(void (*kernel)(Params...)) {
-  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Manager::smem_bytes)));
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(Manager::cluster_size));
-  config.blockDim = dim3(Manager::num_threads);
-  config.dynamicSmemBytes = static_cast<std::size_t>(Manager::smem_bytes);
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  detail::allow_dynamic_smem<Manager>(kernel);
+  cudaLaunchAttribute cluster;
+  cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(
+      dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, cluster);
   int clusters = 0;
   WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   return clusters;

@@ -28,6 +28,7 @@
 // compare the warp index against constants.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -132,17 +133,13 @@ class TaskManager {
   }
   static constexpr long long smem_bytes = smem_layout().total_bytes;
 
+  static constexpr int smem_alignment = smem_layout().base_alignment;
+
   // CTAs per cluster: the widest multicast of any pipeline (1 without multicast). ts::launch
   // launches clusters of this size along x.
-  static constexpr int cluster_size = [] {
-    int n = 1;
-    ManagerModel m;
-    describe_resources<traits>(m);
-    for (auto const& r : m.resources)
-      n = r.pipeline.multicast_ctas > n ? r.pipeline.multicast_ctas : n;
-    return n;
-  }();
-  static constexpr int smem_alignment = smem_layout().base_alignment;
+  static constexpr int cluster_size = []<class... Rs>(list<Rs...>) {
+    return std::max({1, Rs::spec.pipeline.multicast_ctas...});
+  }(resources{});
 
   // ---- Host: description and verification ---------------------------------------------------
   static ManagerModel model(std::string_view name = "task_manager") {
