@@ -7,7 +7,9 @@
 // sets rotated so that the bytes touched between two runs of one set exceed 2x L2.
 //
 //   gemm_bench [--shapes 4096x4096x4096,...] [--dtype bf16|fp16] [--layout tn|nn|nt|tt]
-//              [--regime burst|sustained] [--reps N] [--panel P] [--json FILE]
+//              [--regime burst|sustained] [--reps N] [--panel P] [--cluster MxN]
+//              [--design auto|cooperative|pingpong] [--ablate-design] [--ablate-stages]
+//              [--json FILE]
 //
 // Layout letters follow BLAS on column-major storage, as cuBLAS users write them: "tn" is
 // A row-major (K-major) and B column-major (K-major), the layout every GEMM library favours.
@@ -23,6 +25,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <cublasLt.h>
@@ -33,6 +36,7 @@
 #include "bench_common.hpp"
 #include "gemm/gemm.hpp"
 #include "gemm/reference.hpp"
+#include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -229,8 +233,20 @@ int main(int argc, char** argv) {
   std::string cluster = "2x1";
   app.add_option("--cluster", cluster, "thread-block cluster MxN (CTAs sharing B x sharing A)")
       ->check(CLI::IsMember({"1x1", "2x1", "1x2"}));
+  std::string design = "auto";
+  app.add_option("--design", design, "consumer design of the `warploom` contender")
+      ->check(CLI::IsMember({"auto", "cooperative", "pingpong"}));
+  bool ablate_design = false;
+  app.add_flag("--ablate-design", ablate_design,
+               "also time both designs as contenders `wl_coop` and `wl_pingpong`");
+  bool ablate_stages = false;
+  app.add_flag("--ablate-stages", ablate_stages,
+               "also time the stage-count variants (bf16 tn, 2x1 cluster only)");
   app.add_option("--json", json_path, "write results here");
   CLI11_PARSE(app, argc, argv);
+  tuning.design = design == "cooperative" ? wg::ConsumerDesign::Cooperative
+                  : design == "pingpong"  ? wg::ConsumerDesign::PingPong
+                                          : wg::ConsumerDesign::Auto;
   tuning.cluster_m = cluster[0] - '0';
   tuning.cluster_n = cluster[2] - '0';
   std::vector<Shape> shapes;
@@ -262,8 +278,10 @@ int main(int argc, char** argv) {
   out["layout"] = layout;
   out["regime"] = regime;
   out["reps"] = reps;
-  out["tuning"] = {
-      {"raster_panel", tuning.raster_panel}, {"cluster", cluster}, {"max_ctas", tuning.max_ctas}};
+  out["tuning"] = {{"raster_panel", tuning.raster_panel},
+                   {"cluster", cluster},
+                   {"max_ctas", tuning.max_ctas},
+                   {"design", design}};
   out["method"] =
       "CUDA events around each launch; contenders interleaved per repetition; operand sets rotated "
       "to exceed 2x L2; median; TFLOP/s = 2MNK / median";
@@ -314,6 +332,23 @@ int main(int argc, char** argv) {
         {"cublas", [&](wg::GemmArguments const& a) { cublas.run(a); }, {}},
         {"cublaslt", [&](wg::GemmArguments const& a) { cublaslt.run(a); }, {}},
     };
+    if (ablate_design) {
+      for (auto [name, d] : {std::pair{"wl_coop", wg::ConsumerDesign::Cooperative},
+                             std::pair{"wl_pingpong", wg::ConsumerDesign::PingPong}}) {
+        wg::GemmTuning t = tuning;
+        t.design = d;
+        contenders.push_back(
+            {name, [t](wg::GemmArguments const& a) { wg::gemm(a, nullptr, t); }, {}});
+      }
+    }
+    if (ablate_stages) {
+      for (wb::StageVariant const& v : wb::stage_variants())
+        contenders.push_back({v.name,
+                              [&v, &tuning](wg::GemmArguments const& a) {
+                                wb::run_stage_variant(v, a, tuning, nullptr);
+                              },
+                              {}});
+    }
     std::string const shape_name =
         std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
     nlohmann::json js;

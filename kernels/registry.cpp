@@ -22,6 +22,10 @@ std::vector<BundledKernel> const& bundled_kernels() {
       {"sm90_ts_gemm",
        "GEMM: persistent, TMA load warp -> 4-stage smem -> two wgmma warpgroups, lagged release",
        [] { return gemm::gemm_model(); }},
+      {"sm90_ts_gemm_pingpong",
+       "GEMM: persistent, TMA load warp -> two 3-stage smem pipelines -> one wgmma warpgroup each, "
+       "epilogues overlapping the other's main loop",
+       [] { return gemm::gemm_pingpong_model(); }},
       {"simt_gemm",
        "GEMM without tensor cores: persistent, 4 load warps -> 3-stage smem (threads -> threads) "
        "-> 8 FMA warps",

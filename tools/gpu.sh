@@ -83,10 +83,12 @@ if want gemm; then
     run "sanitizer-$tool-gemm" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       build/release/tests/gpu/gemm_test --gtest_filter="$gemm_filter"
   done
-  for dtype in bf16 fp16; do
-    run "gemm-bench-$dtype" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
-      --json "$OUT/gemm_bench_$dtype.json"
-  done
+  # Both consumer designs side by side with the library's choice; bf16 also with the stage-count
+  # variants (the ablations of docs/kernels/sm90_ts_gemm.md).
+  run gemm-bench-bf16 build/release/bin/gemm_bench --dtype bf16 --reps 30 --ablate-design \
+    --ablate-stages --json "$OUT/gemm_bench_bf16.json"
+  run gemm-bench-fp16 build/release/bin/gemm_bench --dtype fp16 --reps 30 --ablate-design \
+    --json "$OUT/gemm_bench_fp16.json"
   run gemm-bench-bf16-sustained build/release/bin/gemm_bench --dtype bf16 --reps 30 \
     --regime sustained --sustain-s 5 --json "$OUT/gemm_bench_bf16_sustained.json"
   # Ablation: raster panel height (tiles) on the large square shapes.

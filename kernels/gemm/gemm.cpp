@@ -49,6 +49,18 @@ std::string_view to_string(GemmKernel k) {
   return "?";
 }
 
+std::string_view to_string(ConsumerDesign d) {
+  switch (d) {
+    case ConsumerDesign::Auto:
+      return "auto";
+    case ConsumerDesign::Cooperative:
+      return "cooperative";
+    case ConsumerDesign::PingPong:
+      return "pingpong";
+  }
+  return "?";
+}
+
 namespace {
 
 [[noreturn]] void fail(std::string const& what) {
@@ -215,6 +227,14 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel) {
   return tensor_core_violation(r).empty() ? GemmKernel::TensorCore : GemmKernel::Simt;
 }
 
+ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {
+  if (design != ConsumerDesign::Auto) return design;
+  // Ping-pong hides the epilogue behind the other warpgroup's main loop, which pays when the main
+  // loop is short; with a long K the cooperative tile's better reuse wins.
+  constexpr int kPingPongMaxK = 4096;
+  return args.k <= kPingPongMaxK ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+}
+
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   if (tuning.raster_panel < 1)
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
@@ -234,11 +254,16 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   }
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
+  tuning.design = selected_design(r, tuning.design);
   sm90::run_ts_gemm(r, tuning, stream);
 }
 
 ts::ManagerModel gemm_model() {
   return sm90::ts_gemm_model();
+}
+
+ts::ManagerModel gemm_pingpong_model() {
+  return sm90::ts_gemm_pingpong_model();
 }
 
 ts::ManagerModel simt_gemm_model() {

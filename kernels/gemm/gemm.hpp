@@ -62,6 +62,13 @@ struct GemmArguments {
   float beta = 0.0f;
 };
 
+// How the tensor-core GEMM's two wgmma consumer warpgroups share the work. Cooperative: both on
+// one 128 x 256 tile, 64 rows each (the most data reuse per shared-memory byte); PingPong: each on
+// a 128 x 128 tile of its own, one warpgroup storing its tile while the other's wgmma run (hides
+// the epilogue, which matters when K is short). Auto: gemm() picks by the problem's K.
+enum class ConsumerDesign { Auto, Cooperative, PingPong };
+std::string_view to_string(ConsumerDesign d);
+
 // The TS kernel's tunable knobs (the autotune space). `raster_panel`: consecutive output tile rows
 // a CTA sweep walks before moving right (L2 reuse of B); `max_ctas`: persistent grid size cap
 // (0 = one CTA per SM); `cluster_m` x `cluster_n`: the thread-block cluster (1x1, 2x1 or 1x2)
@@ -71,6 +78,7 @@ struct GemmTuning {
   int max_ctas = 0;
   int cluster_m = 2;
   int cluster_n = 1;
+  ConsumerDesign design = ConsumerDesign::Auto;
   // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
   // SIMT GEMM honours raster_panel and max_ctas and has no clusters.
   GemmKernel kernel = GemmKernel::Auto;
@@ -98,8 +106,13 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 // (load warps -> shared-memory stages -> FMA warps). Checks `args` first.
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
-// The TaskManager of the sm90 TS GEMM, as the verifier sees it.
+// The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
+// Auto the one measured faster for the problem's K (docs/kernels/sm90_ts_gemm.md).
+ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
+
+// The TaskManagers of the sm90 TS GEMM (cooperative and ping-pong), as the verifier sees them.
 ts::ManagerModel gemm_model();
+ts::ManagerModel gemm_pingpong_model();
 
 // The TaskManager of the SIMT TS GEMM.
 ts::ManagerModel simt_gemm_model();

@@ -1,7 +1,7 @@
 // kernels/gemm/sm90_ts_gemm_dispatch.hpp
 //
 // The compiled sm90 TS GEMM configurations. Each (input type, output type, A major, B major) is
-// explicitly instantiated in a translation unit of its own, generated from
+// explicitly instantiated in a translation unit of its own per design, generated from
 // sm90_ts_gemm_instance.cu.in by kernels/CMakeLists.txt, so the 16 of them build in parallel;
 // each picks its cluster shape at run time. All take arguments normalised by gemm.cpp (row-major C
 // and D, leading dimensions and batch strides resolved).
@@ -14,14 +14,16 @@
 namespace warploom::gemm::sm90 {
 
 // One configuration (defined in sm90_ts_gemm_launch.cuh). A is K-major when row-major, B (K x N)
-// when column-major.
-template <ScalarType kIn, ScalarType kOut, bool kAKMajor, bool kBKMajor>
+// when column-major; kDesign is Cooperative or PingPong.
+template <ScalarType kIn, ScalarType kOut, bool kAKMajor, bool kBKMajor, ConsumerDesign kDesign>
 void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
 
-// Picks the configuration for the types and operand layouts of `args`.
+// Picks the configuration for the types and operand layouts of `args` and tuning.design (not
+// Auto: gemm.cpp resolved it).
 void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream);
 
-// The TaskManager model (identical across configurations up to types).
+// The TaskManager models of the two designs (identical across configurations up to types).
 ts::ManagerModel ts_gemm_model();
+ts::ManagerModel ts_gemm_pingpong_model();
 
 }  // namespace warploom::gemm::sm90

@@ -1,15 +1,16 @@
 // kernels/gemm/sm90_ts_gemm_launch.cuh
 //
-// The kernel entry of a TsGemm configuration and its host launcher: builds the TMA descriptors
-// and the tile raster from GemmArguments (already checked), sizes the persistent grid and
-// launches through ts::launch (verification once per configuration).
+// The kernel entry of a TS GEMM configuration (cooperative TsGemm or TsGemmPingpong) and its host
+// launcher (the generated sm90_ts_gemm_instance.cu.in units instantiate it for one design each):
+// builds the TMA descriptors and the tile raster from GemmArguments (already checked), sizes the
+// persistent grid and launches through ts::launch (verification once per configuration).
 #pragma once
 
 #include <algorithm>
 #include <string>
 
 #include "gemm.hpp"
-#include "sm90_ts_gemm.cuh"
+#include "sm90_gemm_mainloop.cuh"
 #include "sm90_ts_gemm_dispatch.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
 #include "warploom/cuda_check.hpp"
@@ -26,16 +27,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
     cute::prefetch_tma_descriptor(&p.tma_d);
   }
-  typename Cfg::Tiles tiles{.p = &p,
-                            .first = static_cast<int>(blockIdx.x) / Cfg::kClusterSize,
-                            .stride = static_cast<int>(gridDim.x) / Cfg::kClusterSize,
-                            .num_tiles = p.num_tiles,
-                            .k_tiles = p.k_tiles};
-  typename Cfg::SmemAB ab{};
-  ab.p = &p;
-  typename Cfg::GmemD d{.p = &p};
-  typename Cfg::Manager tm(smem, tiles, ab, d);
-  tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+  Cfg::run(p, smem);
 }
 
 // The (M, K, L) or (N, K, L) view of an operand for CuTe; `rows` is M or N.
@@ -105,19 +97,20 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
     clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
   clusters = std::min(clusters, p.num_tiles);
   dim3 const grid(static_cast<unsigned>(clusters * Cfg::kClusterSize));
-  ts::launch<typename Cfg::Manager>("sm90_ts_gemm", ts_gemm_kernel<Cfg>, grid, stream, p);
+  ts::launch<typename Cfg::Manager>(Cfg::kName, ts_gemm_kernel<Cfg>, grid, stream, p);
 }
 
-// The cluster shape (tuning.cluster_m x tuning.cluster_n; gemm.cpp checked it is one of 1x1, 2x1,
-// 1x2).
-template <class TIn, class TOut, bool kAKMajor, bool kBKMajor>
+// `Kernel` (TsGemm or TsGemmPingpong with the cluster shape last) for the cluster shape
+// tuning.cluster_m x tuning.cluster_n (gemm.cpp checked it is one of 1x1, 2x1, 1x2).
+template <template <class, class, class, bool, bool, int, int> class Kernel, class TIn, class TOut,
+          bool kAKMajor, bool kBKMajor>
 void launch_with_cluster(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
   if (tuning.cluster_m == 2) {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, kAKMajor, kBKMajor, 2, 1>>(args, tuning, stream);
+    launch_ts_gemm<Kernel<TIn, TIn, TOut, kAKMajor, kBKMajor, 2, 1>>(args, tuning, stream);
   } else if (tuning.cluster_n == 2) {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, kAKMajor, kBKMajor, 1, 2>>(args, tuning, stream);
+    launch_ts_gemm<Kernel<TIn, TIn, TOut, kAKMajor, kBKMajor, 1, 2>>(args, tuning, stream);
   } else {
-    launch_ts_gemm<TsGemm<TIn, TIn, TOut, kAKMajor, kBKMajor, 1, 1>>(args, tuning, stream);
+    launch_ts_gemm<Kernel<TIn, TIn, TOut, kAKMajor, kBKMajor, 1, 1>>(args, tuning, stream);
   }
 }
 
@@ -126,11 +119,5 @@ template <ScalarType kType>
 using cute_type_t =
     std::conditional_t<kType == ScalarType::F16, cute::half_t,
                        std::conditional_t<kType == ScalarType::BF16, cute::bfloat16_t, float>>;
-
-template <ScalarType kIn, ScalarType kOut, bool kAKMajor, bool kBKMajor>
-void run_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
-  launch_with_cluster<cute_type_t<kIn>, cute_type_t<kOut>, kAKMajor, kBKMajor>(args, tuning,
-                                                                               stream);
-}
 
 }  // namespace warploom::gemm::sm90

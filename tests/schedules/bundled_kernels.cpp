@@ -222,6 +222,13 @@ void add_bundled_kernels(Corpus& c) {
                .expected = {},
                .model = [](std::string_view) { return warploom::gemm::gemm_model(); },
                .controls = {}});
+  c.push_back({.name = "sm90_ts_gemm_pingpong",
+               .theme = kBundled,
+               .description = "sm90 TS GEMM, ping-pong: one TMA load warp feeding two 3-stage "
+                              "tma_wgmma rings in turn, one wgmma warpgroup on each",
+               .expected = {},
+               .model = [](std::string_view) { return warploom::gemm::gemm_pingpong_model(); },
+               .controls = {}});
   c.push_back({.name = "simt_gemm",
                .theme = kBundled,
                .description = "SIMT GEMM: persistent tile loop, 4 load warps (global loads before "

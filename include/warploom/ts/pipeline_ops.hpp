@@ -1,10 +1,16 @@
 // warploom/ts/pipeline_ops.hpp
 //
-// The six reserved pipeline operations, shared by the capturing handle (host) and the executing
+// The reserved pipeline operations, shared by the capturing handle (host) and the executing
 // handle (device) so that both enforce the same compile-time rules.
 //
 // Producer side:  try_acquire -> acquire (claim an empty stage) -> ...work... -> commit (publish)
 // Consumer side:  try_wait    -> wait    (wait for a full stage) -> ...work... -> release (free it)
+//
+// Consumers that take turns: skip() passes over one stage without waiting or releasing — another
+// consumer task of the resource takes it. The stages of one resource are then split between its
+// consumer tasks (each stage waited on and released by exactly one of them), which the verifier
+// checks: the consumer group is one task's arrivals (R-D15), no skip() inside wait..release
+// (R-D10), and the model checker proves every stage released exactly once.
 //
 // try_* start the barrier probe early; the blocking op that follows returns at once when the probe
 // succeeded. On a resource without a pipeline every operation is a no-op, as in the seed.
@@ -59,6 +65,12 @@ struct PipelineOps {
                   "R-D5: release() is a consumer operation, but the task lists this resource only "
                   "in `dst`; list it in `src`");
     self().template pipeline_op<OpKind::Release>();
+  }
+  WL_HOST_DEVICE constexpr void skip() {
+    static_assert(can_consume,
+                  "R-D5: skip() is a consumer operation, but the task lists this resource only in "
+                  "`dst`; list it in `src`");
+    self().template pipeline_op<OpKind::Skip>();
   }
 
  private:

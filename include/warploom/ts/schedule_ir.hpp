@@ -26,6 +26,7 @@ enum class OpKind : std::uint8_t {
   TryWait,
   Wait,
   Release,
+  Skip,
   Work,
   AsyncWait
 };
@@ -44,6 +45,8 @@ constexpr std::string_view to_string(OpKind k) {
       return "wait";
     case OpKind::Release:
       return "release";
+    case OpKind::Skip:
+      return "skip";
     case OpKind::AsyncWait:
       return "async_wait";
     case OpKind::Work:

@@ -1,8 +1,9 @@
 // tests/gpu/gemm/ts_gemm_test.cpp
 //
-// The sm90 TS GEMM against the float64 reference: every input/output type pair and operand
-// layout on odd shapes (partial tiles in M, N and K, K = 8, single elements), batches with C,
-// padded leading dimensions, the tuning knobs, and large problems also checked against cuBLAS.
+// The sm90 TS GEMM against the float64 reference, in both consumer designs (cooperative and
+// ping-pong): every input/output type pair and operand layout on odd shapes (partial tiles in M,
+// N and K, K = 8, single elements), batches with C, padded leading dimensions, the tuning knobs,
+// and large problems also checked against cuBLAS.
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
@@ -19,23 +20,35 @@ namespace {
 constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
 constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
 
+constexpr ConsumerDesign kDesigns[] = {ConsumerDesign::Cooperative, ConsumerDesign::PingPong};
+
 struct Shape {
   int m, n, k, batch;
   float beta;
 };
+
+// The tuning `t` with design `d`.
+GemmTuning with_design(GemmTuning t, ConsumerDesign d) {
+  t.design = d;
+  return t;
+}
 
 TEST(TsGemm, EveryTypePairAndLayoutOnOddShapes) {
   std::vector<Shape> const shapes = {
       {1, 1, 1, 1, 0.0f},   {17, 17, 17, 1, 0.0f},    {129, 257, 72, 1, 0.0f},
       {64, 48, 8, 1, 0.0f}, {100, 300, 200, 3, 0.5f}, {256, 512, 192, 1, 0.0f},
   };
-  for (ScalarType in : {ScalarType::F16, ScalarType::BF16}) {
-    for (ScalarType out : {in, ScalarType::F32}) {
-      for (MatrixLayout a : {kRow, kCol}) {
-        for (MatrixLayout b : {kRow, kCol}) {
-          for (MatrixLayout d : {kRow, kCol}) {
-            for (Shape const& s : shapes) {
-              expect_correct({in, out, a, b, d, s.m, s.n, s.k, s.batch, 1.0f, s.beta});
+  for (ConsumerDesign design : kDesigns) {
+    SCOPED_TRACE(to_string(design));
+    for (ScalarType in : {ScalarType::F16, ScalarType::BF16}) {
+      for (ScalarType out : {in, ScalarType::F32}) {
+        for (MatrixLayout a : {kRow, kCol}) {
+          for (MatrixLayout b : {kRow, kCol}) {
+            for (MatrixLayout d : {kRow, kCol}) {
+              for (Shape const& s : shapes) {
+                expect_correct({in, out, a, b, d, s.m, s.n, s.k, s.batch, 1.0f, s.beta},
+                               with_design({}, design));
+              }
             }
           }
         }
@@ -45,33 +58,46 @@ TEST(TsGemm, EveryTypePairAndLayoutOnOddShapes) {
 }
 
 TEST(TsGemm, AlphaBetaAndPaddedLeadingDimensions) {
-  expect_correct({.in = ScalarType::BF16,
-                  .out = ScalarType::BF16,
-                  .m = 300,
-                  .n = 260,
-                  .k = 333,
-                  .batch = 2,
-                  .alpha = -0.75f,
-                  .beta = 2.0f,
-                  .pad = 24});
-  expect_correct({.in = ScalarType::F16,
-                  .out = ScalarType::F32,
-                  .a = kCol,
-                  .b = kRow,
-                  .d = kCol,
-                  .m = 513,
-                  .n = 129,
-                  .k = 100,
-                  .alpha = 0.5f,
-                  .beta = -1.0f,
-                  .pad = 8});
+  for (ConsumerDesign design : kDesigns) {
+    SCOPED_TRACE(to_string(design));
+    GemmTuning const t = with_design({}, design);
+    expect_correct({.in = ScalarType::BF16,
+                    .out = ScalarType::BF16,
+                    .m = 300,
+                    .n = 260,
+                    .k = 333,
+                    .batch = 2,
+                    .alpha = -0.75f,
+                    .beta = 2.0f,
+                    .pad = 24},
+                   t);
+    expect_correct({.in = ScalarType::F16,
+                    .out = ScalarType::F32,
+                    .a = kCol,
+                    .b = kRow,
+                    .d = kCol,
+                    .m = 513,
+                    .n = 129,
+                    .k = 100,
+                    .alpha = 0.5f,
+                    .beta = -1.0f,
+                    .pad = 8},
+                   t);
+  }
 }
 
-// Many tiles per CTA: the persistent loop, the raster panels and the pipeline phases across tiles.
+// Many tiles per CTA: the persistent loop, the raster panels and the pipeline phases across tiles;
+// for ping-pong also CTAs with an odd number of tiles (a phantom partner for the last one).
 TEST(TsGemm, PersistentLoopAndRasterPanels) {
   Problem const p{.m = 1000, .n = 1500, .k = 520, .batch = 2};
-  for (GemmTuning t : {GemmTuning{1, 0}, GemmTuning{3, 7}, GemmTuning{100, 1}, GemmTuning{8, 2}})
-    expect_correct(p, t);
+  for (ConsumerDesign design : kDesigns) {
+    for (GemmTuning t : {GemmTuning{1, 0}, GemmTuning{3, 7}, GemmTuning{100, 1}, GemmTuning{8, 2},
+                         GemmTuning{8, 3}}) {
+      SCOPED_TRACE(::testing::Message() << to_string(design) << ", panel " << t.raster_panel
+                                        << ", max_ctas " << t.max_ctas);
+      expect_correct(p, with_design(t, design));
+    }
+  }
 }
 
 // Every cluster shape: the multicast of B (2x1) or A (1x2) into both CTAs, cluster tiles that
@@ -85,17 +111,23 @@ TEST(TsGemm, EveryClusterShape) {
       {300, 600, 333, 2, 0.5f},
       {1000, 1500, 520, 1, 0.0f},
   };
-  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
-    for (int max_ctas : {0, 4}) {
-      GemmTuning const t{.raster_panel = 2, .max_ctas = max_ctas, .cluster_m = cm, .cluster_n = cn};
-      for (MatrixLayout a : {kRow, kCol}) {
-        for (MatrixLayout d : {kRow, kCol}) {
-          for (Shape const& s : shapes) {
-            SCOPED_TRACE(::testing::Message()
-                         << "cluster " << cm << "x" << cn << ", max_ctas " << max_ctas);
-            expect_correct({ScalarType::BF16, ScalarType::BF16, a, kCol, d, s.m, s.n, s.k, s.batch,
-                            1.0f, s.beta},
-                           t);
+  for (ConsumerDesign design : kDesigns) {
+    for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
+      for (int max_ctas : {0, 4, 6}) {
+        GemmTuning const t{.raster_panel = 2,
+                           .max_ctas = max_ctas,
+                           .cluster_m = cm,
+                           .cluster_n = cn,
+                           .design = design};
+        for (MatrixLayout a : {kRow, kCol}) {
+          for (MatrixLayout d : {kRow, kCol}) {
+            for (Shape const& s : shapes) {
+              SCOPED_TRACE(::testing::Message() << to_string(design) << ", cluster " << cm << "x"
+                                                << cn << ", max_ctas " << max_ctas);
+              expect_correct({ScalarType::BF16, ScalarType::BF16, a, kCol, d, s.m, s.n, s.k,
+                              s.batch, 1.0f, s.beta},
+                             t);
+            }
           }
         }
       }
@@ -153,9 +185,13 @@ TEST(TsGemm, LargeProblemsMatchFloat64AndCublas) {
         Problem{.in = ScalarType::BF16, .out = ScalarType::F32, .m = 2048, .n = 2048, .k = 4096}}) {
     SCOPED_TRACE(p.describe());
     ProblemData data(p);
-    gemm(data.args());
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(data.check(reference_of(data.args())), "");
+    for (ConsumerDesign design : kDesigns) {
+      SCOPED_TRACE(to_string(design));
+      data.poison_d();
+      gemm(data.args(), nullptr, with_design({}, design));
+      WL_CUDA_CHECK(cudaDeviceSynchronize());
+      EXPECT_EQ(data.check(reference_of(data.args())), "");
+    }
     expect_cublas_agrees(data);
   }
 }

@@ -259,6 +259,10 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
           pipe_.consumer_release(wait_);
           Pipeline::advance(wait_);
         }
+      } else if constexpr (kOp == OpKind::Skip) {
+        // Another consumer task waits on and releases this stage; only the cursors move.
+        Pipeline::advance(wait_);
+        if constexpr (kPipeline.advance_on_wait) Pipeline::advance(release_);
       }
     }
   }

@@ -7,7 +7,9 @@
 //                  resource arms the stage (group size = those warps);
 //                  AsyncAsync: every thread (Agent::Thread) or warp (Agent::Warp) of every task
 //                  that commits.
-//   consumer side  every thread / warp of every task that releases.
+//   consumer side  every thread / warp of every task that releases — or, when the releasing tasks
+//                  take turns (they skip() the stages the others take), of one of them: each
+//                  stage is released by one task, so they must all arrive alike.
 //
 // R-D22: a multicast pipeline (PipelineConfig::with_multicast) has producers in several CTAs of a
 // cluster writing into each other's stages; only TMA can do that, and a cluster has 1 to 16 CTAs.
@@ -42,6 +44,8 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
     auto const& p = m.resources[res].pipeline;
     if (!p.enabled()) continue;
     int prod_warps = 0, cons_warps = 0;
+    bool turns = false;  // consumers taking turns: some releasing task skips stages
+    int turn_warps = -1, mixed_turn_warps = 0;
     auto producing = [&](TaskModel const& t) {
       return p.tma_producer() ? detail::task_has_op(t, res, OpKind::Acquire)
                               : detail::task_has_op(t, res, OpKind::Commit);
@@ -51,8 +55,13 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
     };
     for (auto const& t : m.tasks) {
       if (producing(t)) prod_warps += t.spec.num_warps;
-      if (releasing(t)) cons_warps += t.spec.num_warps;
+      if (!releasing(t)) continue;
+      cons_warps += t.spec.num_warps;
+      turns = turns || detail::task_has_op(t, res, OpKind::Skip);
+      if (turn_warps >= 0 && turn_warps != t.spec.num_warps) mixed_turn_warps = t.spec.num_warps;
+      turn_warps = t.spec.num_warps;
     }
+    if (turns) cons_warps = turn_warps;
     // "load (warp 4), store (warps 0-3)": built only for a finding.
     auto list_tasks = [&](auto pred) {
       std::string out;
@@ -77,7 +86,21 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
             "; set the group size to " + to_str(want_prod));
       });
     }
-    if (cons_warps > 0 && p.consumer.size != want_cons) {
+    if (turns && mixed_turn_warps != 0) {
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "consumer group", [&] {
+        return std::string("the releasing tasks " + list_tasks(releasing) +
+                           " take turns (skip()), so each stage is released by one of them, but "
+                           "they have different warp counts: no one group size fits every stage");
+      });
+    } else if (turns && p.consumer.size != want_cons) {
+      add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "consumer group", [&] {
+        return std::string("the consumer group " + detail::group_text(p.consumer) + " expects " +
+                           to_str(p.consumer.size) +
+                           " arrivals per stage, but the releasing tasks " + list_tasks(releasing) +
+                           " take turns (skip()), each stage released by one of them with " +
+                           to_str(want_cons) + "; set the group size to " + to_str(want_cons));
+      });
+    } else if (cons_warps > 0 && p.consumer.size != want_cons) {
       add(r, Rule::D15_ArrivalCounts, "", resource_name(m, res), "consumer group", [&] {
         return std::string("the consumer group " + detail::group_text(p.consumer) + " expects " +
                            to_str(p.consumer.size) +

@@ -7,7 +7,8 @@
 //
 // On a pipelined resource, producer work needs an acquired, not yet committed stage; consumer work
 // a waited, not yet released one. Every acquire is committed and every wait released before the
-// task ends. Auxiliary work and resources without a pipeline are exempt.
+// task ends; skip() (passing a stage to another consumer task) only with no waited stage open.
+// Auxiliary work and resources without a pipeline are exempt.
 #pragma once
 
 #include <string>
@@ -97,6 +98,17 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
                      "release() without a waited stage; call wait() first");
             else
               --c.open;
+            break;
+          case OpKind::Skip:
+            // The cursors that release uses move too: a stage still open would be released late,
+            // on the wrong stage.
+            if (c.try_pending)
+              report(Rule::D11_TryBeforeBlocking, n.resource, "try_wait",
+                     "try_wait is not followed by wait() before skip()");
+            if (c.open > 0)
+              report(Rule::D10_WorkBracketing, n.resource, "skip",
+                     "skip() while a waited stage is not released; release it first (skip() "
+                     "moves the cursor release() uses)");
             break;
           case OpKind::AsyncWait:
             break;

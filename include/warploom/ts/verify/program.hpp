@@ -219,6 +219,12 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         detail::advance(release_cursor, S);
         break;
       }
+      case OpKind::Skip:
+        // Another consumer task takes this stage: the task's cursors pass it, touching nothing.
+        st = {StepKind::Local, id, r, wai[r].index, wai[r].parity, 0, 0};
+        detail::advance(wai[r], S);
+        if (cfg.advance_on_wait) detail::advance(rel[r], S);
+        break;
       case OpKind::AsyncWait:
         break;
       case OpKind::Work:

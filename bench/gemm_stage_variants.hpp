@@ -1,0 +1,32 @@
+// bench/gemm_stage_variants.hpp
+//
+// The sm90 TS GEMM with stage counts other than the library's (cooperative: 4 stages; ping-pong:
+// 6 stages, one epilogue staging buffer per warpgroup), for the stage ablation of
+// docs/kernels/sm90_ts_gemm.md. bf16 "tn" (both operands K-major), row-major bf16 D, 2x1 clusters.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "gemm/gemm.hpp"
+
+namespace warploom::bench {
+
+struct StageVariant {
+  std::string name;  // e.g. "coop_s3": cooperative, 3 stages
+  gemm::ConsumerDesign design;
+  int stages;           // per pipeline
+  int staging_buffers;  // epilogue staging buffers per accumulator tile
+};
+
+// The compiled variants (the library's own configurations are not among them).
+std::vector<StageVariant> const& stage_variants();
+
+// Runs variant `v` on `args` (checked: bf16 inputs and output, A row-major, B column-major,
+// row-major D; throws std::invalid_argument otherwise) with `tuning`'s raster and grid knobs.
+void run_stage_variant(StageVariant const& v, gemm::GemmArguments const& args,
+                       gemm::GemmTuning const& tuning, cudaStream_t stream);
+
+}  // namespace warploom::bench
