@@ -1,27 +1,37 @@
 // bench/gemm_bench.cpp
 //
-// The sm90 TS GEMM against cuBLAS (cublasGemmEx, default algorithm) and cuBLASLt (its heuristic's
-// first algorithm, 32 MiB workspace), interleaved in one process (ours, cuBLAS, cuBLASLt, ours,
-// ...) so that clock and power drift hit all alike. Each contender is first checked on a poisoned D
-// against the float64 reference; then timed with CUDA events, median over --reps runs, with input
-// sets rotated so that the bytes touched between two runs of one set exceed 2x L2.
+// The sm90 TS GEMM against cuBLAS (cublasGemmEx, default algorithm), cuBLASLt (its heuristic's
+// first algorithm, 32 MiB workspace) and CUTLASS's own sm90 CollectiveBuilder kernel built from the
+// same CUTLASS headers (cutlass_sm90_gemm.hpp: "cutlass" cooperative 128x256x64, "cutlass_pp"
+// pingpong 128x128x64, both 2x1x1 clusters), interleaved in one process (ours, cuBLAS, cuBLASLt,
+// CUTLASS, CUTLASS pingpong, ours, ...) so that clock and power drift hit all alike. Each
+// contender is first checked on a poisoned D against the float64 reference; then timed with CUDA
+// events, median over --reps runs, with input sets rotated so that the bytes touched between two
+// runs of one set exceed 2x L2. Every contender but ours is also a baseline: the table, the JSON
+// (speed_vs_<baseline>) and the geomeans of ours give speeds relative to each.
 //
 //   gemm_bench [--shapes 4096x4096x4096,...] [--dtype bf16|fp16] [--layout tn|nn|nt|tt]
+//              [--contenders warploom,cublas,cublaslt,cutlass,cutlass_pp]
 //              [--regime burst|sustained] [--reps N] [--panel P] [--cluster MxN]
 //              [--design auto|cooperative|pingpong] [--ablate-design] [--ablate-stages]
 //              [--json FILE]
 //
 // Layout letters follow BLAS on column-major storage, as cuBLAS users write them: "tn" is
 // A row-major (K-major) and B column-major (K-major), the layout every GEMM library favours.
+// The CUTLASS kernels run layout tn with K and N multiples of 8 only (their can_implement); on
+// other problems they are skipped, with the reason in the table and under "skipped" in the JSON.
 // Regimes: burst measures right after a short warm-up (boost clocks); sustained first runs the
 // contenders back to back for --sustain-s seconds, so the GPU sits at its power-capped clock.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -34,6 +44,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_common.hpp"
+#include "cutlass_sm90_gemm.hpp"
 #include "gemm/gemm.hpp"
 #include "gemm/reference.hpp"
 #include "gemm_stage_variants.hpp"
@@ -63,6 +74,40 @@ std::vector<Shape> parse_shapes(std::string const& s) {
       throw CLI::ValidationError("--shapes", "`" + item + "` is not MxNxK with positive sizes");
     out.push_back(sh);
   }
+  return out;
+}
+
+// The contenders, in the order they run within a repetition. Every one but ours is a baseline too:
+// `column` heads its ratio column in the table, `title` names it in the geomean line.
+struct ContenderName {
+  std::string_view name, column, title;
+};
+constexpr std::array<ContenderName, 5> kContenders{{
+    {"warploom", "", "warploom"},
+    {"cublas", "vs cuBLAS", "cuBLAS"},
+    {"cublaslt", "vs Lt", "cuBLASLt"},
+    {"cutlass", "vs CUTLASS", "CUTLASS"},
+    {"cutlass_pp", "vs CUTL pp", "CUTLASS pingpong"},
+}};
+
+// --contenders: a comma list of names from kContenders, returned in kContenders' order.
+std::vector<ContenderName> parse_contenders(std::string const& s) {
+  std::vector<std::string> wanted;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    bool const known = std::any_of(kContenders.begin(), kContenders.end(),
+                                   [&](ContenderName const& c) { return c.name == item; });
+    if (!known)
+      throw CLI::ValidationError("--contenders", "`" + item +
+                                                     "` is not a contender (warploom, cublas, "
+                                                     "cublaslt, cutlass, cutlass_pp)");
+    wanted.push_back(item);
+  }
+  std::vector<ContenderName> out;
+  for (ContenderName const& c : kContenders)
+    if (std::find(wanted.begin(), wanted.end(), c.name) != wanted.end()) out.push_back(c);
+  if (out.empty()) throw CLI::ValidationError("--contenders", "names no contender");
   return out;
 }
 
@@ -212,11 +257,12 @@ double max_relative_error(OperandSet const& set) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"sm90 TS GEMM vs cuBLAS, interleaved"};
+  CLI::App app{"sm90 TS GEMM vs cuBLAS, cuBLASLt and CUTLASS, interleaved"};
   std::string shapes_arg =
       "4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096,"
       "3000x5000x700,4097x4097x4097";
   std::string dtype = "bf16", layout = "tn", regime = "burst", json_path;
+  std::string contenders_arg = "warploom,cublas,cublaslt,cutlass,cutlass_pp";
   int reps = 30;
   double sustain_s = 10.0;
   wg::GemmTuning tuning;
@@ -224,6 +270,8 @@ int main(int argc, char** argv) {
   app.add_option("--dtype", dtype, "input and output type")->check(CLI::IsMember({"bf16", "fp16"}));
   app.add_option("--layout", layout, "BLAS layout letters of A and B")
       ->check(CLI::IsMember({"tn", "nn", "nt", "tt"}));
+  app.add_option("--contenders", contenders_arg,
+                 "comma-separated, of warploom, cublas, cublaslt, cutlass, cutlass_pp");
   app.add_option("--regime", regime)->check(CLI::IsMember({"burst", "sustained"}));
   app.add_option("--sustain-s", sustain_s, "sustained regime: seconds of back-to-back runs first")
       ->check(CLI::PositiveNumber);
@@ -250,11 +298,17 @@ int main(int argc, char** argv) {
   tuning.cluster_m = cluster[0] - '0';
   tuning.cluster_n = cluster[2] - '0';
   std::vector<Shape> shapes;
+  std::vector<ContenderName> selected;
   try {
     shapes = parse_shapes(shapes_arg);
+    selected = parse_contenders(contenders_arg);
   } catch (CLI::Error const& e) {
     return app.exit(e);
   }
+  // The baselines among the selected contenders: one ratio column each.
+  std::vector<ContenderName> baselines;
+  for (ContenderName const& c : selected)
+    if (c.name != "warploom") baselines.push_back(c);
 
   wl::DeviceInfo const device = wl::query_device();
   if (std::string why = wl::architecture_mismatch(device); !why.empty()) {
@@ -271,6 +325,8 @@ int main(int argc, char** argv) {
 
   Cublas cublas;
   CublasLt cublaslt;
+  wb::CutlassSm90Gemm cutlass(wb::CutlassSchedule::Cooperative);
+  wb::CutlassSm90Gemm cutlass_pp(wb::CutlassSchedule::Pingpong);
   wb::EventTimer timer;
   nlohmann::json out;
   out["device"] = wb::device_json(device);
@@ -282,15 +338,21 @@ int main(int argc, char** argv) {
                    {"cluster", cluster},
                    {"max_ctas", tuning.max_ctas},
                    {"design", design}};
+  for (ContenderName const& c : selected) out["contenders"].push_back(c.name);
+  out["cutlass"] = {{"cutlass", wb::to_string(wb::CutlassSchedule::Cooperative)},
+                    {"cutlass_pp", wb::to_string(wb::CutlassSchedule::Pingpong)}};
   out["method"] =
       "CUDA events around each launch; contenders interleaved per repetition; operand sets rotated "
       "to exceed 2x L2; median; TFLOP/s = 2MNK / median";
   bool all_correct = true;
-  std::vector<double> ratios, ratios_lt;
-  std::printf("%-18s %-10s %10s %10s %10s %9s %8s %8s %9s\n", "shape", "contender", "median ms",
-              "p10 ms", "p90 ms", "TFLOP/s", "vs cuBLAS", "vs Lt", "max err");
+  // Speed of ours relative to each baseline, per shape where both ran.
+  std::map<std::string_view, std::vector<double>> ratios;
+  std::printf("%-18s %-10s %10s %10s %10s %9s", "shape", "contender", "median ms", "p10 ms",
+              "p90 ms", "TFLOP/s");
+  for (ContenderName const& b : baselines) std::printf(" %10s", std::string(b.column).c_str());
+  std::printf(" %9s\n", "max err");
   for (Shape const& s : shapes) {
-    // Leading dimensions rounded up to 16 bytes (TMA); both contenders use the same storage.
+    // Leading dimensions rounded up to 16 bytes (TMA); all contenders use the same storage.
     auto const ld_of = [](int contiguous) { return (contiguous + 7) / 8 * 8; };
     std::int64_t const lda = ld_of(la == wg::MatrixLayout::RowMajor ? s.k : s.m);
     std::int64_t const ldb = ld_of(lb == wg::MatrixLayout::RowMajor ? s.n : s.k);
@@ -326,12 +388,36 @@ int main(int argc, char** argv) {
       o.args.d_type = t;
       o.args.ldd = ldd;
     }
-    cublaslt.plan(operand_sets[0].args);
-    std::vector<Contender> contenders = {
-        {"warploom", [&](wg::GemmArguments const& a) { wg::gemm(a, nullptr, tuning); }, {}},
-        {"cublas", [&](wg::GemmArguments const& a) { cublas.run(a); }, {}},
-        {"cublaslt", [&](wg::GemmArguments const& a) { cublaslt.run(a); }, {}},
-    };
+    std::string const shape_name =
+        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    nlohmann::json js;
+    js["shape"] = {s.m, s.n, s.k};
+    js["operand_sets"] = sets;
+    // Every operand set of a shape shares types, layouts and leading dimensions: what a
+    // contender supports, and cuBLASLt's plan, hold for all.
+    wg::GemmArguments const& first = operand_sets[0].args;
+    std::vector<Contender> contenders;
+    std::vector<std::pair<std::string_view, std::string>> skipped;
+    for (ContenderName const& c : selected) {
+      std::function<void(wg::GemmArguments const&)> run;
+      if (c.name == "warploom") {
+        run = [&](wg::GemmArguments const& a) { wg::gemm(a, nullptr, tuning); };
+      } else if (c.name == "cublas") {
+        run = [&](wg::GemmArguments const& a) { cublas.run(a); };
+      } else if (c.name == "cublaslt") {
+        cublaslt.plan(first);
+        run = [&](wg::GemmArguments const& a) { cublaslt.run(a); };
+      } else {
+        wb::CutlassSm90Gemm& kernel = c.name == "cutlass" ? cutlass : cutlass_pp;
+        if (std::string why = kernel.unsupported(first); !why.empty()) {
+          skipped.emplace_back(c.name, std::move(why));
+          continue;
+        }
+        run = [&kernel](wg::GemmArguments const& a) { kernel.run(a); };
+      }
+      contenders.push_back({std::string(c.name), std::move(run), {}});
+    }
+    // Ablations: both consumer designs, the stage-count variants (ours, not baselines).
     if (ablate_design) {
       for (auto [name, d] : {std::pair{"wl_coop", wg::ConsumerDesign::Cooperative},
                              std::pair{"wl_pingpong", wg::ConsumerDesign::PingPong}}) {
@@ -349,11 +435,6 @@ int main(int argc, char** argv) {
                               },
                               {}});
     }
-    std::string const shape_name =
-        std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-    nlohmann::json js;
-    js["shape"] = {s.m, s.n, s.k};
-    js["operand_sets"] = sets;
     std::vector<double> errors;
     for (auto& c : contenders) {  // correctness first, on a poisoned D
       wt::poison(operand_sets[0].d.get(), d_bytes);
@@ -374,7 +455,7 @@ int main(int argc, char** argv) {
     };
     for (int w = 0; w < 3; ++w)
       for (auto& c : contenders) c.run(next_args());
-    if (regime == "sustained") {
+    if (regime == "sustained" && !contenders.empty()) {
       auto const until =
           std::chrono::steady_clock::now() + std::chrono::duration<double>(sustain_s);
       while (std::chrono::steady_clock::now() < until) {
@@ -389,38 +470,58 @@ int main(int argc, char** argv) {
       }
     }
     double const flops = 2.0 * s.m * s.n * s.k;
-    float const cublas_ms = wb::percentile(contenders[1].ms, 0.5);
-    float const cublaslt_ms = wb::percentile(contenders[2].ms, 0.5);
+    auto const median_of = [&](std::string_view name) -> std::optional<float> {
+      for (Contender const& c : contenders)
+        if (c.name == name) return wb::percentile(c.ms, 0.5);
+      return std::nullopt;
+    };
     for (std::size_t i = 0; i < contenders.size(); ++i) {
       Contender const& c = contenders[i];
       float const med = wb::percentile(c.ms, 0.5);
       double const tflops = flops / (med * 1e-3) / 1e12;
-      double const vs = cublas_ms / med;
-      double const vs_lt = cublaslt_ms / med;
-      std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f %8.3f %8.3f %9.2e\n", shape_name.c_str(),
-                  c.name.c_str(), med, wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), tflops,
-                  vs, vs_lt, errors[i]);
-      js["contenders"][c.name] = {{"median_ms", med},
-                                  {"p10_ms", wb::percentile(c.ms, 0.1)},
-                                  {"p90_ms", wb::percentile(c.ms, 0.9)},
-                                  {"tflops", tflops},
-                                  {"speed_vs_cublas", vs},
-                                  {"speed_vs_cublaslt", vs_lt},
-                                  {"max_relative_error", errors[i]}};
+      std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f", shape_name.c_str(), c.name.c_str(), med,
+                  wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), tflops);
+      nlohmann::json jc = {{"median_ms", med},
+                           {"p10_ms", wb::percentile(c.ms, 0.1)},
+                           {"p90_ms", wb::percentile(c.ms, 0.9)},
+                           {"tflops", tflops}};
+      for (ContenderName const& b : baselines) {
+        if (std::optional<float> const base = median_of(b.name)) {
+          double const vs = *base / med;
+          std::printf(" %10.3f", vs);
+          jc["speed_vs_" + std::string(b.name)] = vs;
+          if (c.name == "warploom") ratios[b.name].push_back(vs);
+        } else {
+          std::printf(" %10s", "-");
+        }
+      }
+      std::printf(" %9.2e\n", errors[i]);
+      jc["max_relative_error"] = errors[i];
+      js["contenders"][c.name] = jc;
     }
-    ratios.push_back(cublas_ms / wb::percentile(contenders[0].ms, 0.5));
-    ratios_lt.push_back(cublaslt_ms / wb::percentile(contenders[0].ms, 0.5));
+    for (auto const& [name, why] : skipped) {
+      std::printf("%-18s %-10s skipped: %s\n", shape_name.c_str(), std::string(name).c_str(),
+                  why.c_str());
+      js["skipped"][std::string(name)] = why;
+    }
     out["shapes"].push_back(js);
   }
-  auto const geomean_of = [](std::vector<double> const& rs) {
+  // Geomeans of our speed relative to each baseline, over the shapes where both ran.
+  std::string line;
+  for (ContenderName const& b : baselines) {
+    std::vector<double> const& rs = ratios[b.name];
+    if (rs.empty()) continue;
     double log_sum = 0.0;
     for (double r : rs) log_sum += std::log(r);
-    return std::exp(log_sum / static_cast<double>(rs.size()));
-  };
-  double const geomean = geomean_of(ratios), geomean_lt = geomean_of(ratios_lt);
-  std::printf("geomean speed vs cuBLAS: %.3f, vs cuBLASLt: %.3f\n", geomean, geomean_lt);
-  out["geomean_speed_vs_cublas"] = geomean;
-  out["geomean_speed_vs_cublaslt"] = geomean_lt;
+    double const geomean = std::exp(log_sum / static_cast<double>(rs.size()));
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%s%s: %.3f (%zu of %zu shapes)", line.empty() ? "" : ", vs ",
+                  std::string(b.title).c_str(), geomean, rs.size(), shapes.size());
+    line += buf;
+    out["geomean_speed_vs_" + std::string(b.name)] = geomean;
+    out["geomean_shapes_vs_" + std::string(b.name)] = rs.size();
+  }
+  if (!line.empty()) std::printf("geomean speed vs %s\n", line.c_str());
   out["all_correct"] = all_correct;
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
   return all_correct ? 0 : 1;
