@@ -91,17 +91,32 @@ if want gemm; then
     --json "$OUT/gemm_bench_fp16.json"
   run gemm-bench-bf16-sustained build/release/bin/gemm_bench --dtype bf16 --reps 30 \
     --regime sustained --sustain-s 5 --json "$OUT/gemm_bench_bf16_sustained.json"
-  # Ablation: raster panel height (tiles) on the large square shapes.
-  for panel in 1 4 16; do
-    run "gemm-bench-panel$panel" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
-      --shapes 8192x8192x8192,16384x16384x4096 --panel "$panel" \
-      --json "$OUT/gemm_bench_bf16_panel$panel.json"
-  done
-  # Ablation: cluster shape (2x1 multicasts B, 1x2 multicasts A; 1x1 none).
-  for cluster in 1x1 1x2; do
-    run "gemm-bench-cluster$cluster" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
-      --cluster "$cluster" --json "$OUT/gemm_bench_bf16_cluster$cluster.json"
-  done
+  # Ablation: no cluster (the default 2x1 multicasts B), both designs. (Raster panels and 1x2
+  # clusters were within noise; their runs are in docs/kernels/sm90_ts_gemm.md: GEMM_ABLATE=1
+  # repeats them.)
+  run gemm-bench-cluster1x1 build/release/bin/gemm_bench --dtype bf16 --reps 20 --cluster 1x1 \
+    --ablate-design --json "$OUT/gemm_bench_bf16_cluster1x1.json"
+  if [ -n "${GEMM_ABLATE:-}" ]; then
+    for panel in 1 4 16; do
+      run "gemm-bench-panel$panel" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
+        --shapes 8192x8192x8192,16384x16384x4096 --panel "$panel" \
+        --json "$OUT/gemm_bench_bf16_panel$panel.json"
+    done
+    run gemm-bench-cluster1x2 build/release/bin/gemm_bench --dtype bf16 --reps 20 --cluster 1x2 \
+      --json "$OUT/gemm_bench_bf16_cluster1x2.json"
+  fi
+  # Where the short-K time goes: Nsight Compute's warp states and stall sampling (by SASS line)
+  # for both designs and CUTLASS's ping-pong kernel, on 8192x8192x1024.
+  if command -v ncu >/dev/null; then
+    for who in cooperative pingpong cutlass_pp; do
+      if [ "$who" = cutlass_pp ]; then pick=(--contenders cutlass_pp); kernel='regex:cutlass'
+      else pick=(--contenders warploom --design "$who"); kernel='regex:ts_gemm_kernel'; fi
+      run "gemm-profile-$who" ncu --kernel-name "$kernel" --launch-skip 3 --launch-count 1 \
+        --section SpeedOfLight --section WarpStateStats --section SourceCounters \
+        --log-file "$OUT/ncu_$who.txt" build/release/bin/gemm_bench --dtype bf16 --reps 5 \
+        --shapes 8192x8192x1024 "${pick[@]}"
+    done
+  fi
   smi_after=$(smi)
   run gemm-results python3 tools/collect_results.py --smi-before "$smi_before" \
     --smi-after "$smi_after" --command "bash tools/gpu.sh gemm" --regime "burst and sustained" \

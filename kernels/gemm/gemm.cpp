@@ -229,10 +229,13 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel) {
 
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {
   if (design != ConsumerDesign::Auto) return design;
-  // Ping-pong hides the epilogue behind the other warpgroup's main loop, which pays when the main
-  // loop is short; with a long K the cooperative tile's better reuse wins.
-  constexpr int kPingPongMaxK = 4096;
-  return args.k <= kPingPongMaxK ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+  // Measured on the H200 (bf16, 2026-11-29, docs/kernels/sm90_ts_gemm.md): ping-pong wins on large
+  // outputs with K >= 4096 (8192x8192x4096: 704 against 676 TFLOP/s; 16384x16384x4096: 704
+  // against 642) and ties at 8192^3; with a shorter K or a smaller output the cooperative kernel
+  // is faster (8192x8192x1024: 535 against 438), since each tile's epilogue still costs the
+  // ping-pong kernel more than the other warpgroup's main loop hides.
+  bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
+  return large_output && args.k >= 4096 ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {

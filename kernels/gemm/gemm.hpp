@@ -65,7 +65,7 @@ struct GemmArguments {
 // How the tensor-core GEMM's two wgmma consumer warpgroups share the work. Cooperative: both on
 // one 128 x 256 tile, 64 rows each (the most data reuse per shared-memory byte); PingPong: each on
 // a 128 x 128 tile of its own, one warpgroup storing its tile while the other's wgmma run (hides
-// the epilogue, which matters when K is short). Auto: gemm() picks by the problem's K.
+// the epilogue). Auto: gemm() picks by the problem's size, from H200 measurements.
 enum class ConsumerDesign { Auto, Cooperative, PingPong };
 std::string_view to_string(ConsumerDesign d);
 
@@ -107,7 +107,7 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
-// Auto the one measured faster for the problem's K (docs/kernels/sm90_ts_gemm.md).
+// Auto the one measured faster for problems of that size (docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
 // The TaskManagers of the sm90 TS GEMM (cooperative and ping-pong), as the verifier sees them.

@@ -260,6 +260,51 @@ struct ProbeAheadLoad : Load<Smem> {
 // R-D15: a thread-written ring whose producer group counts one thread; the writer has 32.
 using UndercountedQueue = Ring<"ring", async(2, ts::threads(1))>;
 
+// Consumers taking turns (skip()): the load fills two stages per iteration; "even" waits on and
+// releases the first and skips the second, "odd" the other way round (kSkipInside: "even" skips
+// while its stage is still open). Each stage is released by one 128-thread task.
+template <class R>
+struct TwoItemLoad {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 8, .num_warps = 1};
+  using src = ts::list<Coords>;
+  using dst = ts::list<R>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
+    ctx.domain_loop(in->n, [&](auto&) {
+      for (int item = 0; item < 2; ++item) {
+        auto c = ts::work<&Coords::coord>(in);
+        ring.acquire();
+        ts::work<&R::put>(ring, c);
+        ring.commit();
+      }
+    });
+  }
+};
+template <class R, int kTurn, Name kName, bool kSkipInside = false>
+struct TurnStore {
+  static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = 4 * kTurn, .num_warps = 4};
+  using src = ts::list<R>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
+    ctx.domain_loop(out->n, [&](auto&) {
+      if constexpr (kTurn == 1) ring.skip();
+      ring.wait();
+      auto v = ts::work<&R::take>(ring);
+      if constexpr (kSkipInside) ring.skip();
+      ring.release();
+      ts::work<&Output::store>(out, v);
+      if constexpr (kTurn == 0 && !kSkipInside) ring.skip();
+    });
+  }
+};
+template <class R, bool kSkipInside = false>
+using Turns = Copy<R, TwoItemLoad<R>, TurnStore<R, 0, "even", kSkipInside>, TurnStore<R, 1, "odd">>;
+// One task's 128 threads release each stage; counting both tasks (256) is R-D15.
+using TurnRing = Ring<"smem", tma(2)>;
+using SummedTurnRing = Ring<"smem", tma(2, ts::threads(1), ts::threads(256))>;
+// Three stages: "odd" skips ahead onto a stage whose previous lap ("even"'s item, two items
+// back) the load may not have filled yet, and its wait passes on the stale phase parity.
+using OddTurnRing = Ring<"smem", tma(3)>;
+
 // R-D16: 4 KiB per stage in the buffer, 2 KiB in the pipeline's transaction count.
 template <int kBytes>
 struct Tiles16 {
@@ -561,6 +606,14 @@ void add_rules(Corpus& c) {
                   model_of<Copy<Smem, LoadBeforeAcquire, Store<Smem>>>, {"R-D10"}));
   c.push_back(good("r_d10_tma_inside_bracket", "acquire, TMA, commit", model_of<SimpleCopy<Smem>>,
                    {"R-D10", "R-D11"}));
+  c.push_back(bad("r_d10_skip_inside_bracket",
+                  "Two stores take turns on a ring (skip()), but \"even\" skips the next stage "
+                  "before releasing its own: release() would then free the wrong stage",
+                  model_of<Turns<TurnRing, true>>, {"R-D10"}));
+  c.push_back(good("r_d10_turns",
+                   "Two stores take turns: each waits on, releases and skips "
+                   "whole stages",
+                   model_of<Turns<TurnRing>>, {"R-D10", "R-D15", "R-M5"}));
   // R-D11
   c.push_back(bad("r_d11_probe_never_followed",
                   "The load probes the next stage (try_acquire) at the end of each iteration; the "
@@ -576,6 +629,10 @@ void add_rules(Corpus& c) {
                   model_of<SimpleCopy<UndercountedQueue>>, {"R-D15"}));
   c.push_back(good("r_d15_producer_group_matches", "The producer group is threads(32)",
                    model_of<SimpleCopy<Queue>>, {"R-D15"}));
+  c.push_back(bad("r_d15_turns_group_counts_both",
+                  "Two 128-thread stores take turns (skip()) on a ring whose consumer group is "
+                  "threads(256): each stage gets 128 arrivals and its phase never completes",
+                  model_of<Turns<SummedTurnRing>>, {"R-D15"}));
   // R-D16
   c.push_back(bad("r_d16_tma_bytes_half_the_stage",
                   "4 KiB stages but the pipeline expects 2 KiB of TMA bytes per stage: the "
@@ -626,6 +683,12 @@ void add_rules(Corpus& c) {
   c.push_back(good("r_m1_three_and_three", "Both sides move 3 items",
                    model_of<Copy<Smem, Load<Smem, 3>, Store<Smem, 3>>>, {"R-M1", "R-M2"}));
   // R-M2, R-M4, R-M5
+  c.push_back(bad("r_m5_turn_skips_onto_stale_phase",
+                  "Two stores take turns on a 3-stage ring: \"odd\" skips onto a stage whose "
+                  "previous lap holds an item of \"even\" the load has not filled yet, and its "
+                  "wait passes on the stale phase parity (an even number of stages, or a turn "
+                  "handed over between the consumers, prevents it)",
+                  model_of<Turns<OddTurnRing>>, {"R-M5"}));
   {
     Entry e = bad("r_m4_copy_lands_while_read",
                   "A GEMM load acquires both operand stages, then issues A's TMA twice: the "

@@ -230,16 +230,20 @@ TEST(GemmArguments, TuningKnobsAreChecked) {
       std::invalid_argument);
 }
 
-// Auto picks ping-pong for short K (its epilogue overlaps the other warpgroup's main loop) and the
-// cooperative design for long K; an explicit design is kept.
+// Auto picks ping-pong for large outputs with K >= 4096 (where it measured faster) and the
+// cooperative design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
-  a.k = 1024;
+  a.m = a.n = 8192;
+  a.k = 4096;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(selected_design(a, ConsumerDesign::Cooperative), ConsumerDesign::Cooperative);
-  a.k = 8192;
+  a.k = 1024;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   EXPECT_EQ(selected_design(a, ConsumerDesign::PingPong), ConsumerDesign::PingPong);
+  a.k = 8192;
+  a.m = 1024;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
