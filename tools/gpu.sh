@@ -78,12 +78,14 @@ if want gemm; then
   run gemm-tests ctest --preset gpu --output-on-failure -R gemm
   # Sanitizers on the problems with several tiles per CTA, partial tiles, C, padding.
   # (The default tuning runs 2x1 clusters, so these cover the multicast pipeline too.)
-  gemm_filter='TsGemm.AlphaBeta*:TsGemm.Persistent*:SimtGemm.ElementAligned*:SimtGemm.Persistent*'
+  gemm_filter='TsGemm.AlphaBeta*:TsGemm.Persistent*:TsGemm.Fp8Scales*:SimtGemm.ElementAligned*'
+  gemm_filter+=':SimtGemm.Persistent*:SimtGemm.Fp8Scales'
   for tool in memcheck racecheck synccheck; do
     run "sanitizer-$tool-gemm" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       build/release/tests/gpu/gemm_test --gtest_filter="$gemm_filter"
   done
-  for dtype in bf16 fp16; do
+  # fp8 (e4m3, e5m2): layout tn, D bf16, against cuBLASLt alone (cublasGemmEx has no fp8).
+  for dtype in bf16 fp16 e4m3 e5m2; do
     run "gemm-bench-$dtype" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
       --json "$OUT/gemm_bench_$dtype.json"
   done

@@ -1,6 +1,7 @@
 // kernels/gemm/sm90_ts_gemm.cuh
 //
-// The Hopper GEMM in TS: D = alpha * (A . B) + beta * C, fp32 accumulation, persistent CTAs.
+// The Hopper GEMM in TS: D = alpha * scale_a * scale_b * (A . B) + beta * C, fp32 accumulation,
+// persistent CTAs. (scale_a and scale_b: fp8 per-tensor scales, device values, null = 1.)
 //
 //      Tiles ──tile──▶ LoadTask ──▶ SmemAB (TMA -> wgmma, STAGES) ──▶ MmaTask ──acc──▶ GmemD
 //   (raster order)   warp 8: acquire,            A and B tiles          warps 0-7: wait, wgmma,
@@ -66,9 +67,11 @@ using SmemLayout = decltype(cute::tile_to_shape(
     std::conditional_t<kKMajor, cute::Step<_1, cute::_2, cute::_3>,
                        cute::Step<cute::_2, _1, cute::_3>>{}));
 
+// The K tile is one 128-byte row of the 128B swizzle: 64 16-bit or 128 fp8 elements, so a stage is
+// 48 KiB for every input type.
 template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kClusterM_ = 1,
-          int kClusterN_ = 1, int kTileM_ = 128, int kTileN_ = 256, int kTileK_ = 64,
-          int kStages_ = 4>
+          int kClusterN_ = 1, int kTileM_ = 128, int kTileN_ = 256,
+          int kTileK_ = 128 / static_cast<int>(sizeof(TA_)), int kStages_ = 4>
 struct TsGemm {
   using TA = TA_;
   using TB = TB_;
@@ -91,6 +94,10 @@ struct TsGemm {
                                     kBKMajor ? cute::GMMA::Major::K : cute::GMMA::Major::MN > (),
                                     cute::Layout<cute::Shape<cute::_2, _1, _1>>{}));
   static_assert(cute::size(TiledMma{}) == kMmaThreads);
+  static_assert(!kAKMajor || kTileK * sizeof(TA) % 128 == 0,
+                "a K-major A tile spans whole 128-byte rows of its 128B swizzle atom along K");
+  static_assert(!kBKMajor || kTileK * sizeof(TB) % 128 == 0,
+                "a K-major B tile spans whole 128-byte rows of its 128B swizzle atom along K");
 
   using SmemLayoutA = SmemLayout<TA, kAKMajor, kTileM, kTileK, kStages>;
   using SmemLayoutB = SmemLayout<TB, kBKMajor, kTileN, kTileK, kStages>;
@@ -151,6 +158,8 @@ struct TsGemm {
     StrideD stride_c;
     StrideD stride_d;
     float alpha, beta;
+    float const* scale_a;  // fp8 per-tensor scales: device values, null = 1
+    float const* scale_b;
     TileRaster raster;
     int num_tiles;
     int k_tiles;
@@ -276,9 +285,14 @@ struct TsGemm {
     Params const* p = nullptr;
     ts::SmemBuffer<TD, 2 * cute::cosize_v<SmemLayoutEpi>, 1024> staging;  // (2, BLK_M, EPI_N)
     using smem_buffers = ts::buffers<&GmemD::staging>;
+    float alpha = 1.0f;  // alpha * scale_a * scale_b for the tile being stored (set by store())
 
     WL_DEVICE void store(ts::Produce const&, TileCoord tile, Accumulator const& acc) {
       using namespace cute;
+      // The scales live in device memory (written by an earlier kernel, as cuBLASLt's scale
+      // pointers): read once per tile here, not per element.
+      alpha = p->alpha * (p->scale_a != nullptr ? *p->scale_a : 1.0f) *
+              (p->scale_b != nullptr ? *p->scale_b : 1.0f);
       // The fence keeps the compiler from hoisting reads of the accumulator registers above the
       // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
       // (the local itself is not const).
@@ -317,8 +331,8 @@ struct TsGemm {
     template <class Acc>
     WL_DEVICE Pair output_pair(Acc const& accum, int g, int v1, TileCoord tile, int row,
                                int col) const {
-      float x0 = p->alpha * accum(4 * g + 2 * v1);
-      float x1 = p->alpha * accum(4 * g + 2 * v1 + 1);
+      float x0 = alpha * accum(4 * g + 2 * v1);
+      float x1 = alpha * accum(4 * g + 2 * v1 + 1);
       if (p->beta != 0.0f) {
         x0 += p->beta * load_c(tile.l, row, col);
         x1 += p->beta * load_c(tile.l, row, col + 1);
