@@ -10,11 +10,17 @@
 // runs of one set exceed 2x L2. Every contender but ours is also a baseline: the table, the JSON
 // (speed_vs_<baseline>) and the geomeans of ours give speeds relative to each.
 //
-//   gemm_bench [--shapes 4096x4096x4096,...] [--dtype bf16|fp16] [--layout tn|nn|nt|tt]
+//   gemm_bench [--shapes 4096x4096x4096,...] [--dtype bf16|fp16|e4m3|e5m2] [--layout tn|nn|nt|tt]
 //              [--contenders warploom,cublas,cublaslt,cutlass,cutlass_pp]
 //              [--regime burst|sustained] [--reps N] [--panel P] [--cluster MxN]
 //              [--design auto|cooperative|pingpong] [--ablate-design] [--ablate-stages]
 //              [--json FILE]
+//
+// fp8 (--dtype e4m3|e5m2): layout tn only (the layout fp8 wgmma and cuBLASLt's fp8 kernels read),
+// D bf16, per-tensor scales 0.5 and 3 through device pointers; contenders warploom and cuBLASLt
+// (scale pointers, CUBLAS_COMPUTE_32F, fast accumulation like ours: no periodic promotion of the
+// tensor cores' partial sums). cublasGemmEx has no fp8 types, and cuBLASLt no e5m2 x e5m2 kernel
+// (it then drops out with a note); ratios are reported against whoever ran.
 //
 // Layout letters follow BLAS on column-major storage, as cuBLAS users write them: "tn" is
 // A row-major (K-major) and B column-major (K-major), the layout every GEMM library favours.
@@ -127,9 +133,22 @@ cublasOperation_t blas_op(wg::MatrixLayout l) {
   return l == wg::MatrixLayout::RowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
 }
 cudaDataType blas_type(wg::ScalarType t) {
-  return t == wg::ScalarType::F16    ? CUDA_R_16F
-         : t == wg::ScalarType::BF16 ? CUDA_R_16BF
-                                     : CUDA_R_32F;
+  switch (t) {
+    case wg::ScalarType::F16:
+      return CUDA_R_16F;
+    case wg::ScalarType::BF16:
+      return CUDA_R_16BF;
+    case wg::ScalarType::E4M3:
+      return CUDA_R_8F_E4M3;
+    case wg::ScalarType::E5M2:
+      return CUDA_R_8F_E5M2;
+    default:
+      return CUDA_R_32F;
+  }
+}
+
+bool is_fp8(wg::ScalarType t) {
+  return t == wg::ScalarType::E4M3 || t == wg::ScalarType::E5M2;
 }
 
 // cuBLAS computing the same row-major D: column-major D^T = B^T A^T.
@@ -171,6 +190,21 @@ class CublasLt {
           "TRANSA");
     check(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)),
           "TRANSB");
+    if (is_fp8(r.a.type)) {
+      // cuBLASLt's A is our B and its B our A (D^T = B^T A^T), and so are their scales. Every
+      // operand set of a shape shares one pair of scales. Fast accumulation: our fp8 kernel adds
+      // every wgmma into one accumulator too (no periodic promotion).
+      check(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &r.scale_b,
+                                           sizeof(r.scale_b)),
+            "A_SCALE_POINTER");
+      check(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &r.scale_a,
+                                           sizeof(r.scale_a)),
+            "B_SCALE_POINTER");
+      std::int8_t const fast_accum = 1;
+      check(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accum,
+                                           sizeof(fast_accum)),
+            "FAST_ACCUM");
+    }
     // Column-major views: B^T as (N x K) or, transposed, (K x N); A^T as (K x M) or (M x K).
     bool const b_n = op_b == CUBLAS_OP_N, a_n = op_a == CUBLAS_OP_N;
     check(cublasLtMatrixLayoutCreate(&b_, blas_type(r.b.type), b_n ? r.n : r.k, b_n ? r.k : r.n,
@@ -267,7 +301,8 @@ int main(int argc, char** argv) {
   double sustain_s = 10.0;
   wg::GemmTuning tuning;
   app.add_option("--shapes", shapes_arg, "comma-separated MxNxK");
-  app.add_option("--dtype", dtype, "input and output type")->check(CLI::IsMember({"bf16", "fp16"}));
+  app.add_option("--dtype", dtype, "input type (and output type; fp8: D bf16)")
+      ->check(CLI::IsMember({"bf16", "fp16", "e4m3", "e5m2"}));
   app.add_option("--layout", layout, "BLAS layout letters of A and B")
       ->check(CLI::IsMember({"tn", "nn", "nt", "tt"}));
   app.add_option("--contenders", contenders_arg,
@@ -310,12 +345,26 @@ int main(int argc, char** argv) {
   for (ContenderName const& c : selected)
     if (c.name != "warploom") baselines.push_back(c);
 
+  wg::ScalarType const t = dtype == "bf16"   ? wg::ScalarType::BF16
+                           : dtype == "fp16" ? wg::ScalarType::F16
+                           : dtype == "e4m3" ? wg::ScalarType::E4M3
+                                             : wg::ScalarType::E5M2;
+  bool const fp8 = is_fp8(t);
+  wg::ScalarType const t_out = fp8 ? wg::ScalarType::BF16 : t;
+  if (fp8 && layout != "tn") {
+    std::fprintf(stderr,
+                 "gemm_bench: --dtype %s runs --layout tn only (fp8 wgmma reads A and B "
+                 "K-major)\n",
+                 dtype.c_str());
+    return 1;
+  }
+
   wl::DeviceInfo const device = wl::query_device();
   if (std::string why = wl::architecture_mismatch(device); !why.empty()) {
     std::fprintf(stderr, "gemm_bench: %s\n", why.c_str());
     return 1;
   }
-  wg::ScalarType const t = dtype == "bf16" ? wg::ScalarType::BF16 : wg::ScalarType::F16;
+
   // BLAS letters on column-major storage: "t" on A means A^T is stored column-major, i.e. A is
   // row-major.
   wg::MatrixLayout const la =
@@ -331,6 +380,7 @@ int main(int argc, char** argv) {
   nlohmann::json out;
   out["device"] = wb::device_json(device);
   out["dtype"] = dtype;
+  out["d_type"] = std::string(wg::to_string(t_out));
   out["layout"] = layout;
   out["regime"] = regime;
   out["reps"] = reps;
@@ -344,6 +394,17 @@ int main(int argc, char** argv) {
   out["method"] =
       "CUDA events around each launch; contenders interleaved per repetition; operand sets rotated "
       "to exceed 2x L2; median; TFLOP/s = 2MNK / median";
+  // fp8 per-tensor scales, shared by every operand set.
+  wt::DeviceBuffer scales(2 * sizeof(float));
+  if (fp8) {
+    float const host_scales[2] = {0.5f, 3.0f};
+    WL_CUDA_CHECK(
+        cudaMemcpy(scales.get(), host_scales, sizeof(host_scales), cudaMemcpyHostToDevice));
+    out["scales"] = {host_scales[0], host_scales[1]};
+  }
+  // fp8 on the tensor cores accumulates with fewer bits than fp32 (docs/kernels/sm90_ts_gemm.md),
+  // an error that grows with K; either way a wrong kernel is off by far more.
+  double const max_error = fp8 ? 5e-2 : 1e-2;
   bool all_correct = true;
   // Speed of ours relative to each baseline, per shape where both ran.
   std::map<std::string_view, std::vector<double>> ratios;
@@ -353,15 +414,19 @@ int main(int argc, char** argv) {
   std::printf(" %9s\n", "max err");
   for (Shape const& s : shapes) {
     // Leading dimensions rounded up to 16 bytes (TMA); all contenders use the same storage.
-    auto const ld_of = [](int contiguous) { return (contiguous + 7) / 8 * 8; };
-    std::int64_t const lda = ld_of(la == wg::MatrixLayout::RowMajor ? s.k : s.m);
-    std::int64_t const ldb = ld_of(lb == wg::MatrixLayout::RowMajor ? s.n : s.k);
-    std::int64_t const ldd = ld_of(s.n);
+    std::size_t const in_bytes = wg::size_of(t), out_bytes = wg::size_of(t_out);
+    auto const ld_of = [](int contiguous, std::size_t bytes) {
+      std::int64_t const per16 = static_cast<std::int64_t>(16 / bytes);
+      return (contiguous + per16 - 1) / per16 * per16;
+    };
+    std::int64_t const lda = ld_of(la == wg::MatrixLayout::RowMajor ? s.k : s.m, in_bytes);
+    std::int64_t const ldb = ld_of(lb == wg::MatrixLayout::RowMajor ? s.n : s.k, in_bytes);
+    std::int64_t const ldd = ld_of(s.n, out_bytes);
     std::size_t const a_bytes =
-        static_cast<std::size_t>(lda) * (la == wg::MatrixLayout::RowMajor ? s.m : s.k) * 2;
+        static_cast<std::size_t>(lda) * (la == wg::MatrixLayout::RowMajor ? s.m : s.k) * in_bytes;
     std::size_t const b_bytes =
-        static_cast<std::size_t>(ldb) * (lb == wg::MatrixLayout::RowMajor ? s.k : s.n) * 2;
-    std::size_t const d_bytes = static_cast<std::size_t>(ldd) * s.m * 2;
+        static_cast<std::size_t>(ldb) * (lb == wg::MatrixLayout::RowMajor ? s.k : s.n) * in_bytes;
+    std::size_t const d_bytes = static_cast<std::size_t>(ldd) * s.m * out_bytes;
     std::size_t const set_bytes = a_bytes + b_bytes + d_bytes;
     int const sets = static_cast<int>(
         std::clamp<std::size_t>((2 * device.l2_bytes + set_bytes - 1) / set_bytes, 1, 16));
@@ -374,8 +439,12 @@ int main(int argc, char** argv) {
       auto fill = [&](wt::DeviceBuffer& buf, std::uint64_t seed) {
         if (t == wg::ScalarType::BF16)
           wt::fill_uniform(buf.as<__nv_bfloat16>(), buf.bytes() / 2, seed);
-        else
+        else if (t == wg::ScalarType::F16)
           wt::fill_uniform(buf.as<__half>(), buf.bytes() / 2, seed);
+        else if (t == wg::ScalarType::E4M3)
+          wt::fill_uniform(buf.as<__nv_fp8_e4m3>(), buf.bytes(), seed);
+        else
+          wt::fill_uniform(buf.as<__nv_fp8_e5m2>(), buf.bytes(), seed);
       };
       fill(o.a, 10 + i);
       fill(o.b, 100 + i);
@@ -385,8 +454,12 @@ int main(int argc, char** argv) {
       o.args.a = {o.a.get(), t, la, lda, 0};
       o.args.b = {o.b.get(), t, lb, ldb, 0};
       o.args.d = o.d.get();
-      o.args.d_type = t;
+      o.args.d_type = t_out;
       o.args.ldd = ldd;
+      if (fp8) {
+        o.args.scale_a = scales.as<float>();
+        o.args.scale_b = scales.as<float>() + 1;
+      }
     }
     std::string const shape_name =
         std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
@@ -403,9 +476,19 @@ int main(int argc, char** argv) {
       if (c.name == "warploom") {
         run = [&](wg::GemmArguments const& a) { wg::gemm(a, nullptr, tuning); };
       } else if (c.name == "cublas") {
+        if (fp8) {
+          skipped.emplace_back(c.name, "cublasGemmEx has no fp8 types");
+          continue;
+        }
         run = [&](wg::GemmArguments const& a) { cublas.run(a); };
       } else if (c.name == "cublaslt") {
-        cublaslt.plan(first);
+        try {
+          cublaslt.plan(first);
+        } catch (std::runtime_error const& e) {
+          if (!fp8) throw;  // cuBLASLt has no e5m2 x e5m2 kernel: that drops it with a note
+          skipped.emplace_back(c.name, e.what());
+          continue;
+        }
         run = [&](wg::GemmArguments const& a) { cublaslt.run(a); };
       } else {
         wb::CutlassSm90Gemm& kernel = c.name == "cutlass" ? cutlass : cutlass_pp;
@@ -442,7 +525,7 @@ int main(int argc, char** argv) {
       WL_CUDA_CHECK(cudaDeviceSynchronize());
       double const err = max_relative_error(operand_sets[0]);
       errors.push_back(err);
-      if (!(err <= 1e-2)) {
+      if (!(err <= max_error)) {
         std::fprintf(stderr, "%s / %s: WRONG RESULT (max relative error %g)\n", shape_name.c_str(),
                      c.name.c_str(), err);
         all_correct = false;

@@ -13,10 +13,10 @@ the SASS (ptxas only mentions them as "info"):
   latch wait  (C7517: accumulator registers read after a loop whose last iteration's wait is
               conditional) a full wait on the back edge of the loop that issues the wgmma, which
               ends the overlap of consecutive K tiles: a full wait at most two instructions
-              before a backward branch over HGMMA instructions.
+              before a backward branch over wgmma instructions.
 
-Each kernel with HGMMA instructions is reported; exit 1 if any has either. Needs no GPU:
-cuobjdump reads the cubin.
+Each kernel with wgmma instructions (SASS HGMMA for fp16/bf16, QGMMA for fp8, IGMMA for int8) is
+reported; exit 1 if any has either. Needs no GPU: cuobjdump reads the cubin.
 """
 import argparse
 import os
@@ -29,6 +29,7 @@ from sass_compare import FUNC_SPLIT  # this directory: the cuobjdump listing's f
 INSTR = re.compile(r"/\*([0-9a-f]{4,6})\*/\s+(?:@!?U?P[T0-9]+\s+)?([^;]*);")
 BRANCH = re.compile(r"^BRA (?:U?!?P[T0-9]+, )?0x([0-9a-f]+)")
 FULL_WAIT = "WARPGROUP.DEPBAR.LE gsb0, 0x0"
+WGMMA = ("HGMMA", "QGMMA", "IGMMA")  # wgmma in SASS, by input type: 16-bit, fp8, int8
 
 
 def main():
@@ -43,7 +44,7 @@ def main():
         name = chunk.split("\n", 1)[0].strip()
         code = [(int(m.group(1), 16), m.group(2).strip()) for m in INSTR.finditer(chunk)]
         instrs = [i for _, i in code]
-        hgmma_at = [a for a, i in code if i.startswith("HGMMA")]
+        hgmma_at = [a for a, i in code if i.startswith(WGMMA)]
         if not hgmma_at:
             continue
         checked += 1
@@ -60,11 +61,11 @@ def main():
         bad = between or latch
         serialized += bool(bad)
         verdict = "SERIALIZED" if between else "LATCH WAIT" if latch else "pipelined"
-        print(f"{verdict:10s} {len(hgmma_at):4d} HGMMA, {between} full waits between wgmma, "
+        print(f"{verdict:10s} {len(hgmma_at):4d} wgmma, {between} full waits between wgmma, "
               f"{latch} on a loop back edge  {name}")
     print(f"check_wgmma_pipelining: {checked} kernels with wgmma, {serialized} with forced waits")
     if checked == 0:
-        print("check_wgmma_pipelining: no kernel with HGMMA found", file=sys.stderr)
+        print("check_wgmma_pipelining: no kernel with wgmma found", file=sys.stderr)
         return 1
     return 1 if serialized else 0
 

@@ -78,7 +78,8 @@ if want gemm; then
   run gemm-tests ctest --preset gpu --output-on-failure -R gemm
   # Sanitizers on the problems with several tiles per CTA, partial tiles, C, padding.
   # (The default tuning runs 2x1 clusters, so these cover the multicast pipeline too.)
-  gemm_filter='TsGemm.AlphaBeta*:TsGemm.Persistent*:SimtGemm.ElementAligned*:SimtGemm.Persistent*'
+  gemm_filter='TsGemm.AlphaBeta*:TsGemm.Persistent*:TsGemm.Fp8Scales*:SimtGemm.ElementAligned*'
+  gemm_filter+=':SimtGemm.Persistent*:SimtGemm.Fp8Scales'
   for tool in memcheck racecheck synccheck; do
     run "sanitizer-$tool-gemm" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       build/release/tests/gpu/gemm_test --gtest_filter="$gemm_filter"
@@ -89,6 +90,13 @@ if want gemm; then
     --ablate-stages --json "$OUT/gemm_bench_bf16.json"
   run gemm-bench-fp16 build/release/bin/gemm_bench --dtype fp16 --reps 30 --ablate-design \
     --json "$OUT/gemm_bench_fp16.json"
+  # fp8 (e4m3, e5m2): layout tn, D bf16, against cuBLASLt (cublasGemmEx has no fp8), on issue 4's
+  # fp8 shapes and two of the 16-bit ones.
+  for dtype in e4m3 e5m2; do
+    run "gemm-bench-$dtype" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
+      --ablate-design --shapes 8192x8192x8192,4096x7168x16384,4096x4096x4096,8192x8192x1024 \
+      --json "$OUT/gemm_bench_$dtype.json"
+  done
   run gemm-bench-bf16-sustained build/release/bin/gemm_bench --dtype bf16 --reps 30 \
     --regime sustained --sustain-s 5 --json "$OUT/gemm_bench_bf16_sustained.json"
   # Ablation: no cluster (the default 2x1 multicasts B), both designs. (Raster panels and 1x2

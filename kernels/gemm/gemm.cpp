@@ -25,6 +25,10 @@ std::string_view to_string(ScalarType t) {
       return "fp32";
     case ScalarType::F64:
       return "fp64";
+    case ScalarType::E4M3:
+      return "e4m3";
+    case ScalarType::E5M2:
+      return "e5m2";
   }
   return "?";
 }
@@ -34,7 +38,19 @@ std::string_view to_string(MatrixLayout l) {
 }
 
 int size_of(ScalarType t) {
-  return t == ScalarType::F64 ? 8 : t == ScalarType::F32 ? 4 : 2;
+  switch (t) {
+    case ScalarType::F16:
+    case ScalarType::BF16:
+      return 2;
+    case ScalarType::F32:
+      return 4;
+    case ScalarType::F64:
+      return 8;
+    case ScalarType::E4M3:
+    case ScalarType::E5M2:
+      return 1;
+  }
+  return 0;
 }
 
 std::string_view to_string(GemmKernel k) {
@@ -130,16 +146,42 @@ bool is_16_bit(ScalarType t) {
   return t == ScalarType::F16 || t == ScalarType::BF16;
 }
 
+bool is_fp8(ScalarType t) {
+  return t == ScalarType::E4M3 || t == ScalarType::E5M2;
+}
+
 std::string input_type_violation(ScalarType a) {
-  if (is_16_bit(a)) return "";
+  if (is_16_bit(a) || is_fp8(a)) return "";
   return "a.type = " + std::string(to_string(a)) +
-         ": the tensor-core GEMM takes fp16 or bf16 inputs (GemmKernel::Simt or Auto runs it)";
+         ": the tensor-core GEMM takes fp16, bf16, e4m3 or e5m2 inputs (GemmKernel::Simt or Auto "
+         "runs it)";
+}
+
+// wgmma reads 8-bit operands from shared memory K-major only (PTX ISA, wgmma.mma_async: the
+// transpose of A and B exists for .f16/.bf16 alone), so fp8 A must be row-major and fp8 B
+// column-major. Unchanged by gemm()'s
+// transposition for a column-major D (D^T = B^T . A^T swaps and transposes A and B, and a
+// transposed row-major A is a column-major B).
+std::string fp8_layout_violation(GemmArguments const& r) {
+  if (!is_fp8(r.a.type)) return "";
+  std::string const why =
+      ": wgmma reads fp8 operands K-major only (GemmKernel::Simt or Auto runs other layouts)";
+  if (r.a.layout != MatrixLayout::RowMajor)
+    return "a.layout = " + std::string(to_string(r.a.layout)) + " with " +
+           std::string(to_string(r.a.type)) +
+           " inputs: the tensor-core GEMM needs a K-major (row-major) A" + why;
+  if (r.b.layout != MatrixLayout::ColMajor)
+    return "b.layout = " + std::string(to_string(r.b.layout)) + " with " +
+           std::string(to_string(r.b.type)) +
+           " inputs: the tensor-core GEMM needs a K-major (column-major) B" + why;
+  return "";
 }
 
 // The first rule of the tensor-core GEMM that resolved arguments break, as an error message; ""
 // when it can run them. (C is read by the threads, not by TMA: it has no rule of its own.)
 std::string tensor_core_violation(GemmArguments const& r) {
   std::string e = input_type_violation(r.a.type);
+  if (e.empty()) e = fp8_layout_violation(r);
   if (e.empty()) e = tma_violation("a", r.a.data, r.a.type, r.a.ld, r.a.batch_stride, r.batch);
   if (e.empty()) e = tma_violation("b", r.b.data, r.b.type, r.b.ld, r.b.batch_stride, r.batch);
   if (e.empty()) e = tma_violation("d", r.d, r.d_type, r.ldd, r.batch_stride_d, r.batch);
@@ -162,17 +204,33 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   if (args.d == nullptr) fail("d is null");
   bool const reads_c = args.beta != 0.0f;
   if (reads_c && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
+  // One input type. An e4m3 x e5m2 mix (gradients x weights in training) is not compiled: it would
+  // double the fp8 tensor-core configurations (12 translation units instead of 6).
   if (args.a.type != args.b.type)
     fail("a.type = " + std::string(to_string(args.a.type)) + " and b.type = " +
-         std::string(to_string(args.b.type)) + " differ: A and B share one input type");
+         std::string(to_string(args.b.type)) + " differ: A and B share one input type" +
+         (is_fp8(args.a.type) && is_fp8(args.b.type) ? " (no e4m3 x e5m2 mix)" : ""));
   if (kernel == GemmKernel::TensorCore && !input_type_violation(args.a.type).empty())
     fail(input_type_violation(args.a.type));
+  std::string const in = std::string(to_string(args.a.type));
+  std::string const d_type = std::string(to_string(args.d_type));
   if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32)
-    fail("d_type = " + std::string(to_string(args.d_type)) + ": D is " +
-         std::string(to_string(args.a.type)) + " (the input type) or fp32");
-  if (!is_16_bit(args.a.type) && args.d_type != args.a.type)
-    fail("d_type = " + std::string(to_string(args.d_type)) + ": D is " +
-         std::string(to_string(args.a.type)) + " (the input type)");
+    fail("d_type = " + d_type + ": D is " + in + " (the input type) or fp32");
+  if (is_fp8(args.a.type) && !is_16_bit(args.d_type) && args.d_type != ScalarType::F32)
+    fail("d_type = " + d_type + ": D of " + in + " inputs is bf16, fp16 or fp32 (no fp8 output)");
+  if (!is_16_bit(args.a.type) && !is_fp8(args.a.type) && args.d_type != args.a.type)
+    fail("d_type = " + d_type + ": D is " + in + " (the input type)");
+  // Per-tensor scales dequantise fp8 data; other types have no use for them beyond alpha, and
+  // cuBLASLt rejects them there too.
+  for (auto [name, scale] :
+       {std::pair{"scale_a", args.scale_a}, std::pair{"scale_b", args.scale_b}}) {
+    if (scale == nullptr) continue;
+    if (!is_fp8(args.a.type))
+      fail(std::string(name) + " is set but a.type = " + in +
+           ": per-tensor scales apply to fp8 (e4m3, e5m2) inputs only; fold the factor into alpha");
+    if (reinterpret_cast<std::uintptr_t>(scale) % alignof(float) != 0)
+      fail(std::string(name) + " must be 4-byte aligned (it points to one float)");
+  }
   if (reads_c && args.c.type != args.d_type)
     fail("c.type = " + std::string(to_string(args.c.type)) +
          " differs from d_type = " + std::string(to_string(args.d_type)));
@@ -204,6 +262,7 @@ GemmArguments with_row_major_d(GemmArguments args) {
   if (args.d_layout == MatrixLayout::RowMajor) return args;
   std::swap(args.m, args.n);
   std::swap(args.a, args.b);
+  std::swap(args.scale_a, args.scale_b);
   args.a.layout = transposed(args.a.layout);
   args.b.layout = transposed(args.b.layout);
   args.c.layout = MatrixLayout::RowMajor;

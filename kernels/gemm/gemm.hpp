@@ -1,13 +1,17 @@
 // kernels/gemm/gemm.hpp
 //
-// Host API of warploom's GEMMs: D = alpha * (A . B) + beta * C, batched.
+// Host API of warploom's GEMMs: D = alpha * scale_a * scale_b * (A . B) + beta * C, batched.
 //
 //   A is M x K, B is K x N, C and D are M x N; each operand row- or column-major, with an optional
-//   leading dimension and batch stride (0 = packed). Accumulation is fp32 (fp64 for fp64 inputs).
+//   leading dimension and batch stride (0 = packed). Accumulation is fp32 (fp64 for fp64 inputs;
+//   fp8 on the tensor cores is cuBLASLt's "fast accumulation": Hopper's fp8 wgmma keeps about 13
+//   mantissa bits of the sum at each step of 32 products, docs/kernels/sm90_ts_gemm.md).
+//   scale_a and scale_b are per-tensor dequantisation scales of fp8 inputs (1 when absent).
 //
-// Two kernels run it: the sm90 tensor-core GEMM (fp16/bf16 inputs, TMA's 16-byte alignment) and
-// the SIMT GEMM (any supported type, element alignment only). GemmTuning::kernel picks one; Auto
-// takes the tensor cores whenever their rules hold and the SIMT GEMM otherwise.
+// Two kernels run it: the sm90 tensor-core GEMM (fp16/bf16 inputs in any layout, fp8 inputs with
+// A row-major and B column-major; TMA's 16-byte alignment) and the SIMT GEMM (any supported type
+// and layout, element alignment only). GemmTuning::kernel picks one; Auto takes the tensor cores
+// whenever their rules hold and the SIMT GEMM otherwise.
 //
 // Every call is checked before anything launches: a bad argument throws std::invalid_argument
 // naming the argument and the rule it breaks (shape, null pointer, type combination, alignment).
@@ -24,7 +28,9 @@
 
 namespace warploom::gemm {
 
-enum class ScalarType { F16, BF16, F32, F64 };
+// E4M3 and E5M2 are the OCP fp8 formats (CUDA's __nv_fp8_e4m3 / __nv_fp8_e5m2: e4m3 has no
+// infinities, max 448; e5m2 is IEEE-like, max 57344). They are input types only.
+enum class ScalarType { F16, BF16, F32, F64, E4M3, E5M2 };
 enum class MatrixLayout { RowMajor, ColMajor };
 
 std::string_view to_string(ScalarType t);
@@ -60,6 +66,13 @@ struct GemmArguments {
   std::int64_t batch_stride_d = 0;
   float alpha = 1.0f;  // widened to double for fp64
   float beta = 0.0f;
+  // Per-tensor scales of fp8 inputs, as cuBLASLt's A/B scale pointers: device pointers to one
+  // float each (4-byte aligned), read by the kernel when it runs (so they may be produced by an
+  // earlier kernel on the stream); null means 1. D = alpha * *scale_a * *scale_b * (A . B) +
+  // beta * C. Only fp8 inputs take them: set for other input types, check_arguments rejects them
+  // (fold the factor into alpha, or into the data).
+  float const* scale_a = nullptr;
+  float const* scale_b = nullptr;
 };
 
 // How the tensor-core GEMM's two wgmma consumer warpgroups share the work. Cooperative: both on
@@ -86,11 +99,14 @@ struct GemmTuning {
 
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
 // Every kernel: M, N, K, batch >= 1; A, B, D non-null (C too when beta != 0); A and B of one
-// type; D of that type, or fp32 for fp16/bf16 inputs; C of D's type and layout; leading
-// dimensions at least the contiguous extent, batch strides at least one batch; every base pointer
-// aligned to its element. TensorCore adds: fp16 or bf16 inputs; A's, B's and D's base pointers
-// 16-byte aligned and their leading dimensions and batch strides multiples of 16 bytes (TMA's
-// rules). Auto accepts what either kernel runs.
+// type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16 inputs, or bf16, fp16 or fp32
+// for fp8 inputs (no fp8 output); C of D's type and layout; scale_a / scale_b only with fp8
+// inputs, 4-byte aligned; leading dimensions at least the contiguous extent, batch strides at
+// least one batch; every base pointer aligned to its element. TensorCore adds: fp16, bf16 or fp8
+// inputs; for fp8, A row-major and B column-major (both K-major: wgmma reads 8-bit operands from
+// shared memory only K-major); A's, B's and D's base pointers 16-byte aligned and their leading
+// dimensions and batch strides multiples of 16 bytes (TMA's rules; for fp8 a row-major A and
+// column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (0 -> the

@@ -3,6 +3,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 
@@ -30,6 +31,12 @@ struct Operand {
         return static_cast<float const*>(data)[i];
       case ScalarType::F64:
         return static_cast<double const*>(data)[i];
+      case ScalarType::E4M3:  // fp8 -> fp16 is exact
+        return __half2float(__half(
+            __nv_cvt_fp8_to_halfraw(static_cast<__nv_fp8_storage_t const*>(data)[i], __NV_E4M3)));
+      case ScalarType::E5M2:
+        return __half2float(__half(
+            __nv_cvt_fp8_to_halfraw(static_cast<__nv_fp8_storage_t const*>(data)[i], __NV_E5M2)));
     }
     return 0.0;
   }
@@ -39,10 +46,15 @@ Operand operand(Matrix const& x) {
   return {x.data, x.type, x.layout == MatrixLayout::RowMajor, x.ld, x.batch_stride};
 }
 
+// `scale_a`, `scale_b`: the fp8 per-tensor scales (device values, null = 1), folded into alpha in
+// double.
 __global__ void reference_kernel(int m, int n, int k, int batch, Operand a, Operand b, Operand c,
-                                 double alpha, double beta, double* out) {
+                                 double alpha, double beta, float const* scale_a,
+                                 float const* scale_b, double* out) {
   int const j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (j >= n) return;
+  if (scale_a != nullptr) alpha *= *scale_a;
+  if (scale_b != nullptr) alpha *= *scale_b;
   for (int l = static_cast<int>(blockIdx.z); l < batch; l += static_cast<int>(gridDim.z)) {
     for (int i = static_cast<int>(blockIdx.y); i < m; i += static_cast<int>(gridDim.y)) {
       double sum = 0.0;
@@ -63,7 +75,8 @@ void reference_gemm(GemmArguments const& args, double* out, cudaStream_t stream)
   dim3 const grid((r.n + kThreads - 1) / kThreads, r.m < kMaxGridYZ ? r.m : kMaxGridYZ,
                   r.batch < kMaxGridYZ ? r.batch : kMaxGridYZ);
   reference_kernel<<<grid, kThreads, 0, stream>>>(r.m, r.n, r.k, r.batch, operand(r.a),
-                                                  operand(r.b), operand(r.c), r.alpha, r.beta, out);
+                                                  operand(r.b), operand(r.c), r.alpha, r.beta,
+                                                  r.scale_a, r.scale_b, out);
   WL_CUDA_CHECK(cudaGetLastError());
 }
 

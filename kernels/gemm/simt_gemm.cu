@@ -1,5 +1,5 @@
 // kernels/gemm/simt_gemm.cu — every SIMT GEMM configuration, in one translation unit: the operand
-// layouts are run-time strides, so six kernels cover every type pair gemm.cpp accepts.
+// layouts are run-time strides, so twelve kernels cover every type pair gemm.cpp accepts.
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -20,6 +20,30 @@ template <class TIn, class TOut>
 using Config = std::conditional_t<std::is_same_v<TIn, double>, SimtGemm<TIn, TOut, 16, 4>,
                                   SimtGemm<TIn, TOut, 32, 3>>;
 
+// fp8 inputs (either format) with D bf16, fp16 or fp32.
+template <class TIn>
+void run_fp8_as(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  switch (args.d_type) {
+    case ScalarType::BF16:
+      return launch_simt_gemm<Config<TIn, __nv_bfloat16>>(args, tuning, stream);
+    case ScalarType::F16:
+      return launch_simt_gemm<Config<TIn, __half>>(args, tuning, stream);
+    case ScalarType::F32:
+      return launch_simt_gemm<Config<TIn, float>>(args, tuning, stream);
+    default:
+      throw std::logic_error("gemm: internal error: no SIMT GEMM for fp8 -> " +
+                             std::string(to_string(args.d_type)) +
+                             " (gemm.cpp should have rejected it)");
+  }
+}
+void run_fp8(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  if (args.a.type == ScalarType::E4M3) {
+    run_fp8_as<__nv_fp8_e4m3>(args, tuning, stream);
+  } else {
+    run_fp8_as<__nv_fp8_e5m2>(args, tuning, stream);
+  }
+}
+
 }  // namespace
 
 void run_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
@@ -37,6 +61,8 @@ void run_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStre
     launch_simt_gemm<Config<float, float>>(args, tuning, stream);
   } else if (in == ScalarType::F64 && out == ScalarType::F64) {
     launch_simt_gemm<Config<double, double>>(args, tuning, stream);
+  } else if (in == ScalarType::E4M3 || in == ScalarType::E5M2) {
+    run_fp8(args, tuning, stream);
   } else {
     throw std::logic_error("gemm: internal error: no SIMT GEMM for " + std::string(to_string(in)) +
                            " -> " + std::string(to_string(out)) +

@@ -2,8 +2,10 @@
 //
 // The SIMT GEMM in TS: D = alpha * (A . B) + beta * C with FMA on the CUDA cores, no tensor cores.
 // The fallback of warploom::gemm::gemm for what the sm90 tensor-core GEMM cannot run: fp32 and
-// fp64 inputs, and 16-bit inputs whose pointers, leading dimensions or batch strides break TMA's
-// 16-byte rules (a packed fp16 K = 17). Its only alignment rule is the element's own.
+// fp64 inputs, fp8 inputs that are not both K-major (wgmma reads 8-bit operands K-major only), and
+// 16-bit or fp8 inputs whose pointers, leading dimensions or batch strides break TMA's 16-byte
+// rules (a packed fp16 K = 17, an fp8 K = 40). Its only alignment rule is the element's own. fp8
+// values are widened to fp32 in the stages, so products and sums are exact fp32 FMA.
 //
 //   Tiles ──tile──▶ LoadTask ──frag──▶ SmemAB (threads -> threads) ──▶ MathTask ──acc──▶ GmemD
 //   (raster order)  warps 8-11:        STAGES x (A as K x M,            warps 0-7: wait,
@@ -34,6 +36,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <algorithm>
 #include <climits>
@@ -53,13 +56,21 @@ namespace warploom::gemm::simt {
 namespace ts = warploom::ts;
 
 // Element conversions, spelled with the CUDA intrinsics so that they do not depend on the
-// implicit __half / __nv_bfloat16 conversions (which __CUDA_NO_HALF_CONVERSIONS__ removes).
+// implicit __half / __nv_bfloat16 / fp8 conversions (which __CUDA_NO_HALF_CONVERSIONS__ and
+// __CUDA_NO_FP8_CONVERSIONS__ remove).
+template <class T>
+inline constexpr bool kIsFp8 = std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
+
 template <class T>
 WL_DEVICE T zero_of() {
   if constexpr (std::is_same_v<T, __half>) {
     return __ushort_as_half(0);
   } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     return __ushort_as_bfloat16(0);
+  } else if constexpr (kIsFp8<T>) {
+    T z;
+    z.__x = 0;  // +0 in both formats
+    return z;
   } else {
     return T(0);
   }
@@ -70,6 +81,11 @@ WL_DEVICE TAcc widen(T x) {
     return __half2float(x);
   } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     return __bfloat162float(x);
+  } else if constexpr (kIsFp8<T>) {
+    // fp8 -> fp16 is exact for both formats (cvt.rn.f16x2.e4m3x2 / .e5m2x2 on sm_89+).
+    constexpr __nv_fp8_interpretation_t kKind =
+        std::is_same_v<T, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2;
+    return __half2float(__half(__nv_cvt_fp8_to_halfraw(x.__x, kKind)));
   } else {
     return static_cast<TAcc>(x);
   }
@@ -96,7 +112,7 @@ struct Operand {
   bool k_contiguous = false;
 };
 
-// fp32 accumulation for 16-bit and fp32 inputs, fp64 for fp64.
+// fp32 accumulation for fp8, 16-bit and fp32 inputs, fp64 for fp64.
 template <class TIn>
 using AccumulatorOf = std::conditional_t<std::is_same_v<TIn, double>, double, float>;
 
@@ -179,6 +195,8 @@ struct SimtGemm {
     std::int64_t ldd = 0, batch_stride_d = 0;
     int m = 0, n = 0, k = 0;
     TAcc alpha = 1, beta = 0;
+    float const* scale_a = nullptr;  // fp8 per-tensor scales: device values, null = 1
+    float const* scale_b = nullptr;
     TileRaster raster;
     int num_tiles = 0;
     int k_tiles = 0;
@@ -352,6 +370,9 @@ struct SimtGemm {
       int const col0 = tile.n * kTileN + o.col;
       TOut* const d = p->d + tile.l * p->batch_stride_d;
       bool const reads_c = p->beta != TAcc(0);  // C may be null then, and is never read
+      // The scales are device values (cuBLASLt's scale pointers): read once per tile.
+      TAcc const alpha = p->alpha * TAcc(p->scale_a != nullptr ? *p->scale_a : 1.0f) *
+                         TAcc(p->scale_b != nullptr ? *p->scale_b : 1.0f);
       // No break or continue: the loops unroll fully, so every accumulator index is a constant
       // and the block stays in registers.
 #pragma unroll
@@ -361,7 +382,7 @@ struct SimtGemm {
         for (int j = 0; j < kThreadN; ++j) {
           int const col = col0 + j / kSub * kSubStrideN + j % kSub;
           if (row < p->m && col < p->n) {
-            TAcc x = p->alpha * acc.v[i][j];
+            TAcc x = alpha * acc.v[i][j];
             if (reads_c)
               x += p->beta *
                    widen<TAcc>(p->c[tile.l * p->batch_stride_c + std::int64_t{row} * p->ldc + col]);
@@ -467,6 +488,8 @@ void launch_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaS
   p.k = args.k;
   p.alpha = static_cast<TAcc>(args.alpha);
   p.beta = static_cast<TAcc>(args.beta);
+  p.scale_a = args.scale_a;
+  p.scale_b = args.scale_b;
   std::int64_t const tiles_m = (std::int64_t{args.m} + Cfg::kTileM - 1) / Cfg::kTileM;
   std::int64_t const tiles_n = (std::int64_t{args.n} + Cfg::kTileN - 1) / Cfg::kTileN;
   std::int64_t const num_tiles = tiles_m * tiles_n * args.batch;

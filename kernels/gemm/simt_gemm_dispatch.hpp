@@ -1,7 +1,8 @@
 // kernels/gemm/simt_gemm_dispatch.hpp
 //
 // The compiled SIMT GEMM configurations (kernels/gemm/simt_gemm.cu, one translation unit): fp16
-// and bf16 inputs with D of the input type or fp32, fp32 -> fp32 and fp64 -> fp64. Each takes
+// and bf16 inputs with D of the input type or fp32, e4m3 and e5m2 inputs with D bf16, fp16 or
+// fp32, fp32 -> fp32 and fp64 -> fp64. Each takes
 // arguments normalised by gemm.cpp (row-major C and D, leading dimensions and batch strides
 // resolved); the operand layouts are run-time strides, not configurations.
 #pragma once

@@ -1,6 +1,7 @@
 // kernels/gemm/sm90_gemm_epilogue.cuh
 //
-// The sm90 TS GEMMs' epilogue: the GmemD resource, which writes alpha * acc + beta * C to D.
+// The sm90 TS GEMMs' epilogue: the GmemD resource, which writes alpha * scale_a * scale_b * acc +
+// beta * C to D.
 //
 // The MMA threads of one accumulator tile stage it in shared memory, one subtile of
 // kTileM x kEpiN at a time (one 128-byte, 128B-swizzled row per tile row), and their first thread
@@ -38,10 +39,17 @@ struct GmemD {
   typename Cfg::Params const* p = nullptr;
   ts::SmemBuffer<TD, kBuffers * cute::cosize_v<SmemLayoutEpi>, 1024> staging;  // (BUF, M, EPI_N)
   using smem_buffers = ts::buffers<&GmemD::staging>;
+  // alpha * scale_a * scale_b for the tile being stored (set by store(); public: GmemD stays an
+  // aggregate).
+  float alpha = 1.0f;
 
   WL_DEVICE void store(ts::Produce const&, TileCoord tile, typename Cfg::Accumulator const& acc) {
     using namespace cute;
     if (is_phantom(*p, tile)) return;
+    // The scales live in device memory (written by an earlier kernel, as cuBLASLt's scale
+    // pointers): read once per tile here, not per element.
+    alpha = p->alpha * (p->scale_a != nullptr ? *p->scale_a : 1.0f) *
+            (p->scale_b != nullptr ? *p->scale_b : 1.0f);
     // The fence keeps the compiler from hoisting reads of the accumulator registers above the
     // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
     // (the local itself is not const).
@@ -94,8 +102,8 @@ struct GmemD {
   template <bool kBeta, class Acc>
   WL_DEVICE Pair output_pair(Acc const& accum, int g, int v1, int mi, TileCoord tile, int row,
                              int col) const {
-    float x0 = p->alpha * accum(4 * g + 2 * v1, mi, 0);
-    float x1 = p->alpha * accum(4 * g + 2 * v1 + 1, mi, 0);
+    float x0 = alpha * accum(4 * g + 2 * v1, mi, 0);
+    float x1 = alpha * accum(4 * g + 2 * v1 + 1, mi, 0);
     if constexpr (kBeta) {
       x0 += p->beta * load_c(tile.l, row, col);
       x1 += p->beta * load_c(tile.l, row, col + 1);

@@ -49,10 +49,11 @@ using SmemLayout = decltype(cute::tile_to_shape(
     std::conditional_t<kKMajor, cute::Step<_1, cute::_2, cute::_3>,
                        cute::Step<cute::_2, _1, cute::_3>>{}));
 
-// One GEMM configuration. kMmaWarpgroups warpgroups share one kTileM x kTileN accumulator tile
-// (2: the cooperative design, 64 rows each; 1: ping-pong, each warpgroup a tile of its own);
-// every SmemAB pipeline has kStages stages; the epilogue stages D through kStagingBuffers
-// shared-memory subtiles per accumulator tile.
+// One GEMM configuration. The K tile is one 128-byte row of the 128B swizzle (64 16-bit or 128
+// fp8 elements), so a stage's bytes do not depend on the input type. kMmaWarpgroups warpgroups
+// share one kTileM x kTileN accumulator tile (2: the cooperative design, 64 rows each; 1:
+// ping-pong, each warpgroup a tile of its own); every SmemAB pipeline has kStages stages; the
+// epilogue stages D through kStagingBuffers shared-memory subtiles per accumulator tile.
 template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kClusterM_,
           int kClusterN_, int kTileM_, int kTileN_, int kTileK_, int kStages_, int kMmaWarpgroups_,
           int kStagingBuffers_>
@@ -81,6 +82,10 @@ struct GemmConfig {
                                     kBKMajor ? cute::GMMA::Major::K : cute::GMMA::Major::MN > (),
                                     cute::Layout<cute::Shape<Int<kMmaWarpgroups>, _1, _1>>{}));
   static_assert(cute::size(TiledMma{}) == kMmaThreads);
+  static_assert(!kAKMajor || kTileK * sizeof(TA) % 128 == 0,
+                "a K-major A tile spans whole 128-byte rows of its 128B swizzle atom along K");
+  static_assert(!kBKMajor || kTileK * sizeof(TB) % 128 == 0,
+                "a K-major B tile spans whole 128-byte rows of its 128B swizzle atom along K");
 
   using SmemLayoutA = SmemLayout<TA, kAKMajor, kTileM, kTileK, kStages>;
   using SmemLayoutB = SmemLayout<TB, kBKMajor, kTileN, kTileK, kStages>;
@@ -141,6 +146,8 @@ struct GemmConfig {
     StrideD stride_c;
     StrideD stride_d;
     float alpha, beta;
+    float const* scale_a;  // fp8 per-tensor scales: device values, null = 1
+    float const* scale_b;
     TileRaster raster;
     int num_tiles;
     int k_tiles;

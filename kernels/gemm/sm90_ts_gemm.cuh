@@ -1,7 +1,8 @@
 // kernels/gemm/sm90_ts_gemm.cuh
 //
-// The cooperative Hopper GEMM in TS: D = alpha * (A . B) + beta * C, fp32 accumulation,
-// persistent CTAs, two warpgroups sharing each 128 x 256 accumulator tile.
+// The cooperative Hopper GEMM in TS: D = alpha * scale_a * scale_b * (A . B) + beta * C, fp32
+// accumulation, persistent CTAs, two warpgroups sharing each 128 x 256 accumulator tile.
+// (scale_a, scale_b: fp8 per-tensor scales, device values, null = 1.)
 //
 //      Tiles ──tile──▶ LoadTask ──▶ SmemAB (TMA -> wgmma, STAGES) ──▶ MmaTask ──acc──▶ GmemD
 //   (raster order)   warp 8: acquire,            A and B tiles          warps 0-7: wait, wgmma,
@@ -39,7 +40,8 @@
 namespace warploom::gemm::sm90 {
 
 template <class TA, class TB, class TD, bool kAKMajor, bool kBKMajor, int kClusterM = 1,
-          int kClusterN = 1, int kTileM = 128, int kTileN = 256, int kTileK = 64, int kStages = 4>
+          int kClusterN = 1, int kTileM = 128, int kTileN = 256,
+          int kTileK = 128 / static_cast<int>(sizeof(TA)), int kStages = 4>
 struct TsGemm : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN, kTileM, kTileN,
                            kTileK, kStages, /*kMmaWarpgroups=*/2, /*kStagingBuffers=*/2> {
   using Cfg = GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN, kTileM, kTileN,

@@ -1,8 +1,10 @@
 // kernels/gemm/sm90_ts_gemm_dispatch.hpp
 //
 // The compiled sm90 TS GEMM configurations. Each (input type, output type, A major, B major) is
-// explicitly instantiated in a translation unit of its own per design, generated from
-// sm90_ts_gemm_instance.cu.in by kernels/CMakeLists.txt, so the 16 of them build in parallel;
+// explicitly instantiated in a translation unit of its own per consumer design, generated from
+// sm90_ts_gemm_instance.cu.in by kernels/CMakeLists.txt, so they build in parallel: fp16 and bf16
+// inputs with D of the input type or fp32 in all four operand majors (16), and e4m3 and e5m2
+// inputs with D bf16, fp16 or fp32, both operands K-major (6); each in both designs;
 // each picks its cluster shape at run time. All take arguments normalised by gemm.cpp (row-major C
 // and D, leading dimensions and batch strides resolved).
 #pragma once

@@ -70,6 +70,8 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .stride_d = {},
       .alpha = args.alpha,
       .beta = args.beta,
+      .scale_a = args.scale_a,
+      .scale_b = args.scale_b,
       .raster = {},
       .num_tiles = 0,
       .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
@@ -114,10 +116,14 @@ void launch_with_cluster(GemmArguments const& args, GemmTuning const& tuning, cu
   }
 }
 
-// The CuTe element type of a ScalarType.
+// The CuTe element type of a ScalarType (fp8: the types cute::GMMA::ss_op_selector maps to the
+// fp8 wgmma).
 template <ScalarType kType>
-using cute_type_t =
-    std::conditional_t<kType == ScalarType::F16, cute::half_t,
-                       std::conditional_t<kType == ScalarType::BF16, cute::bfloat16_t, float>>;
+using cute_type_t = std::conditional_t<
+    kType == ScalarType::F16, cute::half_t,
+    std::conditional_t<kType == ScalarType::BF16, cute::bfloat16_t,
+                       std::conditional_t<kType == ScalarType::E4M3, cute::float_e4m3_t,
+                                          std::conditional_t<kType == ScalarType::E5M2,
+                                                             cute::float_e5m2_t, float>>>>;
 
 }  // namespace warploom::gemm::sm90

@@ -1,8 +1,9 @@
 // kernels/gemm/sm90_ts_gemm_pingpong.cuh
 //
-// The ping-pong Hopper GEMM in TS: D = alpha * (A . B) + beta * C, fp32 accumulation, persistent
-// CTAs, each of two consumer warpgroups owning a 128 x 128 accumulator tile of its own, so that
-// one warpgroup's epilogue runs while the other's wgmma keep the tensor cores busy.
+// The ping-pong Hopper GEMM in TS: D = alpha * scale_a * scale_b * (A . B) + beta * C, fp32
+// accumulation, persistent CTAs, each of two consumer warpgroups owning a 128 x 128 accumulator
+// tile of its own, so that one warpgroup's epilogue runs while the other's wgmma keep the tensor
+// cores busy.
 //
 //                                                       ┌─▶ Mma0 (warps 0-3) ──acc──▶ GmemD0
 //   Tiles ──▶ LoadTask ──▶ SmemAB (TMA -> wgmma, 6 stages) ┤   K tiles of tiles j, j + 2s, ...
@@ -41,8 +42,8 @@
 namespace warploom::gemm::sm90 {
 
 template <class TA, class TB, class TD, bool kAKMajor, bool kBKMajor, int kClusterM = 1,
-          int kClusterN = 1, int kTileM = 128, int kTileN = 128, int kTileK = 64, int kStages = 6,
-          int kStagingBuffers = 1>
+          int kClusterN = 1, int kTileM = 128, int kTileN = 128,
+          int kTileK = 128 / static_cast<int>(sizeof(TA)), int kStages = 6, int kStagingBuffers = 1>
 struct TsGemmPingpong : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN, kTileM,
                                    kTileN, kTileK, kStages, /*kMmaWarpgroups=*/1, kStagingBuffers> {
   using Cfg = GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN, kTileM, kTileN,

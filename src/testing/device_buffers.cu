@@ -94,6 +94,8 @@ void fill_uniform(T* ptr, std::size_t count, std::uint64_t seed, cudaStream_t st
 }
 template void fill_uniform(__half*, std::size_t, std::uint64_t, cudaStream_t);
 template void fill_uniform(__nv_bfloat16*, std::size_t, std::uint64_t, cudaStream_t);
+template void fill_uniform(__nv_fp8_e4m3*, std::size_t, std::uint64_t, cudaStream_t);
+template void fill_uniform(__nv_fp8_e5m2*, std::size_t, std::uint64_t, cudaStream_t);
 template void fill_uniform(float*, std::size_t, std::uint64_t, cudaStream_t);
 template void fill_uniform(double*, std::size_t, std::uint64_t, cudaStream_t);
 

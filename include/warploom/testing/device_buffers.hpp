@@ -11,6 +11,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
 
 namespace warploom::testing {
@@ -44,7 +45,8 @@ class DeviceBuffer {
 void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t stream = nullptr);
 
 // Fills `count` elements with pseudo-random values uniform in [-1, 1), rounded to T (__half,
-// __nv_bfloat16, float or double): data for arithmetic kernels, where random bits would be NaNs.
+// __nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2, float or double): data for arithmetic kernels,
+// where random bits would be NaNs.
 template <class T>
 void fill_uniform(T* ptr, std::size_t count, std::uint64_t seed, cudaStream_t stream = nullptr);
 

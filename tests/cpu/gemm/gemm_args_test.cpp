@@ -92,7 +92,8 @@ TEST(GemmArguments, TypeCombinations) {
   EXPECT_REJECTED(a, "a.type = bf16 and b.type = fp16 differ");
   a = valid();
   a.a.type = a.b.type = ScalarType::F32;
-  EXPECT_REJECTED_BY_TENSOR_CORES(a, "a.type = fp32: the tensor-core GEMM takes fp16 or bf16");
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a, "a.type = fp32: the tensor-core GEMM takes fp16, bf16, e4m3 or e5m2");
   a = valid();
   a.d_type = ScalarType::F16;
   EXPECT_REJECTED(a, "d_type = fp16: D is bf16 (the input type) or fp32");
@@ -189,9 +190,156 @@ TEST(GemmArguments, AutoPicksTensorCoresExactlyWhenTheirRulesHold) {
   // Asking for the tensor cores with arguments they cannot run keeps their error.
   EXPECT_THROW(selected_kernel(with_inputs(ScalarType::F64), GemmKernel::TensorCore),
                std::invalid_argument);
-  EXPECT_REJECTED_BY_TENSOR_CORES(with_inputs(ScalarType::F64),
-                                  "a.type = fp64: the tensor-core GEMM takes fp16 or bf16 inputs");
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      with_inputs(ScalarType::F64),
+      "a.type = fp64: the tensor-core GEMM takes fp16, bf16, e4m3 or e5m2 inputs");
   EXPECT_EQ(to_string(GemmKernel::Simt), "simt");
+}
+
+// ---- fp8 ----------------------------------------------------------------------------------------
+// valid() with fp8 inputs (A row-major, B column-major: K-major, as the tensor cores need) and
+// K = 64 (64-byte rows, 16-byte aligned); D stays bf16.
+GemmArguments fp8(ScalarType t = ScalarType::E4M3) {
+  GemmArguments a = valid();
+  a.k = 64;
+  a.a.type = a.b.type = t;
+  return a;
+}
+
+TEST(GemmArguments, Fp8TypesNamesAndSizes) {
+  EXPECT_EQ(to_string(ScalarType::E4M3), "e4m3");
+  EXPECT_EQ(to_string(ScalarType::E5M2), "e5m2");
+  EXPECT_EQ(size_of(ScalarType::E4M3), 1);
+  EXPECT_EQ(size_of(ScalarType::E5M2), 1);
+}
+
+TEST(GemmArguments, Fp8InputsShareOneFormat) {
+  GemmArguments a = fp8(ScalarType::E4M3);
+  a.b.type = ScalarType::E5M2;
+  EXPECT_REJECTED(a,
+                  "a.type = e4m3 and b.type = e5m2 differ: A and B share one input type "
+                  "(no e4m3 x e5m2 mix)");
+  a = fp8(ScalarType::E5M2);
+  a.b.type = ScalarType::E4M3;
+  EXPECT_REJECTED(a, "a.type = e5m2 and b.type = e4m3 differ");
+  a.b.type = ScalarType::BF16;
+  EXPECT_REJECTED(a, "a.type = e5m2 and b.type = bf16 differ");
+  EXPECT_EQ(error_of(fp8(ScalarType::E4M3)), "");
+  EXPECT_EQ(error_of(fp8(ScalarType::E5M2)), "");
+}
+
+TEST(GemmArguments, Fp8OutputIsBf16Fp16OrFp32) {
+  for (ScalarType in : {ScalarType::E4M3, ScalarType::E5M2}) {
+    for (ScalarType out : {ScalarType::BF16, ScalarType::F16, ScalarType::F32}) {
+      GemmArguments a = fp8(in);
+      a.d_type = out;
+      EXPECT_EQ(error_of(a), "") << to_string(in) << " -> " << to_string(out);
+      EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "")
+          << to_string(in) << " -> " << to_string(out);
+    }
+  }
+  GemmArguments a = fp8(ScalarType::E4M3);
+  a.d_type = ScalarType::E4M3;
+  EXPECT_REJECTED(a, "d_type = e4m3: D of e4m3 inputs is bf16, fp16 or fp32 (no fp8 output)");
+  a = fp8(ScalarType::E5M2);
+  a.d_type = ScalarType::F64;
+  EXPECT_REJECTED(a, "d_type = fp64: D of e5m2 inputs is bf16, fp16 or fp32");
+  // C has D's type, as for every input type.
+  a = fp8();
+  a.d_type = ScalarType::F32;
+  a.beta = 1.0f;
+  a.c = {fake(4), ScalarType::E4M3, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.type = e4m3 differs from d_type = fp32");
+  a.c.type = ScalarType::F32;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmArguments, Fp8ScalesOnlyWithFp8Inputs) {
+  float const* const scale = static_cast<float const*>(fake(5));
+  GemmArguments a = valid();  // bf16
+  a.scale_a = scale;
+  EXPECT_REJECTED(a, "scale_a is set but a.type = bf16: per-tensor scales apply to fp8");
+  a = valid();
+  a.scale_b = scale;
+  EXPECT_REJECTED(a, "scale_b is set but a.type = bf16");
+  a = with_inputs(ScalarType::F32);
+  a.scale_b = scale;
+  EXPECT_REJECTED(a, "scale_b is set but a.type = fp32");
+  for (ScalarType in : {ScalarType::E4M3, ScalarType::E5M2}) {
+    a = fp8(in);
+    a.scale_a = scale;
+    a.scale_b = scale + 1;
+    EXPECT_EQ(error_of(a), "");
+    EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+    EXPECT_EQ(error_of(a, GemmKernel::Simt), "");
+  }
+  a = fp8();
+  a.scale_b = reinterpret_cast<float const*>(static_cast<char const*>(fake(5)) + 2);
+  EXPECT_REJECTED(a, "scale_b must be 4-byte aligned");
+  // Null scales mean 1 and are never checked further.
+  EXPECT_EQ(error_of(fp8()), "");
+}
+
+TEST(GemmArguments, Fp8TensorCoresNeedKMajorOperands) {
+  GemmArguments a = fp8();
+  a.a.layout = MatrixLayout::ColMajor;
+  a.a.ld = 112;  // column-major 100 x 64, 16-byte aligned
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a,
+      "a.layout = column-major with e4m3 inputs: the tensor-core GEMM needs a K-major "
+      "(row-major) A");
+  EXPECT_EQ(error_of(a), "");  // Auto: the SIMT GEMM runs it
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a = fp8(ScalarType::E5M2);
+  a.b.layout = MatrixLayout::RowMajor;
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a,
+      "b.layout = row-major with e5m2 inputs: the tensor-core GEMM needs a K-major "
+      "(column-major) B");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  EXPECT_EQ(error_of(a, GemmKernel::Simt), "");
+  // Passing: A row-major and B column-major, with a row- or column-major D (the transposition
+  // that a column-major D takes keeps both operands K-major).
+  a = fp8();
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  a.d_layout = MatrixLayout::ColMajor;
+  a.ldd = 104;
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // Checked before anything launches.
+  a = fp8();
+  a.a.layout = MatrixLayout::ColMajor;
+  EXPECT_THROW(gemm(a, nullptr, GemmTuning{.kernel = GemmKernel::TensorCore}),
+               std::invalid_argument);
+}
+
+TEST(GemmArguments, Fp8TmaAlignment) {
+  GemmArguments a = fp8();
+  a.k = 40;  // packed row-major A: 40-byte rows
+  EXPECT_REJECTED_BY_TENSOR_CORES(a,
+                                  "a.ld = 40 elements (40 bytes) must be a multiple of 16 bytes "
+                                  "(TMA strides): for e4m3, a multiple of 16");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a.a.ld = 48;
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "b.ld = 40 elements (40 bytes) must be a multiple of 16");
+  a.b.ld = 48;
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  a = fp8();
+  a.a.data = static_cast<char const*>(fake(1)) + 1;  // element (1-byte) aligned only
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "a.data must be 16-byte aligned");
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a = fp8();
+  a.batch = 2;
+  a.b.batch_stride = 64 * 64 + 8;
+  EXPECT_REJECTED_BY_TENSOR_CORES(a,
+                                  "b.batch_stride = 4104 elements must be a multiple of 16 bytes");
+  // D keeps its own type's rules: bf16 D of N = 64 is 128-byte rows.
+  a = fp8();
+  a.ldd = 68;
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "ldd = 68 elements (136 bytes) must be a multiple of 16");
 }
 
 TEST(GemmArguments, LeadingDimensionsAndBatchStrides) {

@@ -1,12 +1,14 @@
 // tests/gpu/gemm/gemm_check.hpp
 //
-// One GEMM problem set up on the device for a check: random operands in [-1, 1), a poisoned D
-// (NaN in every type), the float64 reference, and the element-wise comparison with the
+// One GEMM problem set up on the device for a check: random operands in [-1, 1) (rounded to the
+// input type, so fp8 inputs are exactly representable values), a poisoned D (NaN in every type),
+// optional fp8 per-tensor scales, the float64 reference, and the element-wise comparison with the
 // per-type tolerance. Leading dimensions may be padded or packed, base pointers moved off 16-byte
 // alignment; padding in D (and the elements before its base pointer) must stay poisoned.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,8 @@ struct Problem {
   // packed fp16 K = 17 looks like; only the SIMT GEMM runs it).
   bool align_ld = true;
   int offset = 0;  // elements every base pointer lies past its allocation's (16-byte) start
+  // fp8 per-tensor scales, passed as device pointers; none = nullptr (a scale of 1).
+  std::optional<float> scale_a = std::nullopt, scale_b = std::nullopt;
 
   std::string describe() const;
 };
@@ -40,14 +44,15 @@ class ProblemData {
   void poison_d() const;
 
   // D compared with `reference` (batch x m x n doubles, row-major); every mismatch beyond the
-  // output type's tolerance and every write into D's padding counts. Returns "" when D is right,
-  // else the first few errors.
-  std::string check(std::vector<double> const& reference) const;
+  // tolerance of the types and of the kernel gemm() ran when asked for `kernel`, and every write
+  // into D's padding counts. Returns "" when D is right, else the first few errors.
+  std::string check(std::vector<double> const& reference,
+                    GemmKernel kernel = GemmKernel::Auto) const;
 
  private:
   Problem p_;
   GemmArguments args_;
-  warploom::testing::DeviceBuffer a_, b_, c_, d_;
+  warploom::testing::DeviceBuffer a_, b_, c_, d_, scales_;
 };
 
 // The float64 reference for `args`, copied to the host.
@@ -55,12 +60,15 @@ std::vector<double> reference_of(GemmArguments const& args);
 
 // Relative tolerance of one output element: |d - ref| <= tol * (|ref| + rms(ref)). The one-type
 // form is the 16-bit-input GEMM's (fp32 accumulation, rounding to `out`); the two-type form also
-// knows fp32 and fp64 inputs (fp32 -> fp32: accumulation error only; fp64: fp64 accumulation).
+// knows fp32 and fp64 inputs (fp32 -> fp32: accumulation error only; fp64: fp64 accumulation);
+// the full form adds the fp8 tensor cores' reduced-precision accumulation, which grows with K.
 double tolerance(ScalarType out);
 double tolerance(ScalarType in, ScalarType out);
+double tolerance(ScalarType in, ScalarType out, int k, GemmKernel ran);
 
 // Runs gemm() on fresh random data for `p` (outputs poisoned) with `tuning` and expects it to
-// match the float64 reference (a GoogleTest expectation, traced with the problem).
+// match the float64 reference (a GoogleTest expectation, traced with the problem and the kernel
+// that ran).
 void expect_correct(Problem const& p, GemmTuning const& tuning = {});
 
 }  // namespace warploom::gemm::testing

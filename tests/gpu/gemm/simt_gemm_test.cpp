@@ -4,7 +4,8 @@
 // layout on odd shapes (single elements, 17³, K = 8, partial tiles everywhere, packed leading
 // dimensions no TMA accepts, batches with C and padding, 1000³), base pointers off 16-byte
 // alignment, the persistent loop under small grids, one large problem, and what GemmKernel::Auto
-// sends to it. D's padding (and the elements before its base pointer) must stay poisoned.
+// sends to it (fp8 in layouts other than A row-major / B column-major, and off TMA's alignment),
+// fp8 scales. D's padding (and the elements before its base pointer) must stay poisoned.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -34,6 +35,9 @@ constexpr TypePair kTypePairs[] = {
     {ScalarType::F16, ScalarType::F16},   {ScalarType::F16, ScalarType::F32},
     {ScalarType::BF16, ScalarType::BF16}, {ScalarType::BF16, ScalarType::F32},
     {ScalarType::F32, ScalarType::F32},   {ScalarType::F64, ScalarType::F64},
+    {ScalarType::E4M3, ScalarType::BF16}, {ScalarType::E4M3, ScalarType::F16},
+    {ScalarType::E4M3, ScalarType::F32},  {ScalarType::E5M2, ScalarType::BF16},
+    {ScalarType::E5M2, ScalarType::F16},  {ScalarType::E5M2, ScalarType::F32},
 };
 
 struct Shape {
@@ -127,6 +131,27 @@ TEST(SimtGemm, PersistentLoopAndRasterPanels) {
   for (GemmTuning t : {simt(1, 0), simt(3, 7), simt(100, 1), simt(8, 2)}) expect_simt_correct(p, t);
 }
 
+// fp8 per-tensor scales (each alone, both), alpha and beta, in a layout only the SIMT GEMM runs.
+TEST(SimtGemm, Fp8Scales) {
+  for (ScalarType in : {ScalarType::E4M3, ScalarType::E5M2}) {
+    expect_simt_correct({.in = in,
+                         .out = ScalarType::BF16,
+                         .a = kCol,
+                         .b = kRow,
+                         .m = 130,
+                         .n = 70,
+                         .k = 333,
+                         .batch = 2,
+                         .alpha = -0.75f,
+                         .beta = 2.0f,
+                         .align_ld = false,
+                         .scale_a = 0.375f,
+                         .scale_b = 2.5f});
+    expect_simt_correct({.in = in, .out = ScalarType::F32, .k = 40, .scale_a = 4.0f});
+    expect_simt_correct({.in = in, .out = ScalarType::F16, .d = kCol, .k = 24, .scale_b = 0.25f});
+  }
+}
+
 TEST(SimtGemm, LargeProblem) {
   expect_simt_correct({.in = ScalarType::F32,
                        .out = ScalarType::F32,
@@ -146,6 +171,17 @@ TEST(SimtGemm, AutoRunsWhatTheTensorCoresCannot) {
       {.in = ScalarType::BF16, .out = ScalarType::F32, .m = 64, .n = 64, .k = 64, .offset = 1},
       {.in = ScalarType::F32, .out = ScalarType::F32, .m = 50, .n = 60, .k = 70},
       {.in = ScalarType::F64, .out = ScalarType::F64, .m = 50, .n = 60, .k = 70},
+      // fp8: wgmma reads 8-bit operands K-major only (A row-major, B column-major) ...
+      {.in = ScalarType::E4M3, .out = ScalarType::BF16, .a = kCol, .m = 64, .n = 64, .k = 64},
+      {.in = ScalarType::E5M2, .out = ScalarType::F32, .b = kRow, .m = 64, .n = 64, .k = 64},
+      // ... and TMA needs 16-byte leading dimensions: a packed K = 40 is 40 bytes.
+      {.in = ScalarType::E4M3,
+       .out = ScalarType::F16,
+       .m = 33,
+       .n = 40,
+       .k = 40,
+       .align_ld = false,
+       .scale_a = 2.0f},
   };
   for (Problem const& p : simt_problems) {
     ProblemData data(p);
@@ -154,6 +190,8 @@ TEST(SimtGemm, AutoRunsWhatTheTensorCoresCannot) {
   }
   ProblemData aligned({.in = ScalarType::BF16, .out = ScalarType::BF16, .k = 64});
   EXPECT_EQ(selected_kernel(aligned.args()), GemmKernel::TensorCore);
+  ProblemData fp8_aligned({.in = ScalarType::E5M2, .out = ScalarType::BF16, .k = 48});
+  EXPECT_EQ(selected_kernel(fp8_aligned.args()), GemmKernel::TensorCore);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // The sm90 TS GEMM against the float64 reference, in both consumer designs (cooperative and
 // ping-pong): every input/output type pair and operand layout on odd shapes (partial tiles in M,
 // N and K, K = 8, single elements), batches with C, padded leading dimensions, the tuning knobs,
-// and large problems also checked against cuBLAS.
+// and large problems also checked against cuBLAS; fp8 (e4m3, e5m2) inputs in their K-major
+// layouts with every output type, per-tensor scales, every cluster shape and large problems.
 #include <cublas_v2.h>
 #include <gtest/gtest.h>
 
@@ -193,6 +194,150 @@ TEST(TsGemm, LargeProblemsMatchFloat64AndCublas) {
       EXPECT_EQ(data.check(reference_of(data.args())), "");
     }
     expect_cublas_agrees(data);
+  }
+}
+
+// ---- fp8 ----------------------------------------------------------------------------------------
+// fp8 inputs run on the tensor cores with A row-major and B column-major (wgmma reads 8-bit
+// operands K-major only); the K tile is 128 elements, so K = 1, 8, 17, 72, 200 are partial K tiles
+// that TMA zero-fills. The tests ask for the tensor cores explicitly, so that a fallback to the
+// SIMT GEMM cannot pass for them; gemm_check's storage rounds leading dimensions up to 16 bytes (16
+// fp8 elements), which TMA needs.
+
+constexpr ScalarType kFp8[] = {ScalarType::E4M3, ScalarType::E5M2};
+
+GemmTuning tensor_cores(GemmTuning t = {}) {
+  t.kernel = GemmKernel::TensorCore;
+  return t;
+}
+
+TEST(TsGemm, Fp8EveryOutputTypeOnOddShapes) {
+  std::vector<Shape> const shapes = {
+      {1, 1, 1, 1, 0.0f},        {17, 17, 17, 1, 0.0f},    {129, 257, 72, 1, 0.0f},
+      {64, 48, 8, 1, 0.0f},      {100, 300, 200, 3, 0.5f}, {256, 512, 192, 1, 0.0f},
+      {200, 136, 1000, 1, 0.0f},
+  };
+  for (ConsumerDesign design : kDesigns) {
+    SCOPED_TRACE(to_string(design));
+    for (ScalarType in : kFp8) {
+      for (ScalarType out : {ScalarType::BF16, ScalarType::F16, ScalarType::F32}) {
+        for (MatrixLayout d : {kRow, kCol}) {
+          for (Shape const& s : shapes) {
+            expect_correct({in, out, kRow, kCol, d, s.m, s.n, s.k, s.batch, 1.0f, s.beta},
+                           tensor_cores(with_design({}, design)));
+          }
+        }
+      }
+    }
+  }
+}
+
+// D = alpha * scale_a * scale_b * (A . B) + beta * C with each scale alone (a scale read from the
+// wrong pointer, or not at all, is off by its factor), both, alpha and beta, batches, padded
+// leading dimensions and a column-major D (which swaps A and B, and their scales).
+TEST(TsGemm, Fp8ScalesAlphaBetaBatchAndPadding) {
+  std::vector<Problem> const problems = {
+      {.in = ScalarType::E4M3,
+       .out = ScalarType::BF16,
+       .m = 300,
+       .n = 260,
+       .k = 336,
+       .batch = 2,
+       .alpha = -0.75f,
+       .beta = 2.0f,
+       .pad = 32,
+       .scale_a = 0.375f,
+       .scale_b = 2.5f},
+      {.in = ScalarType::E5M2,
+       .out = ScalarType::F32,
+       .d = kCol,
+       .m = 513,
+       .n = 129,
+       .k = 100,
+       .alpha = 0.5f,
+       .beta = -1.0f,
+       .pad = 16,
+       .scale_b = 4.0f},
+      {.in = ScalarType::E4M3,
+       .out = ScalarType::F16,
+       .m = 130,
+       .n = 300,
+       .k = 160,
+       .batch = 3,
+       .scale_a = 0.125f},
+      {.in = ScalarType::E5M2,
+       .out = ScalarType::BF16,
+       .d = kCol,
+       .m = 257,
+       .n = 255,
+       .k = 512,
+       .batch = 2,
+       .beta = 0.5f,
+       .scale_a = 3.0f,
+       .scale_b = 0.0625f},
+  };
+  for (ConsumerDesign design : kDesigns) {
+    SCOPED_TRACE(to_string(design));
+    for (Problem const& p : problems) expect_correct(p, tensor_cores(with_design({}, design)));
+  }
+}
+
+// Many tiles per CTA and every cluster shape (multicast of the 128-byte-wide fp8 tiles), with
+// cluster tiles sticking out of the matrix and a column-major D.
+TEST(TsGemm, Fp8PersistentLoopAndEveryClusterShape) {
+  std::vector<Shape> const shapes = {
+      {1, 1, 1, 1, 0.0f},
+      {129, 257, 72, 1, 0.0f},
+      {300, 600, 336, 2, 0.5f},
+      {1000, 1500, 520, 1, 0.0f},
+  };
+  for (ConsumerDesign design : kDesigns) {
+    for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
+      for (int max_ctas : {0, 4}) {
+        GemmTuning const t{.raster_panel = 2,
+                           .max_ctas = max_ctas,
+                           .cluster_m = cm,
+                           .cluster_n = cn,
+                           .design = design};
+        for (MatrixLayout d : {kRow, kCol}) {
+          for (Shape const& s : shapes) {
+            SCOPED_TRACE(::testing::Message() << to_string(design) << ", cluster " << cm << "x"
+                                              << cn << ", max_ctas " << max_ctas);
+            expect_correct({ScalarType::E4M3, ScalarType::BF16, kRow, kCol, d, s.m, s.n, s.k,
+                            s.batch, 1.0f, s.beta},
+                           tensor_cores(t));
+          }
+        }
+      }
+    }
+  }
+}
+
+// Large problems through Auto, which must pick the tensor cores for K-major, 16-byte-aligned fp8.
+TEST(TsGemm, Fp8LargeProblemsOnTheTensorCores) {
+  for (Problem const& p : {Problem{.in = ScalarType::E4M3,
+                          .out = ScalarType::BF16,
+                          .m = 3000,
+                          .n = 5000,
+                          .k = 700,
+                          .scale_a = 0.5f,
+                          .scale_b = 1.5f},
+                           Problem{.in = ScalarType::E5M2,
+                           .out = ScalarType::F32,
+                           .m = 1000,
+                           .n = 1000,
+                           .k = 1024,
+                           .beta = 1.0f,
+                           .scale_b = 2.0f},
+                           Problem{.in = ScalarType::E4M3,
+                           .out = ScalarType::F16,
+                           .d = kCol,
+                           .m = 2048,
+                           .n = 1536,
+                           .k = 768}}) {
+    ProblemData const data(p);
+    EXPECT_EQ(selected_kernel(data.args()), GemmKernel::TensorCore) << p.describe();
+    expect_correct(p);
   }
 }
 
