@@ -63,48 +63,40 @@ struct GmemD {
     int const lane = t % 32;
     int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
     int const col0 = lane % 4 * 2;
-    // beta decided once per tile, not per value: the common beta = 0 path is then straight-line
-    // code (a per-value test put ~140 divergence regions into each epilogue's SASS).
-    if (p->beta != 0.0f) {
-      store_subtiles<true>(accum, tile, row0, col0);
-    } else {
-      store_subtiles<false>(accum, tile, row0, col0);
-    }
-  }
-
- private:
-  template <bool kBeta, class Acc>
-  WL_DEVICE void store_subtiles(Acc const& accum, TileCoord tile, int row0, int col0) {
     int const tile_col0 = tile.n * kTileN;
     constexpr int kPerChunk = 16 / static_cast<int>(sizeof(TD));
     bool const n_aligned = p->n % kPerChunk == 0;
+
     // No break or continue in this loop: it must unroll fully so that every index into the
-    // accumulator is a compile-time constant (else the accumulator goes to local memory).
+    // accumulator is a compile-time constant (else the accumulator goes to local memory). One copy
+    // of it only: splitting the epilogue by beta (a straight-line beta = 0 path) doubled the code
+    // past the inliner's budget, put the accumulator on the stack (512-1104 bytes) and serialized
+    // every wgmma (C7514) — 0.5x on the H200 (2026-11-29).
     CUTE_UNROLL
     for (int e = 0; e < kEpiTiles; ++e) {
       int const sub_col0 = tile_col0 + e * kEpiN;
       bool const inside = sub_col0 < p->n;  // uniform; once false, false for the rest
       if (inside && !n_aligned && sub_col0 + kEpiN > p->n) {
-        store_from_registers<kBeta>(accum, e, tile, row0, col0);
+        store_from_registers(accum, e, tile, row0, col0);
       } else if (inside) {
-        store_through_tma<kBeta>(accum, e, tile, row0, col0);
+        store_through_tma(accum, e, tile, row0, col0);
       }
     }
   }
 
+ private:
   static constexpr int kRowsPerAtom = 64 * Cfg::kMmaWarpgroups;
 
   struct alignas(2 * sizeof(TD)) Pair {
     TD v[2];
   };
-  // alpha * acc (+ beta * C when kBeta) for values (g, v1, 0..1) of atom mi, at (row, col),
-  // (row, col + 1).
-  template <bool kBeta, class Acc>
+  // alpha * acc + beta * C for values (g, v1, 0..1) of atom mi, at (row, col), (row, col + 1).
+  template <class Acc>
   WL_DEVICE Pair output_pair(Acc const& accum, int g, int v1, int mi, TileCoord tile, int row,
                              int col) const {
     float x0 = alpha * accum(4 * g + 2 * v1, mi, 0);
     float x1 = alpha * accum(4 * g + 2 * v1 + 1, mi, 0);
-    if constexpr (kBeta) {
+    if (p->beta != 0.0f) {
       x0 += p->beta * load_c(tile.l, row, col);
       x1 += p->beta * load_c(tile.l, row, col + 1);
     }
@@ -112,7 +104,7 @@ struct GmemD {
   }
 
   // Subtile e through staging buffer e % kBuffers and one TMA store (the first thread).
-  template <bool kBeta, class Acc>
+  template <class Acc>
   WL_DEVICE void store_through_tma(Acc const& accum, int e, TileCoord tile, int row0, int col0) {
     using namespace cute;
     int const t = static_cast<int>(threadIdx.x) % kThreads;
@@ -139,8 +131,8 @@ struct GmemD {
         for (int v1 = 0; v1 < 2; ++v1) {
           int const row = row0 + kRowsPerAtom * mi + 8 * v1;
           int const col = col0 + 8 * g;
-          Pair const v = output_pair<kBeta>(accum, g, v1, mi, tile, tile.m * kTileM + row,
-                                            tile.n * kTileN + col);
+          Pair const v =
+              output_pair(accum, g, v1, mi, tile, tile.m * kTileM + row, tile.n * kTileN + col);
           // Row-major, 128 bytes per row, 16-byte chunks XOR-swizzled by row % 8 (= lane / 4).
           int const byte = row * 128 + (col % kEpiN) * static_cast<int>(sizeof(TD));
           int const swizzled = byte ^ (lane / 4 << 4);
@@ -159,7 +151,7 @@ struct GmemD {
   }
 
   // Subtile e straight from registers to D, predicated on M and N.
-  template <bool kBeta, class Acc>
+  template <class Acc>
   WL_DEVICE void store_from_registers(Acc const& accum, int e, TileCoord tile, int row0,
                                       int col0) const {
     using cute::get;
@@ -172,7 +164,7 @@ struct GmemD {
           int const row = tile.m * kTileM + row0 + kRowsPerAtom * mi + 8 * v1;
           int const col = tile.n * kTileN + col0 + 8 * g;
           if (row >= p->m) continue;
-          Pair const v = output_pair<kBeta>(accum, g, v1, mi, tile, row, col);
+          Pair const v = output_pair(accum, g, v1, mi, tile, row, col);
           TD* out = p->d + tile.l * get<2>(p->stride_d) + row * get<0>(p->stride_d) + col;
           if (col < p->n) out[0] = v.v[0];
           if (col + 1 < p->n) out[1] = v.v[1];
