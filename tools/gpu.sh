@@ -76,6 +76,9 @@ fi
 
 if want gemm; then
   run gemm-tests ctest --preset gpu --output-on-failure -R gemm
+  # Before timing anything: every compiled GEMM kernel keeps its wgmma pipelined (a serialized
+  # build once halved every number of a GPU run).
+  run gemm-sass ctest --preset release --output-on-failure -R gemm_sass_test
   # Both consumer designs side by side with the library's choice; bf16 also with the stage-count
   # variants (the ablations of docs/kernels/sm90_ts_gemm.md).
   run gemm-bench-bf16 build/release/bin/gemm_bench --dtype bf16 --reps 30 --ablate-design \
