@@ -171,6 +171,15 @@ struct Tiles {
   int num_tiles = 0;  // cluster tiles in the problem
   int k_tiles = 0;
 
+  // This CTA's walk: its cluster's index, clusters in the grid as the stride.
+  static WL_DEVICE Tiles for_this_cta(typename Cfg::Params const& p) {
+    return {.p = &p,
+            .first = static_cast<int>(blockIdx.x) / Cfg::kClusterSize,
+            .stride = static_cast<int>(gridDim.x) / Cfg::kClusterSize,
+            .num_tiles = p.num_tiles,
+            .k_tiles = p.k_tiles};
+  }
+
   WL_DEVICE TileCoord next(ts::Consume const& s) const { return tile_at(s.loop_offset); }
   template <int kShare>
   WL_DEVICE TileCoord next_share(ts::Consume const& s) const {
@@ -295,5 +304,39 @@ struct SmemAB {
     return mask;
   }
 };
+
+// ---- Schedule pieces both kernels run -----------------------------------------------------------
+
+// Load side: every K tile of `tile` into the ring (acquire a stage, TMA A and B into it, commit).
+template <class Ring>
+WL_HOST_DEVICE constexpr void load_k_tiles(auto& ctx, auto& tiles, auto& smem, auto const& tile) {
+  ctx.domain_loop(tiles->k_tiles, [&](auto&) {
+    smem.acquire();
+    ts::work<&Ring::tma_load>(smem, tile);
+    smem.commit();
+  });
+}
+
+// MMA side: the wgmma batch of every K tile of `tile` into `acc`, one batch kept in flight
+// (`wgmma_wait<1>`) and each stage released once the batch after it was issued (the lagged
+// release the verifier checks under R-D13); the last stage after the last batch retired.
+template <class Ring>
+WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, auto& acc,
+                                          auto const& tile) {
+  ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
+    smem.wait();
+    ts::work<&Ring::mma>(smem, acc, tile);
+    ts::wgmma_wait<1>(ctx);                     // the previous K tile's reads retired
+    k.not_first_iter([&] { smem.release(); });  // ... so its stage goes back to TMA
+    k.last_iter([&] {
+      ts::wgmma_wait<0>(ctx);
+      smem.release();
+    });
+  });
+  // Again, unconditionally: ptxas cannot tell that last_iter ran, and to keep the epilogue from
+  // reading accumulators still in flight it would otherwise put a full wgmma wait on every K
+  // iteration (C7517), ending the overlap of consecutive batches.
+  ts::wgmma_wait<0>(ctx);
+}
 
 }  // namespace warploom::gemm::sm90

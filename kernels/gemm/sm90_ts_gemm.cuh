@@ -62,11 +62,7 @@ struct TsGemm : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN,
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem) {
       ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
         auto tile = ts::work<&Tiles::next>(tiles);
-        ctx.domain_loop(tiles->k_tiles, [&](auto&) {
-          smem.acquire();
-          ts::work<&SmemAB::tma_load>(smem, tile);
-          smem.commit();
-        });
+        load_k_tiles<SmemAB>(ctx, tiles, smem, tile);
       });
     }
   };
@@ -80,20 +76,7 @@ struct TsGemm : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN,
       auto acc = ctx.local(Accumulator{});
       ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
         auto tile = ts::work<&Tiles::next>(tiles);
-        ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
-          smem.wait();
-          ts::work<&SmemAB::mma>(smem, acc, tile);
-          ts::wgmma_wait<1>(ctx);                     // the previous K tile's reads retired
-          k.not_first_iter([&] { smem.release(); });  // ... so its stage goes back to TMA
-          k.last_iter([&] {
-            ts::wgmma_wait<0>(ctx);
-            smem.release();
-          });
-        });
-        // Again, unconditionally: ptxas cannot tell that last_iter ran, and to keep the store
-        // from reading accumulators still in flight it would otherwise put a full wgmma wait
-        // on every K iteration (C7517), ending the overlap of consecutive batches.
-        ts::wgmma_wait<0>(ctx);
+        mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);  // ends with every batch retired
         ts::work<&GmemD::store>(d, tile, acc);
       });
       ts::bulk_wait_read<0>(ctx);  // the last TMA stores read their staging before the CTA exits
@@ -107,11 +90,7 @@ struct TsGemm : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kClusterN,
 
   // The kernel body: this CTA's resources, verified schedule, run.
   static WL_DEVICE void run(Params const& p, char* smem) {
-    Tiles tiles{.p = &p,
-                .first = static_cast<int>(blockIdx.x) / Cfg::kClusterSize,
-                .stride = static_cast<int>(gridDim.x) / Cfg::kClusterSize,
-                .num_tiles = p.num_tiles,
-                .k_tiles = p.k_tiles};
+    Tiles tiles = Tiles::for_this_cta(p);
     SmemAB ab{};
     ab.p = &p;
     GmemD d{};

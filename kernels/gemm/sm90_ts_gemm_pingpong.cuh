@@ -80,11 +80,7 @@ struct TsGemmPingpong : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kC
     template <int kShare>
     WL_HOST_DEVICE static constexpr void load_tile(auto& ctx, auto& tiles, auto& smem) {
       auto tile = ts::work<&Tiles::template next_share<kShare>>(tiles);
-      ctx.domain_loop(tiles->k_tiles, [&](auto&) {
-        smem.acquire();
-        ts::work<&SmemAB::tma_load>(smem, tile);
-        smem.commit();
-      });
+      load_k_tiles<SmemAB>(ctx, tiles, smem, tile);
     }
   };
 
@@ -113,16 +109,7 @@ struct TsGemmPingpong : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kC
         } else {
           take_turn();
         }
-        ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
-          smem.wait();
-          ts::work<&SmemAB::mma>(smem, acc, tile);
-          ts::wgmma_wait<1>(ctx);
-          k.not_first_iter([&] { smem.release(); });
-          k.last_iter([&] {
-            ts::wgmma_wait<0>(ctx);
-            smem.release();
-          });
-        });
+        mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);
         // Hand the turn over: Mma0 every time, Mma1 unless nobody takes it (its last tile).
         auto give_turn = [&] {
           next_turn.acquire();
@@ -134,7 +121,6 @@ struct TsGemmPingpong : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kC
         } else {
           pair.not_last_iter(give_turn);
         }
-        ts::wgmma_wait<0>(ctx);  // unconditionally, see the cooperative kernel (C7517)
         ts::work<&GmemD<kSlot>::store>(d, tile, acc);
       });
       ts::bulk_wait_read<0>(ctx);
@@ -154,11 +140,7 @@ struct TsGemmPingpong : GemmConfig<TA, TB, TD, kAKMajor, kBKMajor, kClusterM, kC
 
   // The kernel body: this CTA's resources, verified schedule, run.
   static WL_DEVICE void run(Params const& p, char* smem) {
-    Tiles tiles{.p = &p,
-                .first = static_cast<int>(blockIdx.x) / Cfg::kClusterSize,
-                .stride = static_cast<int>(gridDim.x) / Cfg::kClusterSize,
-                .num_tiles = p.num_tiles,
-                .k_tiles = p.k_tiles};
+    Tiles tiles = Tiles::for_this_cta(p);
     SmemAB ab{};
     ab.p = &p;
     GmemD<0> d0{};

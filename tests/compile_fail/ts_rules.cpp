@@ -43,6 +43,8 @@
 #define CF_IN_LOAD smem.wait();
 #elif defined(CASE_R_D5_RELEASE_ON_DST)
 #define CF_IN_LOAD smem.release();
+#elif defined(CASE_R_D5_SKIP_ON_DST)
+#define CF_IN_LOAD smem.skip();
 #elif defined(CASE_R_D5_CONSUMER_WORK_ON_DST)
 #define CF_IN_LOAD ts::work<&Smem::read>(smem);
 #elif defined(CASE_R_D5_TRY_ACQUIRE_ON_SRC)
@@ -141,6 +143,8 @@ struct Smem CF_FINAL {
   void wait(ts::Consume const&) {}
 #elif defined(CASE_R_A5_RELEASE)
   int release = 0;  // a data member with a reserved name counts too
+#elif defined(CASE_R_A5_SKIP)
+  void skip(ts::Consume const&) {}
 #elif defined(CASE_R_A5_ON_A_FINAL_RESOURCE)
   void acquire(ts::Produce const&) {}
 #endif

@@ -15,8 +15,8 @@
 //     half read_smem(ts::Consume const& stage) const;      // consumer work
 //   };
 //
-// The reserved pipeline operations (try_acquire, acquire, commit, try_wait, wait, release) are
-// TS's, not the resource's: a member with one of those names is a compile error (R-A5).
+// The reserved pipeline operations (try_acquire, acquire, commit, try_wait, wait, release, skip)
+// are TS's, not the resource's: a member with one of those names is a compile error (R-A5).
 // Resources must be default-constructible in constant expressions (give members initialisers),
 // because schedules are captured at compile time with a default instance.
 #pragma once
@@ -79,6 +79,7 @@ WL_TS_DECLARE_MEMBER_PROBE(commit)
 WL_TS_DECLARE_MEMBER_PROBE(try_wait)
 WL_TS_DECLARE_MEMBER_PROBE(wait)
 WL_TS_DECLARE_MEMBER_PROBE(release)
+WL_TS_DECLARE_MEMBER_PROBE(skip)
 #undef WL_TS_DECLARE_MEMBER_PROBE
 
 }  // namespace detail
@@ -115,6 +116,9 @@ constexpr bool check_resource() {
                 "operation; rename the work");
   static_assert(!detail::declares_release<R>(),
                 "R-A5: a resource may not declare a member named `release`: it is a reserved "
+                "pipeline operation; rename the work");
+  static_assert(!detail::declares_skip<R>(),
+                "R-A5: a resource may not declare a member named `skip`: it is a reserved "
                 "pipeline operation; rename the work");
   return true;
 }

@@ -672,15 +672,16 @@ class ModelChecker {
     switch (st.kind) {
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
-      case StepKind::Local:
-        op = st.node >= 0 ? std::string(m_.tasks[task].schedule.nodes[st.node].label) + "()"
+      case StepKind::Local:  // a work, or skip() (named by its op)
+        op = st.node >= 0 ? std::string(op_name(m_.tasks[task].schedule.nodes[st.node])) + "()"
                           : "work()";
         break;
       default:
         op = op_text(st);
     }
+    bool const skip = st.node >= 0 && m_.tasks[task].schedule.nodes[st.node].op == OpKind::Skip;
     std::string where =
-        st.kind == StepKind::Local ? std::string() : " [stage " + to_str(st.stage) + "]";
+        st.kind == StepKind::Local && !skip ? std::string() : " [stage " + to_str(st.stage) + "]";
     return res + "." + op + where;
   }
 
