@@ -22,12 +22,11 @@ using PingPong = sm90::TsGemmPingpong<bf16, bf16, bf16, true, true, 2, 1, 128, 1
 }  // namespace
 
 std::vector<StageVariant> const& stage_variants() {
-  using gemm::ConsumerDesign;
   static std::vector<StageVariant> const variants{
-      {"coop_s2", ConsumerDesign::Cooperative, 2, 2},
-      {"coop_s3", ConsumerDesign::Cooperative, 3, 2},
-      {"pp_s4", ConsumerDesign::PingPong, 4, 1},
-      {"pp_s5b2", ConsumerDesign::PingPong, 5, 2},
+      {"coop_s2", &sm90::launch_ts_gemm<Cooperative<2>>},
+      {"coop_s3", &sm90::launch_ts_gemm<Cooperative<3>>},
+      {"pp_s4", &sm90::launch_ts_gemm<PingPong<4, 1>>},
+      {"pp_s5b2", &sm90::launch_ts_gemm<PingPong<5, 2>>},
   };
   return variants;
 }
@@ -43,18 +42,7 @@ void run_stage_variant(StageVariant const& v, gemm::GemmArguments const& args,
   if (!supported)
     throw std::invalid_argument("run_stage_variant: `" + v.name +
                                 "` is compiled for bf16 \"tn\" with a row-major bf16 D only");
-  gemm::GemmArguments const r = gemm::resolved(args, gemm::GemmKernel::TensorCore);
-  if (v.name == "coop_s2") {
-    sm90::launch_ts_gemm<Cooperative<2>>(r, tuning, stream);
-  } else if (v.name == "coop_s3") {
-    sm90::launch_ts_gemm<Cooperative<3>>(r, tuning, stream);
-  } else if (v.name == "pp_s4") {
-    sm90::launch_ts_gemm<PingPong<4, 1>>(r, tuning, stream);
-  } else if (v.name == "pp_s5b2") {
-    sm90::launch_ts_gemm<PingPong<5, 2>>(r, tuning, stream);
-  } else {
-    throw std::invalid_argument("run_stage_variant: no variant `" + v.name + "`");
-  }
+  v.launch(gemm::resolved(args, gemm::GemmKernel::TensorCore), tuning, stream);
 }
 
 }  // namespace warploom::bench

@@ -14,11 +14,12 @@
 
 namespace warploom::bench {
 
+// One compiled configuration: its name (e.g. "coop_s3": cooperative, 3 stages; "pp_s5b2":
+// ping-pong, 5 stages, 2 epilogue staging buffers per warpgroup) and its launcher, which takes
+// resolved arguments.
 struct StageVariant {
-  std::string name;  // e.g. "coop_s3": cooperative, 3 stages
-  gemm::ConsumerDesign design;
-  int stages;           // per pipeline
-  int staging_buffers;  // epilogue staging buffers per accumulator tile
+  std::string name;
+  void (*launch)(gemm::GemmArguments const&, gemm::GemmTuning const&, cudaStream_t);
 };
 
 // The compiled variants (the library's own configurations are not among them).

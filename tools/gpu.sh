@@ -87,6 +87,9 @@ if want gemm; then
     --json "$OUT/gemm_bench_fp16.json"
   # fp8 (e4m3, e5m2): layout tn, D bf16, against cuBLASLt (cublasGemmEx has no fp8), on issue 4's
   # fp8 shapes and two of the 16-bit ones.
+  # cuBLASLt's own account of its fp8 plan (its API trace), for when its e4m3 matmul is refused.
+  run gemm-cublaslt-e4m3-trace env CUBLASLT_LOG_LEVEL=5 CUBLASLT_LOG_FILE="$OUT/cublaslt_e4m3.log" \
+    build/release/bin/gemm_bench --dtype e4m3 --contenders cublaslt --shapes 4096x4096x4096 --reps 5
   for dtype in e4m3 e5m2; do
     run "gemm-bench-$dtype" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
       --ablate-design --shapes 8192x8192x8192,4096x7168x16384,4096x4096x4096,8192x8192x1024 \
@@ -112,7 +115,7 @@ if want gemm; then
   # for both designs and CUTLASS's ping-pong kernel, on 8192x8192x1024.
   if command -v ncu >/dev/null; then
     for who in cooperative pingpong cutlass_pp; do
-      if [ "$who" = cutlass_pp ]; then pick=(--contenders cutlass_pp); kernel='regex:cutlass'
+      if [ "$who" = cutlass_pp ]; then pick=(--contenders cutlass_pp); kernel='regex:device_kernel'
       else pick=(--contenders warploom --design "$who"); kernel='regex:ts_gemm_kernel'; fi
       run "gemm-profile-$who" ncu --kernel-name "$kernel" --launch-skip 3 --launch-count 1 \
         --section SpeedOfLight --section WarpStateStats --section SourceCounters \

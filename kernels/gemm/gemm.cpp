@@ -288,13 +288,13 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel) {
 
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {
   if (design != ConsumerDesign::Auto) return design;
-  // Measured on the H200 (bf16, 2026-11-29, docs/kernels/sm90_ts_gemm.md): ping-pong wins on large
-  // outputs with K >= 4096 (8192x8192x4096: 704 against 676 TFLOP/s; 16384x16384x4096: 704
-  // against 642) and ties at 8192^3; with a shorter K or a smaller output the cooperative kernel
-  // is faster (8192x8192x1024: 535 against 438), since each tile's epilogue still costs the
-  // ping-pong kernel more than the other warpgroup's main loop hides.
+  // Measured on the H200 (2026-11-29, docs/kernels/sm90_ts_gemm.md): ping-pong wins on outputs
+  // of 8192 x 8192 and more, whatever K (bf16 8192x8192x1024: 620 against 582 TFLOP/s;
+  // 16384x16384x4096: 684 against 658; 8192^3: within 2 % either way), where its warpgroups'
+  // epilogues hide behind each other's main loops; on smaller outputs the cooperative kernel's
+  // 128 x 256 tiles are faster (4096^3: 740 against 690; 1024x8192x8192: 757 against 700).
   bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
-  return large_output && args.k >= 4096 ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+  return large_output ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {

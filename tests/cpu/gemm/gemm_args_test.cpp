@@ -378,15 +378,15 @@ TEST(GemmArguments, TuningKnobsAreChecked) {
       std::invalid_argument);
 }
 
-// Auto picks ping-pong for large outputs with K >= 4096 (where it measured faster) and the
+// Auto picks ping-pong for outputs of 8192 x 8192 and more (where it measured faster) and the
 // cooperative design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
   a.m = a.n = 8192;
-  a.k = 4096;
+  a.k = 1024;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(selected_design(a, ConsumerDesign::Cooperative), ConsumerDesign::Cooperative);
-  a.k = 1024;
+  a.m = 8191;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   EXPECT_EQ(selected_design(a, ConsumerDesign::PingPong), ConsumerDesign::PingPong);
   a.k = 8192;

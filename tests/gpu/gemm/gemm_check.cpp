@@ -96,6 +96,7 @@ std::string Problem::describe() const {
     << " alpha " << alpha << " beta " << beta << " pad " << pad;
   if (!align_ld) s << " (packed ld)";
   if (offset != 0) s << " offset " << offset;
+  if (c_offset != 0) s << " c_offset " << c_offset;
   if (scale_a) s << " scale_a " << *scale_a;
   if (scale_b) s << " scale_b " << *scale_b;
   return s.str();
@@ -165,9 +166,11 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.a = {base(a_, p.in), p.in, p.a, sa.ld, sa.batch_elems};
   args_.b = {base(b_, p.in), p.in, p.b, sb.ld, sb.batch_elems};
   if (p.beta != 0.0f) {
-    c_ = warploom::testing::DeviceBuffer(elems(sd) * size_of(p.out));
-    fill(c_.get(), p.out, elems(sd), seed + 2);
-    args_.c = {base(c_, p.out), p.out, p.d, sd.ld, sd.batch_elems};
+    std::size_t const c_elems = elems(sd) + static_cast<std::size_t>(p.c_offset);
+    c_ = warploom::testing::DeviceBuffer(c_elems * size_of(p.out));
+    fill(c_.get(), p.out, c_elems, seed + 2);
+    args_.c = {base(c_, p.out) + static_cast<std::ptrdiff_t>(p.c_offset) * size_of(p.out), p.out,
+               p.d, sd.ld, sd.batch_elems};
   }
   args_.d = base(d_, p.out);
   args_.d_type = p.out;

@@ -30,6 +30,8 @@ struct Problem {
   // packed fp16 K = 17 looks like; only the SIMT GEMM runs it).
   bool align_ld = true;
   int offset = 0;  // elements every base pointer lies past its allocation's (16-byte) start
+  // elements C alone lies past it besides (C is read by the threads: element alignment only)
+  int c_offset = 0;
   // fp8 per-tensor scales, passed as device pointers; none = nullptr (a scale of 1).
   std::optional<float> scale_a = std::nullopt, scale_b = std::nullopt;
 
