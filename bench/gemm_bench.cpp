@@ -170,7 +170,7 @@ struct Cublas {
 };
 
 // cuBLASLt on the same D^T = B^T A^T, planned once per shape: the heuristic's first algorithm
-// for these layouts with a 32 MiB workspace (what a framework calling cuBLASLt gets).
+// for these layouts with a 32 MiB workspace that runs (what a framework calling cuBLASLt gets).
 class CublasLt {
  public:
   CublasLt() { check(cublasLtCreate(&handle_), "cublasLtCreate"); }
@@ -220,24 +220,37 @@ class CublasLt {
     check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                &workspace_bytes, sizeof(workspace_bytes)),
           "workspace preference");
-    cublasLtMatmulHeuristicResult_t result{};
+    // The heuristic's candidates, best first; the first that runs on `r` is the plan (a candidate
+    // can still be refused when it runs: cuBLASLt's fp8 kernels have rules the heuristic does not
+    // check).
+    constexpr int kCandidates = 8;
+    cublasLtMatmulHeuristicResult_t results[kCandidates]{};
     int found = 0;
-    cublasStatus_t const s =
-        cublasLtMatmulAlgoGetHeuristic(handle_, op_, b_, a_, d_, d_, pref, 1, &result, &found);
+    cublasStatus_t const s = cublasLtMatmulAlgoGetHeuristic(handle_, op_, b_, a_, d_, d_, pref,
+                                                            kCandidates, results, &found);
     cublasLtMatmulPreferenceDestroy(pref);
     check(s, "AlgoGetHeuristic");
     if (found == 0) throw std::runtime_error("cuBLASLt: no algorithm for this problem");
-    algo_ = result.algo;
+    std::string refused;
+    for (int i = 0; i < found; ++i) {
+      if (results[i].state != CUBLAS_STATUS_SUCCESS) continue;
+      algo_ = results[i].algo;
+      cublasStatus_t const ran = matmul(r);
+      if (ran == CUBLAS_STATUS_SUCCESS) return;
+      refused += (refused.empty() ? "" : ", ") + std::to_string(static_cast<int>(ran));
+    }
+    throw std::runtime_error("cuBLASLt: cublasLtMatmul refused all " + std::to_string(found) +
+                             " candidate algorithms (status " + refused + ")");
   }
 
-  void run(wg::GemmArguments const& r) const {
-    float const alpha = r.alpha, beta = r.beta;
-    check(cublasLtMatmul(handle_, op_, &alpha, r.b.data, b_, r.a.data, a_, &beta, r.d, d_, r.d, d_,
-                         &algo_, workspace_.get(), workspace_.bytes(), nullptr),
-          "cublasLtMatmul");
-  }
+  void run(wg::GemmArguments const& r) const { check(matmul(r), "cublasLtMatmul"); }
 
  private:
+  cublasStatus_t matmul(wg::GemmArguments const& r) const {
+    float const alpha = r.alpha, beta = r.beta;
+    return cublasLtMatmul(handle_, op_, &alpha, r.b.data, b_, r.a.data, a_, &beta, r.d, d_, r.d, d_,
+                          &algo_, workspace_.get(), workspace_.bytes(), nullptr);
+  }
   static void check(cublasStatus_t s, char const* what) {
     if (s != CUBLAS_STATUS_SUCCESS)
       throw std::runtime_error(std::string("cuBLASLt: ") + what + " failed (status " +
@@ -484,8 +497,6 @@ int main(int argc, char** argv) {
       } else if (c.name == "cublaslt") {
         try {
           cublaslt.plan(first);
-          // A plan can still be refused when it runs (status 15, NOT_SUPPORTED): try it here.
-          if (fp8) cublaslt.run(first);
         } catch (std::runtime_error const& e) {
           // cuBLASLt has no e5m2 x e5m2 kernel, and may refuse an fp8 plan: that drops it with
           // the reason.

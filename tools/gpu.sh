@@ -102,6 +102,12 @@ if want gemm; then
   # repeats them.)
   run gemm-bench-cluster1x1 build/release/bin/gemm_bench --dtype bf16 --reps 20 --cluster 1x1 \
     --ablate-design --json "$OUT/gemm_bench_bf16_cluster1x1.json"
+  # Short K, where the per-tile cost shows, on 2x1 and 1x1 clusters.
+  for cluster in 2x1 1x1; do
+    run "gemm-bench-short-k-$cluster" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
+      --shapes 8192x8192x512,8192x8192x2048 --cluster "$cluster" --ablate-design \
+      --json "$OUT/gemm_bench_bf16_short_k_$cluster.json"
+  done
   if [ -n "${GEMM_ABLATE:-}" ]; then
     for panel in 1 4 16; do
       run "gemm-bench-panel$panel" build/release/bin/gemm_bench --dtype bf16 --reps 20 \
