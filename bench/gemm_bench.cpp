@@ -341,7 +341,7 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps, "timed runs per contender")->check(CLI::Range(5, 10000));
   app.add_option("--panel", tuning.raster_panel, "raster panel height in tiles")
       ->check(CLI::PositiveNumber);
-  std::string cluster = "2x1";
+  std::string cluster = "1x1";
   app.add_option("--cluster", cluster, "thread-block cluster MxN (CTAs sharing B x sharing A)")
       ->check(CLI::IsMember({"1x1", "2x1", "1x2"}));
   std::string design = "auto";
@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
                "also time both designs as contenders `wl_coop` and `wl_pingpong`");
   bool ablate_stages = false;
   app.add_flag("--ablate-stages", ablate_stages,
-               "also time the stage-count variants (bf16 tn, 2x1 cluster only)");
+               "also time the stage-count variants (bf16 tn, 1x1 cluster only)");
   app.add_option("--json", json_path, "write results here");
   CLI11_PARSE(app, argc, argv);
   tuning.design = design == "cooperative" ? wg::ConsumerDesign::Cooperative

@@ -14,9 +14,9 @@ namespace {
 namespace sm90 = gemm::sm90;
 using bf16 = cute::bfloat16_t;
 template <int kStages>
-using Cooperative = sm90::TsGemm<bf16, bf16, bf16, true, true, 2, 1, 128, 256, 64, kStages>;
+using Cooperative = sm90::TsGemm<bf16, bf16, bf16, true, true, 1, 1, 128, 256, 64, kStages>;
 template <int kStages, int kStagingBuffers>
-using PingPong = sm90::TsGemmPingpong<bf16, bf16, bf16, true, true, 2, 1, 128, 128, 64, kStages,
+using PingPong = sm90::TsGemmPingpong<bf16, bf16, bf16, true, true, 1, 1, 128, 128, 64, kStages,
                                       kStagingBuffers>;
 
 }  // namespace

@@ -2,7 +2,8 @@
 //
 // The sm90 TS GEMM with stage counts other than the library's (cooperative: 4 stages; ping-pong:
 // 6 stages, one epilogue staging buffer per warpgroup), for the stage ablation of
-// docs/kernels/sm90_ts_gemm.md. bf16 "tn" (both operands K-major), row-major bf16 D, 2x1 clusters.
+// docs/kernels/sm90_ts_gemm.md. bf16 "tn" (both operands K-major), row-major bf16 D, 1x1 clusters
+// (the default).
 #pragma once
 
 #include <string>

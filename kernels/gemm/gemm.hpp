@@ -85,11 +85,13 @@ std::string_view to_string(ConsumerDesign d);
 // The TS kernel's tunable knobs (the autotune space). `raster_panel`: consecutive output tile rows
 // a CTA sweep walks before moving right (L2 reuse of B); `max_ctas`: persistent grid size cap
 // (0 = one CTA per SM); `cluster_m` x `cluster_n`: the thread-block cluster (1x1, 2x1 or 1x2)
-// whose CTAs share, and TMA-multicast, the B tile (2x1) or the A tile (1x2).
+// whose CTAs share, and TMA-multicast, the B tile (2x1) or the A tile (1x2). 1x1 by default: on
+// the H200 multicast saves L2 traffic that does not limit these kernels, and coupling two CTAs'
+// pipelines costs up to 10 % at short K (docs/kernels/sm90_ts_gemm.md).
 struct GemmTuning {
   int raster_panel = 8;
   int max_ctas = 0;
-  int cluster_m = 2;
+  int cluster_m = 1;
   int cluster_n = 1;
   ConsumerDesign design = ConsumerDesign::Auto;
   // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
