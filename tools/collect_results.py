@@ -31,7 +31,9 @@ def checks_of(log_text):
         summary = [line.strip() for line in body.splitlines()
                    if re.search(r"tests passed|tests failed|ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED", line)]
         checks[label] = {"command": command,
-                         "result": "FAILED" if "   FAILED (" in body else "ok",
+                         "result": ("FAILED" if "   FAILED (" in body else
+                                    "ok" if re.search(r"^   ok$", body, re.M) else
+                                    "incomplete: the run ended inside this step"),
                          "summary": summary[-3:]}
     return checks
 
