@@ -1,12 +1,8 @@
 // bench/bench_common.hpp
 //
-// What every benchmark here shares: percentiles of a sample, a CUDA-event timer for one launch,
-// and the device facts each result file records.
+// What every benchmark here shares: a CUDA-event timer for one launch and the device facts each
+// result file records (statistics: warploom/harness/statistics.hpp).
 #pragma once
-
-#include <algorithm>
-#include <cstddef>
-#include <vector>
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
@@ -15,15 +11,6 @@
 #include "warploom/device_info.hpp"
 
 namespace warploom::bench {
-
-// The p-quantile (0..1) of `v`, linearly interpolated.
-inline float percentile(std::vector<float> v, double p) {
-  std::sort(v.begin(), v.end());
-  double const pos = p * static_cast<double>(v.size() - 1);
-  auto const lo = static_cast<std::size_t>(pos);
-  std::size_t const hi = std::min(lo + 1, v.size() - 1);
-  return static_cast<float>(v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]));
-}
 
 // Times one launch (whatever `run` enqueues on the default stream) with CUDA events.
 class EventTimer {

@@ -24,19 +24,21 @@
 #include "tutorial/tma_copy.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
+#include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace wl = warploom;
 namespace tut = warploom::tutorial;
 namespace wt = warploom::testing;
 namespace wb = warploom::bench;
+namespace harness = warploom::harness;
 
 namespace {
 
 struct Contender {
   std::string name;
   std::function<void()> run;
-  std::vector<float> ms;
+  std::vector<double> ms;
 };
 
 struct Group {
@@ -167,26 +169,27 @@ int main(int argc, char** argv) {
         c.ms.push_back(timer.milliseconds(c.run));
       }
     }
+    std::vector<harness::Summary> summaries;
+    for (auto& c : g.contenders) summaries.push_back(harness::summarize(c.ms));
     double memcpy_gbs = 0;
-    for (auto& c : g.contenders)
-      if (c.name == "cudaMemcpy")
-        memcpy_gbs = 2.0 * g.bytes / (wb::percentile(c.ms, 0.5) * 1e-3) / 1e9;
     double baseline_ms = 0;
-    for (auto& c : g.contenders)
-      if (c.name == "baseline") baseline_ms = wb::percentile(c.ms, 0.5);
+    for (std::size_t i = 0; i < g.contenders.size(); ++i) {
+      if (g.contenders[i].name == "cudaMemcpy")
+        memcpy_gbs = 2.0 * g.bytes / (summaries[i].median * 1e-3) / 1e9;
+      if (g.contenders[i].name == "baseline") baseline_ms = summaries[i].median;
+    }
     nlohmann::json jg;
     jg["name"] = g.name;
-    for (auto& c : g.contenders) {
-      float const med = wb::percentile(c.ms, 0.5);
+    for (std::size_t i = 0; i < g.contenders.size(); ++i) {
+      Contender const& c = g.contenders[i];
+      harness::Summary const& t = summaries[i];
+      double const med = t.median;
       double const gbs = 2.0 * g.bytes / (med * 1e-3) / 1e9;
       std::string vs = memcpy_gbs > 0 ? std::to_string(gbs / memcpy_gbs).substr(0, 5) : "-";
       std::printf("%-24s %-18s %10.3f %10.3f %10.3f %9.0f %10s\n", g.name.c_str(), c.name.c_str(),
-                  med, wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), gbs, vs.c_str());
-      nlohmann::json jc = {{"median_ms", med},
-                           {"p10_ms", wb::percentile(c.ms, 0.1)},
-                           {"p90_ms", wb::percentile(c.ms, 0.9)},
-                           {"min_ms", *std::min_element(c.ms.begin(), c.ms.end())},
-                           {"max_ms", *std::max_element(c.ms.begin(), c.ms.end())},
+                  med, t.p10, t.p90, gbs, vs.c_str());
+      nlohmann::json jc = {{"median_ms", med}, {"p10_ms", t.p10}, {"p90_ms", t.p90},
+                           {"min_ms", t.min},  {"max_ms", t.max}, {"runs", t.count},
                            {"gb_per_s", gbs}};
       if (memcpy_gbs > 0) jc["fraction_of_memcpy"] = gbs / memcpy_gbs;
       if (baseline_ms > 0) jc["time_vs_baseline"] = med / baseline_ms;

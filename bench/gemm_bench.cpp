@@ -56,12 +56,15 @@
 #include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
+#include "warploom/harness/rotation.hpp"
+#include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace wl = warploom;
 namespace wg = warploom::gemm;
 namespace wt = warploom::testing;
 namespace wb = warploom::bench;
+namespace harness = warploom::harness;
 
 namespace {
 
@@ -126,7 +129,7 @@ struct OperandSet {
 struct Contender {
   std::string name;
   std::function<void(wg::GemmArguments const&)> run;
-  std::vector<float> ms;
+  std::vector<double> ms;
 };
 
 cublasOperation_t blas_op(wg::MatrixLayout l) {
@@ -457,8 +460,8 @@ int main(int argc, char** argv) {
         static_cast<std::size_t>(ldb) * (lb == wg::MatrixLayout::RowMajor ? s.k : s.n) * in_bytes;
     std::size_t const d_bytes = static_cast<std::size_t>(ldd) * s.m * out_bytes;
     std::size_t const set_bytes = a_bytes + b_bytes + d_bytes;
-    int const sets = static_cast<int>(
-        std::clamp<std::size_t>((2 * device.l2_bytes + set_bytes - 1) / set_bytes, 1, 16));
+    int const sets =
+        harness::plan_rotation(set_bytes, static_cast<std::size_t>(device.l2_bytes)).sets;
     std::vector<OperandSet> operand_sets(sets);
     for (int i = 0; i < sets; ++i) {
       OperandSet& o = operand_sets[i];
@@ -584,23 +587,25 @@ int main(int argc, char** argv) {
       }
     }
     double const flops = 2.0 * s.m * s.n * s.k;
-    auto const median_of = [&](std::string_view name) -> std::optional<float> {
-      for (Contender const& c : contenders)
-        if (c.name == name) return wb::percentile(c.ms, 0.5);
+    std::vector<harness::Summary> summaries;
+    for (Contender const& c : contenders) summaries.push_back(harness::summarize(c.ms));
+    auto const median_of = [&](std::string_view name) -> std::optional<double> {
+      for (std::size_t i = 0; i < contenders.size(); ++i)
+        if (contenders[i].name == name) return summaries[i].median;
       return std::nullopt;
     };
     for (std::size_t i = 0; i < contenders.size(); ++i) {
       Contender const& c = contenders[i];
-      float const med = wb::percentile(c.ms, 0.5);
+      harness::Summary const& t = summaries[i];
+      double const med = t.median;
       double const tflops = flops / (med * 1e-3) / 1e12;
       std::printf("%-18s %-10s %10.3f %10.3f %10.3f %9.1f", shape_name.c_str(), c.name.c_str(), med,
-                  wb::percentile(c.ms, 0.1), wb::percentile(c.ms, 0.9), tflops);
-      nlohmann::json jc = {{"median_ms", med},
-                           {"p10_ms", wb::percentile(c.ms, 0.1)},
-                           {"p90_ms", wb::percentile(c.ms, 0.9)},
+                  t.p10, t.p90, tflops);
+      nlohmann::json jc = {{"median_ms", med}, {"p10_ms", t.p10}, {"p90_ms", t.p90},
+                           {"min_ms", t.min},  {"max_ms", t.max}, {"runs", t.count},
                            {"tflops", tflops}};
       for (ContenderName const& b : baselines) {
-        if (std::optional<float> const base = median_of(b.name)) {
+        if (std::optional<double> const base = median_of(b.name)) {
           double const vs = *base / med;
           std::printf(" %10.3f", vs);
           jc["speed_vs_" + std::string(b.name)] = vs;
