@@ -11,10 +11,9 @@
 // (speed_vs_<baseline>) and the geomeans of ours give speeds relative to each.
 //
 //   gemm_bench [--shapes 4096x4096x4096,...] [--dtype bf16|fp16|e4m3|e5m2] [--layout tn|nn|nt|tt]
-//              [--contenders warploom,cublas,cublaslt,cutlass,cutlass_pp]
+//              [--contenders warploom,cublas,cublaslt,cutlass,cutlass_pp] [--json F] [--csv F]
 //              [--regime burst|sustained] [--reps N] [--panel P] [--cluster MxN]
 //              [--design auto|cooperative|pingpong] [--ablate-design] [--ablate-stages]
-//              [--json FILE]
 //
 // fp8 (--dtype e4m3|e5m2): layout tn only (the layout fp8 wgmma and cuBLASLt's fp8 kernels read),
 // D bf16, per-tensor scales 0.5 and 3 through device pointers; contenders warploom and cuBLASLt
@@ -56,6 +55,7 @@
 #include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
+#include "warploom/harness/csv.hpp"
 #include "warploom/harness/rotation.hpp"
 #include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
   std::string shapes_arg =
       "4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096,"
       "3000x5000x700,4097x4097x4097";
-  std::string dtype = "bf16", layout = "tn", regime = "burst", json_path;
+  std::string dtype = "bf16", layout = "tn", regime = "burst", json_path, csv_path;
   std::string contenders_arg = "warploom,cublas,cublaslt,cutlass,cutlass_pp";
   int reps = 30;
   double sustain_s = 10.0;
@@ -357,6 +357,7 @@ int main(int argc, char** argv) {
   app.add_flag("--ablate-stages", ablate_stages,
                "also time the stage-count variants (bf16 tn, 1x1 cluster only)");
   app.add_option("--json", json_path, "write results here");
+  app.add_option("--csv", csv_path, "also write one CSV row per shape and contender here");
   CLI11_PARSE(app, argc, argv);
   tuning.design = design == "cooperative" ? wg::ConsumerDesign::Cooperative
                   : design == "pingpong"  ? wg::ConsumerDesign::PingPong
@@ -440,6 +441,23 @@ int main(int argc, char** argv) {
   bool all_correct = true;
   // Speed of ours relative to each baseline, per shape where both ran.
   std::map<std::string_view, std::vector<double>> ratios;
+  // CSV: one row per shape and contender, the ratio columns as in the table ("" where none).
+  std::ofstream csv_file;
+  std::optional<harness::CsvWriter> csv;
+  if (!csv_path.empty()) {
+    csv_file.open(csv_path);
+    if (!csv_file) {
+      std::fprintf(stderr, "gemm_bench: --csv %s: cannot open the file for writing\n",
+                   csv_path.c_str());
+      return 2;
+    }
+    std::vector<std::string> header = {"m",      "n",         "k",      "dtype",     "layout",
+                                       "regime", "contender", "runs",   "median_ms", "p10_ms",
+                                       "p90_ms", "min_ms",    "max_ms", "tflops"};
+    for (ContenderName const& b : baselines) header.push_back("speed_vs_" + std::string(b.name));
+    header.push_back("max_relative_error");
+    csv.emplace(csv_file, std::move(header));
+  }
   std::printf("%-18s %-10s %10s %10s %10s %9s", "shape", "contender", "median ms", "p10 ms",
               "p90 ms", "TFLOP/s");
   for (ContenderName const& b : baselines) std::printf(" %10s", std::string(b.column).c_str());
@@ -604,17 +622,35 @@ int main(int argc, char** argv) {
       nlohmann::json jc = {{"median_ms", med}, {"p10_ms", t.p10}, {"p90_ms", t.p90},
                            {"min_ms", t.min},  {"max_ms", t.max}, {"runs", t.count},
                            {"tflops", tflops}};
+      std::vector<std::string> row = {std::to_string(s.m),
+                                      std::to_string(s.n),
+                                      std::to_string(s.k),
+                                      dtype,
+                                      layout,
+                                      regime,
+                                      c.name,
+                                      std::to_string(t.count),
+                                      std::to_string(med),
+                                      std::to_string(t.p10),
+                                      std::to_string(t.p90),
+                                      std::to_string(t.min),
+                                      std::to_string(t.max),
+                                      std::to_string(tflops)};
       for (ContenderName const& b : baselines) {
         if (std::optional<double> const base = median_of(b.name)) {
           double const vs = *base / med;
           std::printf(" %10.3f", vs);
           jc["speed_vs_" + std::string(b.name)] = vs;
+          row.push_back(std::to_string(vs));
           if (c.name == "warploom") ratios[b.name].push_back(vs);
         } else {
           std::printf(" %10s", "-");
+          row.emplace_back();
         }
       }
       std::printf(" %9.2e\n", errors[i]);
+      row.push_back(std::to_string(errors[i]));
+      if (csv) csv->row(row);
       jc["max_relative_error"] = errors[i];
       js["contenders"][c.name] = jc;
     }
