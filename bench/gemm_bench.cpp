@@ -35,6 +35,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -56,6 +57,7 @@
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
 #include "warploom/harness/csv.hpp"
+#include "warploom/harness/progress.hpp"
 #include "warploom/harness/rotation.hpp"
 #include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -449,7 +451,7 @@ int main(int argc, char** argv) {
     if (!csv_file) {
       std::fprintf(stderr, "gemm_bench: --csv %s: cannot open the file for writing\n",
                    csv_path.c_str());
-      return 2;
+      return 1;
     }
     std::vector<std::string> header = {"m",      "n",         "k",      "dtype",     "layout",
                                        "regime", "contender", "runs",   "median_ms", "p10_ms",
@@ -462,6 +464,7 @@ int main(int argc, char** argv) {
               "p90 ms", "TFLOP/s");
   for (ContenderName const& b : baselines) std::printf(" %10s", std::string(b.column).c_str());
   std::printf(" %9s\n", "max err");
+  harness::Progress progress(std::cerr, static_cast<int>(shapes.size()), "shapes");
   for (Shape const& s : shapes) {
     // Leading dimensions rounded up to 16 bytes (TMA); all contenders use the same storage.
     std::size_t const in_bytes = wg::size_of(t), out_bytes = wg::size_of(t_out);
@@ -660,6 +663,8 @@ int main(int argc, char** argv) {
       js["skipped"][std::string(name)] = why;
     }
     out["shapes"].push_back(js);
+    std::fflush(stdout);  // the table's rows before the progress line on stderr
+    progress.step(shape_name);
   }
   // Geomeans of our speed relative to each baseline, over the shapes where both ran.
   std::string line;
