@@ -38,7 +38,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -57,6 +56,7 @@
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
 #include "warploom/harness/csv.hpp"
+#include "warploom/harness/extents.hpp"
 #include "warploom/harness/progress.hpp"
 #include "warploom/harness/rotation.hpp"
 #include "warploom/harness/statistics.hpp"
@@ -74,17 +74,11 @@ struct Shape {
   int m, n, k;
 };
 
+// --shapes: a comma list of MxNxK (std::invalid_argument otherwise).
 std::vector<Shape> parse_shapes(std::string const& s) {
   std::vector<Shape> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    Shape sh{};
-    if (std::sscanf(item.c_str(), "%dx%dx%d", &sh.m, &sh.n, &sh.k) != 3 || sh.m < 1 || sh.n < 1 ||
-        sh.k < 1)
-      throw CLI::ValidationError("--shapes", "`" + item + "` is not MxNxK with positive sizes");
-    out.push_back(sh);
-  }
+  for (std::vector<std::int64_t> const& e : harness::parse_extents_list(s, 3, "--shapes"))
+    out.push_back({static_cast<int>(e[0]), static_cast<int>(e[1]), static_cast<int>(e[2])});
   return out;
 }
 
@@ -101,24 +95,21 @@ constexpr std::array<ContenderName, 5> kContenders{{
     {"cutlass_pp", "vs CUTL pp", "CUTLASS pingpong"},
 }};
 
-// --contenders: a comma list of names from kContenders, returned in kContenders' order.
+// --contenders: a comma list of names from kContenders, returned in kContenders' order
+// (std::invalid_argument for an unknown name).
 std::vector<ContenderName> parse_contenders(std::string const& s) {
-  std::vector<std::string> wanted;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  std::vector<std::string> const wanted = harness::split_list(s, "--contenders");
+  for (std::string const& item : wanted) {
     bool const known = std::any_of(kContenders.begin(), kContenders.end(),
                                    [&](ContenderName const& c) { return c.name == item; });
     if (!known)
-      throw CLI::ValidationError("--contenders", "`" + item +
-                                                     "` is not a contender (warploom, cublas, "
-                                                     "cublaslt, cutlass, cutlass_pp)");
-    wanted.push_back(item);
+      throw std::invalid_argument("--contenders: `" + item +
+                                  "` is not a contender (warploom, cublas, cublaslt, cutlass, "
+                                  "cutlass_pp)");
   }
   std::vector<ContenderName> out;
   for (ContenderName const& c : kContenders)
     if (std::find(wanted.begin(), wanted.end(), c.name) != wanted.end()) out.push_back(c);
-  if (out.empty()) throw CLI::ValidationError("--contenders", "names no contender");
   return out;
 }
 
@@ -371,8 +362,9 @@ int main(int argc, char** argv) {
   try {
     shapes = parse_shapes(shapes_arg);
     selected = parse_contenders(contenders_arg);
-  } catch (CLI::Error const& e) {
-    return app.exit(e);
+  } catch (std::invalid_argument const& e) {
+    std::fprintf(stderr, "gemm_bench: %s\n", e.what());
+    return 1;
   }
   // The baselines among the selected contenders: one ratio column each.
   std::vector<ContenderName> baselines;
