@@ -95,8 +95,10 @@ if want gemm; then
       --ablate-design --shapes 8192x8192x8192,4096x7168x16384,4096x4096x4096,8192x8192x1024 \
       --json "$OUT/gemm_bench_$dtype.json"
   done
-  run gemm-bench-bf16-sustained build/release/bin/gemm_bench --dtype bf16 --reps 30 \
-    --regime sustained --sustain-s 5 --json "$OUT/gemm_bench_bf16_sustained.json"
+  for dtype in bf16 fp16; do
+    run "gemm-bench-$dtype-sustained" build/release/bin/gemm_bench --dtype "$dtype" --reps 30 \
+      --regime sustained --sustain-s 5 --json "$OUT/gemm_bench_${dtype}_sustained.json"
+  done
   # Ablation: 2x1 clusters (B multicast into both CTAs; the default is 1x1), both designs. (Raster
   # panels and 1x2 clusters were within noise; their runs are in docs/kernels/sm90_ts_gemm.md:
   # GEMM_ABLATE=1 repeats them.)
