@@ -1,0 +1,70 @@
+// warploom/harness/kernel_plan.hpp
+//
+// What a kernel (or a library it is compared with) implements to be measured by the harness:
+// inputs for a problem, the launch, a check against a reference, the algorithmic work for the
+// roofline and the tuning space. Families group the plans that solve one problem (copy, gemm),
+// so that `warploom bench <family>` times them side by side.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "warploom/harness/roofline.hpp"
+
+namespace warploom::harness {
+
+// One problem of a family: its extents in the family's order (copy: bytes; gemm: m, n, k).
+struct Problem {
+  std::vector<std::int64_t> extents;
+};
+
+// One point of a plan's tuning space: knob -> value ({} is the plan's default).
+using Tuning = std::map<std::string, std::string>;
+// "default", or "rows=128 stages=4".
+std::string to_string(Tuning const& t);
+
+struct CheckResult {
+  bool ok = false;
+  std::string detail;  // what differed, when !ok; what was compared, when ok
+};
+
+class KernelPlan {
+ public:
+  virtual ~KernelPlan() = default;
+  // The problem's algorithmic work (not what the kernel happens to move).
+  virtual Work work() const = 0;
+  // Device bytes one input set (inputs and outputs) occupies, for the rotation.
+  virtual std::size_t bytes_per_input_set() const = 0;
+  // The tuning space; the first point is the default.
+  virtual std::vector<Tuning> tuning_space() const { return {Tuning{}}; }
+  // Allocates `input_sets` input sets and fills them with random data.
+  virtual void prepare(int input_sets, std::uint64_t seed) = 0;
+  // Enqueues one run on input set `input_set` (in [0, input_sets)).
+  virtual void run(int input_set, Tuning const& tuning, cudaStream_t stream) = 0;
+  // Poisons set 0's output, runs on it, compares with the reference.
+  virtual CheckResult check(Tuning const& tuning) = 0;
+};
+
+struct PlanProvider {
+  std::string name;  // unique in its family: "ts", "baseline", "cudaMemcpy", "cublas", ...
+  std::string description;
+  // Builds the plan; throws std::invalid_argument (naming the extent and the rule) for a problem
+  // it does not run.
+  std::function<std::unique_ptr<KernelPlan>(Problem const&)> make;
+};
+
+struct PlanFamily {
+  std::string name;  // "copy"
+  std::string description;
+  std::vector<std::string> extent_names;  // {"bytes"}: what --shapes gives, joined by 'x'
+  std::vector<PlanProvider> providers;    // in the order they run within a repetition
+};
+
+}  // namespace warploom::harness

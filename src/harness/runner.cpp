@@ -1,0 +1,98 @@
+// src/harness/runner.cpp
+#include "warploom/harness/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include "warploom/cuda_check.hpp"
+#include "warploom/harness/rotation.hpp"
+
+namespace warploom::harness {
+
+std::string to_string(Tuning const& t) {
+  if (t.empty()) return "default";
+  std::string s;
+  for (auto const& [knob, value] : t) s += (s.empty() ? "" : " ") + knob + "=" + value;
+  return s;
+}
+
+std::string_view to_string(Regime r) {
+  return r == Regime::Burst ? "burst" : "sustained";
+}
+
+CudaEventTimer::CudaEventTimer() {
+  WL_CUDA_CHECK(cudaEventCreate(&start_));
+  WL_CUDA_CHECK(cudaEventCreate(&stop_));
+}
+
+CudaEventTimer::~CudaEventTimer() {
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+}
+
+double CudaEventTimer::milliseconds(std::function<void()> const& launch) {
+  WL_CUDA_CHECK(cudaEventRecord(start_));
+  launch();
+  WL_CUDA_CHECK(cudaEventRecord(stop_));
+  WL_CUDA_CHECK(cudaEventSynchronize(stop_));
+  float ms = 0;
+  WL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  return ms;
+}
+
+double CudaEventTimer::now_seconds() {
+  WL_CUDA_CHECK(cudaDeviceSynchronize());  // the runs enqueued so far count as elapsed
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
+                                            RunOptions const& options, LaunchTimer& timer) {
+  if (contenders.empty()) throw std::invalid_argument("contenders: nothing to measure");
+  if (options.reps < 1)
+    throw std::invalid_argument("reps = " + std::to_string(options.reps) + " must be at least 1");
+  if (options.warmup < 0)
+    throw std::invalid_argument("warmup = " + std::to_string(options.warmup) +
+                                " must not be negative");
+
+  std::vector<ContenderResult> results(contenders.size());
+  std::vector<int> next_set(contenders.size(), 0);
+  // One launch of contender i on its next input set.
+  auto const launch = [&](std::size_t i) {
+    Contender& c = contenders[i];
+    int const set = next_set[i];
+    next_set[i] = (set + 1) % results[i].input_sets;
+    return [&c, set] { c.plan->run(set, c.tuning, nullptr); };
+  };
+
+  for (std::size_t i = 0; i < contenders.size(); ++i) {
+    Contender& c = contenders[i];
+    results[i].name = c.name;
+    results[i].tuning = c.tuning;
+    results[i].input_sets = plan_rotation(c.plan->bytes_per_input_set(), options.l2_bytes).sets;
+    c.plan->prepare(results[i].input_sets, options.seed);
+    if (options.check) results[i].check = c.plan->check(c.tuning);
+    for (int w = 0; w < options.warmup; ++w) timer.milliseconds(launch(i));
+  }
+  if (options.regime == Regime::Sustained) {
+    double const until = timer.now_seconds() + options.sustain_seconds;
+    while (timer.now_seconds() < until)
+      for (std::size_t i = 0; i < contenders.size(); ++i) launch(i)();
+  }
+
+  std::vector<std::vector<double>> ms(contenders.size());
+  for (int r = 0; r < options.reps; ++r)
+    for (std::size_t i = 0; i < contenders.size(); ++i)
+      ms[i].push_back(timer.milliseconds(launch(i)));
+
+  for (std::size_t i = 0; i < contenders.size(); ++i) {
+    results[i].milliseconds = summarize(ms[i]);
+    if (options.ceilings)
+      results[i].roofline = roofline(contenders[i].plan->work(),
+                                     results[i].milliseconds.median * 1e-3, *options.ceilings);
+  }
+  return results;
+}
+
+}  // namespace warploom::harness
