@@ -38,13 +38,15 @@ run configure cmake --preset release
 # Only what runs here: the CPU tests run in CI, not on the lease.
 targets=()
 want tutorials && targets+=(warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy
-  02_tma_copy copy_bench)
+  02_tma_copy copy_bench warploom)
 want gemm && targets+=(warploom_gemm gemm_test gemm_bench)
 run build cmake --build --preset release --parallel "$(nproc)" --target "${targets[@]}"
 grep -E "ptxas info *: (Used|Compiling)|spill" "$LOG" >"$OUT/ptxas.txt" || true
 
 if want tutorials; then
-  run gpu-tests ctest --preset gpu --output-on-failure -R "tutorial|ts_pipeline"
+  run gpu-tests ctest --preset gpu --output-on-failure -R "tutorial|ts_pipeline|warploom_bench"
+  run warploom-bench-copy build/release/bin/warploom bench copy --shapes 1073741824 \
+    --json "$OUT/warploom_bench_copy.json" --csv "$OUT/warploom_bench_copy.csv"
 
   # compute-sanitizer on the GPU tests: every tool on a subset that covers each kernel and variant
   # (one partial-tile shape, one multi-band shape, the grid-stride edge sizes).

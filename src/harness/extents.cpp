@@ -30,7 +30,9 @@ std::vector<std::string> split_list(std::string_view list, std::string_view opti
 
 std::vector<std::int64_t> parse_extents(std::string_view text, int dims, std::string_view option,
                                         std::int64_t max) {
-  std::string const form = dims == 3 ? "MxNxK" : std::to_string(dims) + " extents joined by 'x'";
+  std::string const form = dims == 3   ? "MxNxK"
+                           : dims == 1 ? "a single extent"
+                                       : std::to_string(dims) + " extents joined by 'x'";
   std::vector<std::int64_t> extents;
   std::size_t begin = 0;
   while (true) {

@@ -1,8 +1,11 @@
 // tools/warploom/main.cpp — the warploom command line.
 //
-//   warploom list                          the bundled kernels
+//   warploom list                          the bundled kernels and bench families
 //   warploom verify <kernel>... | --all    schedule tables and verdicts (no GPU needed)
 //            [--round-robin] [--max-states N] [--allow-undecided]
+//   warploom bench <family> --shapes S,...  time a family's providers side by side (GPU)
+//            [--providers a,b] [--reps N] [--regime burst|sustained] [--no-check] [--autotune]
+//            [--json F] [--csv F]
 //
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
 // kernel has a finding, printing each with its rule, task, resource, op and counterexample.
@@ -14,6 +17,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_command.hpp"
+#include "plans.hpp"
 #include "registry.hpp"
 #include "warploom/ts/print.hpp"
 #include "warploom/ts/verify/verify.hpp"
@@ -25,6 +30,12 @@ namespace {
 int list_kernels() {
   for (auto const& k : warploom::bundled_kernels())
     std::printf("%-26s %s\n", k.name.c_str(), k.description.c_str());
+  std::printf("\nbench families (warploom bench <family> --shapes ...):\n");
+  for (auto const& f : warploom::bench_families()) {
+    std::printf("%-26s %s\n", f.name.c_str(), f.description.c_str());
+    for (auto const& p : f.providers)
+      std::printf("  %-24s %s\n", p.name.c_str(), p.description.c_str());
+  }
   return 0;
 }
 
@@ -81,7 +92,12 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
+  CLI::App* bench =
+      app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)");
+  warploom::cli::BenchOptions bench_options;
+  warploom::cli::add_bench_options(*bench, bench_options);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("list")) return list_kernels();
+  if (app.got_subcommand("bench")) return warploom::cli::run_bench(bench_options);
   return verify_kernels(names, all, round_robin, max_states, allow_undecided);
 }

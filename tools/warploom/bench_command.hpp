@@ -1,0 +1,32 @@
+// tools/warploom/bench_command.hpp — `warploom bench`: options and the command.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "warploom/harness/runner.hpp"
+
+namespace warploom::cli {
+
+struct BenchOptions {
+  std::string family;
+  std::string shapes;     // comma list of the family's extents joined by 'x'
+  std::string providers;  // comma list; empty: all of the family's
+  int reps = 30;
+  std::string regime = "burst";
+  double sustain_seconds = 5.0;
+  bool no_check = false;
+  bool autotune = false;  // every provider's whole tuning space, one contender per point
+  std::string json_path, csv_path;
+};
+
+// Adds the `bench` subcommand's options to `bench`, writing into `o`.
+void add_bench_options(CLI::App& bench, BenchOptions& o);
+
+// Runs it. Exit codes: 0 done (every check passed), 1 a check failed or the device is of another
+// architecture, 2 bad arguments, 77 no usable CUDA device (ctest: skipped).
+int run_bench(BenchOptions const& o);
+
+}  // namespace warploom::cli
