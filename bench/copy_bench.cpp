@@ -24,6 +24,7 @@
 #include "tutorial/tma_copy.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
+#include "warploom/harness/runner.hpp"
 #include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
@@ -141,7 +142,7 @@ int main(int argc, char** argv) {
                     poison,
                     check});
 
-  wb::EventTimer timer;
+  harness::CudaEventTimer timer;
   nlohmann::json out;
   out["device"] = wb::device_json(device);
   out["bytes_per_buffer"] = bytes;

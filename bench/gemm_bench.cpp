@@ -59,6 +59,7 @@
 #include "warploom/harness/extents.hpp"
 #include "warploom/harness/progress.hpp"
 #include "warploom/harness/rotation.hpp"
+#include "warploom/harness/runner.hpp"
 #include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
@@ -402,7 +403,7 @@ int main(int argc, char** argv) {
   CublasLt cublaslt;
   wb::CutlassSm90Gemm cutlass(wb::CutlassSchedule::Cooperative);
   wb::CutlassSm90Gemm cutlass_pp(wb::CutlassSchedule::Pingpong);
-  wb::EventTimer timer;
+  harness::CudaEventTimer timer;
   nlohmann::json out;
   out["device"] = wb::device_json(device);
   out["dtype"] = dtype;

@@ -11,21 +11,27 @@ namespace {
   throw std::invalid_argument(std::string(option) + ": `" + std::string(text) + "` " + rule);
 }
 
+// The pieces of `text` between the separators, empty ones included ("a,,b": a, "", b).
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> pieces;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = text.find(separator, begin)) != std::string_view::npos;
+       begin = end + 1)
+    pieces.push_back(text.substr(begin, end - begin));
+  pieces.push_back(text.substr(begin));
+  return pieces;
+}
+
 }  // namespace
 
 std::vector<std::string> split_list(std::string_view list, std::string_view option) {
   if (list.empty()) fail(option, list, "is empty: give at least one item");
   std::vector<std::string> items;
-  std::size_t begin = 0;
-  while (true) {
-    std::size_t const end = list.find(',', begin);
-    std::string_view const item =
-        list.substr(begin, end == std::string_view::npos ? end : end - begin);
+  for (std::string_view const item : split(list, ',')) {
     if (item.empty()) fail(option, list, "has an empty item");
     items.emplace_back(item);
-    if (end == std::string_view::npos) return items;
-    begin = end + 1;
   }
+  return items;
 }
 
 std::vector<std::int64_t> parse_extents(std::string_view text, int dims, std::string_view option,
@@ -34,11 +40,7 @@ std::vector<std::int64_t> parse_extents(std::string_view text, int dims, std::st
                            : dims == 1 ? "a single extent"
                                        : std::to_string(dims) + " extents joined by 'x'";
   std::vector<std::int64_t> extents;
-  std::size_t begin = 0;
-  while (true) {
-    std::size_t const end = text.find('x', begin);
-    std::string_view const part =
-        text.substr(begin, end == std::string_view::npos ? end : end - begin);
+  for (std::string_view const part : split(text, 'x')) {
     std::int64_t v = 0;
     auto const [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
@@ -46,8 +48,6 @@ std::vector<std::int64_t> parse_extents(std::string_view text, int dims, std::st
     if (v < 1 || v > max)
       fail(option, text, "has an extent outside [1, " + std::to_string(max) + "]");
     extents.push_back(v);
-    if (end == std::string_view::npos) break;
-    begin = end + 1;
   }
   if (static_cast<int>(extents.size()) != dims)
     fail(option, text, "has " + std::to_string(extents.size()) + " extents, not " + form);
