@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include <nvtx3/nvtx3.hpp>
 
 #include "warploom/cuda_check.hpp"
 #include "warploom/harness/rotation.hpp"
@@ -47,6 +50,21 @@ double CudaEventTimer::now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+// An NVTX range named `name` while it lives, when `on`.
+class MaybeRange {
+ public:
+  MaybeRange(bool on, std::string const& name) {
+    if (on) range_.emplace(name);
+  }
+
+ private:
+  std::optional<nvtx3::scoped_range> range_;
+};
+
+}  // namespace
+
 std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
                                             RunOptions const& options, LaunchTimer& timer) {
   if (contenders.empty()) throw std::invalid_argument("contenders: nothing to measure");
@@ -71,20 +89,25 @@ std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
     results[i].name = c.name;
     results[i].tuning = c.tuning;
     results[i].input_sets = plan_rotation(c.plan->bytes_per_input_set(), options.l2_bytes).sets;
+    MaybeRange const phase(options.nvtx, "prepare, check, warm up " + c.name);
     c.plan->prepare(results[i].input_sets, options.seed);
     if (options.check) results[i].check = c.plan->check(c.tuning);
     for (int w = 0; w < options.warmup; ++w) timer.milliseconds(launch(i));
   }
   if (options.regime == Regime::Sustained) {
+    MaybeRange const phase(options.nvtx, "sustain");
     double const until = timer.now_seconds() + options.sustain_seconds;
     while (timer.now_seconds() < until)
       for (std::size_t i = 0; i < contenders.size(); ++i) launch(i)();
   }
 
   std::vector<std::vector<double>> ms(contenders.size());
-  for (int r = 0; r < options.reps; ++r)
-    for (std::size_t i = 0; i < contenders.size(); ++i)
+  for (int r = 0; r < options.reps; ++r) {
+    for (std::size_t i = 0; i < contenders.size(); ++i) {
+      MaybeRange const range(options.nvtx, contenders[i].name + " round " + std::to_string(r));
       ms[i].push_back(timer.milliseconds(launch(i)));
+    }
+  }
 
   for (std::size_t i = 0; i < contenders.size(); ++i) {
     results[i].milliseconds = summarize(ms[i]);

@@ -72,6 +72,9 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
   b.add_option("--sustain-s", o.sustain_seconds, "seconds of back-to-back runs before timing")
       ->check(CLI::PositiveNumber);
   b.add_flag("--no-check", o.no_check, "skip the check against the reference");
+  b.add_option("--prof", o.prof,
+               "none, or nvtx: ranges around every phase and timed launch for Nsight tools")
+      ->check(CLI::IsMember({"none", "nvtx"}));
   b.add_flag("--autotune", o.autotune, "time every point of each provider's tuning space");
   b.add_option("--json", o.json_path, "write the results here");
   b.add_option("--csv", o.csv_path, "write one row per shape and contender here");
@@ -165,6 +168,7 @@ int run_bench(BenchOptions const& o) {
       .regime = o.regime == "sustained" ? h::Regime::Sustained : h::Regime::Burst,
       .sustain_seconds = o.sustain_seconds,
       .check = !o.no_check,
+      .nvtx = o.prof == "nvtx",
       .l2_bytes = static_cast<std::size_t>(device.l2_bytes),
       .ceilings = ceilings,
       .seed = 1};

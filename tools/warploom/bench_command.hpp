@@ -18,7 +18,8 @@ struct BenchOptions {
   std::string regime = "burst";
   double sustain_seconds = 5.0;
   bool no_check = false;
-  bool autotune = false;  // every provider's whole tuning space, one contender per point
+  std::string prof = "none";  // none | nvtx (ncu: to come)
+  bool autotune = false;      // every provider's whole tuning space, one contender per point
   std::string json_path, csv_path;
 };
 

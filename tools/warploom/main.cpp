@@ -5,7 +5,7 @@
 //            [--round-robin] [--max-states N] [--allow-undecided]
 //   warploom bench <family> --shapes S,...  time a family's providers side by side (GPU)
 //            [--providers a,b] [--reps N] [--regime burst|sustained] [--no-check] [--autotune]
-//            [--json F] [--csv F]
+//            [--prof none|nvtx] [--json F] [--csv F]
 //
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
 // kernel has a finding, printing each with its rule, task, resource, op and counterexample.

@@ -57,6 +57,9 @@ struct RunOptions {
   Regime regime = Regime::Burst;
   double sustain_seconds = 5.0;  // sustained: back-to-back runs before timing
   bool check = true;
+  // NVTX ranges around each phase and each timed launch ("<contender> round <r>"), for Nsight
+  // Systems / Compute to attribute their samples (annotation mode; no-ops without a tool).
+  bool nvtx = false;
   std::size_t l2_bytes = 0;                         // for the rotation
   std::optional<Ceilings> ceilings = std::nullopt;  // for the roofline; none: no roofline
   std::uint64_t seed = 1;

@@ -129,6 +129,20 @@ TEST_F(RunContenders, SustainedRunsBackToBackFirst) {
   EXPECT_EQ(to_string(Regime::Sustained), "sustained");
 }
 
+// NVTX ranges change nothing in what runs (without a tool attached they are no-ops).
+TEST_F(RunContenders, NvtxRangesLeaveTheWorkAlone) {
+  std::vector<Contender> cs = two_contenders();
+  FakeTimer timer;
+  run_contenders(cs, {.reps = 2, .warmup = 1, .l2_bytes = 60u << 20, .seed = 7}, timer);
+  std::vector<std::string> const without = log_;
+  log_.clear();
+  std::vector<Contender> again = two_contenders();
+  FakeTimer timer2;
+  run_contenders(again, {.reps = 2, .warmup = 1, .nvtx = true, .l2_bytes = 60u << 20, .seed = 7},
+                 timer2);
+  EXPECT_EQ(log_, without);
+}
+
 TEST_F(RunContenders, RejectsNothingToMeasureAndBadCounts) {
   FakeTimer timer;
   std::vector<Contender> none;
