@@ -19,11 +19,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "bench_common.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/tma_copy.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
+#include "warploom/harness/device_json.hpp"
 #include "warploom/harness/runner.hpp"
 #include "warploom/harness/statistics.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -31,7 +31,6 @@
 namespace wl = warploom;
 namespace tut = warploom::tutorial;
 namespace wt = warploom::testing;
-namespace wb = warploom::bench;
 namespace harness = warploom::harness;
 
 namespace {
@@ -144,7 +143,7 @@ int main(int argc, char** argv) {
 
   harness::CudaEventTimer timer;
   nlohmann::json out;
-  out["device"] = wb::device_json(device);
+  out["device"] = harness::device_json(device);
   out["bytes_per_buffer"] = bytes;
   out["reps"] = reps;
   out["method"] =

@@ -48,7 +48,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "bench_common.hpp"
 #include "cutlass_sm90_gemm.hpp"
 #include "gemm/gemm.hpp"
 #include "gemm/reference.hpp"
@@ -56,6 +55,7 @@
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
 #include "warploom/harness/csv.hpp"
+#include "warploom/harness/device_json.hpp"
 #include "warploom/harness/extents.hpp"
 #include "warploom/harness/progress.hpp"
 #include "warploom/harness/rotation.hpp"
@@ -405,7 +405,7 @@ int main(int argc, char** argv) {
   wb::CutlassSm90Gemm cutlass_pp(wb::CutlassSchedule::Pingpong);
   harness::CudaEventTimer timer;
   nlohmann::json out;
-  out["device"] = wb::device_json(device);
+  out["device"] = harness::device_json(device);
   out["dtype"] = dtype;
   out["d_type"] = std::string(wg::to_string(t_out));
   out["layout"] = layout;

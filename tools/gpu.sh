@@ -133,6 +133,7 @@ if want gemm; then
         --shapes 8192x8192x1024 "${pick[@]}"
     done
   fi
+  smi_after=$(smi)  # the clocks the timings left, before the sanitizers
   # Sanitizers after the timings: every tool on the problems with several tiles per CTA, partial
   # tiles, C and padding, and every cluster shape (the multicast pipeline), in both designs;
   # racecheck, the slowest, on the smaller ones.
@@ -145,7 +146,6 @@ if want gemm; then
     run "sanitizer-$tool-gemm" compute-sanitizer --tool "$tool" --error-exitcode 1 \
       build/release/tests/gpu/gemm_test --gtest_filter="$filter"
   done
-  smi_after=$(smi)
   run gemm-results python3 tools/collect_results.py --smi-before "$smi_before" \
     --smi-after "$smi_after" --command "bash tools/gpu.sh gemm" --regime "burst and sustained" \
     --checks-log "$LOG" \

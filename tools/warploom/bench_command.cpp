@@ -19,6 +19,7 @@
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
 #include "warploom/harness/csv.hpp"
+#include "warploom/harness/device_json.hpp"
 #include "warploom/harness/extents.hpp"
 #include "warploom/harness/progress.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -174,12 +175,7 @@ int run_bench(BenchOptions const& o) {
       .seed = 1};
 
   nlohmann::json out = {{"family", family->name},
-                        {"device",
-                         {{"name", device.name},
-                          {"sm_count", device.sm_count},
-                          {"l2_bytes", device.l2_bytes},
-                          {"driver_version", device.driver_version},
-                          {"runtime_version", device.runtime_version}}},
+                        {"device", h::device_json(device)},
                         {"regime", std::string(h::to_string(run.regime))},
                         {"reps", run.reps},
                         {"ceilings", {{"bytes_per_s", ceilings.bytes_per_s}}},

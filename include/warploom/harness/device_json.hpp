@@ -1,14 +1,13 @@
-// bench/bench_common.hpp
+// warploom/harness/device_json.hpp
 //
-// What every benchmark here shares: the device facts each result file records (timing and
-// statistics: warploom/harness/runner.hpp, statistics.hpp).
+// The device facts every result file records, as JSON (gemm_bench, copy_bench, warploom bench).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include "warploom/device_info.hpp"
 
-namespace warploom::bench {
+namespace warploom::harness {
 
 inline nlohmann::json device_json(DeviceInfo const& d) {
   return {{"name", d.name},
@@ -18,4 +17,4 @@ inline nlohmann::json device_json(DeviceInfo const& d) {
           {"runtime_version", d.runtime_version}};
 }
 
-}  // namespace warploom::bench
+}  // namespace warploom::harness
