@@ -3,8 +3,8 @@
 # synccheck) on them, checks the tutorial programs, benchmarks the kernels against their baselines
 # and cudaMemcpy, compares their SASS, and prints a short table.
 #
-#   bash tools/gpu.sh [tutorials] [gemm]   # parts to run (default: all); logs and results
-#                                          # under $OUT (default build/gpu-out)
+#   bash tools/gpu.sh [tutorials] [gemm] [harness]   # parts to run (default: all); logs and results
+#                                                    # under $OUT (default build/gpu-out)
 #
 # On the device machine (no network) `.deps/` must travel with the tree (carry it).
 # Options (environment): GEMM_ABLATE=1 adds the raster-panel and 1x2-cluster benchmarks,
@@ -18,7 +18,7 @@ mkdir -p "$OUT"
 LOG="$OUT/gpu.log"
 : >"$LOG"
 status=0
-parts=" ${*:-tutorials gemm} "
+parts=" ${*:-tutorials gemm harness} "
 want() { [[ "$parts" == *" $1 "* ]]; }
 step() { echo "== $*" | tee -a "$LOG"; }
 run() {  # run <label> <command...>: logs output, records failure, keeps going
@@ -38,15 +38,14 @@ run configure cmake --preset release
 # Only what runs here: the CPU tests run in CI, not on the lease.
 targets=()
 want tutorials && targets+=(warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy
-  02_tma_copy copy_bench warploom)
+  02_tma_copy copy_bench)
 want gemm && targets+=(warploom_gemm gemm_test gemm_bench)
+want harness && targets+=(warploom warploom_gemm warploom_tutorials)
 run build cmake --build --preset release --parallel "$(nproc)" --target "${targets[@]}"
 grep -E "ptxas info *: (Used|Compiling)|spill" "$LOG" >"$OUT/ptxas.txt" || true
 
 if want tutorials; then
-  run gpu-tests ctest --preset gpu --output-on-failure -R "tutorial|ts_pipeline|warploom_bench"
-  run warploom-bench-copy build/release/bin/warploom bench copy --shapes 1073741824 \
-    --json "$OUT/warploom_bench_copy.json" --csv "$OUT/warploom_bench_copy.csv"
+  run gpu-tests ctest --preset gpu --output-on-failure -R "tutorial|ts_pipeline"
 
   # compute-sanitizer on the GPU tests: every tool on a subset that covers each kernel and variant
   # (one partial-tile shape, one multi-band shape, the grid-stride edge sizes).
@@ -150,6 +149,31 @@ if want gemm; then
     --smi-after "$smi_after" --command "bash tools/gpu.sh gemm" --regime "burst and sustained" \
     --checks-log "$LOG" \
     --out "$OUT/gemm_sm90_ts.json" $(printf -- '--bench %s ' "$OUT"/gemm_bench_*.json)
+fi
+
+if want harness; then
+  # `warploom bench` (the KernelPlan harness) on every family: its GPU tests (bench --check at
+  # small shapes), the gemm family on issue 4's shapes with both charts, autotuning (the design,
+  # cluster and stage-count space) on two shapes, Nsight Compute's curated metrics on one, the
+  # copy family; every kernel's registers, shared memory and spills from the binaries.
+  run harness-tests ctest --preset gpu --output-on-failure -R warploom_bench
+  wb=build/release/bin/warploom
+  shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096,3000x5000x700
+  run warploom-bench-gemm "$wb" bench gemm --shapes "$shapes" --json "$OUT/warploom_bench_gemm_bf16.json" \
+    --csv "$OUT/warploom_bench_gemm_bf16.csv" --svg "$OUT/warploom_bench_gemm_bf16"
+  run warploom-bench-gemm-e4m3 "$wb" bench gemm --dtype e4m3 --shapes 8192x8192x8192,4096x7168x16384 \
+    --json "$OUT/warploom_bench_gemm_e4m3.json" --svg "$OUT/warploom_bench_gemm_e4m3"
+  run warploom-bench-gemm-autotune "$wb" bench gemm --autotune --reps 20 \
+    --providers warploom,cutlass,cutlass_pp --shapes 8192x8192x8192,8192x8192x1024 \
+    --json "$OUT/warploom_bench_gemm_autotune.json"
+  if command -v ncu >/dev/null; then
+    run warploom-bench-gemm-ncu "$wb" bench gemm --prof ncu --reps 5 --shapes 8192x8192x1024 \
+      --providers warploom,cublas,cutlass_pp --json "$OUT/warploom_bench_gemm_ncu.json"
+  fi
+  run warploom-bench-copy "$wb" bench copy --shapes 268435456,1073741824 --autotune \
+    --json "$OUT/warploom_bench_copy.json" --svg "$OUT/warploom_bench_copy"
+  run resource-usage python3 tools/resource_usage.py build/release/kernels/libwarploom_gemm.a \
+    build/release/kernels/libwarploom_tutorials.a --json "$OUT/resource_usage.json"
 fi
 
 step "summary"

@@ -35,4 +35,14 @@ void CsvWriter::write(std::vector<std::string> const& fields) {
   out_ << "\r\n";  // RFC 4180 line break
 }
 
+std::ofstream CsvFile::open(std::string const& path, std::string const& option) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw std::runtime_error(option + " " + path + ": cannot open it for writing");
+  return file;
+}
+
+CsvFile::CsvFile(std::string const& path, std::vector<std::string> header,
+                 std::string const& option)
+    : file_(open(path, option)), writer_(file_, std::move(header)) {}
+
 }  // namespace warploom::harness

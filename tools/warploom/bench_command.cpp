@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ncu_profile.hpp"
 #include "plans.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
@@ -22,6 +24,8 @@
 #include "warploom/harness/device_json.hpp"
 #include "warploom/harness/extents.hpp"
 #include "warploom/harness/progress.hpp"
+#include "warploom/harness/run_facts.hpp"
+#include "warploom/harness/svg_chart.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::cli {
@@ -46,9 +50,10 @@ double copy_bandwidth(h::LaunchTimer& timer) {
   return 2.0 * static_cast<double>(bytes) / (h::summarize(ms).median * 1e-3);
 }
 
-std::string names_of(std::vector<h::PlanProvider> const& providers) {
+template <class Named>
+std::string names_of(std::vector<Named> const& items) {
   std::string s;
-  for (auto const& p : providers) s += (s.empty() ? "" : ", ") + p.name;
+  for (auto const& i : items) s += (s.empty() ? "" : ", ") + i.name;
   return s;
 }
 
@@ -58,89 +63,213 @@ std::string shape_name(std::vector<std::int64_t> const& extents) {
   return s;
 }
 
+h::PlanFamily const* find_family(std::string const& name) {
+  auto const& families = bench_families();
+  auto const f = std::find_if(families.begin(), families.end(),
+                              [&](h::PlanFamily const& f) { return f.name == name; });
+  if (f == families.end())
+    throw std::invalid_argument("no family `" + name + "` (families: " + names_of(families) + ")");
+  return &*f;
+}
+
+// Every parameter of `family` set: as given (checked against its values), else its default. A
+// parameter the family does not have is refused, naming the option.
+std::map<std::string, std::string> family_parameters(h::PlanFamily const& family,
+                                                     BenchOptions const& o) {
+  std::map<std::string, std::string> given;
+  if (!o.dtype.empty()) given["dtype"] = o.dtype;
+  if (!o.layout.empty()) given["layout"] = o.layout;
+  std::map<std::string, std::string> out;
+  for (h::FamilyParameter const& p : family.parameters) {
+    auto const g = given.find(p.name);
+    std::string const value = g == given.end() ? p.values.front() : g->second;
+    if (std::find(p.values.begin(), p.values.end(), value) == p.values.end()) {
+      std::string allowed;
+      for (auto const& v : p.values) allowed += (allowed.empty() ? "" : ", ") + v;
+      throw std::invalid_argument("--" + p.name + ": `" + value + "` is not one of " + allowed);
+    }
+    out[p.name] = value;
+    if (g != given.end()) given.erase(g);
+  }
+  if (!given.empty())
+    throw std::invalid_argument("--" + given.begin()->first + ": the " + family.name +
+                                " family has no such parameter");
+  return out;
+}
+
+std::vector<h::PlanProvider const*> chosen_providers(h::PlanFamily const& family,
+                                                     std::string const& list) {
+  std::vector<h::PlanProvider const*> out;
+  if (list.empty()) {
+    for (auto const& p : family.providers) out.push_back(&p);
+    return out;
+  }
+  for (std::string const& name : h::split_list(list, "--providers")) {
+    auto const p = std::find_if(family.providers.begin(), family.providers.end(),
+                                [&](h::PlanProvider const& q) { return q.name == name; });
+    if (p == family.providers.end())
+      throw std::invalid_argument("--providers: `" + name + "` is not a provider of " +
+                                  family.name + " (" + names_of(family.providers) + ")");
+    out.push_back(&*p);
+  }
+  return out;
+}
+
+// One shape: its contenders (every provider's plan, or under --autotune one per tuning point),
+// and the providers that do not run it, with why.
+struct ShapeRun {
+  h::Problem problem;
+  std::vector<h::Contender> contenders;
+  std::vector<std::string> providers;  // contenders[i] is a point of providers[i]
+  nlohmann::json skipped = nlohmann::json::object();
+};
+
+// Plans allocate nothing until prepare(), so a problem a provider does not run is reported here,
+// before the GPU is touched.
+ShapeRun plan_shape(h::Problem problem, std::vector<h::PlanProvider const*> const& providers,
+                    bool autotune) {
+  ShapeRun sr{std::move(problem), {}, {}};
+  for (h::PlanProvider const* p : providers) {
+    try {
+      std::unique_ptr<h::KernelPlan> plan = p->make(sr.problem);
+      std::vector<h::Tuning> points = plan->tuning_space();
+      if (!autotune) points.resize(1);
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        std::string const name =
+            autotune ? p->name + " [" + h::to_string(points[i]) + "]" : p->name;
+        sr.contenders.push_back({name, i == 0 ? std::move(plan) : p->make(sr.problem), points[i]});
+        sr.providers.push_back(p->name);
+      }
+    } catch (std::invalid_argument const& e) {
+      std::printf("%-18s %-20s skipped: %s\n", shape_name(sr.problem.extents).c_str(),
+                  p->name.c_str(), e.what());
+      sr.skipped[p->name] = e.what();
+    }
+  }
+  return sr;
+}
+
+// The family's compute ceiling for `problem` (flop/s), measured once per key; infinite for a
+// family without one.
+class ComputeCeilings {
+ public:
+  ComputeCeilings(h::PlanFamily const& family, h::RunOptions options)
+      : family_(family), options_(std::move(options)) {
+    options_.check = false;
+    options_.reps = 10;
+    options_.ceilings.reset();
+  }
+
+  double flops_per_s(h::Problem const& problem, h::LaunchTimer& timer) {
+    if (!family_.compute_ceiling) return std::numeric_limits<double>::infinity();
+    std::string const key = family_.compute_ceiling->key(problem);
+    auto const known = measured_.find(key);
+    if (known != measured_.end()) return known->second;
+    std::vector<h::Contender> one;
+    one.push_back({"ceiling " + key, family_.compute_ceiling->make(problem), {}});
+    double const seconds = h::run_contenders(one, options_, timer)[0].milliseconds.median * 1e-3;
+    double const flops = one[0].plan->work().flops / seconds;
+    std::printf("compute ceiling (%s, %s): %.0f TFLOP/s\n",
+                family_.compute_ceiling->description.c_str(), key.c_str(), flops / 1e12);
+    return measured_[key] = flops;
+  }
+
+  nlohmann::json json() const {
+    if (!family_.compute_ceiling) return nullptr;
+    return {{"what", family_.compute_ceiling->description}, {"flops_per_s", measured_}};
+  }
+
+ private:
+  h::PlanFamily const& family_;
+  h::RunOptions options_;
+  std::map<std::string, double> measured_;
+};
+
+// The command that profiles one contender of `sr` (default tuning) under ncu.
+std::vector<std::string> profile_args(BenchOptions const& o, ShapeRun const& sr,
+                                      std::string const& provider) {
+  std::vector<std::string> args = {
+      "bench",       o.family, "--shapes", shape_name(sr.problem.extents),
+      "--providers", provider, "--reps",   "1",
+      "--no-check",  "--prof", "nvtx"};
+  for (auto const& [name, value] : sr.problem.parameters) {
+    args.push_back("--" + name);
+    args.push_back(value);
+  }
+  return args;
+}
+
+// The SVG charts of --svg: every result as a bar (throughput) per shape, and for a family with a
+// compute ceiling the roofline of every result.
+void write_charts(std::string const& prefix, h::PlanFamily const& family,
+                  std::vector<h::BarGroup> const& groups,
+                  std::vector<h::RooflineSample> const& samples, h::Ceilings const& ceilings,
+                  std::string const& title) {
+  std::string const unit = family.report_flops ? "TFLOP/s" : "GB/s";
+  std::ofstream(prefix + "_providers.svg") << h::bar_chart_svg(groups, unit, title);
+  std::printf("wrote %s_providers.svg\n", prefix.c_str());
+  if (family.compute_ceiling && !samples.empty()) {
+    std::ofstream(prefix + "_roofline.svg") << h::roofline_svg(samples, ceilings, title);
+    std::printf("wrote %s_roofline.svg\n", prefix.c_str());
+  }
+}
+
 }  // namespace
 
 void add_bench_options(CLI::App& b, BenchOptions& o) {
-  b.add_option("family", o.family, "what to benchmark (copy)")->required();
+  b.add_option("family", o.family, "what to benchmark (copy, gemm)")->required();
   b.add_option("--shapes", o.shapes,
-               "comma list of shapes, each the family's extents joined by 'x' (copy: bytes)")
+               "comma list of shapes, each the family's extents joined by 'x' (copy: bytes; "
+               "gemm: MxNxK)")
       ->required();
   b.add_option("--providers", o.providers, "comma list of providers (default: all of the family)");
+  b.add_option("--dtype", o.dtype, "gemm: input type, bf16 (default), fp16, e4m3 or e5m2");
+  b.add_option("--layout", o.layout,
+               "gemm: BLAS layout letters of A and B, tn (default), nn, nt, tt");
   b.add_option("--reps", o.reps, "timed rounds (every provider once per round)")
-      ->check(CLI::Range(5, 100000));
+      ->check(CLI::Range(1, 100000));
   b.add_option("--regime", o.regime, "burst, or sustained (after --sustain-s of back-to-back runs)")
       ->check(CLI::IsMember({"burst", "sustained"}));
   b.add_option("--sustain-s", o.sustain_seconds, "seconds of back-to-back runs before timing")
       ->check(CLI::PositiveNumber);
   b.add_flag("--no-check", o.no_check, "skip the check against the reference");
   b.add_option("--prof", o.prof,
-               "none, or nvtx: ranges around every phase and timed launch for Nsight tools")
-      ->check(CLI::IsMember({"none", "nvtx"}));
-  b.add_flag("--autotune", o.autotune, "time every point of each provider's tuning space");
+               "none; nvtx: ranges around every phase and timed launch for Nsight tools; ncu: "
+               "each provider re-run under Nsight Compute, its metrics in the table")
+      ->check(CLI::IsMember({"none", "nvtx", "ncu"}));
+  b.add_flag("--autotune", o.autotune,
+             "time every point of each provider's tuning space and report the best per shape");
   b.add_option("--json", o.json_path, "write the results here");
   b.add_option("--csv", o.csv_path, "write one row per shape and contender here");
+  b.add_option("--svg", o.svg_prefix,
+               "write PREFIX_providers.svg (throughput per shape) and PREFIX_roofline.svg");
 }
 
 int run_bench(BenchOptions const& o) {
-  auto const& families = bench_families();
-  auto const family = std::find_if(families.begin(), families.end(),
-                                   [&](h::PlanFamily const& f) { return f.name == o.family; });
-  if (family == families.end()) {
-    std::string known;
-    for (auto const& f : families) known += (known.empty() ? "" : ", ") + f.name;
-    std::fprintf(stderr, "warploom bench: no family `%s` (families: %s)\n", o.family.c_str(),
-                 known.c_str());
-    return kBadArguments;
-  }
+  h::PlanFamily const* family = nullptr;
   std::vector<std::vector<std::int64_t>> shapes;
   std::vector<h::PlanProvider const*> providers;
+  std::map<std::string, std::string> parameters;
+  std::optional<h::CsvFile> csv;
   try {
+    family = find_family(o.family);
+    parameters = family_parameters(*family, o);
     shapes = h::parse_extents_list(o.shapes, static_cast<int>(family->extent_names.size()),
                                    "--shapes", std::int64_t{1} << 40);
-    if (o.providers.empty()) {
-      for (auto const& p : family->providers) providers.push_back(&p);
-    } else {
-      for (std::string const& name : h::split_list(o.providers, "--providers")) {
-        auto const p = std::find_if(family->providers.begin(), family->providers.end(),
-                                    [&](h::PlanProvider const& q) { return q.name == name; });
-        if (p == family->providers.end())
-          throw std::invalid_argument("--providers: `" + name + "` is not a provider of " +
-                                      family->name + " (" + names_of(family->providers) + ")");
-        providers.push_back(&*p);
-      }
-    }
+    providers = chosen_providers(*family, o.providers);
+    if (o.prof == "ncu" && o.autotune)
+      throw std::invalid_argument(
+          "--prof ncu profiles each provider's default configuration: drop --autotune");
   } catch (std::invalid_argument const& e) {
     std::fprintf(stderr, "warploom bench: %s\n", e.what());
     return kBadArguments;
   }
 
-  // Every provider's plan for every shape, before anything touches the GPU: a problem a
-  // provider does not run is reported here (plans allocate nothing until prepare()).
-  struct ShapeRun {
-    std::vector<std::int64_t> extents;
-    std::vector<h::Contender> contenders;
-    nlohmann::json skipped = nlohmann::json::object();
-  };
+  std::size_t name_width = 20;
   std::vector<ShapeRun> runs;
   for (auto const& extents : shapes) {
-    ShapeRun& sr = runs.emplace_back(ShapeRun{extents, {}});
-    h::Problem const problem{extents};
-    for (h::PlanProvider const* p : providers) {
-      try {
-        std::unique_ptr<h::KernelPlan> plan = p->make(problem);
-        std::vector<h::Tuning> points = plan->tuning_space();
-        if (!o.autotune) points.resize(1);
-        for (std::size_t i = 0; i < points.size(); ++i) {
-          std::string const name =
-              o.autotune ? p->name + " [" + h::to_string(points[i]) + "]" : p->name;
-          sr.contenders.push_back({name, i == 0 ? std::move(plan) : p->make(problem), points[i]});
-        }
-      } catch (std::invalid_argument const& e) {
-        std::printf("%-16s %-34s skipped: %s\n", shape_name(extents).c_str(), p->name.c_str(),
-                    e.what());
-        sr.skipped[p->name] = e.what();
-      }
-    }
+    runs.push_back(plan_shape({extents, parameters}, providers, o.autotune));
+    for (auto const& c : runs.back().contenders) name_width = std::max(name_width, c.name.size());
   }
   if (std::all_of(runs.begin(), runs.end(),
                   [](ShapeRun const& r) { return r.contenders.empty(); })) {
@@ -154,94 +283,171 @@ int run_bench(BenchOptions const& o) {
     std::printf("warploom bench: not run: %s\n", why.c_str());
     return device.present ? 1 : kNoDevice;
   }
-
-  h::CudaEventTimer timer;
-  // No family has a compute ceiling yet (the copy family does no arithmetic): the compute side
-  // of the roofline is left unbounded.
-  h::Ceilings const ceilings{.flops_per_s = std::numeric_limits<double>::infinity(),
-                             .bytes_per_s = copy_bandwidth(timer)};
-  std::printf("device: %s, %d SMs, L2 %lld MiB; memory ceiling (cudaMemcpy, 1 GiB): %.0f GB/s\n",
-              device.name.c_str(), device.sm_count, device.l2_bytes >> 20,
-              ceilings.bytes_per_s / 1e9);
-  h::RunOptions const run{
-      .reps = o.reps,
-      .warmup = 3,
-      .regime = o.regime == "sustained" ? h::Regime::Sustained : h::Regime::Burst,
-      .sustain_seconds = o.sustain_seconds,
-      .check = !o.no_check,
-      .nvtx = o.prof == "nvtx",
-      .l2_bytes = static_cast<std::size_t>(device.l2_bytes),
-      .ceilings = ceilings,
-      .seed = 1};
-
-  nlohmann::json out = {{"family", family->name},
-                        {"device", h::device_json(device)},
-                        {"regime", std::string(h::to_string(run.regime))},
-                        {"reps", run.reps},
-                        {"ceilings", {{"bytes_per_s", ceilings.bytes_per_s}}},
-                        {"method",
-                         "CUDA events around each launch; providers interleaved per round; input "
-                         "sets rotated to exceed 2x L2; median, p10, p90"}};
-  std::ofstream csv_file;
-  std::optional<h::CsvWriter> csv;
-  if (!o.csv_path.empty()) {
-    csv_file.open(o.csv_path);
-    if (!csv_file) {
-      std::fprintf(stderr, "warploom bench: --csv %s: cannot open it for writing\n",
-                   o.csv_path.c_str());
-      return kBadArguments;
-    }
-    csv.emplace(csv_file,
-                std::vector<std::string>{"family", "shape", "provider", "tuning", "runs",
-                                         "median_ms", "p10_ms", "p90_ms", "min_ms", "max_ms",
-                                         "gb_per_s", "bound", "fraction_of_bound", "check"});
+  try {
+    if (!o.csv_path.empty())
+      csv.emplace(o.csv_path,
+                  std::vector<std::string>{"family", "shape", "parameters", "provider", "tuning",
+                                           "runs", "median_ms", "p10_ms", "p90_ms", "min_ms",
+                                           "max_ms", "tflop_per_s", "gb_per_s", "bound",
+                                           "fraction_of_bound", "check"});
+  } catch (std::runtime_error const& e) {
+    std::fprintf(stderr, "warploom bench: %s\n", e.what());
+    return kBadArguments;
   }
 
+  h::CudaEventTimer timer;
+  double const bytes_per_s = copy_bandwidth(timer);
+  std::printf("device: %s, %d SMs, L2 %lld MiB; memory ceiling (cudaMemcpy, 1 GiB): %.0f GB/s\n",
+              device.name.c_str(), device.sm_count, device.l2_bytes >> 20, bytes_per_s / 1e9);
+  h::RunOptions run{.reps = o.reps,
+                    .warmup = 3,
+                    .regime = o.regime == "sustained" ? h::Regime::Sustained : h::Regime::Burst,
+                    .sustain_seconds = o.sustain_seconds,
+                    .check = !o.no_check,
+                    .nvtx = o.prof == "nvtx",
+                    .l2_bytes = static_cast<std::size_t>(device.l2_bytes),
+                    .ceilings = std::nullopt,
+                    .seed = 1};
+  ComputeCeilings compute(*family, run);
+
+  nlohmann::json out = h::run_facts(o.command_line);
+  out["family"] = family->name;
+  out["parameters"] = parameters;
+  out["device"] = h::device_json(device);
+  out["regime"] = std::string(h::to_string(run.regime));
+  out["reps"] = run.reps;
+  out["method"] =
+      "CUDA events around each launch; providers interleaved per round; input sets rotated to "
+      "exceed 2x L2; median, p10, p90; % of the roofline bound from ceilings measured in the run";
+
+  bool const flops = family->report_flops;
+  char const* const unit = flops ? "TFLOP/s" : "GB/s";
+  std::string profile_header;
+  if (o.prof == "ncu") profile_header = "   ncu: us  tensor%  dram%  occup%  regs  smem KiB";
   bool all_ok = true;
+  h::Ceilings last_ceilings{};
+  std::vector<h::BarGroup> bars;
+  std::vector<h::RooflineSample> samples;
   h::Progress progress(std::cerr, static_cast<int>(shapes.size()), "shapes");
-  std::printf("%-16s %-34s %10s %10s %10s %9s %7s %s\n", "shape", "provider [tuning]", "median ms",
-              "p10 ms", "p90 ms", "GB/s", "% roof", "check");
+  std::printf("%-18s %-*s %10s %10s %10s %9s %7s %s%s\n", "shape", static_cast<int>(name_width),
+              "provider [tuning]", "median ms", "p10 ms", "p90 ms", unit, "% roof", "check",
+              profile_header.c_str());
   for (ShapeRun& sr : runs) {
-    std::string const shape = shape_name(sr.extents);
-    nlohmann::json js = {{"shape", sr.extents}, {"skipped", sr.skipped}};
+    std::string const shape = shape_name(sr.problem.extents);
+    nlohmann::json js = {{"shape", sr.problem.extents}, {"skipped", sr.skipped}};
     if (sr.contenders.empty()) {
+      out["shapes"].push_back(js);
       progress.step(shape);
       continue;
     }
-    for (h::ContenderResult const& r : h::run_contenders(sr.contenders, run, timer)) {
+    std::vector<h::ContenderResult> results;
+    try {
+      run.ceilings = h::Ceilings{.flops_per_s = compute.flops_per_s(sr.problem, timer),
+                                 .bytes_per_s = bytes_per_s};
+      last_ceilings = *run.ceilings;
+      results = h::run_contenders(sr.contenders, run, timer);
+    } catch (std::exception const& e) {  // a library that refuses the problem, a launch error
+      std::printf("%-18s failed: %s\n", shape.c_str(), e.what());
+      js["error"] = e.what();
+      out["shapes"].push_back(js);
+      all_ok = false;
+      progress.step(shape);
+      continue;
+    }
+    h::BarGroup group{shape, {}};
+    std::map<std::string, std::size_t> best;  // provider -> index of its fastest point
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      h::ContenderResult const& r = results[i];
       h::Summary const& t = r.milliseconds;
+      double const tflops = r.roofline->achieved_flops_per_s / 1e12;
       double const gbs = r.roofline->achieved_bytes_per_s / 1e9;
       std::string const check = !r.check ? "-" : r.check->ok ? "ok" : "WRONG: " + r.check->detail;
       all_ok = all_ok && (!r.check || r.check->ok);
-      std::printf("%-16s %-34s %10.3f %10.3f %10.3f %9.0f %6.1f%% %s\n", shape.c_str(),
-                  r.name.c_str(), t.median, t.p10, t.p90, gbs,
-                  100.0 * r.roofline->fraction_of_bound, check.c_str());
-      js["results"].push_back({{"provider", r.name},
-                               {"tuning", r.tuning},
-                               {"input_sets", r.input_sets},
-                               {"runs", t.count},
-                               {"median_ms", t.median},
-                               {"p10_ms", t.p10},
-                               {"p90_ms", t.p90},
-                               {"min_ms", t.min},
-                               {"max_ms", t.max},
-                               {"gb_per_s", gbs},
-                               {"bound", std::string(h::to_string(r.roofline->bound))},
-                               {"fraction_of_bound", r.roofline->fraction_of_bound},
-                               {"check", check}});
+      std::printf("%-18s %-*s %10.3f %10.3f %10.3f %9.*f %6.1f%% %s", shape.c_str(),
+                  static_cast<int>(name_width), r.name.c_str(), t.median, t.p10, t.p90,
+                  flops ? 1 : 0, flops ? tflops : gbs, 100.0 * r.roofline->fraction_of_bound,
+                  check.c_str());
+      nlohmann::json jr = {{"provider", sr.providers[i]},
+                           {"contender", r.name},
+                           {"tuning", r.tuning},
+                           {"input_sets", r.input_sets},
+                           {"runs", t.count},
+                           {"median_ms", t.median},
+                           {"p10_ms", t.p10},
+                           {"p90_ms", t.p90},
+                           {"min_ms", t.min},
+                           {"max_ms", t.max},
+                           {"tflop_per_s", tflops},
+                           {"gb_per_s", gbs},
+                           {"intensity", r.roofline->intensity},
+                           {"bound", std::string(h::to_string(r.roofline->bound))},
+                           {"fraction_of_bound", r.roofline->fraction_of_bound},
+                           {"check", check}};
+      if (r.check) jr["check_detail"] = r.check->detail;
+      if (o.prof == "ncu") {
+        std::string error;
+        std::optional<h::NcuSummary> const p =
+            profile_under_ncu(profile_args(o, sr, sr.providers[i]), r.name, error);
+        if (p) {
+          std::printf(" %9.1f %8.1f %6.1f %7.1f %5d %9.1f", p->duration_us, p->tensor_pipe_pct,
+                      p->dram_throughput_pct, p->achieved_occupancy_pct, p->registers_per_thread,
+                      static_cast<double>(p->shared_bytes_per_block) / 1024.0);
+          jr["ncu"] = {{"kernels", p->kernels},
+                       {"longest_kernel", p->longest_kernel},
+                       {"duration_us", p->duration_us},
+                       {"tensor_pipe_pct", p->tensor_pipe_pct},
+                       {"dram_throughput_pct", p->dram_throughput_pct},
+                       {"achieved_occupancy_pct", p->achieved_occupancy_pct},
+                       {"registers_per_thread", p->registers_per_thread},
+                       {"shared_bytes_per_block", p->shared_bytes_per_block}};
+        } else {
+          std::printf("   ncu: %s", error.c_str());
+          jr["ncu_error"] = error;
+        }
+      }
+      std::printf("\n");
+      js["results"].push_back(jr);
       if (csv)
-        csv->row({family->name, shape, r.name, h::to_string(r.tuning), std::to_string(t.count),
-                  std::to_string(t.median), std::to_string(t.p10), std::to_string(t.p90),
-                  std::to_string(t.min), std::to_string(t.max), std::to_string(gbs),
+        csv->row({family->name, shape, nlohmann::json(sr.problem.parameters).dump(), r.name,
+                  h::to_string(r.tuning), std::to_string(t.count), std::to_string(t.median),
+                  std::to_string(t.p10), std::to_string(t.p90), std::to_string(t.min),
+                  std::to_string(t.max), std::to_string(tflops), std::to_string(gbs),
                   std::string(h::to_string(r.roofline->bound)),
                   std::to_string(r.roofline->fraction_of_bound), check});
+      auto const b = best.find(sr.providers[i]);
+      if (b == best.end() || t.median < results[b->second].milliseconds.median)
+        best[sr.providers[i]] = i;
     }
+    // The fastest point of each provider: under --autotune what to pick for this shape; the bars
+    // and the roofline show it.
+    for (auto const& [provider, i] : best) {
+      h::ContenderResult const& r = results[i];
+      double const throughput =
+          flops ? r.roofline->achieved_flops_per_s / 1e12 : r.roofline->achieved_bytes_per_s / 1e9;
+      if (o.autotune) {
+        std::printf("%-18s best of %s: [%s] %.3f ms\n", shape.c_str(), provider.c_str(),
+                    h::to_string(r.tuning).c_str(), r.milliseconds.median);
+        js["best"][provider] = {{"tuning", r.tuning}, {"median_ms", r.milliseconds.median}};
+      }
+      group.bars.emplace_back(provider, throughput);
+      if (flops)
+        samples.push_back(
+            {provider + " " + shape, r.roofline->intensity, r.roofline->achieved_flops_per_s});
+    }
+    bars.push_back(std::move(group));
     out["shapes"].push_back(js);
     std::fflush(stdout);
     progress.step(shape);
   }
+  out["ceilings"] = {{"bytes_per_s", bytes_per_s}, {"compute", compute.json()}};
   out["all_correct"] = all_ok;
   if (!o.json_path.empty()) std::ofstream(o.json_path) << out.dump(2) << "\n";
+  if (!o.svg_prefix.empty() && !bars.empty()) {
+    std::string title = family->name;
+    for (auto const& [name, value] : parameters) title += " " + value;
+    title += ", " + device.name + ", " + std::string(h::to_string(run.regime));
+    write_charts(o.svg_prefix, *family, bars, samples, last_ceilings, title);
+  }
   return all_ok ? 0 : 1;
 }
 

@@ -12,15 +12,18 @@ namespace warploom::cli {
 
 struct BenchOptions {
   std::string family;
-  std::string shapes;     // comma list of the family's extents joined by 'x'
-  std::string providers;  // comma list; empty: all of the family's
+  std::string shapes;         // comma list of the family's extents joined by 'x'
+  std::string providers;      // comma list; empty: all of the family's
+  std::string dtype, layout;  // the family's parameters (gemm); empty: its default
   int reps = 30;
   std::string regime = "burst";
   double sustain_seconds = 5.0;
   bool no_check = false;
-  std::string prof = "none";  // none | nvtx (ncu: to come)
+  std::string prof = "none";  // none | nvtx | ncu
   bool autotune = false;      // every provider's whole tuning space, one contender per point
   std::string json_path, csv_path;
+  std::string svg_prefix;    // PREFIX_roofline.svg, PREFIX_providers.svg
+  std::string command_line;  // recorded in the JSON
 };
 
 // Adds the `bench` subcommand's options to `bench`, writing into `o`.

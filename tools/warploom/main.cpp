@@ -4,8 +4,8 @@
 //   warploom verify <kernel>... | --all    schedule tables and verdicts (no GPU needed)
 //            [--round-robin] [--max-states N] [--allow-undecided]
 //   warploom bench <family> --shapes S,...  time a family's providers side by side (GPU)
-//            [--providers a,b] [--reps N] [--regime burst|sustained] [--no-check] [--autotune]
-//            [--prof none|nvtx] [--json F] [--csv F]
+//            [--providers a,b] [--dtype T] [--layout L] [--reps N] [--regime burst|sustained]
+//            [--no-check] [--autotune] [--prof none|nvtx|ncu] [--json F] [--csv F] [--svg PREFIX]
 //
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
 // kernel has a finding, printing each with its rule, task, resource, op and counterexample.
@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
   warploom::cli::BenchOptions bench_options;
   warploom::cli::add_bench_options(*bench, bench_options);
   CLI11_PARSE(app, argc, argv);
+  for (int i = 0; i < argc; ++i)
+    bench_options.command_line += (i ? " " : "") + std::string(i ? argv[i] : "warploom");
   if (app.got_subcommand("list")) return list_kernels();
   if (app.got_subcommand("bench")) return warploom::cli::run_bench(bench_options);
   return verify_kernels(names, all, round_robin, max_states, allow_undecided);

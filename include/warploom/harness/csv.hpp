@@ -4,6 +4,7 @@
 // with a comma, a quote or a line break is quoted, its quotes doubled.
 #pragma once
 
+#include <fstream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,6 +27,22 @@ class CsvWriter {
 
   std::ostream& out_;
   std::vector<std::string> header_;
+};
+
+// A CsvWriter on a file of its own (`--csv F`).
+class CsvFile {
+ public:
+  // Creates (or truncates) `path` and writes `header`. Throws std::runtime_error naming `option`
+  // and the path when the file cannot be opened for writing.
+  CsvFile(std::string const& path, std::vector<std::string> header,
+          std::string const& option = "--csv");
+  void row(std::vector<std::string> const& fields) { writer_.row(fields); }
+
+ private:
+  static std::ofstream open(std::string const& path, std::string const& option);
+
+  std::ofstream file_;  // before writer_, which writes to it on construction
+  CsvWriter writer_;
 };
 
 // `field` as it appears in a CSV line: quoted when it holds a comma, a quote, CR or LF.

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,11 @@
 
 namespace warploom::harness {
 
-// One problem of a family: its extents in the family's order (copy: bytes; gemm: m, n, k).
+// One problem of a family: its extents in the family's order (copy: bytes; gemm: m, n, k) and
+// the family's parameters (gemm: {"dtype": "bf16", "layout": "tn"}), every one of them set.
 struct Problem {
   std::vector<std::int64_t> extents;
+  std::map<std::string, std::string> parameters;
 };
 
 // One point of a plan's tuning space: knob -> value ({} is the plan's default).
@@ -60,11 +63,33 @@ struct PlanProvider {
   std::function<std::unique_ptr<KernelPlan>(Problem const&)> make;
 };
 
+// A parameter of a family's problems besides the extents (`warploom bench --dtype e4m3`).
+struct FamilyParameter {
+  std::string name;  // "dtype"
+  std::string description;
+  std::vector<std::string> values;  // the allowed values; the first is the default
+};
+
+// The arithmetic ceiling of the roofline, measured in the same run: a plan whose throughput
+// (work().flops over its median time) is taken as the machine's, e.g. a large cuBLASLt GEMM of
+// the problem's types.
+struct ComputeCeiling {
+  std::string description;
+  // Problems with one key share a ceiling, measured once (gemm: the input type).
+  std::function<std::string(Problem const&)> key;
+  std::function<std::unique_ptr<KernelPlan>(Problem const&)> make;
+};
+
 struct PlanFamily {
   std::string name;  // "copy"
   std::string description;
   std::vector<std::string> extent_names;  // {"bytes"}: what --shapes gives, joined by 'x'
   std::vector<PlanProvider> providers;    // in the order they run within a repetition
+  std::vector<FamilyParameter> parameters = {};
+  // None: the family does no arithmetic worth a ceiling (copy); its compute side is unbounded.
+  std::optional<ComputeCeiling> compute_ceiling = std::nullopt;
+  // The throughput its tables show: TFLOP/s of the work (true) or GB/s of its bytes (false).
+  bool report_flops = false;
 };
 
 }  // namespace warploom::harness

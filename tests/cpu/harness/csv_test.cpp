@@ -1,6 +1,9 @@
 // tests/cpu/harness/csv_test.cpp — warploom/harness/csv.hpp
 #include "warploom/harness/csv.hpp"
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -45,6 +48,24 @@ TEST(CsvWriter, RejectsRowsOfTheWrongWidthAndAnEmptyHeader) {
   EXPECT_EQ(out.str(), "a,b\r\n");  // nothing of the bad rows written
   std::ostringstream other;
   EXPECT_THROW(CsvWriter(other, {}), std::invalid_argument);
+}
+
+TEST(CsvFile, WritesTheFileAndNamesTheOptionWhenItCannot) {
+  std::string const path = ::testing::TempDir() + "/warploom_csv_file_test.csv";
+  {
+    CsvFile f(path, {"a", "b"});
+    f.row({"1", "x,y"});
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string const text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "a,b\r\n1,\"x,y\"\r\n");
+  std::remove(path.c_str());
+  try {
+    CsvFile bad("/nonexistent-dir/x.csv", {"a"}, "--out");
+    FAIL() << "no exception";
+  } catch (std::runtime_error const& e) {
+    EXPECT_EQ(std::string(e.what()), "--out /nonexistent-dir/x.csv: cannot open it for writing");
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// kernels/plans.hpp
+// bench/plans.hpp
 //
 // The plan families warploom bundles for its benchmark harness (`warploom bench <family>`).
 #pragma once

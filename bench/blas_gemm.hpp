@@ -1,0 +1,67 @@
+// bench/blas_gemm.hpp
+//
+// cuBLAS and cuBLASLt as GEMM contenders, on warploom's GemmArguments. Both compute warploom's
+// row-major D as cuBLAS's column-major D^T = B^T A^T, so every layout of A and B maps onto one
+// cuBLAS call without copies.
+//
+//   CublasGemm   cublasGemmEx, CUBLAS_COMPUTE_32F, default algorithm (16-bit inputs; no fp8)
+//   CublasLtGemm cublasLtMatmul planned once per problem: the first of the heuristic's candidates
+//                (32 MiB workspace) that runs, what a framework calling cuBLASLt gets; fp8 with
+//                per-tensor scale pointers and fast accumulation (like warploom's fp8 kernel)
+//
+//   bench::CublasLtGemm lt;
+//   lt.plan(args);        // throws std::runtime_error naming the cuBLASLt call that refused
+//   lt.run(args, stream); // any arguments of the planned types, layouts and shape
+#pragma once
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+#include "gemm/gemm.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace warploom::bench {
+
+class CublasGemm {
+ public:
+  CublasGemm();
+  ~CublasGemm();
+  CublasGemm(CublasGemm const&) = delete;
+  CublasGemm& operator=(CublasGemm const&) = delete;
+
+  // "" when cublasGemmEx runs `args`, else why not (it has no fp8 types).
+  static std::string unsupported(gemm::GemmArguments const& args);
+  // Throws std::runtime_error when cuBLAS refuses.
+  void run(gemm::GemmArguments const& args, cudaStream_t stream = nullptr) const;
+
+ private:
+  cublasHandle_t handle_{};
+};
+
+class CublasLtGemm {
+ public:
+  CublasLtGemm();
+  ~CublasLtGemm();
+  CublasLtGemm(CublasLtGemm const&) = delete;
+  CublasLtGemm& operator=(CublasLtGemm const&) = delete;
+
+  // Plans `args`' problem (types, layouts, extents, leading dimensions, fp8 scale pointers), which
+  // every later run() must share. Throws std::runtime_error when no candidate runs (cuBLASLt has
+  // no e5m2 x e5m2 kernel).
+  void plan(gemm::GemmArguments const& args);
+  void run(gemm::GemmArguments const& args, cudaStream_t stream = nullptr) const;
+
+ private:
+  cublasStatus_t matmul(gemm::GemmArguments const& args, cudaStream_t stream) const;
+  void release();
+
+  cublasLtHandle_t handle_{};
+  testing::DeviceBuffer workspace_{std::size_t{32} << 20};
+  cublasLtMatmulDesc_t op_{};
+  cublasLtMatrixLayout_t a_{}, b_{}, d_{};
+  cublasLtMatmulAlgo_t algo_{};
+  bool out_of_place_ = false;  // C is c_scratch_ (beta = 0 only), not D
+  testing::DeviceBuffer c_scratch_;
+};
+
+}  // namespace warploom::bench

@@ -1,0 +1,303 @@
+// bench/gemm_plans.cpp
+#include "gemm_plans.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "blas_gemm.hpp"
+#include "cutlass_sm90_gemm.hpp"
+#include "gemm_operands.hpp"
+#include "gemm_stage_variants.hpp"
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::bench {
+namespace {
+
+namespace wg = warploom::gemm;
+namespace h = warploom::harness;
+
+// Enqueues one GEMM on `args` at tuning point `tuning`.
+using GemmLaunch = std::function<void(wg::GemmArguments const&, h::Tuning const&, cudaStream_t)>;
+
+// One GEMM contender, as the family's providers are built from it.
+struct GemmContender {
+  std::string name, description;
+  // Throws std::invalid_argument, naming the argument and the rule, for a problem it does not run
+  // (`args` carries placeholder addresses: nothing is allocated yet).
+  std::function<void(wg::GemmArguments const& args)> require;
+  // The launcher, made once the first operand set exists (cuBLASLt plans on it).
+  std::function<GemmLaunch(wg::GemmArguments const& first)> bind;
+  // The tuning space (default: the contender's one configuration).
+  std::function<std::vector<h::Tuning>(GemmProblem const&)> space = nullptr;
+};
+
+// Rows of D compared with the reference at each end of D (the whole of a large D would take the
+// float64 reference minutes; the GPU tests check every element).
+constexpr int kCheckedRows = 128;
+
+class GemmPlan final : public h::KernelPlan {
+ public:
+  GemmPlan(GemmProblem problem, GemmContender const& contender)
+      : problem_(problem), contender_(contender) {}
+
+  h::Work work() const override {
+    double const m = problem_.m, n = problem_.n, k = problem_.k;
+    double const in = wg::size_of(problem_.type), out = wg::size_of(output_type(problem_.type));
+    return {.flops = 2.0 * m * n * k, .bytes = (m * k + k * n) * in + m * n * out};
+  }
+  std::size_t bytes_per_input_set() const override { return GemmOperands::bytes(problem_); }
+  std::vector<h::Tuning> tuning_space() const override {
+    return contender_.space ? contender_.space(problem_) : std::vector<h::Tuning>{{}};
+  }
+
+  void prepare(int input_sets, std::uint64_t seed) override {
+    sets_.clear();
+    if (is_fp8(problem_.type) && !scales_) scales_.emplace();
+    for (int i = 0; i < input_sets; ++i)
+      sets_.emplace_back(problem_, seed * 1000 + static_cast<std::uint64_t>(i),
+                         scales_ ? &*scales_ : nullptr);
+    launch_ = contender_.bind(sets_.at(0).args());
+  }
+
+  void run(int input_set, h::Tuning const& tuning, cudaStream_t stream) override {
+    launch_(sets_.at(input_set).args(), tuning, stream);
+  }
+
+  h::CheckResult check(h::Tuning const& tuning) override {
+    GemmOperands const& set = sets_.at(0);
+    testing::poison(set.d(), set.d_bytes());
+    run(0, tuning, nullptr);
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    int const rows = std::min(problem_.m, kCheckedRows);
+    double const error = std::max(max_relative_error(set.args(), 0, rows),
+                                  max_relative_error(set.args(), problem_.m - rows, rows));
+    double const tolerance = error_tolerance(problem_.type);
+    char detail[160];
+    std::snprintf(detail, sizeof detail,
+                  "max relative error %.2e on D's first and last %d rows (tolerance %.0e)", error,
+                  rows, tolerance);
+    return {error <= tolerance, detail};
+  }
+
+ private:
+  GemmProblem problem_;
+  GemmContender const& contender_;
+  std::optional<Fp8Scales> scales_;
+  std::vector<GemmOperands> sets_;
+  GemmLaunch launch_;
+};
+
+int extent(harness::Problem const& p, int i, char const* name) {
+  std::int64_t const e = p.extents.at(i);
+  if (e < 1 || e > std::numeric_limits<int>::max())
+    throw std::invalid_argument(std::string(name) + " = " + std::to_string(e) +
+                                " must be in [1, 2^31 - 1]");
+  return static_cast<int>(e);
+}
+
+GemmProblem gemm_problem(h::Problem const& p) {
+  if (p.extents.size() != 3) throw std::invalid_argument("gemm: a problem is m x n x k");
+  GemmProblem g{.m = extent(p, 0, "m"),
+                .n = extent(p, 1, "n"),
+                .k = extent(p, 2, "k"),
+                .type = parse_input_type(p.parameters.at("dtype"), "--dtype")};
+  parse_layout(p.parameters.at("layout"), "--layout", g);
+  return g;
+}
+
+// The problem's arguments at placeholder addresses (aligned, never dereferenced), for the rules a
+// contender checks before anything is allocated.
+wg::GemmArguments placeholder_arguments(GemmProblem const& p) {
+  auto const* const address = reinterpret_cast<char*>(std::uintptr_t{1} << 20);
+  auto const* const scale = reinterpret_cast<float const*>(address);
+  return gemm_arguments(p, address, address, const_cast<char*>(address), scale, scale);
+}
+
+bool parse_positive(std::string const& s, int& out) {
+  auto const [end, error] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return error == std::errc{} && end == s.data() + s.size() && out > 0;
+}
+
+// Tuning knobs of `gemm()`: design (cooperative | pingpong), cluster (1x1 | 2x1 | 1x2), panel
+// (raster panel height in tiles); and `variant`, a stage-count variant of
+// bench/gemm_stage_variants.
+wg::GemmTuning gemm_tuning(h::Tuning const& t, StageVariant const** variant) {
+  wg::GemmTuning g;
+  for (auto const& [knob, value] : t) {
+    if (knob == "design" && (value == "cooperative" || value == "pingpong")) {
+      g.design =
+          value == "cooperative" ? wg::ConsumerDesign::Cooperative : wg::ConsumerDesign::PingPong;
+    } else if (knob == "cluster" && (value == "1x1" || value == "2x1" || value == "1x2")) {
+      g.cluster_m = value[0] - '0';
+      g.cluster_n = value[2] - '0';
+    } else if (int panel = 0; knob == "panel" && parse_positive(value, panel)) {
+      g.raster_panel = panel;
+    } else if (knob == "variant") {
+      auto const& vs = stage_variants();
+      auto const v =
+          std::find_if(vs.begin(), vs.end(), [&](auto const& s) { return s.name == value; });
+      if (v == vs.end()) throw std::invalid_argument("tuning: no stage variant `" + value + "`");
+      *variant = &*v;
+    } else {
+      throw std::invalid_argument("tuning: `" + knob + "=" + value +
+                                  "` is not a knob of gemm() (design=cooperative|pingpong, "
+                                  "cluster=1x1|2x1|1x2, panel=N, variant=NAME)");
+    }
+  }
+  return g;
+}
+
+std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
+  std::vector<h::Tuning> space = {{}};
+  if (wg::selected_kernel(placeholder_arguments(p)) != wg::GemmKernel::TensorCore) return space;
+  for (char const* design : {"cooperative", "pingpong"})
+    for (char const* cluster : {"1x1", "2x1"})
+      space.push_back({{"design", design}, {"cluster", cluster}});
+  bool const variants_apply = p.type == wg::ScalarType::BF16 &&
+                              p.a_layout == wg::MatrixLayout::RowMajor &&
+                              p.b_layout == wg::MatrixLayout::ColMajor;
+  if (variants_apply)
+    for (StageVariant const& v : stage_variants()) space.push_back({{"variant", v.name}});
+  return space;
+}
+
+GemmContender warploom_contender(std::string name, std::string description, wg::GemmKernel kernel) {
+  return {std::move(name), std::move(description),
+          [kernel](wg::GemmArguments const& args) { wg::check_arguments(args, kernel); },
+          [kernel](wg::GemmArguments const&) -> GemmLaunch {
+            return [kernel](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+              StageVariant const* variant = nullptr;
+              wg::GemmTuning tuning = gemm_tuning(t, &variant);
+              tuning.kernel = kernel;
+              if (variant) return run_stage_variant(*variant, a, tuning, s);
+              wg::gemm(a, s, tuning);
+            };
+          },
+          kernel == wg::GemmKernel::Auto ? warploom_space : nullptr};
+}
+
+// A launcher of a library object that takes no tuning.
+template <class Library>
+GemmLaunch untuned(std::shared_ptr<Library> library) {
+  return [library](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+    if (!t.empty()) throw std::invalid_argument("tuning: this provider has no knobs");
+    library->run(a, s);
+  };
+}
+
+GemmContender cublas_contender() {
+  return {"cublas", "cublasGemmEx, CUBLAS_COMPUTE_32F, default algorithm (16-bit inputs)",
+          [](wg::GemmArguments const& args) {
+            if (std::string why = CublasGemm::unsupported(args); !why.empty())
+              throw std::invalid_argument("cublas: " + why);
+          },
+          [](wg::GemmArguments const&) { return untuned(std::make_shared<CublasGemm>()); }};
+}
+
+GemmContender cublaslt_contender() {
+  return {
+      "cublaslt",
+      "cublasLtMatmul, the heuristic's first candidate that runs, 32 MiB workspace (fp8: "
+      "scale pointers, fast accumulation)",
+      [](wg::GemmArguments const& args) {
+        if (args.a.type == wg::ScalarType::E5M2)
+          throw std::invalid_argument("cublaslt: dtype = e5m2: cuBLASLt has no e5m2 x e5m2 kernel");
+        if (is_fp8(args.a.type) && (args.a.layout != wg::MatrixLayout::RowMajor ||
+                                    args.b.layout != wg::MatrixLayout::ColMajor))
+          throw std::invalid_argument("cublaslt: layout: cuBLASLt's fp8 kernels take tn only");
+      },
+      [](wg::GemmArguments const& first) {
+        auto lt = std::make_shared<CublasLtGemm>();
+        lt->plan(first);
+        return untuned(lt);
+      }};
+}
+
+GemmContender cutlass_contender(std::string name, CutlassSchedule schedule) {
+  return {std::move(name),
+          "CUTLASS's sm90 CollectiveBuilder GEMM, " + std::string(to_string(schedule)),
+          [schedule](wg::GemmArguments const& args) {
+            if (std::string why = CutlassSm90Gemm(schedule).unsupported(args); !why.empty())
+              throw std::invalid_argument(why);
+          },
+          [schedule](wg::GemmArguments const&) {
+            return untuned(std::make_shared<CutlassSm90Gemm>(schedule));
+          }};
+}
+
+// Every contender, in the order they run; they outlive the plans made from them.
+std::vector<GemmContender> const& contenders() {
+  static std::vector<GemmContender> const all = {
+      warploom_contender("warploom",
+                         "gemm(): the sm90 TS GEMM (Auto design), off its rules the SIMT TS GEMM",
+                         wg::GemmKernel::Auto),
+      warploom_contender("warploom_simt", "gemm() with GemmKernel::Simt: the SIMT TS GEMM",
+                         wg::GemmKernel::Simt),
+      cublas_contender(),
+      cublaslt_contender(),
+      cutlass_contender("cutlass", CutlassSchedule::Cooperative),
+      cutlass_contender("cutlass_pp", CutlassSchedule::Pingpong),
+  };
+  return all;
+}
+
+GemmContender const& contender(std::string_view name) {
+  auto const& all = contenders();
+  return *std::find_if(all.begin(), all.end(),
+                       [&](GemmContender const& c) { return c.name == name; });
+}
+
+std::unique_ptr<h::KernelPlan> make_plan(GemmContender const& c, GemmProblem const& problem) {
+  c.require(placeholder_arguments(problem));
+  return std::make_unique<GemmPlan>(problem, c);
+}
+
+// cuBLASLt's 8192^3 GEMM of the problem's input type; fp8 as e4m3 (cuBLASLt has no e5m2 x e5m2
+// kernel, and the tensor cores run both fp8 types at one rate).
+GemmProblem ceiling_problem(h::Problem const& p) {
+  GemmProblem g{.m = 8192,
+                .n = 8192,
+                .k = 8192,
+                .type = parse_input_type(p.parameters.at("dtype"), "--dtype")};
+  if (g.type == wg::ScalarType::E5M2) g.type = wg::ScalarType::E4M3;
+  return g;
+}
+
+}  // namespace
+
+harness::PlanFamily gemm_plan_family() {
+  h::PlanFamily family{
+      .name = "gemm",
+      .description = "D = A.B on M x N x K (batch 1, D row-major; fp8: D bf16, per-tensor scales)",
+      .extent_names = {"m", "n", "k"},
+      .providers = {},
+      .parameters = {{"dtype",
+                      "input type (D: the input type; bf16 for fp8)",
+                      {"bf16", "fp16", "e4m3", "e5m2"}},
+                     {"layout",
+                      "BLAS layout letters of A and B (tn: A row-major, B column-major)",
+                      {"tn", "nn", "nt", "tt"}}},
+      .compute_ceiling = h::ComputeCeiling{
+          "cuBLASLt 8192x8192x8192 of the input type (fp8: e4m3), layout tn",
+          [](h::Problem const& p) { return std::string(wg::to_string(ceiling_problem(p).type)); },
+          [](h::Problem const& p) { return make_plan(contender("cublaslt"), ceiling_problem(p)); }},
+      .report_flops = true};
+  for (GemmContender const& c : contenders())
+    family.providers.push_back({c.name, c.description, [&c](h::Problem const& p) {
+                                  return make_plan(c, gemm_problem(p));
+                                }});
+  return family;
+}
+
+}  // namespace warploom::bench

@@ -1,0 +1,15 @@
+// bench/plans.cpp
+#include "plans.hpp"
+
+#include "gemm_plans.hpp"
+#include "tutorial/copy_plans.hpp"
+
+namespace warploom {
+
+std::vector<harness::PlanFamily> const& bench_families() {
+  static std::vector<harness::PlanFamily> const families{tutorial::copy_plan_family(),
+                                                         bench::gemm_plan_family()};
+  return families;
+}
+
+}  // namespace warploom
