@@ -289,14 +289,14 @@ harness::PlanFamily gemm_plan_family() {
                       "BLAS layout letters of A and B (tn: A row-major, B column-major)",
                       {"tn", "nn", "nt", "tt"}}},
       .compute_ceiling = h::ComputeCeiling{
-          "cuBLASLt 8192x8192x8192 of the input type (fp8: e4m3), layout tn",
+          "cuBLASLt, 8192x8192x8192, layout tn; e4m3 for e5m2",
           [](h::Problem const& p) { return std::string(wg::to_string(ceiling_problem(p).type)); },
           [](h::Problem const& p) { return make_plan(contender("cublaslt"), ceiling_problem(p)); }},
       .report_flops = true};
   for (GemmContender const& c : contenders())
-    family.providers.push_back({c.name, c.description, [&c](h::Problem const& p) {
-                                  return make_plan(c, gemm_problem(p));
-                                }});
+    family.providers.push_back({c.name, c.description,
+                                [&c](h::Problem const& p) { return make_plan(c, gemm_problem(p)); },
+                                c.name != "warploom_simt"});
   return family;
 }
 

@@ -6,7 +6,7 @@
 //
 //   warploom       gemm(): the sm90 TS GEMM (Auto design), or the SIMT TS GEMM off its rules;
 //                  tuning space: design x cluster, and for bf16 tn the stage-count variants
-//   warploom_simt  gemm() with GemmKernel::Simt
+//   warploom_simt  gemm() with GemmKernel::Simt (on request: --providers; 25x slower)
 //   cublas         cublasGemmEx (16-bit inputs)
 //   cublaslt       cublasLtMatmul, the heuristic's first candidate that runs (fp8: e4m3, tn)
 //   cutlass        CUTLASS's sm90 CollectiveBuilder GEMM, cooperative 128x256x64, 2x1 clusters

@@ -100,8 +100,9 @@ std::map<std::string, std::string> family_parameters(h::PlanFamily const& family
 std::vector<h::PlanProvider const*> chosen_providers(h::PlanFamily const& family,
                                                      std::string const& list) {
   std::vector<h::PlanProvider const*> out;
-  if (list.empty()) {
-    for (auto const& p : family.providers) out.push_back(&p);
+  if (list.empty() || list == "all") {
+    for (auto const& p : family.providers)
+      if (p.by_default || list == "all") out.push_back(&p);
     return out;
   }
   for (std::string const& name : h::split_list(list, "--providers")) {
@@ -169,8 +170,8 @@ class ComputeCeilings {
     one.push_back({"ceiling " + key, family_.compute_ceiling->make(problem), {}});
     double const seconds = h::run_contenders(one, options_, timer)[0].milliseconds.median * 1e-3;
     double const flops = one[0].plan->work().flops / seconds;
-    std::printf("compute ceiling (%s, %s): %.0f TFLOP/s\n",
-                family_.compute_ceiling->description.c_str(), key.c_str(), flops / 1e12);
+    std::printf("compute ceiling for %s: %.0f TFLOP/s (%s)\n", key.c_str(), flops / 1e12,
+                family_.compute_ceiling->description.c_str());
     return measured_[key] = flops;
   }
 
@@ -222,7 +223,9 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
                "comma list of shapes, each the family's extents joined by 'x' (copy: bytes; "
                "gemm: MxNxK)")
       ->required();
-  b.add_option("--providers", o.providers, "comma list of providers (default: all of the family)");
+  b.add_option("--providers", o.providers,
+               "comma list of providers, or `all` (default: the family's, but for the slow ones "
+               "`warploom list` marks)");
   b.add_option("--dtype", o.dtype, "gemm: input type, bf16 (default), fp16, e4m3 or e5m2");
   b.add_option("--layout", o.layout,
                "gemm: BLAS layout letters of A and B, tn (default), nn, nt, tt");
@@ -355,7 +358,8 @@ int run_bench(BenchOptions const& o) {
       continue;
     }
     h::BarGroup group{shape, {}};
-    std::map<std::string, std::size_t> best;  // provider -> index of its fastest point
+    // provider -> index of its fastest point, in the providers' order
+    std::vector<std::pair<std::string, std::size_t>> best;
     for (std::size_t i = 0; i < results.size(); ++i) {
       h::ContenderResult const& r = results[i];
       h::Summary const& t = r.milliseconds;
@@ -414,9 +418,12 @@ int run_bench(BenchOptions const& o) {
                   std::to_string(t.max), std::to_string(tflops), std::to_string(gbs),
                   std::string(h::to_string(r.roofline->bound)),
                   std::to_string(r.roofline->fraction_of_bound), check});
-      auto const b = best.find(sr.providers[i]);
-      if (b == best.end() || t.median < results[b->second].milliseconds.median)
-        best[sr.providers[i]] = i;
+      auto const b = std::find_if(best.begin(), best.end(),
+                                  [&](auto const& e) { return e.first == sr.providers[i]; });
+      if (b == best.end())
+        best.emplace_back(sr.providers[i], i);
+      else if (t.median < results[b->second].milliseconds.median)
+        b->second = i;
     }
     // The fastest point of each provider: under --autotune what to pick for this shape; the bars
     // and the roofline show it.
@@ -441,6 +448,8 @@ int run_bench(BenchOptions const& o) {
   }
   out["ceilings"] = {{"bytes_per_s", bytes_per_s}, {"compute", compute.json()}};
   out["all_correct"] = all_ok;
+  // The clocks the timings left (the H200 drops its clock under the power cap).
+  if (std::optional<std::string> const state = h::gpu_state()) out["gpu_state_after"] = *state;
   if (!o.json_path.empty()) std::ofstream(o.json_path) << out.dump(2) << "\n";
   if (!o.svg_prefix.empty() && !bars.empty()) {
     std::string title = family->name;

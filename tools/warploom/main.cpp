@@ -34,7 +34,8 @@ int list_kernels() {
   for (auto const& f : warploom::bench_families()) {
     std::printf("%-26s %s\n", f.name.c_str(), f.description.c_str());
     for (auto const& p : f.providers)
-      std::printf("  %-24s %s\n", p.name.c_str(), p.description.c_str());
+      std::printf("  %-24s %s%s\n", p.name.c_str(), p.description.c_str(),
+                  p.by_default ? "" : " [on request: --providers]");
   }
   return 0;
 }

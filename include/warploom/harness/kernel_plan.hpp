@@ -61,6 +61,10 @@ struct PlanProvider {
   // Builds the plan; throws std::invalid_argument (naming the extent and the rule) for a problem
   // it does not run.
   std::function<std::unique_ptr<KernelPlan>(Problem const&)> make;
+  // Whether a bench without --providers runs it. A provider far slower than the rest (the SIMT
+  // GEMM: 25x) is run on request only: it would multiply the run's time, and its long stretches of
+  // FMA heat the GPU between the others' runs.
+  bool by_default = true;
 };
 
 // A parameter of a family's problems besides the extents (`warploom bench --dtype e4m3`).
