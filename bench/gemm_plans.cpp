@@ -164,6 +164,8 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
   for (char const* design : {"cooperative", "pingpong"})
     for (char const* cluster : {"1x1", "2x1"})
       space.push_back({{"design", design}, {"cluster", cluster}});
+  // The raster panel (default 8 tile rows) against none and a taller one.
+  for (char const* panel : {"1", "16"}) space.push_back({{"panel", panel}});
   bool const variants_apply = p.type == wg::ScalarType::BF16 &&
                               p.a_layout == wg::MatrixLayout::RowMajor &&
                               p.b_layout == wg::MatrixLayout::ColMajor;

@@ -5,7 +5,8 @@
 // (BLAS letters: "tn" is A row-major, B column-major). Providers, in the order they run:
 //
 //   warploom       gemm(): the sm90 TS GEMM (Auto design), or the SIMT TS GEMM off its rules;
-//                  tuning space: design x cluster, and for bf16 tn the stage-count variants
+//                  tuning space: design x cluster, raster panel 1 / 16, and for bf16 tn the
+//                  stage-count variants
 //   warploom_simt  gemm() with GemmKernel::Simt (on request: --providers; 25x slower)
 //   cublas         cublasGemmEx (16-bit inputs)
 //   cublaslt       cublasLtMatmul, the heuristic's first candidate that runs (fp8: e4m3, tn)

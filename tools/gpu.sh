@@ -164,8 +164,19 @@ if want harness; then
   run warploom-bench-gemm-e4m3 "$wb" bench gemm --dtype e4m3 --shapes 8192x8192x8192,4096x7168x16384 \
     --json "$OUT/warploom_bench_gemm_e4m3.json" --svg "$OUT/warploom_bench_gemm_e4m3"
   run warploom-bench-gemm-autotune "$wb" bench gemm --autotune --reps 20 \
-    --providers warploom,cutlass,cutlass_pp --shapes 8192x8192x8192,8192x8192x1024 \
+    --providers warploom,cutlass,cutlass_pp --shapes 8192x8192x8192,8192x8192x1024,16384x16384x4096 \
     --json "$OUT/warploom_bench_gemm_autotune.json"
+  # Burst against sustained (the 700 W cap), and whether a slow contender interleaved with the
+  # others (the SIMT GEMM) moves their numbers: without, with, without again.
+  run warploom-bench-gemm-sustained "$wb" bench gemm --regime sustained --sustain-s 5 \
+    --providers warploom,cublas,cublaslt --shapes 4096x4096x4096,8192x8192x8192 \
+    --json "$OUT/warploom_bench_gemm_sustained.json"
+  for who in without with again; do
+    pick=warploom,cublas,cublaslt
+    [ "$who" = with ] && pick=warploom,warploom_simt,cublas,cublaslt
+    run "warploom-bench-gemm-simt-$who" "$wb" bench gemm --providers "$pick" \
+      --shapes 4096x4096x4096,8192x8192x1024 --json "$OUT/warploom_bench_gemm_simt_$who.json"
+  done
   if command -v ncu >/dev/null; then
     run warploom-bench-gemm-ncu "$wb" bench gemm --prof ncu --reps 5 --shapes 8192x8192x1024 \
       --providers warploom,cublas,cutlass_pp --json "$OUT/warploom_bench_gemm_ncu.json"

@@ -235,7 +235,8 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
       ->check(CLI::IsMember({"burst", "sustained"}));
   b.add_option("--sustain-s", o.sustain_seconds, "seconds of back-to-back runs before timing")
       ->check(CLI::PositiveNumber);
-  b.add_flag("--no-check", o.no_check, "skip the check against the reference");
+  b.add_flag("--check,!--no-check", o.check,
+             "check every contender against the reference on a poisoned output first (default)");
   b.add_option("--prof", o.prof,
                "none; nvtx: ranges around every phase and timed launch for Nsight tools; ncu: "
                "each provider re-run under Nsight Compute, its metrics in the table")
@@ -306,7 +307,7 @@ int run_bench(BenchOptions const& o) {
                     .warmup = 3,
                     .regime = o.regime == "sustained" ? h::Regime::Sustained : h::Regime::Burst,
                     .sustain_seconds = o.sustain_seconds,
-                    .check = !o.no_check,
+                    .check = o.check,
                     .nvtx = o.prof == "nvtx",
                     .l2_bytes = static_cast<std::size_t>(device.l2_bytes),
                     .ceilings = std::nullopt,

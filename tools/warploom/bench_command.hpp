@@ -18,7 +18,7 @@ struct BenchOptions {
   int reps = 30;
   std::string regime = "burst";
   double sustain_seconds = 5.0;
-  bool no_check = false;
+  bool check = true;
   std::string prof = "none";  // none | nvtx | ncu
   bool autotune = false;      // every provider's whole tuning space, one contender per point
   std::string json_path, csv_path;
