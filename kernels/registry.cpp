@@ -23,8 +23,8 @@ std::vector<BundledKernel> const& bundled_kernels() {
        "GEMM: persistent, TMA load warp -> 4-stage smem -> two wgmma warpgroups, lagged release",
        [] { return gemm::gemm_model(); }},
       {"sm90_ts_gemm_pingpong",
-       "GEMM: persistent, TMA load warp -> two 3-stage smem pipelines -> one wgmma warpgroup each, "
-       "epilogues overlapping the other's main loop",
+       "GEMM: persistent, TMA load warp -> one 6-stage smem ring -> two wgmma warpgroups taking "
+       "turns, one storing its tile while the other computes",
        [] { return gemm::gemm_pingpong_model(); }},
       {"simt_gemm",
        "GEMM without tensor cores: persistent, 4 load warps -> 3-stage smem (threads -> threads) "

@@ -224,8 +224,8 @@ void add_bundled_kernels(Corpus& c) {
                .controls = {}});
   c.push_back({.name = "sm90_ts_gemm_pingpong",
                .theme = kBundled,
-               .description = "sm90 TS GEMM, ping-pong: one TMA load warp feeding two 3-stage "
-                              "tma_wgmma rings in turn, one wgmma warpgroup on each",
+               .description = "sm90 TS GEMM, ping-pong: one TMA load warp feeding a 6-stage "
+                              "tma_wgmma ring on which two wgmma warpgroups take turns",
                .expected = {},
                .model = [](std::string_view) { return warploom::gemm::gemm_pingpong_model(); },
                .controls = {}});
