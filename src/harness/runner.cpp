@@ -14,13 +14,6 @@
 
 namespace warploom::harness {
 
-std::string to_string(Tuning const& t) {
-  if (t.empty()) return "default";
-  std::string s;
-  for (auto const& [knob, value] : t) s += (s.empty() ? "" : " ") + knob + "=" + value;
-  return s;
-}
-
 std::string_view to_string(Regime r) {
   return r == Regime::Burst ? "burst" : "sustained";
 }
