@@ -8,21 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include "warploom/testing/invalid_argument.hpp"
+
 namespace warploom::harness {
 namespace {
 
-using Extents = std::vector<std::int64_t>;
+using warploom::testing::invalid_argument_message;
 
-// The message of the std::invalid_argument `f` throws ("" if none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (std::invalid_argument const& e) {
-    return e.what();
-  }
-  return "";
-}
+using Extents = std::vector<std::int64_t>;
 
 TEST(ParseExtents, Shapes) {
   EXPECT_EQ(parse_extents("8192x8192x1024", 3, "--shapes"), (Extents{8192, 8192, 1024}));
@@ -36,13 +29,16 @@ TEST(ParseExtents, RejectsWhatIsNotExactlyTheShape) {
                           "4096xx64", "x4096x64", "4096x4096x", "", "0x1x1", "4096 x4096x64",
                           "+4096x4096x64", "4096x4096x2147483648", "3e3x1x1"}) {
     SCOPED_TRACE(bad);
-    std::string const e = error_of([&] { parse_extents(bad, 3, "--shapes"); });
+    std::string const e = invalid_argument_message([&] { parse_extents(bad, 3, "--shapes"); });
     EXPECT_NE(e.find("--shapes: `" + std::string(bad) + "`"), std::string::npos) << e;
   }
-  EXPECT_NE(
-      error_of([] { parse_extents("4096x4096", 3, "--shapes"); }).find("has 2 extents, not MxNxK"),
-      std::string::npos);
-  EXPECT_NE(error_of([] { parse_extents("0x1x1", 3, "--shapes"); }).find("outside [1, 2147483647]"),
+  EXPECT_NE(invalid_argument_message([] {
+              parse_extents("4096x4096", 3, "--shapes");
+            }).find("has 2 extents, not MxNxK"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([] {
+              parse_extents("0x1x1", 3, "--shapes");
+            }).find("outside [1, 2147483647]"),
             std::string::npos);
 }
 
@@ -57,7 +53,9 @@ TEST(SplitList, ItemsInOrderNoEmptyOnes) {
   EXPECT_EQ(split_list("warploom,cublas,cutlass", "--providers"),
             (std::vector<std::string>{"warploom", "cublas", "cutlass"}));
   EXPECT_EQ(split_list("one", "--providers"), (std::vector<std::string>{"one"}));
-  EXPECT_NE(error_of([] { split_list("a,,b", "--providers"); }).find("--providers: `a,,b` has an"),
+  EXPECT_NE(invalid_argument_message([] {
+              split_list("a,,b", "--providers");
+            }).find("--providers: `a,,b` has an"),
             std::string::npos);
   EXPECT_THROW(split_list("", "--providers"), std::invalid_argument);
   EXPECT_THROW(split_list(",a", "--providers"), std::invalid_argument);

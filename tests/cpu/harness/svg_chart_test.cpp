@@ -12,8 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include "warploom/testing/invalid_argument.hpp"
+
 namespace warploom::harness {
 namespace {
+
+using warploom::testing::invalid_argument_message;
 
 // Round ceilings of H200's order (bf16 GEMM, device copy): ridge at 740 / 4.2 = 176 flop/byte.
 constexpr Ceilings kCeilings{.flops_per_s = 740e12, .bytes_per_s = 4.2e12};
@@ -80,16 +84,6 @@ double number(Attributes const& a, std::string const& name) {
 std::string legend_of(std::string const& svg) {
   auto const begin = svg.find("<g class=\"legend\">");
   return begin == std::string::npos ? "" : svg.substr(begin, svg.find("</g>", begin) - begin);
-}
-
-template <class F>
-std::string error_of(F const& make_chart) {
-  try {
-    make_chart();
-  } catch (std::invalid_argument const& e) {
-    return e.what();
-  }
-  return "(no std::invalid_argument)";
 }
 
 TEST(SvgChart, RooflineIsAStandaloneWellFormedSvg) {
@@ -230,25 +224,30 @@ TEST(SvgChart, RooflineRejectsInvalidInputNamingTheValue) {
     return std::vector<RooflineSample>{{"ok 1", 10, 1e12}, {"bad 2", intensity, flops}};
   };
   std::vector<std::pair<std::string, std::string>> const cases{
-      {error_of([] { roofline_svg(kSamples, {.flops_per_s = 0, .bytes_per_s = 1}, "t"); }),
+      {invalid_argument_message(
+           [] { roofline_svg(kSamples, {.flops_per_s = 0, .bytes_per_s = 1}, "t"); }),
        "ceilings.flops_per_s = 0"},
-      {error_of([] { roofline_svg(kSamples, {.flops_per_s = 1, .bytes_per_s = INFINITY}, "t"); }),
+      {invalid_argument_message(
+           [] { roofline_svg(kSamples, {.flops_per_s = 1, .bytes_per_s = INFINITY}, "t"); }),
        "ceilings.bytes_per_s = inf"},
-      {error_of([] { roofline_svg({}, kCeilings, "t"); }), "samples"},
-      {error_of([&] { roofline_svg(with(-1, 1e12), kCeilings, "t"); }),
+      {invalid_argument_message([] { roofline_svg({}, kCeilings, "t"); }), "samples"},
+      {invalid_argument_message([&] { roofline_svg(with(-1, 1e12), kCeilings, "t"); }),
        "samples[1].intensity = -1"},
-      {error_of([&] { roofline_svg(with(0, 1e12), kCeilings, "t"); }), "samples[1].intensity = 0"},
-      {error_of([&] { roofline_svg(with(10, NAN), kCeilings, "t"); }),
+      {invalid_argument_message([&] { roofline_svg(with(0, 1e12), kCeilings, "t"); }),
+       "samples[1].intensity = 0"},
+      {invalid_argument_message([&] { roofline_svg(with(10, NAN), kCeilings, "t"); }),
        "samples[1].flops_per_s = nan"},
-      {error_of([&] { roofline_svg(with(10, -INFINITY), kCeilings, "t"); }),
+      {invalid_argument_message([&] { roofline_svg(with(10, -INFINITY), kCeilings, "t"); }),
        "samples[1].flops_per_s = -inf"},
-      {error_of([] { roofline_svg(kSamples, {.flops_per_s = 1e300, .bytes_per_s = 1e-300}, "t"); }),
+      {invalid_argument_message(
+           [] { roofline_svg(kSamples, {.flops_per_s = 1e300, .bytes_per_s = 1e-300}, "t"); }),
        "ceilings = {flops_per_s 1e+300, bytes_per_s 1e-300}"},
   };
   for (auto const& [message, expected] : cases)
     EXPECT_NE(message.find(expected), std::string::npos) << message << "\nlacks: " << expected;
-  EXPECT_NE(error_of([&] { roofline_svg(with(-1, 1e12), kCeilings, "t"); }).find("bad 2"),
-            std::string::npos);
+  EXPECT_NE(
+      invalid_argument_message([&] { roofline_svg(with(-1, 1e12), kCeilings, "t"); }).find("bad 2"),
+      std::string::npos);
 }
 
 TEST(SvgChart, BarChartRejectsInvalidInputNamingTheValue) {
@@ -256,11 +255,14 @@ TEST(SvgChart, BarChartRejectsInvalidInputNamingTheValue) {
     return std::vector<BarGroup>{{"g0", {{"a", 1}}}, {"g1", {{"a", 1}, {"b", v}}}};
   };
   std::vector<std::pair<std::string, std::string>> const cases{
-      {error_of([] { bar_chart_svg({}, "y", "t"); }), "groups"},
-      {error_of([&] { bar_chart_svg(one_bar(-1), "y", "t"); }), "groups[1].bars[1] = -1"},
-      {error_of([&] { bar_chart_svg(one_bar(NAN), "y", "t"); }), "groups[1].bars[1] = nan"},
-      {error_of([&] { bar_chart_svg(one_bar(INFINITY), "y", "t"); }), "groups[1].bars[1] = inf"},
-      {error_of([] {
+      {invalid_argument_message([] { bar_chart_svg({}, "y", "t"); }), "groups"},
+      {invalid_argument_message([&] { bar_chart_svg(one_bar(-1), "y", "t"); }),
+       "groups[1].bars[1] = -1"},
+      {invalid_argument_message([&] { bar_chart_svg(one_bar(NAN), "y", "t"); }),
+       "groups[1].bars[1] = nan"},
+      {invalid_argument_message([&] { bar_chart_svg(one_bar(INFINITY), "y", "t"); }),
+       "groups[1].bars[1] = inf"},
+      {invalid_argument_message([] {
          bar_chart_svg({{"g", {{"a", 1}, {"a", 2}}}}, "y", "t");
        }),
        "provider \"a\" appears twice"},

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "warploom/testing/invalid_argument.hpp"
+
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/tma_copy.hpp"
 
@@ -13,32 +15,26 @@ namespace tut = warploom::tutorial;
 
 namespace {
 
-std::string message_of(auto&& call) {
-  try {
-    call();
-  } catch (std::invalid_argument const& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using warploom::testing::invalid_argument_message;
 
 TEST(TmaCopyArgs, RowsMustBePositive) {
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(0, 128); }),
+  EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(0, 128); }),
             "rows_cols: rows = 0 must be positive");
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(-3, 128); }),
+  EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(-3, 128); }),
             "rows_cols: rows = -3 must be positive");
 }
 
 TEST(TmaCopyArgs, ColumnsMustBeAPositiveMultipleOf128) {
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(4, 100); }),
+  EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(4, 100); }),
             "rows_cols: cols = 100 must be a positive multiple of the tile width 128");
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(4, 0); }),
+  EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(4, 0); }),
             "rows_cols: cols = 0 must be a positive multiple of the tile width 128");
-  EXPECT_EQ(message_of([] { tut::check_tma_copy_shape(4, 256); }), "(no exception)");
+  EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(4, 256); }),
+            "(no std::invalid_argument)");
 }
 
 TEST(TmaCopyArgs, NullPointersAreRejected) {
-  EXPECT_EQ(message_of([] {
+  EXPECT_EQ(invalid_argument_message([] {
               tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled, nullptr,
                             nullptr, 4, 128);
             }),
@@ -46,7 +42,7 @@ TEST(TmaCopyArgs, NullPointersAreRejected) {
 }
 
 TEST(GridStrideCopyArgs, NegativeCountIsRejected) {
-  EXPECT_EQ(message_of([] {
+  EXPECT_EQ(invalid_argument_message([] {
               tut::grid_stride_copy(tut::GridStrideVariant::Scalar,
                                     tut::Implementation::TaskScheduled, nullptr, nullptr, -1);
             }),
@@ -54,7 +50,7 @@ TEST(GridStrideCopyArgs, NegativeCountIsRejected) {
 }
 
 TEST(GridStrideCopyArgs, NullPointersAreRejected) {
-  EXPECT_EQ(message_of([] {
+  EXPECT_EQ(invalid_argument_message([] {
               tut::grid_stride_copy(tut::GridStrideVariant::Scalar, tut::Implementation::Baseline,
                                     nullptr, nullptr, 10);
             }),
@@ -63,7 +59,7 @@ TEST(GridStrideCopyArgs, NullPointersAreRejected) {
 
 TEST(GridStrideCopyArgs, CountTooLargeForIntIndexingIsRejected) {
   std::int16_t dummy = 0;
-  EXPECT_NE(message_of([&] {
+  EXPECT_NE(invalid_argument_message([&] {
               tut::grid_stride_copy(tut::GridStrideVariant::Scalar,
                                     tut::Implementation::TaskScheduled, &dummy, &dummy,
                                     std::int64_t{1} << 31, 4);
@@ -73,14 +69,14 @@ TEST(GridStrideCopyArgs, CountTooLargeForIntIndexingIsRejected) {
 
 TEST(GridStrideCopyArgs, VectorVariantNeedsAlignedPointers) {
   alignas(16) std::int16_t buf[16] = {};
-  EXPECT_EQ(message_of([&] {
+  EXPECT_EQ(invalid_argument_message([&] {
               tut::grid_stride_copy(tut::GridStrideVariant::Vector,
                                     tut::Implementation::TaskScheduled, buf + 1, buf, 4);
             }),
             "grid_stride_copy: `src` must be 16-byte aligned for the vector variant (use "
             "GridStrideVariant::Scalar "
             "for unaligned data)");
-  EXPECT_EQ(message_of([&] {
+  EXPECT_EQ(invalid_argument_message([&] {
               tut::grid_stride_copy(tut::GridStrideVariant::Vector, tut::Implementation::Baseline,
                                     buf, buf + 3, 4);
             }),
@@ -90,13 +86,13 @@ TEST(GridStrideCopyArgs, VectorVariantNeedsAlignedPointers) {
 }
 
 TEST(TmaCopyArgs, RowsPerCtaIsValidated) {
-  EXPECT_EQ(message_of([] {
+  EXPECT_EQ(invalid_argument_message([] {
               tut::tma_copy(tut::TmaCopyVariant::MultiStage, tut::Implementation::TaskScheduled,
                             reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64,
                             128, nullptr, 96);
             }),
             "tma_copy: `rows_per_cta` = 96 must be a non-negative multiple of the tile height 64");
-  EXPECT_EQ(message_of([] {
+  EXPECT_EQ(invalid_argument_message([] {
               tut::tma_copy(tut::TmaCopyVariant::Seed, tut::Implementation::TaskScheduled,
                             reinterpret_cast<__half const*>(16), reinterpret_cast<__half*>(16), 64,
                             128, nullptr, 64);
