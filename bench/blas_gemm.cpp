@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gemm_operands.hpp"  // is_fp8
+
 namespace warploom::bench {
 namespace {
 
@@ -29,10 +31,6 @@ cudaDataType blas_type(wg::ScalarType t) {
     default:
       return CUDA_R_32F;
   }
-}
-
-bool is_fp8(wg::ScalarType t) {
-  return t == wg::ScalarType::E4M3 || t == wg::ScalarType::E5M2;
 }
 
 void check_lt(cublasStatus_t s, char const* what) {

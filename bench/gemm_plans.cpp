@@ -119,9 +119,9 @@ GemmProblem gemm_problem(h::Problem const& p) {
 // The problem's arguments at placeholder addresses (aligned, never dereferenced), for the rules a
 // contender checks before anything is allocated.
 wg::GemmArguments placeholder_arguments(GemmProblem const& p) {
-  auto const* const address = reinterpret_cast<char*>(std::uintptr_t{1} << 20);
+  auto* const address = reinterpret_cast<char*>(std::uintptr_t{1} << 20);
   auto const* const scale = reinterpret_cast<float const*>(address);
-  return gemm_arguments(p, address, address, const_cast<char*>(address), scale, scale);
+  return gemm_arguments(p, address, address, address, scale, scale);
 }
 
 bool parse_positive(std::string const& s, int& out) {

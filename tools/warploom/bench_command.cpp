@@ -326,6 +326,10 @@ int run_bench(BenchOptions const& o) {
 
   bool const flops = family->report_flops;
   char const* const unit = flops ? "TFLOP/s" : "GB/s";
+  // A result's throughput in `unit`.
+  auto const throughput = [flops](h::ContenderResult const& r) {
+    return flops ? r.roofline->achieved_flops_per_s / 1e12 : r.roofline->achieved_bytes_per_s / 1e9;
+  };
   std::string profile_header;
   if (o.prof == "ncu") profile_header = "   ncu: us  tensor%  dram%  occup%  regs  smem KiB";
   bool all_ok = true;
@@ -370,7 +374,7 @@ int run_bench(BenchOptions const& o) {
       all_ok = all_ok && (!r.check || r.check->ok);
       std::printf("%-18s %-*s %10.3f %10.3f %10.3f %9.*f %6.1f%% %s", shape.c_str(),
                   static_cast<int>(name_width), r.name.c_str(), t.median, t.p10, t.p90,
-                  flops ? 1 : 0, flops ? tflops : gbs, 100.0 * r.roofline->fraction_of_bound,
+                  flops ? 1 : 0, throughput(r), 100.0 * r.roofline->fraction_of_bound,
                   check.c_str());
       nlohmann::json jr = {{"provider", sr.providers[i]},
                            {"contender", r.name},
@@ -430,14 +434,12 @@ int run_bench(BenchOptions const& o) {
     // and the roofline show it.
     for (auto const& [provider, i] : best) {
       h::ContenderResult const& r = results[i];
-      double const throughput =
-          flops ? r.roofline->achieved_flops_per_s / 1e12 : r.roofline->achieved_bytes_per_s / 1e9;
       if (o.autotune) {
         std::printf("%-18s best of %s: [%s] %.3f ms\n", shape.c_str(), provider.c_str(),
                     h::to_string(r.tuning).c_str(), r.milliseconds.median);
         js["best"][provider] = {{"tuning", r.tuning}, {"median_ms", r.milliseconds.median}};
       }
-      group.bars.emplace_back(provider, throughput);
+      group.bars.emplace_back(provider, throughput(r));
       if (flops)
         samples.push_back(
             {provider + " " + shape, r.roofline->intensity, r.roofline->achieved_flops_per_s});
