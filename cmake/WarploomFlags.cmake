@@ -22,6 +22,9 @@ set(CMAKE_CUDA_STANDARD 20)
 set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 set(CMAKE_CUDA_EXTENSIONS OFF)
 set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+# Every static library may end up in a shared one (libwarploom_gemm.so links the host code and the
+# schedule units).
+set(CMAKE_POSITION_INDEPENDENT_CODE ON)
 # The shared CUDA runtime everywhere: CMake's default for CUDA targets is the static one,
 # which next to CUDA::cudart (shared, via warploom::warploom) would put two runtimes in
 # one program.

@@ -1,8 +1,13 @@
 // warploom/ts/launch.hpp
 //
-// Host side of a TS kernel launch: verifies the kernel's TaskManager once per type (a violation
-// throws before anything runs, with the schedule table and every finding), opts into the dynamic
-// shared memory the allocator computed, and launches with the TaskManager's block size.
+// Host side of a TS kernel launch: opts into the dynamic shared memory the allocator computed and
+// launches with the TaskManager's block size — after verifying the TaskManager once per process
+// (a violation throws before anything runs, with the schedule table and every finding), or, for a
+// kernel whose schedule was verified when it was built, with that proof and no check at all:
+//
+//   ts::launch<Manager>("name", kernel, grid, stream, params...);        // verified at first
+//   launch ts::launch<Manager>(ts::verified<Schedule>(), kernel, grid, stream, params...);  // at
+//   build
 #pragma once
 
 #include <cstddef>
@@ -16,8 +21,10 @@
 #include <cuda_runtime_api.h>
 
 #include "warploom/cuda_check.hpp"
+#include "warploom/ts/manager_traits.hpp"
 #include "warploom/ts/print.hpp"
-#include "warploom/ts/verify/verify.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+#include "warploom/ts/verifier.hpp"
 
 namespace warploom::ts {
 
@@ -32,7 +39,7 @@ template <class Manager>
 void verify_once(std::string_view name) {
   static bool const verified = [&] {
     ManagerModel m = Manager::model(name);
-    Report r = verify_manager(m);
+    Report r = verify_model(m);
     if (!r.ok())
       throw VerificationError("TaskManager `" + std::string(name) + "` failed verification\n" +
                               schedule_table(m, &r));
@@ -71,14 +78,14 @@ void allow_dynamic_smem(void (*kernel)(Params...)) {
 
 }  // namespace detail
 
+namespace detail {
+
 // Launches `kernel` on `grid` CTAs of Manager::num_threads threads with Manager::smem_bytes of
-// dynamic shared memory, in clusters of Manager::cluster_size CTAs along x (grid.x must be a
-// multiple of it).
+// dynamic shared memory, in clusters of Manager::cluster_size CTAs along x.
 template <class Manager, class... Params, class... Args>
-void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
-            Args&&... args) {
-  verify_once<Manager>(name);
-  detail::allow_dynamic_smem<Manager>(kernel);
+void launch_checked(std::string_view name, void (*kernel)(Params...), dim3 grid,
+                    cudaStream_t stream, Args&&... args) {
+  allow_dynamic_smem<Manager>(kernel);
   if constexpr (Manager::cluster_size == 1) {
     kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(
         std::forward<Args>(args)...);
@@ -88,10 +95,39 @@ void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStr
                                   " is not a multiple of the cluster size " +
                                   std::to_string(Manager::cluster_size));
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(grid, stream, cluster);
+    cudaLaunchConfig_t const config = cluster_launch_config<Manager>(grid, stream, cluster);
     WL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   }
   WL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace detail
+
+// Verifies `Manager` once per process (verify_once), then launches `kernel` on `grid` CTAs of
+// Manager::num_threads threads with Manager::smem_bytes of dynamic shared memory, in clusters of
+// Manager::cluster_size CTAs along x (grid.x must be a multiple of it).
+template <class Manager, class... Params, class... Args>
+void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
+            Args&&... args) {
+  static_assert(Manager::options.verified_in != VerifiedIn::ScheduleUnit,
+                "ts::launch: this TaskManager is verified in its schedule unit; launch it with "
+                "ts::launch<Manager>(ts::verified<Schedule>(), ...)");
+  verify_once<Manager>(name);
+  detail::launch_checked<Manager>(name, kernel, grid, stream, std::forward<Args>(args)...);
+}
+
+// Launches an instance of `Schedule` (the same tasks, pipelines and shared memory, other work
+// bodies) with the proof that its schedule unit verified it: no check at run time.
+template <class Manager, class Schedule, class... Params, class... Args>
+void launch(Verified<Schedule> proof, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
+            Args&&... args) {
+  using Verified = typename Schedule::Manager;
+  static_assert(Manager::num_threads == Verified::num_threads &&
+                    Manager::smem_bytes == Verified::smem_bytes &&
+                    Manager::cluster_size == Verified::cluster_size,
+                "ts::launch: the kernel's TaskManager is not an instance of the verified schedule "
+                "(its block, shared memory or cluster differ)");
+  detail::launch_checked<Manager>(proof.name, kernel, grid, stream, std::forward<Args>(args)...);
 }
 
 // How many clusters of Manager::cluster_size CTAs can be resident at once (the persistent grid of

@@ -15,12 +15,18 @@
 
 namespace warploom::ts {
 
+// Where a TaskManager's compile-time check runs (schedule_unit.hpp). KernelUnit: in every
+// translation unit that lowers it (setup_resources_and_tasks). ScheduleUnit: once, in the unit of
+// the schedule it shares with other instances; the kernel launches with that unit's proof.
+enum class VerifiedIn { KernelUnit, ScheduleUnit };
+
 struct ManagerOptions {
   int block_warps = 0;  // warps per CTA; 0: derived from the tasks (rounded up to a warpgroup)
   long long smem_capacity = kSmemCapacityBytes;
   // Capture and check the schedules while the kernel compiles (turn off only for schedules so
   // large that constant evaluation is slow; ts::launch still verifies on the host).
   bool compile_time_checks = true;
+  VerifiedIn verified_in = VerifiedIn::KernelUnit;
   // States the compile-time model check may explore per scenario before leaving the verdict to
   // the host check.
   long long compile_time_model_check_states = 2000;

@@ -17,7 +17,8 @@
 //   }
 //
 // Verification happens before anything runs: at compile time (setup_resources_and_tasks
-// static_asserts the structural checks, naming the violated rule), on the host through
+// static_asserts the structural checks, naming the violated rule — or, for a schedule shared by
+// many instances, its schedule unit does, once: schedule_unit.hpp), on the host through
 // Manager::verify() / ts::launch, and from the CLI.
 //
 // Lowering: warps are split into register regions (warpgroups joined by tasks that span them);
@@ -39,7 +40,7 @@
 #include "warploom/ts/describe.hpp"
 #include "warploom/ts/manager_traits.hpp"
 #include "warploom/ts/smem_layout.hpp"
-#include "warploom/ts/verify/verify.hpp"
+#include "warploom/ts/verifier.hpp"
 
 #if defined(__CUDACC__)
 #include <cuda/std/tuple>
@@ -116,6 +117,7 @@ class TaskManager {
   using traits = ManagerTraits<TaskList, GraphT, kOptions, AliasList>;
   using resources = typename traits::resources;
   using tasks = typename traits::tasks;
+  static constexpr ManagerOptions options = kOptions;
 
   // Launch configuration: the block is every task's warps, rounded up to whole warpgroups.
   static constexpr int num_warps = kOptions.block_warps > 0
@@ -145,9 +147,7 @@ class TaskManager {
   static ManagerModel model(std::string_view name = "task_manager") {
     return describe<traits>(name);
   }
-  static Report verify(std::string_view name = "task_manager") {
-    return verify_manager(model(name));
-  }
+  static Report verify(std::string_view name = "task_manager") { return verify_model(model(name)); }
 
 #if defined(__CUDACC__)
   // ---- Device: lowering ------------------------------------------------------------------------
@@ -193,7 +193,7 @@ class TaskManager {
 
   // Binds every resource's shared-memory buffers and initialises the pipeline barriers.
   WL_DEVICE Initialized setup_resources_and_tasks() {
-    if constexpr (kOptions.compile_time_checks) {
+    if constexpr (kOptions.compile_time_checks && kOptions.verified_in == VerifiedIn::KernelUnit) {
       static_assert(verified_at_compile_time<traits>(),
                     "TaskManager: a structural check failed; the note names the rule "
                     "(run `warploom verify` for the task, resource and fix)");

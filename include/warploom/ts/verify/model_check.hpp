@@ -24,25 +24,11 @@
 #include "warploom/ts/smem_layout.hpp"
 #include "warploom/ts/verify/context.hpp"
 #include "warploom/ts/verify/diagnostic.hpp"
+#include "warploom/ts/verify/model_check_options.hpp"
 #include "warploom/ts/verify/program.hpp"
 #include "warploom/ts/verify/state_table.hpp"
 
 namespace warploom::ts {
-
-struct ModelCheckOptions {
-  long long max_states = 4'000'000;  // per scenario
-  bool allow_undecided = false;      // if true, hitting max_states is reported but not an error
-  int max_findings = 8;
-  // Run-time loops run 0, 1, 2 and stages+1 times; a smaller cap limits the scenarios (the
-  // compile-time check uses 2).
-  int max_runtime_trips = 1 << 30;
-};
-
-struct ModelCheckStats {
-  long long states = 0;  // distinct states, all scenarios
-  int scenarios = 0;
-  bool decided = true;
-};
 
 namespace verify {
 
