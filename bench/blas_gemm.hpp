@@ -17,7 +17,7 @@
 #include <cublasLt.h>
 #include <cublas_v2.h>
 
-#include "gemm/gemm.hpp"
+#include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::bench {

@@ -26,7 +26,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gemm/gemm.hpp"
+#include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::bench {

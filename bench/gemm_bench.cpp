@@ -46,11 +46,11 @@
 
 #include "blas_gemm.hpp"
 #include "cutlass_sm90_gemm.hpp"
-#include "gemm/gemm.hpp"
 #include "gemm_operands.hpp"
 #include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
+#include "warploom/gemm.hpp"
 #include "warploom/harness/csv.hpp"
 #include "warploom/harness/device_json.hpp"
 #include "warploom/harness/extents.hpp"
@@ -305,12 +305,11 @@ int main(int argc, char** argv) {
       }
     }
     if (ablate_stages) {
-      for (wb::StageVariant const& v : wb::stage_variants())
-        contenders.push_back({v.name,
-                              [&v, &tuning](wg::GemmArguments const& a) {
-                                wb::run_stage_variant(v, a, tuning, nullptr);
-                              },
-                              {}});
+      for (wb::StageVariant const& v : wb::kStageVariants)
+        contenders.push_back(
+            {std::string(v.name),
+             [t = v.applied_to(tuning)](wg::GemmArguments const& a) { wg::gemm(a, nullptr, t); },
+             {}});
     }
     std::vector<double> errors;
     for (auto& c : contenders) {  // correctness first, on a poisoned D

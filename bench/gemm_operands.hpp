@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gemm/gemm.hpp"
+#include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::bench {

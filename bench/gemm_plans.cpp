@@ -131,8 +131,8 @@ bool parse_positive(std::string const& s, int& out) {
 
 // Tuning knobs of `gemm()`: design (cooperative | pingpong), cluster (1x1 | 2x1 | 1x2), panel
 // (raster panel height in tiles); and `variant`, a stage-count variant of
-// bench/gemm_stage_variants.
-wg::GemmTuning gemm_tuning(h::Tuning const& t, StageVariant const** variant) {
+// bench/gemm_stage_variants.hpp.
+wg::GemmTuning gemm_tuning(h::Tuning const& t) {
   wg::GemmTuning g;
   for (auto const& [knob, value] : t) {
     if (knob == "design" && (value == "cooperative" || value == "pingpong")) {
@@ -144,11 +144,11 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t, StageVariant const** variant) {
     } else if (int panel = 0; knob == "panel" && parse_positive(value, panel)) {
       g.raster_panel = panel;
     } else if (knob == "variant") {
-      auto const& vs = stage_variants();
-      auto const v =
-          std::find_if(vs.begin(), vs.end(), [&](auto const& s) { return s.name == value; });
-      if (v == vs.end()) throw std::invalid_argument("tuning: no stage variant `" + value + "`");
-      *variant = &*v;
+      auto const v = std::find_if(std::begin(kStageVariants), std::end(kStageVariants),
+                                  [&](StageVariant const& s) { return s.name == value; });
+      if (v == std::end(kStageVariants))
+        throw std::invalid_argument("tuning: no stage variant `" + value + "`");
+      g = v->applied_to(g);
     } else {
       throw std::invalid_argument("tuning: `" + knob + "=" + value +
                                   "` is not a knob of gemm() (design=cooperative|pingpong, "
@@ -170,7 +170,8 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
                               p.a_layout == wg::MatrixLayout::RowMajor &&
                               p.b_layout == wg::MatrixLayout::ColMajor;
   if (variants_apply)
-    for (StageVariant const& v : stage_variants()) space.push_back({{"variant", v.name}});
+    for (StageVariant const& v : kStageVariants)
+      space.push_back({{"variant", std::string(v.name)}});
   return space;
 }
 
@@ -179,10 +180,8 @@ GemmContender warploom_contender(std::string name, std::string description, wg::
           [kernel](wg::GemmArguments const& args) { wg::check_arguments(args, kernel); },
           [kernel](wg::GemmArguments const&) -> GemmLaunch {
             return [kernel](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
-              StageVariant const* variant = nullptr;
-              wg::GemmTuning tuning = gemm_tuning(t, &variant);
+              wg::GemmTuning tuning = gemm_tuning(t);
               tuning.kernel = kernel;
-              if (variant) return run_stage_variant(*variant, a, tuning, s);
               wg::gemm(a, s, tuning);
             };
           },

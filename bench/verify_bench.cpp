@@ -18,9 +18,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "registry.hpp"
 #include "ts/gemm_shaped.hpp"
-#include "warploom/ts/verify/verify.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+#include "warploom/ts/verifier.hpp"
 
 namespace ts = warploom::ts;
 
@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, std::function<ts::ManagerModel()>>> managers{
       {"gemm_shaped (5 tasks, 8 stages, persistent)",
        [] { return gemm_shaped::Manager<>::model("gemm_shaped"); }}};
-  for (auto const& k : warploom::bundled_kernels()) managers.push_back({k.name, k.model});
+  for (auto const& s : ts::registered_schedules())
+    managers.push_back({std::string(s.name), s.model});
 
   nlohmann::json out;
   out["machine"] = {{"hardware_concurrency", std::thread::hardware_concurrency()},
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (int i = 0; i < reps; ++i) {
       auto const t0 = std::chrono::steady_clock::now();
-      ts::Report const r = ts::verify_manager(m, {}, &st);
+      ts::Report const r = ts::verify_model(m, {}, &st);
       ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       ok = r.ok();

@@ -1,6 +1,6 @@
-// kernels/gemm/gemm.hpp
+// warploom/gemm.hpp
 //
-// Host API of warploom's GEMMs: D = alpha * scale_a * scale_b * (A . B) + beta * C, batched.
+// The GEMM API: D = alpha * scale_a * scale_b * (A . B) + beta * C, batched.
 //
 //   A is M x K, B is K x N, C and D are M x N; each operand row- or column-major, with an optional
 //   leading dimension and batch stride (0 = packed). Accumulation is fp32 (fp64 for fp64 inputs;
@@ -23,8 +23,6 @@
 #include <vector>
 
 #include <cuda_runtime_api.h>
-
-#include "warploom/ts/model.hpp"
 
 namespace warploom::gemm {
 
@@ -94,6 +92,12 @@ struct GemmTuning {
   int cluster_m = 1;
   int cluster_n = 1;
   ConsumerDesign design = ConsumerDesign::Auto;
+  // The A/B ring's stages and the epilogue's staging buffers per accumulator tile (0: the
+  // design's defaults, cooperative 4 and 2, ping-pong 6 and 1 — the fastest measured on the H200;
+  // others are the stage ablation of docs/kernels/sm90_ts_gemm.md). Every combination must fit
+  // shared memory, and is refused naming both sizes when it does not.
+  int stages = 0;
+  int staging_buffers = 0;
   // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
   // SIMT GEMM honours raster_panel and max_ctas and has no clusters.
   GemmKernel kernel = GemmKernel::Auto;
@@ -127,12 +131,5 @@ void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning t
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
 // Auto the one measured faster for problems of that size (docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
-
-// The TaskManagers of the sm90 TS GEMM (cooperative and ping-pong), as the verifier sees them.
-ts::ManagerModel gemm_model();
-ts::ManagerModel gemm_pingpong_model();
-
-// The TaskManager of the SIMT TS GEMM.
-ts::ManagerModel simt_gemm_model();
 
 }  // namespace warploom::gemm

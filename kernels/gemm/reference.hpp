@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gemm.hpp"
+#include "warploom/gemm.hpp"
 
 namespace warploom::gemm {
 

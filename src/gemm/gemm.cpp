@@ -1,17 +1,17 @@
-// kernels/gemm/gemm.cpp
+// src/gemm/gemm.cpp
 //
 // Argument checks, kernel selection and normalisation for the GEMMs: every rule a kernel relies on
 // is checked here, once, with an error that names the argument. A column-major D is computed as
 // the row-major transpose (D^T = B^T . A^T), so the kernels only ever see row-major C and D.
-#include "gemm.hpp"
+#include "warploom/gemm.hpp"
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "simt_gemm_dispatch.hpp"
-#include "sm90_ts_gemm_dispatch.hpp"
+#include "gemm/simt/simt_gemm_dispatch.hpp"
+#include "sm90_instances.hpp"
 
 namespace warploom::gemm {
 
@@ -307,7 +307,12 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
                           (tuning.cluster_m == 1 && tuning.cluster_n == 2);
   if (!cluster_ok)
     fail("tuning.cluster_m x tuning.cluster_n = " + str(tuning.cluster_m) + "x" +
-         str(tuning.cluster_n) + " is not a compiled cluster shape (1x1, 2x1 or 1x2)");
+         str(tuning.cluster_n) + " is not a cluster shape of the kernel (1x1, 2x1 or 1x2)");
+  if (tuning.stages != 0 && (tuning.stages < 2 || tuning.stages > 8))
+    fail("tuning.stages = " + str(tuning.stages) + " must be 0 (the design's default) or 2 to 8");
+  if (tuning.staging_buffers < 0 || tuning.staging_buffers > 2)
+    fail("tuning.staging_buffers = " + str(tuning.staging_buffers) +
+         " must be 0 (the design's default), 1 or 2");
   GemmKernel const kernel = selected_kernel(args, tuning.kernel);
   GemmArguments const r = with_row_major_d(resolve(args, kernel));
   if (kernel == GemmKernel::Simt) {
@@ -317,19 +322,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
   tuning.design = selected_design(r, tuning.design);
-  sm90::run_ts_gemm(r, tuning, stream);
-}
-
-ts::ManagerModel gemm_model() {
-  return sm90::ts_gemm_model();
-}
-
-ts::ManagerModel gemm_pingpong_model() {
-  return sm90::ts_gemm_pingpong_model();
-}
-
-ts::ManagerModel simt_gemm_model() {
-  return simt::simt_gemm_model();
+  sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
 }
 
 }  // namespace warploom::gemm

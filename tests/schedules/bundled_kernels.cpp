@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "corpus.hpp"
-#include "gemm/gemm.hpp"
+#include "warploom/ts/schedule_unit.hpp"
 
 namespace corpus {
 namespace {
@@ -213,29 +213,15 @@ void add_bundled_kernels(Corpus& c) {
   c.push_back(bundled<TmaCopy<4, 64, 256, true>>(
       "tutorial02_tma_copy_4x64_streaming",
       "Tutorial 02 tuning point: 4 stages of 64x128 with streaming stores (same schedule)"));
-  // kernels/gemm: the real TaskManager, straight from the kernel library (no twin needed: its
-  // model is built by the same host code that `warploom verify` runs).
-  c.push_back({.name = "sm90_ts_gemm",
-               .theme = kBundled,
-               .description = "sm90 TS GEMM: persistent tile loop, TMA load warp -> 4-stage "
-                              "tma_wgmma ring -> two wgmma warpgroups with lagged release",
-               .expected = {},
-               .model = [](std::string_view) { return warploom::gemm::gemm_model(); },
-               .controls = {}});
-  c.push_back({.name = "sm90_ts_gemm_pingpong",
-               .theme = kBundled,
-               .description = "sm90 TS GEMM, ping-pong: one TMA load warp feeding a 6-stage "
-                              "tma_wgmma ring on which two wgmma warpgroups take turns",
-               .expected = {},
-               .model = [](std::string_view) { return warploom::gemm::gemm_pingpong_model(); },
-               .controls = {}});
-  c.push_back({.name = "simt_gemm",
-               .theme = kBundled,
-               .description = "SIMT GEMM: persistent tile loop, 4 load warps (global loads before "
-                              "acquire) -> 3-stage async_async ring -> 8 FMA warps",
-               .expected = {},
-               .model = [](std::string_view) { return warploom::gemm::simt_gemm_model(); },
-               .controls = {}});
+  // Every schedule unit of the build (kernels/, warploom_schedules): the schedules themselves, as
+  // `warploom verify` reads them; no twin needed.
+  for (ts::RegisteredSchedule const& r : ts::registered_schedules())
+    c.push_back({.name = r.name,
+                 .theme = kBundled,
+                 .description = r.description,
+                 .expected = {},
+                 .model = [model = r.model](std::string_view) { return model(); },
+                 .controls = {}});
 }
 
 }  // namespace corpus

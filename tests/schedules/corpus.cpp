@@ -118,7 +118,7 @@ TEST(ScheduleCorpusShape, EntriesAreWellFormed) {
     EXPECT_TRUE(e.theme == kPipelines || e.theme == kLoops || e.theme == kHangs ||
                 e.theme == kRules || e.theme == kBundled);
     EXPECT_FALSE(e.description.empty());
-    EXPECT_NE(e.model, nullptr);
+    EXPECT_TRUE(static_cast<bool>(e.model));
     EXPECT_TRUE(std::is_sorted(e.expected.begin(), e.expected.end()));
     EXPECT_EQ(std::adjacent_find(e.expected.begin(), e.expected.end()), e.expected.end());
     for (auto id : e.expected) EXPECT_TRUE(is_rule_id(id)) << id;

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -38,11 +39,11 @@ inline constexpr std::string_view kRules = "rules";
 inline constexpr std::string_view kBundled = "bundled kernel";
 
 struct Entry {
-  std::string_view name;                             // unique, snake_case
-  std::string_view theme;                            // one of the themes above
-  std::string_view description;                      // one line: the schedule and what it shows
-  std::vector<std::string_view> expected;            // rule ids, sorted; empty: passes
-  ts::ManagerModel (*model)(std::string_view name);  // builds the verifier's view
+  std::string_view name;                   // unique, snake_case
+  std::string_view theme;                  // one of the themes above
+  std::string_view description;            // one line: the schedule and what it shows
+  std::vector<std::string_view> expected;  // rule ids, sorted; empty: passes
+  std::function<ts::ManagerModel(std::string_view name)> model;  // the verifier's view
   // Rules this entry is the passing control of (the fixed twin of a violating entry).
   std::vector<std::string_view> controls = {};
   bool known_miss = false;     // the verifier does not reach `expected` today (see `note`)

@@ -19,17 +19,19 @@
 
 #include "bench_command.hpp"
 #include "plans.hpp"
-#include "registry.hpp"
 #include "warploom/ts/print.hpp"
-#include "warploom/ts/verify/verify.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+#include "warploom/ts/verifier.hpp"
+#include "warploom/ts/verify/check_model.hpp"  // round_robin_table
 
 namespace ts = warploom::ts;
 
 namespace {
 
 int list_kernels() {
-  for (auto const& k : warploom::bundled_kernels())
-    std::printf("%-26s %s\n", k.name.c_str(), k.description.c_str());
+  for (auto const& s : ts::registered_schedules())
+    std::printf("%-30s %.*s\n", std::string(s.name).c_str(), static_cast<int>(s.description.size()),
+                s.description.data());
   std::printf("\nbench families (warploom bench <family> --shapes ...):\n");
   for (auto const& f : warploom::bench_families()) {
     std::printf("%-26s %s\n", f.name.c_str(), f.description.c_str());
@@ -42,9 +44,9 @@ int list_kernels() {
 
 int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, long long max_states,
                    bool allow_undecided) {
-  auto const& kernels = warploom::bundled_kernels();
+  auto const kernels = ts::registered_schedules();
   if (all)
-    for (auto const& k : kernels) names.push_back(k.name);
+    for (auto const& k : kernels) names.emplace_back(k.name);
   if (names.empty()) {
     std::fprintf(stderr, "warploom verify: name a kernel (see `warploom list`) or pass --all\n");
     return 2;
@@ -64,7 +66,7 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
     opt.allow_undecided = allow_undecided;
     ts::ModelCheckStats stats;
     auto const t0 = std::chrono::steady_clock::now();
-    ts::Report const r = ts::verify_manager(m, opt, &stats);
+    ts::Report const r = ts::verify_model(m, opt, &stats);
     double const ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%s\n", ts::schedule_table(m, &r).c_str());

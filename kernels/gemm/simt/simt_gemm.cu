@@ -1,11 +1,11 @@
-// kernels/gemm/simt_gemm.cu — every SIMT GEMM configuration, in one translation unit: the operand
-// layouts are run-time strides, so twelve kernels cover every type pair gemm.cpp accepts.
+// kernels/gemm/simt/simt_gemm.cu — every SIMT GEMM configuration, in one translation unit: the
+// operand layouts are run-time strides, so twelve kernels cover every type pair gemm.cpp accepts.
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
-#include "simt_gemm.cuh"
-#include "simt_gemm_dispatch.hpp"
+#include "gemm/simt/simt_gemm.cuh"
+#include "gemm/simt/simt_gemm_dispatch.hpp"
 
 namespace warploom::gemm::simt {
 namespace {
@@ -68,10 +68,6 @@ void run_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStre
                            " -> " + std::string(to_string(out)) +
                            " (gemm.cpp should have rejected it)");
   }
-}
-
-ts::ManagerModel simt_gemm_model() {
-  return Config<float, float>::Manager::model("simt_gemm");
 }
 
 }  // namespace warploom::gemm::simt

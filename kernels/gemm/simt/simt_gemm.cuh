@@ -1,4 +1,4 @@
-// kernels/gemm/simt_gemm.cuh
+// kernels/gemm/simt/simt_gemm.cuh
 //
 // The SIMT GEMM in TS: D = alpha * (A . B) + beta * C with FMA on the CUDA cores, no tensor cores.
 // The fallback of warploom::gemm::gemm for what the sm90 tensor-core GEMM cannot run: fp32 and
@@ -45,9 +45,9 @@
 #include <string>
 #include <type_traits>
 
-#include "gemm.hpp"
-#include "tile_raster.hpp"
+#include "gemm/tile_raster.hpp"
 #include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
 #include "warploom/ts/launch.hpp"
 #include "warploom/ts/ts.hpp"
 

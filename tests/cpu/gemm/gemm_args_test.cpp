@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gemm/gemm.hpp"
+#include "warploom/gemm.hpp"
 
 namespace warploom::gemm {
 namespace {

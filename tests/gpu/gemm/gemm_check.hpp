@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gemm/gemm.hpp"
+#include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::gemm::testing {

@@ -10,9 +10,9 @@
 
 #include <vector>
 
-#include "gemm/gemm.hpp"
 #include "gemm_check.hpp"
 #include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
 
 namespace warploom::gemm::testing {
 namespace {

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "gemm/gemm.hpp"
 #include "gemm_check.hpp"
 #include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
 
 namespace warploom::gemm::testing {
 namespace {

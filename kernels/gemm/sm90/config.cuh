@@ -1,0 +1,151 @@
+// kernels/gemm/sm90/config.cuh
+//
+// One typed sm90 TS GEMM configuration: a schedule's shape (shape.hpp) with element types, operand
+// majors and the cluster's shape — the CuTe side of the kernel: shared-memory layouts, TMA atoms,
+// the wgmma tiling, the accumulator fragment and the kernel parameters.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+// cute/tensor.hpp first: the atoms' headers rely on what it declares.
+#include <cute/tensor.hpp>
+
+#include <cute/arch/mma_sm90.hpp>
+#include <cute/atom/copy_traits_sm90_tma.hpp>
+#include <cute/atom/mma_atom.hpp>
+
+#include "gemm/tile_raster.hpp"
+
+namespace warploom::gemm::sm90 {
+
+using cute::_1;
+using cute::Int;
+
+// Operand layouts, as CuTe sees them: A is (M, K, L), B is (N, K, L); "K-major" means stride 1
+// along K.
+template <bool kKMajor>
+using OperandStride = std::conditional_t<kKMajor, cute::Stride<std::int64_t, _1, std::int64_t>,
+                                         cute::Stride<_1, std::int64_t, std::int64_t>>;
+
+template <class T, bool kKMajor>
+using SmemAtom = std::conditional_t<kKMajor, cute::GMMA::Layout_K_SW128_Atom<T>,
+                                    cute::GMMA::Layout_MN_SW128_Atom<T>>;
+
+// (BLK_MN, BLK_K, STAGES), each stage a contiguous, 128-byte-swizzled tile.
+template <class T, bool kKMajor, int kMN, int kK, int kStages>
+using SmemLayout = decltype(cute::tile_to_shape(
+    SmemAtom<T, kKMajor>{}, cute::make_shape(Int<kMN>{}, Int<kK>{}, Int<kStages>{}),
+    std::conditional_t<kKMajor, cute::Step<_1, cute::_2, cute::_3>,
+                       cute::Step<cute::_2, _1, cute::_3>>{}));
+
+// Schedule shape S run on TA x TB -> TD with the given operand majors, kClusterM x kClusterN CTAs
+// per cluster (kClusterM tile rows sharing one B tile, kClusterN tile columns sharing one A tile),
+// and kMmaWarpgroups warpgroups sharing one accumulator tile (2: cooperative, 64 rows each; 1:
+// ping-pong).
+template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kClusterM_,
+          int kClusterN_, class S, int kMmaWarpgroups_>
+struct GemmConfig {
+  using Shape = S;
+  using TA = TA_;
+  using TB = TB_;
+  using TD = TD_;
+  static constexpr bool kAKMajor = kAKMajor_;
+  static constexpr bool kBKMajor = kBKMajor_;
+  static constexpr int kTileM = S::kTileM;
+  static constexpr int kTileN = S::kTileN;
+  static constexpr int kTileK = S::kTileKBytes / static_cast<int>(sizeof(TA));
+  static constexpr int kStages = S::kStages;
+  static constexpr int kClusterM = kClusterM_;  // CTAs sharing (multicasting) one B tile
+  static constexpr int kClusterN = kClusterN_;  // CTAs sharing (multicasting) one A tile
+  static constexpr int kClusterSize = kClusterM * kClusterN;
+  static constexpr int kMmaWarpgroups = kMmaWarpgroups_;
+  static constexpr int kMmaThreads = 128 * kMmaWarpgroups;  // threads sharing one accumulator
+  static constexpr int kStagingBuffers = S::kStagingBuffers;
+  static_assert(kClusterSize == S::kClusterSize, "the cluster shape is the schedule's size");
+  static_assert(sizeof(TA) == sizeof(TB), "A and B elements of one width (one K tile)");
+
+  using TileShape = cute::Shape<Int<kTileM>, Int<kTileN>, Int<kTileK>>;
+  // The warpgroups split the tile's rows: each issues m64 wgmma atoms over its rows.
+  using TiledMma =
+      decltype(cute::make_tiled_mma(cute::GMMA::ss_op_selector < TA, TB, float, TileShape,
+                                    kAKMajor ? cute::GMMA::Major::K : cute::GMMA::Major::MN,
+                                    kBKMajor ? cute::GMMA::Major::K : cute::GMMA::Major::MN > (),
+                                    cute::Layout<cute::Shape<Int<kMmaWarpgroups>, _1, _1>>{}));
+  static_assert(cute::size(TiledMma{}) == kMmaThreads);
+
+  using SmemLayoutA = SmemLayout<TA, kAKMajor, kTileM, kTileK, kStages>;
+  using SmemLayoutB = SmemLayout<TB, kBKMajor, kTileN, kTileK, kStages>;
+  static_assert(cute::cosize_v<SmemLayoutA> * sizeof(TA) == kStages * S::kBytesA);
+  static_assert(cute::cosize_v<SmemLayoutB> * sizeof(TB) == kStages * S::kBytesB);
+
+  // Epilogue subtiles: kTileM x kEpiN, one 128-byte swizzle row of D per tile row.
+  static constexpr int kEpiN = 128 / static_cast<int>(sizeof(TD));
+  static constexpr int kEpiTiles = kTileN / kEpiN;
+  using SmemLayoutEpi = decltype(cute::tile_to_shape(
+      cute::GMMA::Layout_K_SW128_Atom<TD>{}, cute::make_shape(Int<kTileM>{}, Int<kEpiN>{})));
+  static_assert(cute::cosize_v<SmemLayoutEpi> * sizeof(TD) == S::kStagingBytes);
+
+  using StrideA = OperandStride<kAKMajor>;
+  using StrideB = OperandStride<kBKMajor>;
+  using StrideD = cute::Stride<std::int64_t, _1, std::int64_t>;  // row-major C and D
+
+  // The TMA load of one operand's (kRows x kTileK) tiles from `gmem` ((rows, K, L)); with
+  // kMulticast > 1 each of that many CTAs loads 1/kMulticast of the tile and multicasts it.
+  template <int kRows, int kMulticast, class Smem, class GmemTensor>
+  static auto make_tma_load(GmemTensor const& gmem) {
+    using Op =
+        std::conditional_t<kMulticast == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
+    return cute::make_tma_copy(Op{}, gmem, Smem{}(cute::_, cute::_, 0),
+                               cute::make_shape(Int<kRows>{}, Int<kTileK>{}), Int<kMulticast>{});
+  }
+  template <class T, class Stride>
+  static auto null_operand() {
+    return cute::make_tensor(static_cast<T const*>(nullptr), cute::repeat_like(Stride{}, 0),
+                             Stride{});
+  }
+  using TmaA = decltype(make_tma_load<kTileM, kClusterN, SmemLayoutA>(null_operand<TA, StrideA>()));
+  using TmaB = decltype(make_tma_load<kTileN, kClusterM, SmemLayoutB>(null_operand<TB, StrideB>()));
+
+  // The accumulator fragment of one MMA thread: (MMA, MMA_M, MMA_N) floats, kept in registers.
+  // The epilogue reads it as kAtomsM wgmma D fragments of one m64nN atom each:
+  // ((2 columns, 2 rows, N/8 column groups), kAtomsM, 1).
+  using AccLayout = decltype(cute::partition_fragment_C(
+                                 TiledMma{}, cute::make_shape(Int<kTileM>{}, Int<kTileN>{}))
+                                 .layout());
+  static constexpr int kAtomsM = kTileM / (64 * kMmaWarpgroups);
+  static_assert(cute::rank(AccLayout{}) == 3 && cute::size<1>(AccLayout{}) == kAtomsM &&
+                cute::size<2>(AccLayout{}) == 1 && cute::size<0, 0>(AccLayout{}) == 2 &&
+                cute::size<0, 1>(AccLayout{}) == 2 && cute::size<0, 2>(AccLayout{}) == kTileN / 8);
+  struct Accumulator {
+    float v[cute::cosize_v<AccLayout>];
+    WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
+  };
+
+  // Everything the kernel gets from the host (a __grid_constant__ parameter: the TMA descriptors
+  // must live in parameter, constant or global memory).
+  struct Params {
+    TmaA tma_a;
+    TmaB tma_b;
+    CUtensorMap tma_d;  // D as (N, M, L), boxes of kEpiN x kTileM, 128B swizzle
+    int m, n, k, batch;
+    TD* d;
+    TD const* c;
+    StrideD stride_c;
+    StrideD stride_d;
+    float alpha, beta;
+    float const* scale_a;  // fp8 per-tensor scales: device values, null = 1
+    float const* scale_b;
+    TileRaster raster;
+    int num_tiles;
+    int k_tiles;
+  };
+};
+
+// True for the phantom tiles of Tiles (uniform across the CTA's cluster).
+template <class Params>
+WL_DEVICE bool is_phantom(Params const& p, TileCoord tile) {
+  return tile.l >= p.batch;
+}
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,133 @@
+// kernels/gemm/sm90/kernel.cuh
+//
+// One sm90 TS GEMM instance — a schedule (cooperative.hpp, pingpong.hpp) with the works of one
+// typed configuration (config.cuh, works.cuh) — as a kernel and its host launcher: TMA descriptors
+// and the tile raster from GemmArguments (already checked and resolved by src/gemm), the
+// persistent grid, and the launch with the proof that the schedule was verified when it was built
+// (ts::verified<Schedule>: no check at run time, and none in this translation unit).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "gemm/sm90/config.cuh"
+#include "gemm/sm90/cooperative.hpp"
+#include "gemm/sm90/pingpong.hpp"
+#include "gemm/sm90/schedule_only.hpp"
+#include "gemm/sm90/works.cuh"
+#include "warploom/arch/sm90/tensor_map.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
+#include "warploom/ts/launch.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+
+namespace warploom::gemm::sm90 {
+
+// Design (Cooperative or Pingpong) on shape S, run on TIn x TIn -> TOut with the given operand
+// majors and a kClusterM x kClusterN cluster.
+template <template <class, class> class Design, class S, class TIn, class TOut, bool kAKMajor,
+          bool kBKMajor, int kClusterM, int kClusterN>
+struct Instance {
+  using Schedule = Design<S, ScheduleOnly>;  // what the schedule unit verified
+  using Cfg = GemmConfig<TIn, TIn, TOut, kAKMajor, kBKMajor, kClusterM, kClusterN, S,
+                         Schedule::kMmaWarpgroups>;
+  using Kernel = Design<S, Works<Cfg>>;
+  using Manager = typename Kernel::Manager;
+  using Params = typename Cfg::Params;
+};
+
+template <class I>
+__global__ void __launch_bounds__(I::Manager::num_threads, 1)
+    ts_gemm_kernel(__grid_constant__ typename I::Params const p) {
+  extern __shared__ __align__(1024) char smem[];
+  using Kernel = typename I::Kernel;
+  if (threadIdx.x == Kernel::LoadTask::spec.warp_idx * 32) {
+    cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(&p.tma_d);
+  }
+  // This CTA's walk over cluster tiles: its cluster's index, clusters in the grid as the stride.
+  constexpr int kClusterSize = I::Cfg::kClusterSize;
+  typename Kernel::Tiles const tiles{.p = &p,
+                                     .first = static_cast<int>(blockIdx.x) / kClusterSize,
+                                     .stride = static_cast<int>(gridDim.x) / kClusterSize,
+                                     .num_tiles = p.num_tiles,
+                                     .k_tiles = p.k_tiles};
+  Kernel::run(p, tiles, smem);
+}
+
+// The (M, K, L) or (N, K, L) view of an operand for CuTe; `rows` is M or N.
+template <bool kKMajor, class T>
+auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
+  using namespace cute;
+  std::int64_t const ld = x.ld;
+  std::int64_t const bs = x.batch_stride;
+  auto const shape = make_shape(rows, k, batch);
+  auto const* ptr = static_cast<T const*>(x.data);
+  if constexpr (kKMajor) {
+    return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, bs)));
+  } else {
+    return make_tensor(ptr, make_layout(shape, make_stride(_1{}, ld, bs)));
+  }
+}
+
+// `args` has its leading dimensions and batch strides resolved, row-major C and D, and A (M x K)
+// and B (K x N, seen as N x K) in the majors of the instance.
+template <class I>
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  using namespace cute;
+  using Cfg = typename I::Cfg;
+  using Params = typename I::Params;
+  constexpr std::int64_t kBytes = sizeof(typename Cfg::TD);
+  Params p{
+      .tma_a = Cfg::template make_tma_load<Cfg::kTileM, Cfg::kClusterN, typename Cfg::SmemLayoutA>(
+          operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch)),
+      .tma_b = Cfg::template make_tma_load<Cfg::kTileN, Cfg::kClusterM, typename Cfg::SmemLayoutB>(
+          operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch)),
+      .tma_d = warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
+          args.d, {args.n, args.m, args.batch}, {args.ldd * kBytes, args.batch_stride_d * kBytes},
+          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B),
+      .m = args.m,
+      .n = args.n,
+      .k = args.k,
+      .batch = args.batch,
+      .d = static_cast<typename Cfg::TD*>(args.d),
+      .c = static_cast<typename Cfg::TD const*>(args.c.data),
+      .stride_c = {},
+      .stride_d = {},
+      .alpha = args.alpha,
+      .beta = args.beta,
+      .scale_a = args.scale_a,
+      .scale_b = args.scale_b,
+      .raster = {},
+      .num_tiles = 0,
+      .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
+  };
+  p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
+  p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
+  // The raster walks cluster tiles: kClusterM x kClusterN output tiles each.
+  auto const ceil_div = [](int a, int b) { return (a + b - 1) / b; };
+  p.raster = TileRaster{.tiles_m = ceil_div(ceil_div(args.m, Cfg::kTileM), Cfg::kClusterM),
+                        .tiles_n = ceil_div(ceil_div(args.n, Cfg::kTileN), Cfg::kClusterN),
+                        .panel = std::max(1, tuning.raster_panel)};
+  p.num_tiles = p.raster.tiles_per_batch() * args.batch;
+
+  // Persistent grid: as many clusters as can be resident (or tuning.max_ctas CTAs), at most one
+  // per cluster tile.
+  using Manager = typename I::Manager;
+  int clusters = 0;
+  if constexpr (Cfg::kClusterSize == 1) {
+    int device = 0;
+    WL_CUDA_CHECK(cudaGetDevice(&device));
+    WL_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrMultiProcessorCount, device));
+  } else {
+    clusters = ts::max_active_clusters<Manager>(ts_gemm_kernel<I>);
+  }
+  if (tuning.max_ctas > 0)
+    clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
+  clusters = std::min(clusters, p.num_tiles);
+  dim3 const grid(static_cast<unsigned>(clusters * Cfg::kClusterSize));
+  ts::launch<Manager>(ts::verified<typename I::Schedule>(), ts_gemm_kernel<I>, grid, stream, p);
+}
+
+}  // namespace warploom::gemm::sm90

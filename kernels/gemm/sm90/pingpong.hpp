@@ -1,0 +1,165 @@
+// kernels/gemm/sm90/pingpong.hpp
+//
+// The ping-pong Hopper GEMM's schedule: D = alpha * scale_a * scale_b * (A . B) + beta * C, fp32
+// accumulation, persistent CTAs, each of two consumer warpgroups owning a 128 x 128 accumulator
+// tile of its own, so that one warpgroup's epilogue runs while the other's wgmma keep the tensor
+// cores busy.
+//
+//                                                       ┌─▶ Mma0 (warps 0-3) ──acc──▶ GmemD0
+//   Tiles ──▶ LoadTask ──▶ SmemAB (TMA -> wgmma, 6 stages) ┤   K tiles of tiles j, j + 2s, ...
+//            (warp 8)     all K tiles of j, then j + s,  └─▶ Mma1 (warps 4-7) ──acc──▶ GmemD1
+//                         then j + 2s, ...                   K tiles of tiles j + s, j + 3s, ...
+//
+// The CTA walks its tiles j, j + s, j + 2s, ... (s: CTAs in the grid) two at a time. The load
+// task streams all K tiles of the first tile of a pair into the ring, then all of the second; the
+// two MMA warpgroups take turns on the ring: Mma0 waits on and releases the stages of the first
+// tile and skip()s those of the second, Mma1 the other way round. Two one-stage pipelines without
+// data, Turn<0> and Turn<1>, hand the main loop from one warpgroup to the other when its last
+// wgmma of a tile retired (CUTLASS's OrderedSequenceBarrier): while one warpgroup stores its tile,
+// the other computes, and the active one has the whole ring to run ahead in.
+//
+// The turns are also what makes skip() safe. A warpgroup that skips a whole tile of stages has its
+// ring cursor a tile ahead of the load task; waiting there before the stage's previous lap was
+// filled would pass on the stale phase parity (mbarrier waits compare parities only). The verifier
+// found exactly that (R-M5) in a first version without the turns; with them, a warpgroup waits on
+// its first stage only after the other consumed, so the load task issued, every earlier stage.
+//
+// A CTA with an odd number of tiles pairs its last one with a phantom tile (Tiles): loads fill
+// zeros, Mma1 skips the wgmma and the store.
+//
+// Shared memory: 6 stages x 32 KiB + 2 x 16 KiB epilogue staging = 224 KiB.
+// Warps: Mma0 on warps 0-3 and Mma1 on warps 4-7 with 232 registers, load on warp 8 with 40,
+// padding on warps 9-11: 2 x 128 x 232 + 128 x 40 = 64512 <= 65536 registers.
+// Clusters work as in the cooperative kernel: SmemAB is a multicast pipeline, and both CTAs of a
+// cluster walk the same cluster tiles (phantoms included).
+//
+// This file is the schedule only (see cooperative.hpp).
+#pragma once
+
+#include <string_view>
+
+#include "gemm/sm90/resources.hpp"
+#include "gemm/sm90/shape.hpp"
+
+namespace warploom::gemm::sm90 {
+
+// Shape: 128 x 128 tiles per warpgroup, 6 stages of 32 KiB, one staging buffer of 16 KiB per
+// warpgroup (224 KiB).
+template <int kStages = 6, int kStagingBuffers = 1, int kClusterSize = 1>
+using PingpongShape = Shape<128, 128, kStages, kStagingBuffers, kClusterSize>;
+
+template <class S, class W = ScheduleOnly>
+struct Pingpong {
+  static constexpr int kMmaWarpgroups = 1;  // per accumulator tile
+  static constexpr ScheduleName kNameText = schedule_name<S>("sm90_ts_gemm_pingpong", 6, 1);
+  static constexpr std::string_view kName = kNameText.view();
+  static constexpr std::string_view kDescription =
+      "GEMM: persistent, TMA load warp -> one smem ring -> two wgmma warpgroups taking turns, "
+      "one storing its 128x128 tile while the other computes";
+
+  using Tiles = sm90::Tiles<S, W>;
+  using SmemAB = sm90::SmemAB<S, W, kMmaWarpgroups>;
+  template <int kSlot>
+  using GmemD = sm90::GmemD<S, W, kSlot, 2>;
+  using Accumulator = typename W::Accumulator;
+
+  // The main loop's turn, handed from warpgroup kFrom to the other (a barrier, no data).
+  template <int kFrom>
+  struct Turn {
+    static constexpr std::string_view kNames[] = {"turn0", "turn1"};
+    static constexpr ts::ResourceSpec spec{
+        .name = kNames[kFrom], .pipeline = ts::async_async(1, ts::warps(4), ts::warps(4))};
+  };
+
+  struct LoadTask {
+    static constexpr ts::TaskSpec spec{
+        .name = "load", .warp_idx = 8, .num_warps = 1, .num_registers = 40};
+    using src = ts::list<Tiles>;
+    using dst = ts::list<SmemAB>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem) {
+      ctx.domain_loop(tiles->first, tiles->num_tiles, 2 * tiles->stride, [&](auto&) {
+        load_tile<0>(ctx, tiles, smem);
+        load_tile<1>(ctx, tiles, smem);
+      });
+    }
+    // All K tiles of the pair's tile kShare.
+    template <int kShare>
+    WL_HOST_DEVICE static constexpr void load_tile(auto& ctx, auto& tiles, auto& smem) {
+      auto tile = ts::work<&Tiles::template next_share<kShare>>(tiles);
+      load_k_tiles<SmemAB>(ctx, tiles, smem, tile);
+    }
+  };
+
+  // Warpgroup kSlot: the kSlot-th tile of each pair, from its turn's stages to GmemD<kSlot>. The
+  // K loop is the cooperative kernel's (one wgmma batch in flight, lagged release).
+  template <int kSlot>
+  struct MmaTask {
+    static constexpr std::string_view kNames[] = {"mma0", "mma1"};
+    static constexpr ts::TaskSpec spec{
+        .name = kNames[kSlot], .warp_idx = 4 * kSlot, .num_warps = 4, .num_registers = 232};
+    using src = ts::list<Tiles, SmemAB, Turn<1 - kSlot>>;
+    using dst = ts::list<GmemD<kSlot>, Turn<kSlot>>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& smem, auto& my_turn,
+                                                  auto& d, auto& next_turn) {
+      auto acc = ctx.local(Accumulator{});
+      ctx.domain_loop(tiles->first, tiles->num_tiles, 2 * tiles->stride, [&](auto& pair) {
+        auto tile = ts::work<&Tiles::template next_share<kSlot>>(tiles);
+        if constexpr (kSlot == 1) pass_stages(ctx, tiles, smem);  // the first tile is Mma0's
+        // Wait for the turn: Mma1 every time, Mma0 from its second tile on.
+        auto take_turn = [&] {
+          my_turn.wait();
+          my_turn.release();
+        };
+        if constexpr (kSlot == 0) {
+          pair.not_first_iter(take_turn);
+        } else {
+          take_turn();
+        }
+        mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);
+        // Hand the turn over: Mma0 every time, Mma1 unless nobody takes it (its last tile).
+        auto give_turn = [&] {
+          next_turn.acquire();
+          next_turn.commit();
+        };
+        if constexpr (kSlot == 0) {
+          give_turn();
+          pass_stages(ctx, tiles, smem);  // the second tile is Mma1's
+        } else {
+          pair.not_last_iter(give_turn);
+        }
+        ts::work<&GmemD<kSlot>::store>(d, tile, acc);
+      });
+      ts::bulk_wait_read<0>(ctx);
+    }
+    // The other warpgroup's K tiles: this one's cursor passes them without waiting.
+    WL_HOST_DEVICE static constexpr void pass_stages(auto& ctx, auto& tiles, auto& smem) {
+      ctx.domain_loop(tiles->k_tiles, [&](auto&) { smem.skip(); });
+    }
+  };
+
+  using Manager = ts::TaskManager<
+      ts::Tasks<MmaTask<0>, MmaTask<1>, LoadTask, ts::PaddingTask<9, 3, 40>>,
+      ts::Graph<ts::DependsOn<SmemAB, Tiles>, ts::DependsOn<GmemD<0>, SmemAB, Tiles>,
+                ts::DependsOn<GmemD<1>, SmemAB, Tiles>, ts::DependsOn<Turn<0>, SmemAB>,
+                ts::DependsOn<Turn<1>, SmemAB>>,
+      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;
+  static_assert(Manager::cluster_size == S::kClusterSize);
+
+#if defined(__CUDACC__)
+  // The kernel body: this CTA's resources, the schedule, run.
+  static WL_DEVICE void run(typename W::Params const& p, Tiles tiles, char* smem) {
+    SmemAB ab{};
+    ab.p = &p;
+    GmemD<0> d0{};
+    d0.p = &p;
+    GmemD<1> d1{};
+    d1.p = &p;
+    Turn<0> turn0;
+    Turn<1> turn1;
+    Manager tm(smem, tiles, ab, d0, d1, turn0, turn1);
+    tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+  }
+#endif
+};
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,140 @@
+// kernels/gemm/sm90/resources.hpp
+//
+// The resources of the sm90 TS GEMMs (cooperative.hpp, pingpong.hpp) as their schedules see them —
+// names, pipelines, shared-memory buffers and the works each declares — and the schedule pieces
+// both designs run. No element type appears here: every work forwards to the kernel's works `W`
+// (works.cuh: TMA, wgmma and the epilogue for one dtype and layout; schedule_only.hpp: no bodies,
+// for verification on the host), so one schedule serves every instance.
+//
+//   Tiles   which output tile comes next (persistent raster order, clusters)
+//   SmemAB  one TMA -> wgmma pipeline of A and B tiles
+//   GmemD   the epilogue: the accumulator through shared-memory staging to D
+//
+// What `W` provides: the types Params, ElementA, ElementB, ElementD and Accumulator, and
+//   TileCoord W::tile_at(Params const&, int cluster_tile)
+//   void W::tma_load(SmemAB&, ts::Produce const&, TileCoord)
+//   void W::mma(SmemAB const&, ts::Consume const&, Accumulator&, TileCoord)
+//   void W::store(GmemD&, ts::Produce const&, TileCoord, Accumulator const&)
+#pragma once
+
+#include <string_view>
+
+#include "gemm/sm90/schedule_only.hpp"
+#include "gemm/tile_raster.hpp"
+#include "warploom/ts/ts.hpp"
+
+namespace warploom::gemm::sm90 {
+
+namespace ts = warploom::ts;
+
+// Which output tile comes next. The persistent loop walks cluster tiles first, first + stride, ...
+// in raster order; W maps a cluster tile to this CTA's own tile of it. A consumer with a share of a
+// loop iteration (ping-pong's second warpgroup) asks for the cluster tile `share` x stride further
+// on. A cluster tile index past the last one is a phantom tile: its batch coordinate is past the
+// last batch, so its TMA loads fill zeros, its MMA is skipped and its stores are dropped — it only
+// keeps the pipelines (and the CTAs of a cluster) in step.
+template <class S, class W>
+struct Tiles {
+  static constexpr ts::ResourceSpec spec{.name = "tiles"};
+  typename W::Params const* p = nullptr;
+  int first = 0;      // this CTA's cluster index
+  int stride = 1;     // clusters in the grid
+  int num_tiles = 0;  // cluster tiles in the problem
+  int k_tiles = 0;
+
+  WL_DEVICE TileCoord next(ts::Consume const& s) const { return W::tile_at(*p, s.loop_offset); }
+  template <int kShare>
+  WL_DEVICE TileCoord next_share(ts::Consume const& s) const {
+    return W::tile_at(*p, s.loop_offset + kShare * stride);
+  }
+};
+
+// The A and B tiles of each K step, filled by TMA (multicast in a cluster) and read by wgmma
+// straight from shared memory. Each stage is released by the kMmaWarpgroups warpgroups of one
+// accumulator tile (all MMA warps in the cooperative kernel; in ping-pong the warpgroup whose turn
+// it is). A stage is written by every CTA of a cluster, so in a cluster SmemAB is a multicast
+// pipeline: each release reaches the stage's empty barrier in every CTA.
+template <class S, class W, int kMmaWarpgroups>
+struct SmemAB {
+  static constexpr ts::ResourceSpec spec{
+      .name = "smem_ab",
+      .pipeline =
+          ts::tma_wgmma(S::kStages, S::kStageBytes, ts::threads(1), ts::warps(kMmaWarpgroups * 4))
+              .with_advance_on_wait()
+              .with_multicast(S::kClusterSize)};
+  using ElementA = typename W::ElementA;
+  using ElementB = typename W::ElementB;
+  static_assert(S::kBytesA % sizeof(ElementA) == 0 && S::kBytesB % sizeof(ElementB) == 0);
+
+  typename W::Params const* p = nullptr;
+  ts::SmemBuffer<ElementA, S::kStages * S::kBytesA / sizeof(ElementA), 1024> a;  // (M, K, STAGE)
+  ts::SmemBuffer<ElementB, S::kStages * S::kBytesB / sizeof(ElementB), 1024> b;  // (N, K, STAGE)
+  using smem_buffers = ts::buffers<&SmemAB::a, &SmemAB::b>;
+
+  // Both TMA loads of K tile `stage.loop_offset` of `tile`; their bytes complete the stage.
+  WL_DEVICE void tma_load(ts::Produce const& stage, TileCoord tile) {
+    W::tma_load(*this, stage, tile);
+  }
+  // Issues (without waiting) the wgmma batch of one K tile of `tile` into `acc`; the first K
+  // tile overwrites it.
+  WL_DEVICE void mma(ts::Consume const& stage, typename W::Accumulator& acc, TileCoord tile) const {
+    W::mma(*this, stage, acc, tile);
+  }
+};
+
+// Writes alpha * scale_a * scale_b * acc + beta * C to D through kStagingBuffers shared-memory
+// subtiles. kSlot of kSlots: which accumulator tile (ping-pong has one per warpgroup).
+template <class S, class W, int kSlot_ = 0, int kSlots = 1>
+struct GmemD {
+  static constexpr int kSlot = kSlot_;
+  static constexpr std::string_view kNames[] = {"gmem_d", "gmem_d0", "gmem_d1"};
+  static_assert(kSlots <= 2 && kSlot < kSlots);
+  static constexpr ts::ResourceSpec spec{.name = kNames[kSlots == 1 ? 0 : 1 + kSlot]};
+  using ElementD = typename W::ElementD;
+
+  typename W::Params const* p = nullptr;
+  ts::SmemBuffer<ElementD, S::kStagingBuffers * S::kStagingBytes / sizeof(ElementD), 1024>
+      staging;  // (BUFFER, M, 128 bytes)
+  using smem_buffers = ts::buffers<&GmemD::staging>;
+
+  WL_DEVICE void store(ts::Produce const& stage, TileCoord tile,
+                       typename W::Accumulator const& acc) {
+    W::store(*this, stage, tile, acc);
+  }
+};
+
+// ---- Schedule pieces both designs run -----------------------------------------------------------
+
+// Load side: every K tile of `tile` into the ring (acquire a stage, TMA A and B into it, commit).
+template <class Ring>
+WL_HOST_DEVICE constexpr void load_k_tiles(auto& ctx, auto& tiles, auto& smem, auto const& tile) {
+  ctx.domain_loop(tiles->k_tiles, [&](auto&) {
+    smem.acquire();
+    ts::work<&Ring::tma_load>(smem, tile);
+    smem.commit();
+  });
+}
+
+// MMA side: the wgmma batch of every K tile of `tile` into `acc`, one batch kept in flight
+// (`wgmma_wait<1>`) and each stage released once the batch after it was issued (the lagged
+// release the verifier checks under R-D13); the last stage after the last batch retired.
+template <class Ring>
+WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, auto& acc,
+                                          auto const& tile) {
+  ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
+    smem.wait();
+    ts::work<&Ring::mma>(smem, acc, tile);
+    ts::wgmma_wait<1>(ctx);                     // the previous K tile's reads retired
+    k.not_first_iter([&] { smem.release(); });  // ... so its stage goes back to TMA
+    k.last_iter([&] {
+      ts::wgmma_wait<0>(ctx);
+      smem.release();
+    });
+  });
+  // Again, unconditionally: ptxas cannot tell that last_iter ran, and to keep the epilogue from
+  // reading accumulators still in flight it would otherwise put a full wgmma wait on every K
+  // iteration (C7517), ending the overlap of consecutive batches.
+  ts::wgmma_wait<0>(ctx);
+}
+
+}  // namespace warploom::gemm::sm90

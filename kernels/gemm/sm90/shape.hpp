@@ -1,0 +1,75 @@
+// kernels/gemm/sm90/shape.hpp
+//
+// What an sm90 TS GEMM schedule depends on: numbers, no types. The K tile is one 128-byte row of
+// the 128B swizzle (64 16-bit or 128 fp8 elements), and the epilogue stages D one 128-byte row per
+// tile row, so every byte count below is the same for every element type — which is what lets one
+// schedule, verified once, serve every dtype and operand layout (schedule_unit.hpp).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace warploom::gemm::sm90 {
+
+// Shared memory a schedule of this shape asks for: the A/B ring and `slots` accumulator tiles'
+// staging buffers (ping-pong has two), without the few hundred bytes of barriers. The verifier
+// checks the exact layout (R-D21); the host uses this to refuse a configuration with the numbers.
+constexpr long long smem_payload_bytes(int tile_m, int tile_n, int stages, int staging_buffers,
+                                       int slots) {
+  return static_cast<long long>(stages) * (tile_m + tile_n) * 128 +
+         static_cast<long long>(slots) * staging_buffers * tile_m * 128;
+}
+
+// kTileM x kTileN: one accumulator tile (of all the MMA warpgroups that share it); kStages: the
+// A/B ring; kStagingBuffers: epilogue subtiles in flight per accumulator tile; kClusterSize: CTAs
+// whose TMA loads multicast into each other's stages (1 or 2).
+template <int kTileM_, int kTileN_, int kStages_, int kStagingBuffers_, int kClusterSize_>
+struct Shape {
+  static constexpr int kTileM = kTileM_;
+  static constexpr int kTileN = kTileN_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kStagingBuffers = kStagingBuffers_;
+  static constexpr int kClusterSize = kClusterSize_;
+
+  static constexpr int kTileKBytes = 128;  // one 128B-swizzle row of A and of B per tile row
+  static constexpr int kBytesA = kTileM * kTileKBytes;  // per stage
+  static constexpr int kBytesB = kTileN * kTileKBytes;
+  static constexpr int kStageBytes = kBytesA + kBytesB;
+  static constexpr int kStagingBytes = kTileM * 128;  // one kTileM x 128-byte subtile of D
+
+  static_assert(kTileM % 64 == 0 && kTileN % 64 == 0, "wgmma tiles are multiples of 64");
+  static_assert(kStages >= 2, "a ring needs two stages to overlap TMA and wgmma");
+  static_assert(kStagingBuffers == 1 || kStagingBuffers == 2);
+  static_assert(kClusterSize == 1 || kClusterSize == 2, "clusters of 1 or 2 CTAs");
+};
+
+// A schedule's registry name: the design's name, then what differs from its default shape
+// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2), e.g. "sm90_ts_gemm_c2".
+struct ScheduleName {
+  char text[48] = {};
+  std::size_t size = 0;
+
+  constexpr void append(std::string_view s) {
+    for (char c : s) text[size++] = c;
+  }
+  constexpr void append_suffix(char tag, int value) {
+    append("_");
+    text[size++] = tag;
+    if (value >= 10) text[size++] = static_cast<char>('0' + value / 10);
+    text[size++] = static_cast<char>('0' + value % 10);
+  }
+  constexpr std::string_view view() const { return {text, size}; }
+};
+
+template <class S>
+constexpr ScheduleName schedule_name(std::string_view design, int default_stages,
+                                     int default_buffers) {
+  ScheduleName n;
+  n.append(design);
+  if (S::kStages != default_stages) n.append_suffix('s', S::kStages);
+  if (S::kStagingBuffers != default_buffers) n.append_suffix('b', S::kStagingBuffers);
+  if (S::kClusterSize != 1) n.append_suffix('c', S::kClusterSize);
+  return n;
+}
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,52 @@
+// src/gemm/sm90_instances.hpp
+//
+// The compiled instances of the sm90 TS GEMM, by configuration. A configuration is one kernel:
+// a schedule (design, stages, staging buffers, cluster) with element types and operand majors.
+// The build compiles a list of them (WARPLOOM_GEMM_INSTANCES, kernels/gemm/CMakeLists.txt) from
+// one template (kernels/gemm/sm90/instance.cu.in) and generates the table below.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm::sm90 {
+
+struct KernelConfig {
+  ScalarType in = ScalarType::BF16;  // A and B
+  ScalarType out = ScalarType::BF16;
+  bool a_k_major = true;  // A row-major
+  bool b_k_major = true;  // B column-major
+  ConsumerDesign design = ConsumerDesign::Cooperative;
+  int stages = 4;
+  int staging_buffers = 2;
+  int cluster_m = 1;
+  int cluster_n = 1;
+  friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
+};
+
+// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS).
+std::string name_of(KernelConfig const& c);
+
+// The configuration gemm() runs for resolved, row-major-D arguments and a tuning whose design is
+// not Auto (stages 0 and staging_buffers 0 become the design's defaults).
+KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning);
+
+using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
+
+struct PrebuiltInstance {
+  KernelConfig config;
+  LaunchFn launch;
+};
+
+// Every instance the build compiled (generated: sm90_instance_table.cpp in the build tree).
+std::span<PrebuiltInstance const> prebuilt_instances();
+
+// The launcher of `c`; throws std::invalid_argument naming the configuration and the rule when
+// it does not fit shared memory, std::runtime_error when this build did not compile it.
+LaunchFn instance_for(KernelConfig const& c);
+
+}  // namespace warploom::gemm::sm90
