@@ -1,68 +1,112 @@
-// src/gemm/sm90_instances.cpp — configuration names and the lookup of compiled instances.
+// src/gemm/sm90_instances.cpp — the launcher of a configuration: prebuilt, or compiled when first
+// needed (JIT) and kept in memory and in the on-disk kernel cache.
 #include "sm90_instances.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
-#include "gemm/sm90/shape.hpp"
-#include "warploom/ts/model.hpp"
+#include <fmt/format.h>
+
+#include "jit/kernel_cache.hpp"
+#include "jit/nvcc.hpp"
+#include "sm90_source.hpp"
+#include "warploom/ts/schedule_unit.hpp"
 
 namespace warploom::gemm::sm90 {
 namespace {
 
-struct DesignDefaults {
-  int tile_m, tile_n, stages, staging_buffers, slots;
-};
+namespace fs = std::filesystem;
 
-// The designs' tiles and defaults (cooperative.hpp, pingpong.hpp).
-DesignDefaults defaults_of(ConsumerDesign d) {
-  if (d == ConsumerDesign::PingPong) return {128, 128, 6, 1, 2};
-  return {128, 256, 4, 2, 1};
+// The directory of the shared library this code is part of: JIT instances link against it (the
+// proofs of their schedules live here) wherever the process loaded it from.
+fs::path this_library_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&instance_for), &info) == 0 || info.dli_fname == nullptr)
+    throw std::runtime_error("gemm: JIT: cannot locate libwarploom_gemm");
+  return fs::canonical(info.dli_fname).parent_path();
+}
+
+LaunchFn load(fs::path const& library) {
+  // RTLD_LOCAL: each instance's symbols stay its own; RTLD_NOW: a broken library fails here.
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return nullptr;
+  auto* entry = reinterpret_cast<LaunchFn (*)()>(dlsym(handle, "warploom_jit_entry"));
+  return entry != nullptr ? entry() : nullptr;
+}
+
+// Compiles `c` unless the kernel cache has it, and loads it.
+LaunchFn jit_compile(KernelConfig const& c) {
+  if (char const* v = std::getenv("WARPLOOM_JIT"); v != nullptr && std::string(v) == "0")
+    throw std::runtime_error("gemm: the tensor-core configuration " + name_of(c) +
+                             " is not prebuilt in this build and WARPLOOM_JIT=0 forbids "
+                             "compiling it");
+  jit::Toolchain const& toolchain = jit::Toolchain::of_build();
+  fs::path const lib_dir = this_library_dir();
+  std::vector<std::string> const link_flags{"-L" + lib_dir.string(), "-lwarploom_gemm", "-Xlinker",
+                                            "-rpath," + lib_dir.string()};
+  KernelConfig const configs[] = {c};
+  std::string const source = instance_source(configs, /*jit_entry=*/true);
+  std::string const key = jit::cache_key("gemm_sm90_" + name_of(c), source, toolchain, link_flags);
+
+  jit::KernelCache const cache(jit::KernelCache::default_dir());
+  if (auto const hit = cache.find(key))
+    if (LaunchFn fn = load(*hit)) return fn;
+  fs::path const scratch = cache.scratch_dir();
+  fs::path const built = scratch / "instance.so";
+  std::vector<fs::path> const deps =
+      jit::compile_shared_object(toolchain, source, built, link_flags);
+  fs::path const published = cache.publish(key, built, deps);
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  if (LaunchFn fn = load(published)) return fn;
+  throw std::runtime_error("gemm: JIT: cannot load " + published.string() + ": " + dlerror());
 }
 
 }  // namespace
 
-std::string name_of(KernelConfig const& c) {
-  std::string const layouts = std::string(c.a_k_major ? "t" : "n") + (c.b_k_major ? "n" : "t");
-  return std::string(to_string(c.in)) + "_" + std::string(to_string(c.out)) + "_" + layouts + "_" +
-         std::string(to_string(c.design)) + "_s" + std::to_string(c.stages) + "_b" +
-         std::to_string(c.staging_buffers) + "_" + std::to_string(c.cluster_m) + "x" +
-         std::to_string(c.cluster_n);
-}
-
-KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning) {
-  DesignDefaults const d = defaults_of(tuning.design);
-  return {
-      .in = r.a.type,
-      .out = r.d_type,
-      .a_k_major = r.a.layout == MatrixLayout::RowMajor,
-      .b_k_major = r.b.layout == MatrixLayout::ColMajor,
-      .design = tuning.design,
-      .stages = tuning.stages != 0 ? tuning.stages : d.stages,
-      .staging_buffers = tuning.staging_buffers != 0 ? tuning.staging_buffers : d.staging_buffers,
-      .cluster_m = tuning.cluster_m,
-      .cluster_n = tuning.cluster_n};
+void check_schedule(KernelConfig const& c) {
+  std::string const name = schedule_of(c);
+  std::string verified;
+  for (ts::RegisteredSchedule const& s : ts::registered_schedules()) {
+    if (s.name == name) return;
+    if (s.name.rfind("sm90_ts_gemm", 0) == 0) verified += fmt::format(" {}", s.name);
+  }
+  throw std::invalid_argument(fmt::format(
+      "gemm: tuning.stages = {}, tuning.staging_buffers = {} and a {}x{} cluster make the {} "
+      "schedule `{}`, which this build has not verified (every instance runs a schedule verified "
+      "when warploom was built; verified GEMM schedules:{})",
+      c.stages, c.staging_buffers, c.cluster_m, c.cluster_n, to_string(c.design), name, verified));
 }
 
 LaunchFn instance_for(KernelConfig const& c) {
-  DesignDefaults const d = defaults_of(c.design);
-  long long const bytes =
-      smem_payload_bytes(d.tile_m, d.tile_n, c.stages, c.staging_buffers, d.slots);
-  if (bytes > ts::kSmemCapacityBytes)
-    throw std::invalid_argument(
-        "gemm: tuning.stages = " + std::to_string(c.stages) +
-        " and tuning.staging_buffers = " + std::to_string(c.staging_buffers) +
-        " do not fit shared memory with the " + std::string(to_string(c.design)) +
-        " design: " + std::to_string(bytes) + " bytes of stages and staging needed, " +
-        std::to_string(ts::kSmemCapacityBytes) + " available per block");
+  check_fits(c);
+  check_schedule(c);
   auto const all = prebuilt_instances();
   auto const it = std::find_if(all.begin(), all.end(),
                                [&](PrebuiltInstance const& i) { return i.config == c; });
   if (it != all.end()) return it->launch;
-  throw std::runtime_error("gemm: the tensor-core configuration " + name_of(c) +
-                           " is not compiled into this build (" + std::to_string(all.size()) +
-                           " are; configure with -DWARPLOOM_GEMM_INSTANCES=all for every one)");
+  // Compiled or loaded once per process; later calls find it here.
+  static std::mutex mutex;
+  static std::map<std::string, LaunchFn> loaded;
+  std::string const name = name_of(c);
+  std::lock_guard lock(mutex);
+  auto [slot, inserted] = loaded.try_emplace(name, nullptr);
+  if (inserted) {
+    try {
+      slot->second = jit_compile(c);
+    } catch (...) {
+      loaded.erase(slot);
+      throw;
+    }
+  }
+  return slot->second;
 }
 
 }  // namespace warploom::gemm::sm90

@@ -2,8 +2,9 @@
 //
 // The compiled instances of the sm90 TS GEMM, by configuration. A configuration is one kernel:
 // a schedule (design, stages, staging buffers, cluster) with element types and operand majors.
-// The build compiles a list of them (WARPLOOM_GEMM_INSTANCES, kernels/gemm/CMakeLists.txt) from
-// one template (kernels/gemm/sm90/instance.cu.in) and generates the table below.
+// The build prebuilds a list of them (WARPLOOM_GEMM_INSTANCES, kernels/gemm/CMakeLists.txt) and
+// generates the table below; any other configuration is compiled when first needed (JIT), from
+// the same source (sm90_source.hpp).
 #pragma once
 
 #include <span>
@@ -35,6 +36,16 @@ std::string name_of(KernelConfig const& c);
 // not Auto (stages 0 and staging_buffers 0 become the design's defaults).
 KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning);
 
+// Throws std::invalid_argument naming the tuning fields and both sizes unless the configuration's
+// stages and staging buffers fit shared memory.
+void check_fits(KernelConfig const& c);
+
+// The name of the schedule `c` runs (e.g. "sm90_ts_gemm_pingpong_c2"), and a check that the
+// build verified it (its schedule unit is registered): throws std::invalid_argument naming the
+// tuning fields and the schedules that exist otherwise.
+std::string schedule_of(KernelConfig const& c);
+void check_schedule(KernelConfig const& c);
+
 using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
 
 struct PrebuiltInstance {
@@ -45,8 +56,9 @@ struct PrebuiltInstance {
 // Every instance the build compiled (generated: sm90_instance_table.cpp in the build tree).
 std::span<PrebuiltInstance const> prebuilt_instances();
 
-// The launcher of `c`; throws std::invalid_argument naming the configuration and the rule when
-// it does not fit shared memory, std::runtime_error when this build did not compile it.
+// The launcher of `c` (check_fits and check_schedule first): the prebuilt instance, or else one
+// compiled when first needed and kept in memory and in the on-disk kernel cache (sm90_jit.cpp).
+// Throws std::runtime_error with the compiler's messages when that compilation fails.
 LaunchFn instance_for(KernelConfig const& c);
 
 }  // namespace warploom::gemm::sm90

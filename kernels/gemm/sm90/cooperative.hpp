@@ -41,7 +41,8 @@ using CooperativeShape = Shape<128, 256, kStages, 2, kClusterSize>;
 
 template <class S, class W = ScheduleOnly>
 struct Cooperative {
-  static constexpr int kMmaWarpgroups = 2;
+  static constexpr int kMmaWarpgroups = 2;  // per accumulator tile
+  static constexpr int kAccumulatorTiles = 1;
   static constexpr ScheduleName kNameText = schedule_name<S>("sm90_ts_gemm", 4, 2);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =

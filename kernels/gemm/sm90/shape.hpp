@@ -61,15 +61,23 @@ struct ScheduleName {
   constexpr std::string_view view() const { return {text, size}; }
 };
 
+// The name of a schedule of `design` with the given stages, staging buffers and cluster size,
+// against the design's defaults (the host uses it to find a configuration's schedule unit).
+constexpr ScheduleName schedule_name(std::string_view design, int stages, int default_stages,
+                                     int staging_buffers, int default_buffers, int cluster_size) {
+  ScheduleName n;
+  n.append(design);
+  if (stages != default_stages) n.append_suffix('s', stages);
+  if (staging_buffers != default_buffers) n.append_suffix('b', staging_buffers);
+  if (cluster_size != 1) n.append_suffix('c', cluster_size);
+  return n;
+}
+
 template <class S>
 constexpr ScheduleName schedule_name(std::string_view design, int default_stages,
                                      int default_buffers) {
-  ScheduleName n;
-  n.append(design);
-  if (S::kStages != default_stages) n.append_suffix('s', S::kStages);
-  if (S::kStagingBuffers != default_buffers) n.append_suffix('b', S::kStagingBuffers);
-  if (S::kClusterSize != 1) n.append_suffix('c', S::kClusterSize);
-  return n;
+  return schedule_name(design, S::kStages, default_stages, S::kStagingBuffers, default_buffers,
+                       S::kClusterSize);
 }
 
 }  // namespace warploom::gemm::sm90

@@ -1,0 +1,74 @@
+// src/gemm/sm90_config.cpp — sm90 GEMM configurations: names, selection, shared-memory fit.
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "gemm/sm90/cooperative.hpp"
+#include "gemm/sm90/pingpong.hpp"
+#include "sm90_instances.hpp"
+#include "warploom/ts/model.hpp"
+
+namespace warploom::gemm::sm90 {
+namespace {
+
+// A design's tile, default stages and staging buffers, accumulator tiles per CTA and name, read
+// off its schedule at its default shape (kernels/gemm/sm90/cooperative.hpp, pingpong.hpp).
+struct DesignDefaults {
+  int tile_m, tile_n, stages, staging_buffers, slots;
+  std::string_view name;
+};
+
+template <class Schedule, class S>
+constexpr DesignDefaults defaults_from() {
+  return {S::kTileM,      S::kTileN, S::kStages, S::kStagingBuffers, Schedule::kAccumulatorTiles,
+          Schedule::kName};
+}
+
+DesignDefaults defaults_of(ConsumerDesign d) {
+  if (d == ConsumerDesign::PingPong)
+    return defaults_from<Pingpong<PingpongShape<>>, PingpongShape<>>();
+  return defaults_from<Cooperative<CooperativeShape<>>, CooperativeShape<>>();
+}
+
+}  // namespace
+
+std::string name_of(KernelConfig const& c) {
+  return fmt::format("{}_{}_{}{}_{}_s{}_b{}_{}x{}", to_string(c.in), to_string(c.out),
+                     c.a_k_major ? 't' : 'n', c.b_k_major ? 'n' : 't', to_string(c.design),
+                     c.stages, c.staging_buffers, c.cluster_m, c.cluster_n);
+}
+
+KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning) {
+  DesignDefaults const d = defaults_of(tuning.design);
+  return {
+      .in = r.a.type,
+      .out = r.d_type,
+      .a_k_major = r.a.layout == MatrixLayout::RowMajor,
+      .b_k_major = r.b.layout == MatrixLayout::ColMajor,
+      .design = tuning.design,
+      .stages = tuning.stages != 0 ? tuning.stages : d.stages,
+      .staging_buffers = tuning.staging_buffers != 0 ? tuning.staging_buffers : d.staging_buffers,
+      .cluster_m = tuning.cluster_m,
+      .cluster_n = tuning.cluster_n};
+}
+
+std::string schedule_of(KernelConfig const& c) {
+  DesignDefaults const d = defaults_of(c.design);
+  return std::string(schedule_name(d.name, c.stages, d.stages, c.staging_buffers, d.staging_buffers,
+                                   c.cluster_m * c.cluster_n)
+                         .view());
+}
+
+void check_fits(KernelConfig const& c) {
+  DesignDefaults const d = defaults_of(c.design);
+  long long const bytes =
+      smem_payload_bytes(d.tile_m, d.tile_n, c.stages, c.staging_buffers, d.slots);
+  if (bytes > ts::kSmemCapacityBytes)
+    throw std::invalid_argument(fmt::format(
+        "gemm: tuning.stages = {} and tuning.staging_buffers = {} do not fit shared memory with "
+        "the {} design: {} bytes of stages and staging needed, {} available per block",
+        c.stages, c.staging_buffers, to_string(c.design), bytes, ts::kSmemCapacityBytes));
+}
+
+}  // namespace warploom::gemm::sm90

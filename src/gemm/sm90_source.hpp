@@ -1,0 +1,29 @@
+// src/gemm/sm90_source.hpp
+//
+// The source of sm90 TS GEMM instances (kernels/gemm/sm90/kernel.cuh instantiated for one or more
+// configurations), written once for both ways an instance is compiled: by the build, for the
+// configurations it prebuilds (tools/gemm_instance_sources), and by the JIT, for any other one
+// (sm90_jit.cpp). The same configuration therefore always compiles from the same text.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "sm90_instances.hpp"
+
+namespace warploom::gemm::sm90 {
+
+// The configuration named by name_of(c), or nullopt for a malformed name.
+std::optional<KernelConfig> parse_config(std::string_view name);
+
+// A translation unit defining `void run_<name_of(c)>(GemmArguments const&, GemmTuning const&,
+// cudaStream_t)` for each configuration; with `jit_entry`, also `extern "C" warploom_jit_entry()`
+// returning the first one's launcher (the symbol the JIT looks up in the shared object).
+std::string instance_source(std::span<KernelConfig const> configs, bool jit_entry = false);
+
+// The generated table of prebuilt instances (prebuilt_instances(), sm90_instances.hpp).
+std::string instance_table_source(std::span<KernelConfig const> configs);
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,51 @@
+// src/jit/kernel_cache.hpp
+//
+// The on-disk cache of JIT-compiled kernels: one shared object per key, with a manifest that
+// records its checksum and the content hash of every header it was compiled from.
+//
+//   <dir>/<key>.so     the library
+//   <dir>/<key>.json   {"library", "checksum", "dependencies": [{"path", "hash"}]}
+//
+// The key is the caller's hash of what it compiles (generated source, toolchain identity, flags,
+// architecture; never paths or times). An entry is used only if the library's checksum matches
+// (a truncated or corrupted file is a miss, and is rebuilt) and every recorded header still has
+// the content it was compiled from (an edited header, or a changed CUTLASS, is a miss too): the
+// headers are part of the key in effect, the way ccache's manifests make them part of its own.
+//
+// Publication is write-to-temporary + rename, the library first and the manifest last, so a reader
+// never sees a partial entry, and processes that compile the same key at once all succeed and
+// leave one valid entry.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warploom::jit {
+
+class KernelCache {
+ public:
+  explicit KernelCache(std::filesystem::path dir);
+
+  // $WARPLOOM_CACHE_DIR, else $XDG_CACHE_HOME/warploom, else ~/.cache/warploom.
+  static std::filesystem::path default_dir();
+
+  std::filesystem::path const& dir() const { return dir_; }
+
+  // The library stored under `key`, or nullopt when there is none or it is stale or corrupt.
+  std::optional<std::filesystem::path> find(std::string const& key) const;
+
+  // Moves `library` (a file the caller wrote, e.g. in scratch_dir()) into the cache under `key`,
+  // with the headers it was compiled from; returns its path in the cache.
+  std::filesystem::path publish(std::string const& key, std::filesystem::path const& library,
+                                std::vector<std::filesystem::path> const& dependencies) const;
+
+  // A fresh directory on the cache's file system for one compilation (rename stays atomic).
+  std::filesystem::path scratch_dir() const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+}  // namespace warploom::jit

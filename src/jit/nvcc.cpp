@@ -1,0 +1,109 @@
+// src/jit/nvcc.cpp
+#include "nvcc.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+#include "content_hash.hpp"
+
+extern char** environ;
+
+namespace warploom::jit {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(fs::path const& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Runs argv[0] with argv, stdout and stderr into `log`; returns the exit status (-1: not run).
+int run(std::vector<std::string> const& argv, fs::path const& log) {
+  std::vector<char*> args;
+  for (auto const& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  int const spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The files a make-style dependency file (nvcc -MD) lists after its target.
+std::vector<fs::path> dependencies_in(std::string const& text, fs::path const& scratch) {
+  std::string joined;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;  // line continuation
+    } else {
+      joined += text[i];
+    }
+  }
+  std::vector<fs::path> out;
+  std::istringstream words(joined.substr(joined.find(':') + 1));
+  for (std::string w; words >> w;) {
+    fs::path const p = fs::path(w).lexically_normal();
+    // The generated source is part of the key already.
+    if (p.string().rfind(scratch.string(), 0) != 0) out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string cache_key(std::string const& name, std::string const& source,
+                      Toolchain const& toolchain, std::vector<std::string> const& link_flags) {
+  std::string text = source + '\0' + toolchain.identity;
+  for (std::string const& f : link_flags) text += '\0' + f;
+  return name + "_" + content_hash(text);
+}
+
+std::vector<fs::path> compile_shared_object(Toolchain const& toolchain, std::string const& source,
+                                            fs::path const& output,
+                                            std::vector<std::string> const& link_flags) {
+  fs::path const scratch = output.parent_path();
+  fs::path const cu = scratch / "instance.cu";
+  fs::path const deps = scratch / "instance.d";
+  fs::path const log = scratch / "nvcc.log";
+  {
+    std::ofstream out(cu);
+    out << source;
+    if (!out.flush()) throw std::runtime_error("JIT: cannot write " + cu.string());
+  }
+  std::vector<std::string> argv{toolchain.nvcc};
+  argv.insert(argv.end(), toolchain.flags.begin(), toolchain.flags.end());
+  for (std::string const& a : {std::string("-shared"), std::string("-MD"), std::string("-MF"),
+                               deps.string(), std::string("-o"), output.string(), cu.string()})
+    argv.push_back(a);
+  argv.insert(argv.end(), link_flags.begin(), link_flags.end());
+  int const status = run(argv, log);
+  if (status != 0) {
+    std::string command;
+    for (auto const& a : argv) command += (command.empty() ? "" : " ") + a;
+    throw std::runtime_error("JIT: " +
+                             (status < 0
+                                  ? "cannot run " + toolchain.nvcc + " (set WARPLOOM_NVCC)"
+                                  : "nvcc failed with exit status " + std::to_string(status)) +
+                             "\ncommand: " + command + "\n" + read_file(log));
+  }
+  return dependencies_in(read_file(deps), scratch);
+}
+
+}  // namespace warploom::jit

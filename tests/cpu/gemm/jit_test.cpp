@@ -1,0 +1,68 @@
+// tests/cpu/gemm/jit_test.cpp — a tensor-core GEMM configuration the build did not prebuild is
+// compiled when first needed, loaded, kept in memory and in the kernel cache (src/gemm/
+// sm90_instances.cpp); one whose schedule was never verified is refused before anything compiles.
+// No GPU needed: compiling and loading a kernel library does not touch the device.
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sm90_instances.hpp"
+#include "warploom/testing/invalid_argument.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace sm90 = warploom::gemm::sm90;
+using warploom::gemm::ConsumerDesign;
+using warploom::gemm::ScalarType;
+
+bool prebuilt(sm90::KernelConfig const& c) {
+  for (auto const& i : sm90::prebuilt_instances())
+    if (i.config == c) return true;
+  return false;
+}
+
+TEST(GemmJit, CompilesLoadsAndCachesAConfigurationTheBuildDidNotPrebuild) {
+  fs::path const cache =
+      fs::temp_directory_path() / ("warploom_jit_test_" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  ::setenv("WARPLOOM_CACHE_DIR", cache.c_str(), 1);
+  // fp16 with 3 stages: a verified schedule (sm90_ts_gemm_s3), an instance no build prebuilds.
+  sm90::KernelConfig const c{.in = ScalarType::F16,
+                             .out = ScalarType::F16,
+                             .design = ConsumerDesign::Cooperative,
+                             .stages = 3,
+                             .staging_buffers = 2};
+  ASSERT_FALSE(prebuilt(c));
+  EXPECT_EQ(sm90::schedule_of(c), "sm90_ts_gemm_s3");
+  sm90::LaunchFn const first = sm90::instance_for(c);
+  EXPECT_NE(first, nullptr);
+  EXPECT_EQ(sm90::instance_for(c), first);  // from memory, not compiled again
+  int manifests = 0;
+  for (auto const& e : fs::directory_iterator(cache))
+    manifests += e.path().extension() == ".json" ? 1 : 0;
+  EXPECT_EQ(manifests, 1);
+  fs::remove_all(cache);
+}
+
+TEST(GemmJit, RefusesAScheduleTheBuildDidNotVerify) {
+  // 3 stages in a 2-CTA cluster: no schedule unit exists for that shape.
+  sm90::KernelConfig const c{
+      .design = ConsumerDesign::Cooperative, .stages = 3, .staging_buffers = 2, .cluster_m = 2};
+  std::string const e = warploom::testing::invalid_argument_message([&] { sm90::instance_for(c); });
+  EXPECT_NE(e.find("sm90_ts_gemm_s3_c2"), std::string::npos) << e;
+  EXPECT_NE(e.find("has not verified"), std::string::npos) << e;
+  EXPECT_NE(e.find("sm90_ts_gemm_pingpong_c2"), std::string::npos) << e;  // lists what exists
+}
+
+TEST(GemmJit, RefusesStagesThatDoNotFitSharedMemory) {
+  sm90::KernelConfig const c{.design = ConsumerDesign::Cooperative, .stages = 5};
+  std::string const e = warploom::testing::invalid_argument_message([&] { sm90::instance_for(c); });
+  EXPECT_NE(e.find("tuning.stages = 5"), std::string::npos) << e;
+  EXPECT_NE(e.find("232448 available"), std::string::npos) << e;
+}
+
+}  // namespace

@@ -1,0 +1,156 @@
+// tests/cpu/jit/kernel_cache_test.cpp — the on-disk kernel cache (src/jit/kernel_cache.hpp) and
+// the cache key (src/jit/nvcc.hpp): hits and misses, torn and corrupted entries, changed headers,
+// concurrent publishers, and keys that change with the toolchain.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "jit/content_hash.hpp"
+#include "jit/kernel_cache.hpp"
+#include "jit/nvcc.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using warploom::jit::KernelCache;
+
+void write(fs::path const& p, std::string const& text) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+}
+std::string read(fs::path const& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+class KernelCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("warploom_cache_test_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // A "compiled library" with `content`, written where a compilation would write it.
+  fs::path built(KernelCache const& cache, std::string const& content) {
+    fs::path const p = cache.scratch_dir() / "instance.so";
+    write(p, content);
+    return p;
+  }
+
+  fs::path root_;
+};
+
+TEST_F(KernelCacheTest, PublishedEntryIsFoundWithItsContent) {
+  KernelCache const cache(root_ / "cache");
+  fs::path const header = root_ / "kernel.cuh";
+  write(header, "header v1");
+  EXPECT_FALSE(cache.find("k1").has_value());
+  fs::path const stored = cache.publish("k1", built(cache, "library bytes"), {header});
+  auto const hit = cache.find("k1");
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(*hit, stored);
+  EXPECT_EQ(read(*hit), "library bytes");
+  EXPECT_FALSE(cache.find("k2").has_value());
+}
+
+TEST_F(KernelCacheTest, TruncatedOrCorruptedLibraryIsAMissAndIsReplaced) {
+  KernelCache const cache(root_ / "cache");
+  fs::path const stored = cache.publish("k", built(cache, "0123456789"), {});
+  write(stored, "01234");  // torn write
+  EXPECT_FALSE(cache.find("k").has_value());
+  write(stored, "0123456780");  // same size, other bytes
+  EXPECT_FALSE(cache.find("k").has_value());
+  cache.publish("k", built(cache, "0123456789"), {});
+  ASSERT_TRUE(cache.find("k").has_value());
+  EXPECT_EQ(read(*cache.find("k")), "0123456789");
+}
+
+TEST_F(KernelCacheTest, TornOrForeignManifestIsAMiss) {
+  KernelCache const cache(root_ / "cache");
+  cache.publish("k", built(cache, "bytes"), {});
+  write(cache.dir() / "k.json", "{\"library\": ");
+  EXPECT_FALSE(cache.find("k").has_value());
+  write(cache.dir() / "k.json", "[1, 2, 3]");
+  EXPECT_FALSE(cache.find("k").has_value());
+}
+
+TEST_F(KernelCacheTest, ChangedOrMissingHeaderIsAMiss) {
+  KernelCache const cache(root_ / "cache");
+  fs::path const header = root_ / "epilogue.cuh";
+  write(header, "v1");
+  cache.publish("k", built(cache, "bytes"), {header});
+  ASSERT_TRUE(cache.find("k").has_value());
+  write(header, "v2, longer");
+  EXPECT_FALSE(cache.find("k").has_value());
+  write(header, "v1");
+  EXPECT_TRUE(cache.find("k").has_value());
+  fs::remove(header);
+  EXPECT_FALSE(cache.find("k").has_value());
+}
+
+// Many processes publishing one key at once (as many processes compiling the same configuration
+// would): all succeed and one valid entry remains.
+TEST_F(KernelCacheTest, ConcurrentPublishersLeaveOneValidEntry) {
+  KernelCache const cache(root_ / "cache");
+  constexpr int kProcesses = 16;
+  std::vector<pid_t> children;
+  for (int i = 0; i < kProcesses; ++i) {
+    pid_t const pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int status = 0;
+      try {
+        for (int round = 0; round < 20; ++round)
+          cache.publish("shared", built(cache, std::string(4096 + i, 'a' + i % 26)), {});
+      } catch (...) {
+        status = 1;
+      }
+      std::_Exit(status);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  auto const hit = cache.find("shared");
+  ASSERT_TRUE(hit.has_value());
+  std::string const bytes = read(*hit);
+  ASSERT_GE(bytes.size(), 4096u);
+  EXPECT_EQ(bytes, std::string(bytes.size(), bytes[0]));  // one publisher's whole library
+}
+
+TEST(CacheKey, ChangesWithSourceToolchainAndFlagsOnly) {
+  warploom::jit::Toolchain a{.nvcc = "/opt/cuda-13.0/bin/nvcc",
+                             .flags = {"-O3", "-gencode", "arch=compute_90a,code=sm_90a"},
+                             .identity = "nvcc 13.0.48\ng++ 12.2\n-O3\n"};
+  warploom::jit::Toolchain b = a;
+  b.identity = "nvcc 13.1.0\ng++ 12.2\n-O3\n";  // the same path, another toolkit
+  std::vector<std::string> const link{"-lwarploom_gemm"};
+  std::string const k = warploom::jit::cache_key("gemm", "source", a, link);
+  EXPECT_EQ(k, warploom::jit::cache_key("gemm", "source", a, link));
+  EXPECT_EQ(k.rfind("gemm_", 0), 0u);
+  EXPECT_NE(k, warploom::jit::cache_key("gemm", "source", b, link));
+  EXPECT_NE(k, warploom::jit::cache_key("gemm", "source ", a, link));
+  EXPECT_NE(k, warploom::jit::cache_key("gemm", "source", a, {"-lother"}));
+}
+
+TEST(ContentHash, IsStableAndTellsContentsApart) {
+  EXPECT_EQ(warploom::jit::content_hash("abc").size(), 32u);
+  EXPECT_EQ(warploom::jit::content_hash("abc"), warploom::jit::content_hash("abc"));
+  EXPECT_NE(warploom::jit::content_hash("abc"), warploom::jit::content_hash("abd"));
+  EXPECT_FALSE(warploom::jit::file_hash("/nonexistent/warploom").has_value());
+}
+
+}  // namespace
