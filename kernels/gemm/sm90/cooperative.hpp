@@ -42,7 +42,7 @@ using CooperativeShape = Shape<128, 256, kStages, 2, kClusterSize>;
 template <class S, class W = ScheduleOnly>
 struct Cooperative {
   static constexpr int kMmaWarpgroups = 2;
-  static constexpr ScheduleName kNameText = schedule_name<S>("sm90_ts_gemm", 4, 2);
+  static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm", 4, 2);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
       "GEMM: persistent, TMA load warp -> smem ring -> two wgmma warpgroups on one 128x256 "
