@@ -4,10 +4,12 @@
     tools/sass_compare.py <object-or-library> [--cuobjdump PATH] [--json OUT] [--sass-dir DIR]
                           [--fail-on-local-memory]
 
-Kernels pair by name: `<x>_ts_kernel<cfg>` with `<x>_baseline_kernel<cfg>`. For each pair it
-prints the instruction count per opcode (modifiers dropped: `SYNCS.PHASECHK.TRANS64` -> `SYNCS`),
-the totals, the opcodes whose counts differ, and whether either kernel touches local memory
-(LDL/STL: a spill or a stack array). Needs no GPU: cuobjdump reads the cubin.
+Kernels pair by name: `<x>_ts_kernel<cfg>` with `<x>_baseline_kernel<cfg>`, wherever each is
+declared (a tutorial's TS kernel sits in its schedule header, its baseline in the .cu's anonymous
+namespace). For each pair it prints the instruction count per opcode (modifiers dropped:
+`SYNCS.PHASECHK.TRANS64` -> `SYNCS`), the totals, the opcodes whose counts differ, and whether
+either kernel touches local memory (LDL/STL: a spill or a stack array). Needs no GPU: cuobjdump
+reads the cubin.
 """
 import argparse
 import collections
@@ -51,11 +53,15 @@ def main():
     sass = subprocess.run([args.cuobjdump, "--dump-sass", args.binary], capture_output=True, text=True, check=True).stdout
     ks = kernels(sass)
     pretty = dict(zip(ks.keys(), demangle(list(ks.keys()))))
-    by_pretty = {pretty[n]: n for n in ks}
+
+    def pairing_key(name):
+        return pretty[name].replace("(anonymous namespace)::", "")
+
+    by_key = {pairing_key(n): n for n in ks}
     pairs = []
     for name in ks:
         if "_ts_kernel" in pretty[name]:
-            base = by_pretty.get(pretty[name].replace("_ts_kernel", "_baseline_kernel"))
+            base = by_key.get(pairing_key(name).replace("_ts_kernel", "_baseline_kernel"))
             if base:
                 pairs.append((name, base))
     if not pairs:

@@ -1,16 +1,9 @@
 // kernels/tutorial/01_grid_stride_copy.cu
 //
-// Tutorial 01: grid-stride copy — the whole TS vocabulary on the smallest kernel.
-//
-//     InputGmem ──item──▶ OutputGmem          one task (CopyTask) on every warp of the CTA
-//
-// Two resources own the two tensors; a consumer work reads an item of the input, a producer work
-// writes it to the output, and the value flows between them through the schedule. There is no
-// shared memory and no pipeline, so the reserved operations are not needed. The naive kernel at
-// the end of the file is the baseline the TS kernel is measured against.
-//
-// An item is one int16 (the seed's kernel) or a 16-byte vector of eight: the loop is the same,
-// only the works read and write wider.
+// Tutorial 01: grid-stride copy. The TS kernel, its resources, schedule and TaskManager are in
+// grid_stride_copy_schedule.cuh (read it first); this file holds what runs it: the seed's naive
+// kernel as the baseline, and the host launchers, which launch the TS kernel with the proof its
+// schedule unit gives.
 #include "grid_stride_copy.hpp"
 
 #include <climits>
@@ -18,100 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "grid_stride_copy_schedule.cuh"
 #include "warploom/ts/launch.hpp"
-#include "warploom/ts/ts.hpp"
 
 namespace warploom::tutorial {
 namespace {
-
-template <int kElems_, int kUnroll_>
-struct GridStrideCopy {
-  static constexpr int kElems = kElems_;    // int16 elements per item
-  static constexpr int kUnroll = kUnroll_;  // items in flight per thread
-  using Item = std::conditional_t<kElems == 1, std::int16_t, int4>;
-  static_assert(sizeof(Item) == kElems * sizeof(std::int16_t));
-
-  // ---- Resources -------------------------------------------------------------------------------
-  struct InputGmem {
-    static constexpr ts::ResourceSpec spec{.name = "input_gmem"};
-    std::int16_t const* src = nullptr;
-    int num_entries = 0;  // elements
-    int num_items = 0;    // whole items: num_entries / kElems
-    // Consumer work: reads item `loop_offset` (the seed keeps its bounds check; vector items are
-    // always whole inside their loop).
-    __device__ Item get_item(ts::Consume const& stage) const {
-      int const i = stage.loop_offset;
-      if constexpr (kElems == 1) {
-        return i < num_entries ? __ldg(&src[i]) : std::int16_t{0};
-      } else {
-        return __ldg(reinterpret_cast<Item const*>(src) + i);
-      }
-    }
-    // Consumer work: reads element `loop_offset` (the elements after the last whole item).
-    __device__ std::int16_t get_element(ts::Consume const& stage) const {
-      return src[stage.loop_offset];
-    }
-  };
-
-  struct OutputGmem {
-    static constexpr ts::ResourceSpec spec{.name = "output_gmem"};
-    std::int16_t* dst = nullptr;
-    int num_entries = 0;
-    // Producer work: writes the item get_item produced.
-    __device__ void set_item(ts::Produce const& stage, Item data) {
-      int const i = stage.loop_offset;
-      if constexpr (kElems == 1) {
-        if (i < num_entries) dst[i] = data;
-      } else {
-        reinterpret_cast<Item*>(dst)[i] = data;
-      }
-    }
-    __device__ void set_element(ts::Produce const& stage, std::int16_t data) {
-      dst[stage.loop_offset] = data;
-    }
-  };
-
-  // ---- Schedule and task -----------------------------------------------------------------------
-  struct CopyTask {
-    static constexpr ts::TaskSpec spec{
-        .name = "copy", .warp_idx = 0, .num_warps = kGridStrideWarps};
-    using src = ts::list<InputGmem>;
-    using dst = ts::list<OutputGmem>;
-    // The grid-stride loop: each thread starts at its global index and strides by the grid's
-    // thread count; `item` flows from the input's consumer work to the output's producer work.
-    // With vector items a second loop copies the last num_entries % 8 elements one by one.
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& input, auto& output) {
-      int const threads_per_block = kGridStrideWarps * 32;
-      int const start = ctx.block_idx() * threads_per_block + ctx.thread_idx();
-      int const step = ctx.grid_dim() * threads_per_block;
-      ctx.domain_loop(start, input->num_items, step, ts::unroll<kUnroll>, [&](auto&) {
-        auto item = ts::work<&InputGmem::get_item>(input);
-        ts::work<&OutputGmem::set_item>(output, item);
-      });
-      if constexpr (kElems > 1) {
-        ctx.domain_loop(input->num_items * kElems + start, input->num_entries, step, [&](auto&) {
-          auto element = ts::work<&InputGmem::get_element>(input);
-          ts::work<&OutputGmem::set_element>(output, element);
-        });
-      }
-    }
-  };
-
-  // ---- Dependency graph and TaskManager --------------------------------------------------------
-  using Manager =
-      ts::TaskManager<ts::Tasks<CopyTask>, ts::Graph<ts::DependsOn<OutputGmem, InputGmem>>>;
-};
-
-template <class Cfg>
-__global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
-    grid_stride_copy_ts_kernel(std::int16_t const* src, std::int16_t* dst, int n) {
-  typename Cfg::InputGmem input{.src = src, .num_entries = n, .num_items = n / Cfg::kElems};
-  typename Cfg::OutputGmem output{.dst = dst, .num_entries = n};
-  typename Cfg::Manager tm(nullptr, input, output);  // no shared memory: nothing to lay out
-  auto initialized = tm.setup_resources_and_tasks();
-  auto ready = initialized.fence_and_sync_cta();
-  ready.run();
-}
 
 // ---- Baseline: the seed's naive kernel, with the same item width and unroll --------------------
 template <class Cfg>
@@ -130,11 +34,6 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     for (int e = full_items * kElems + gid; e < n; e += step) dst[e] = src[e];
   }
 }
-
-using ScalarCopy = GridStrideCopy</*elements per item=*/1, /*unroll=*/8>;
-// Unroll 1: on the H200 deeper unrolling (2, 4, 8 items in flight) measured 0.5-1% slower
-// (bench/results/tutorial_copies.json); 16-byte items from every thread already saturate HBM.
-using VectorCopy = GridStrideCopy</*elements per item=*/8, /*unroll=*/1>;
 
 template <class Cfg>
 void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* dst, std::int64_t n,
@@ -157,19 +56,14 @@ void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* 
                                 std::to_string(blocks) + " blocks");
   if (n == 0) return;
   if (impl == Implementation::TaskScheduled) {
-    ts::launch<Manager>(Cfg::kElems == 1 ? "grid_stride_copy" : "grid_stride_copy_vector",
-                        grid_stride_copy_ts_kernel<Cfg>, dim3(blocks), stream, src, dst,
-                        static_cast<int>(n));
+    ts::launch<Manager>(ts::verified<Cfg>(), grid_stride_copy_ts_kernel<Cfg>, dim3(blocks), stream,
+                        src, dst, static_cast<int>(n));
   } else {
     grid_stride_copy_baseline_kernel<Cfg>
         <<<blocks, Manager::num_threads, 0, stream>>>(src, dst, static_cast<int>(n));
     WL_CUDA_CHECK(cudaGetLastError());
   }
 }
-
-// The tuning space of the vector variant (TS kernels): items in flight per thread.
-using VectorTunings = ts::list<GridStrideCopy<8, 1>, GridStrideCopy<8, 2>, GridStrideCopy<8, 4>,
-                               GridStrideCopy<8, 8>>;
 
 }  // namespace
 
@@ -219,9 +113,8 @@ void grid_stride_copy(GridStrideVariant variant, Implementation impl, std::int16
 }
 
 ts::ManagerModel grid_stride_copy_model(GridStrideVariant variant) {
-  return variant == GridStrideVariant::Scalar
-             ? ScalarCopy::Manager::model("grid_stride_copy")
-             : VectorCopy::Manager::model("grid_stride_copy_vector");
+  return variant == GridStrideVariant::Scalar ? ScalarCopy::Manager::model(ScalarCopy::kName)
+                                              : VectorCopy::Manager::model(VectorCopy::kName);
 }
 
 }  // namespace warploom::tutorial

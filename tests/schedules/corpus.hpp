@@ -9,9 +9,10 @@
 // why; the test then reports "known miss" instead of failing, and fails once the verifier gets it
 // right (so the flag is cleared).
 //
-// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, bundled_kernels.cpp.
-// The shared resources and tasks below keep the entries short; an entry that needs another shape
-// declares its own tasks next to it.
+// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, and bundled_kernels.cpp
+// (the build's schedule units, declared by the kernels themselves). The shared resources and tasks
+// below keep the entries short; an entry that needs another shape declares its own tasks next to
+// it.
 #pragma once
 
 #include <array>

@@ -20,6 +20,7 @@
 // verify again at run time.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
 
@@ -37,6 +38,47 @@ struct Verified {
 // Defined only in Schedule's unit (define_schedule_unit.hpp).
 template <class Schedule>
 Verified<Schedule> verified();
+
+// The name or description of a schedule that is a template (a tuning space, a GEMM shape),
+// spelled at compile time from its parameters, so that each instance names itself and the text
+// cannot drift from the numbers:
+//
+//   static constexpr ts::ScheduleText kNameText = ts::schedule_text("tma_copy_s", kStages);
+//   static constexpr std::string_view kName = kNameText.view();  // "tma_copy_s8"
+struct ScheduleText {
+  // A text longer than this writes past the array, which constant evaluation refuses: it does not
+  // compile.
+  char text[160] = {};
+  std::size_t size = 0;
+
+  constexpr void append(std::string_view s) {
+    for (char c : s) text[size++] = c;
+  }
+  constexpr void append(int value) {  // in decimal
+    long long v = value;              // -INT_MIN overflows an int
+    if (v < 0) {
+      text[size++] = '-';
+      v = -v;
+    }
+    char digits[10] = {};
+    int n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v > 0);
+    while (n > 0) text[size++] = digits[--n];
+  }
+  constexpr void append(ScheduleText const& t) { append(t.view()); }
+  constexpr std::string_view view() const { return {text, size}; }
+};
+
+// The parts (strings, ints, other texts) one after the other.
+template <class... Parts>
+constexpr ScheduleText schedule_text(Parts const&... parts) {
+  ScheduleText t;
+  (t.append(parts), ...);
+  return t;
+}
 
 // A schedule as the CLI and the tests list it.
 struct RegisteredSchedule {

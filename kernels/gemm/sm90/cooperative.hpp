@@ -43,7 +43,7 @@ template <class S, class W = ScheduleOnly>
 struct Cooperative {
   static constexpr int kMmaWarpgroups = 2;  // per accumulator tile
   static constexpr int kAccumulatorTiles = 1;
-  static constexpr ScheduleName kNameText = schedule_name<S>("sm90_ts_gemm", 4, 2);
+  static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm", 4, 2);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
       "GEMM: persistent, TMA load warp -> smem ring -> two wgmma warpgroups on one 128x256 "

@@ -52,7 +52,7 @@ template <class S, class W = ScheduleOnly>
 struct Pingpong {
   static constexpr int kMmaWarpgroups = 1;  // per accumulator tile
   static constexpr int kAccumulatorTiles = 2;
-  static constexpr ScheduleName kNameText = schedule_name<S>("sm90_ts_gemm_pingpong", 6, 1);
+  static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm_pingpong", 6, 1);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
       "GEMM: persistent, TMA load warp -> one smem ring -> two wgmma warpgroups taking turns, "

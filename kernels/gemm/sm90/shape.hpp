@@ -6,8 +6,9 @@
 // schedule, verified once, serve every dtype and operand layout (schedule_unit.hpp).
 #pragma once
 
-#include <cstddef>
 #include <string_view>
+
+#include "warploom/ts/schedule_unit.hpp"  // ts::ScheduleText
 
 namespace warploom::gemm::sm90 {
 
@@ -44,38 +45,21 @@ struct Shape {
 };
 
 // A schedule's registry name: the design's name, then what differs from its default shape
-// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2), e.g. "sm90_ts_gemm_c2".
-struct ScheduleName {
-  char text[48] = {};
-  std::size_t size = 0;
-
-  constexpr void append(std::string_view s) {
-    for (char c : s) text[size++] = c;
-  }
-  constexpr void append_suffix(char tag, int value) {
-    append("_");
-    text[size++] = tag;
-    if (value >= 10) text[size++] = static_cast<char>('0' + value / 10);
-    text[size++] = static_cast<char>('0' + value % 10);
-  }
-  constexpr std::string_view view() const { return {text, size}; }
-};
-
-// The name of a schedule of `design` with the given stages, staging buffers and cluster size,
-// against the design's defaults (the host uses it to find a configuration's schedule unit).
-constexpr ScheduleName schedule_name(std::string_view design, int stages, int default_stages,
-                                     int staging_buffers, int default_buffers, int cluster_size) {
-  ScheduleName n;
-  n.append(design);
-  if (stages != default_stages) n.append_suffix('s', stages);
-  if (staging_buffers != default_buffers) n.append_suffix('b', staging_buffers);
-  if (cluster_size != 1) n.append_suffix('c', cluster_size);
+// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2), e.g. "sm90_ts_gemm_c2". The
+// host also uses it to find a configuration's schedule unit.
+constexpr ts::ScheduleText schedule_name(std::string_view design, int stages, int default_stages,
+                                         int staging_buffers, int default_buffers,
+                                         int cluster_size) {
+  ts::ScheduleText n = ts::schedule_text(design);
+  if (stages != default_stages) n = ts::schedule_text(n, "_s", stages);
+  if (staging_buffers != default_buffers) n = ts::schedule_text(n, "_b", staging_buffers);
+  if (cluster_size != 1) n = ts::schedule_text(n, "_c", cluster_size);
   return n;
 }
 
 template <class S>
-constexpr ScheduleName schedule_name(std::string_view design, int default_stages,
-                                     int default_buffers) {
+constexpr ts::ScheduleText schedule_name(std::string_view design, int default_stages,
+                                         int default_buffers) {
   return schedule_name(design, S::kStages, default_stages, S::kStagingBuffers, default_buffers,
                        S::kClusterSize);
 }
