@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gemm/simt/config.cuh"
+#include "gemm/simt/instances.hpp"
 #include "gemm/simt/schedule.hpp"
 #include "gemm/simt/schedule_only.hpp"
 #include "gemm/simt/shape.hpp"

@@ -1,10 +1,15 @@
-// kernels/gemm/simt/simt_gemm.cu — every SIMT GEMM configuration (kernel.cuh), in one translation
-// unit: the operand layouts are run-time strides, so twelve kernels cover every type pair gemm.cpp
-// accepts. Their two schedules were verified in their schedule units, not here.
+// kernels/gemm/simt/simt_gemm.cpp — which SIMT GEMM instance runs a call: the operand layouts are
+// run-time strides, so twelve kernels cover every type pair gemm.cpp accepts. The kernels are
+// compiled in instances_wide.cu and instances_fp8.cu (instances.hpp), their two schedules verified
+// in their schedule units.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
 #include <stdexcept>
 #include <string>
 
-#include "gemm/simt/kernel.cuh"
+#include "gemm/simt/instances.hpp"
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 
 namespace warploom::gemm::simt {
