@@ -1,0 +1,169 @@
+// kernels/gemm/simt/works.cuh
+//
+// The work bodies of one typed SIMT GEMM configuration (config.cuh), as the schedule's resources
+// call them (resources.hpp lists the interface): the global loads of an operand, the widening store
+// into a stage, the FMA of one stage, and the epilogue.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "gemm/simt/config.cuh"
+#include "gemm/tile_raster.hpp"
+#include "warploom/ts/stage_info.hpp"
+
+namespace warploom::gemm::simt {
+
+template <class Cfg>
+struct Works {
+  using Params = typename Cfg::Params;
+  using Element = typename Cfg::TAcc;  // the stages hold the compute type
+  using Accumulator = typename Cfg::Accumulator;
+  using LoadFragment = typename Cfg::LoadFragment;
+  using TIn = typename Cfg::TIn;
+  using TOut = typename Cfg::TOut;
+  using TAcc = typename Cfg::TAcc;
+  static constexpr int kSub = Cfg::kSub;
+  static constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN, kTileK = Cfg::kTileK;
+  static constexpr int kThreadM = Cfg::kThreadM, kThreadN = Cfg::kThreadN;
+  static constexpr int kPitchA = Cfg::kPitchA, kPitchB = Cfg::kPitchB;
+  static constexpr int kStageA = Cfg::kStageA, kStageB = Cfg::kStageB;
+  static constexpr int kSubStrideM = Cfg::kSubStrideM, kSubStrideN = Cfg::kSubStrideN;
+
+  static WL_DEVICE TileCoord tile_at(Params const& p, int tile) { return p.raster.coord(tile); }
+
+  // ---- Load task --------------------------------------------------------------------------------
+  // This thread's values of operand `x` (p->a or p->b) in the (kRows, BLK_K) block at (row0, k0)
+  // of batch `l`, zero outside the matrix (GmemAB::load calls it once per operand). The addresses
+  // advance by one stride per value (a pointer bump, not a product per value): the per-value
+  // offsets are the same for every K tile, and precomputed they would take 64 of the thread's
+  // registers.
+  template <int kRows, class GmemAB, int kCount>
+  static WL_DEVICE void load_operand(GmemAB const& gmem, Operand<TIn> const& x, int row0, int k0,
+                                     int l, TIn (&v)[kCount]) {
+    typename Cfg::LoadMap const map =
+        Cfg::template load_map<kRows>(x.k_contiguous, Cfg::load_thread());
+    int const rows_left = x.rows - row0 - map.row;  // value j is inside while j * d_row < this
+    int const k_left = gmem.p->k - k0 - map.k;      // ... and j * d_k < this
+    std::int64_t const step =
+        std::int64_t{map.d_row} * x.stride_rows + std::int64_t{map.d_k} * x.stride_k;
+    TIn const* src = x.data + l * x.stride_batch + std::int64_t{row0 + map.row} * x.stride_rows +
+                     std::int64_t{k0 + map.k} * x.stride_k;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) {
+      v[j] = j * map.d_row < rows_left && j * map.d_k < k_left ? *src : zero_of<TIn>();
+      src += step;
+    }
+  }
+
+  // Widens this thread's values and writes them to the acquired stage, each at (k, row).
+  template <class SmemAB>
+  static WL_DEVICE void store_stage(SmemAB const& smem, ts::Produce const& s,
+                                    LoadFragment const& f) {
+    store_operand<kTileM, kPitchA>(smem.p->a.k_contiguous, smem.a.get() + s.stage_idx * kStageA,
+                                   f.a);
+    store_operand<kTileN, kPitchB>(smem.p->b.k_contiguous, smem.b.get() + s.stage_idx * kStageB,
+                                   f.b);
+  }
+
+  // ---- Math task --------------------------------------------------------------------------------
+  // One K tile of the thread's block: per k, kThreadM values of A and kThreadN of B from the
+  // stage, then kThreadM x kThreadN FMAs. (The accumulator starts each tile at zero: store_d
+  // clears it, which costs one instruction per value per tile instead of one per K tile.)
+  template <class SmemAB>
+  static WL_DEVICE void fma(SmemAB const& smem, ts::Consume const& s, Accumulator& acc) {
+    typename Cfg::Origin const o = Cfg::math_origin();
+    TAcc const* const sa = smem.a.get() + s.stage_idx * kStageA + o.row;
+    TAcc const* const sb = smem.b.get() + s.stage_idx * kStageB + o.col;
+#pragma unroll
+    for (int k = 0; k < kTileK; ++k) {
+      TAcc fa[kThreadM];
+      TAcc fb[kThreadN];
+#pragma unroll
+      for (int i = 0; i < kThreadM / kSub; ++i)
+        read_sub(sa + k * kPitchA + i * kSubStrideM, &fa[i * kSub]);
+#pragma unroll
+      for (int j = 0; j < kThreadN / kSub; ++j)
+        read_sub(sb + k * kPitchB + j * kSubStrideN, &fb[j * kSub]);
+#pragma unroll
+      for (int i = 0; i < kThreadM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kThreadN; ++j) acc.v[i][j] = fma_of(fa[i], fb[j], acc.v[i][j]);
+      }
+    }
+  }
+
+  // ---- Epilogue ---------------------------------------------------------------------------------
+  // D (and C) are row-major. Each math thread writes its own block, element by element: D may
+  // have any leading dimension and alignment, so there is no wider store to use. Clears the
+  // accumulator for the next tile.
+  template <class GmemD>
+  static WL_DEVICE void store_d(GmemD const& gmem, ts::Produce const&, TileCoord tile,
+                                Accumulator& acc) {
+    Params const* const p = gmem.p;
+    typename Cfg::Origin const o = Cfg::math_origin();
+    int const row0 = tile.m * kTileM + o.row;
+    int const col0 = tile.n * kTileN + o.col;
+    TOut* const d = p->d + tile.l * p->batch_stride_d;
+    bool const reads_c = p->beta != TAcc(0);  // C may be null then, and is never read
+    // The scales are device values (cuBLASLt's scale pointers): read once per tile.
+    TAcc const alpha = p->alpha * TAcc(p->scale_a != nullptr ? *p->scale_a : 1.0f) *
+                       TAcc(p->scale_b != nullptr ? *p->scale_b : 1.0f);
+    // No break or continue: the loops unroll fully, so every accumulator index is a constant
+    // and the block stays in registers.
+#pragma unroll
+    for (int i = 0; i < kThreadM; ++i) {
+      int const row = row0 + i / kSub * kSubStrideM + i % kSub;
+#pragma unroll
+      for (int j = 0; j < kThreadN; ++j) {
+        int const col = col0 + j / kSub * kSubStrideN + j % kSub;
+        if (row < p->m && col < p->n) {
+          TAcc x = alpha * acc.v[i][j];
+          if (reads_c)
+            x += p->beta *
+                 widen<TAcc>(p->c[tile.l * p->batch_stride_c + std::int64_t{row} * p->ldc + col]);
+          d[std::int64_t{row} * p->ldd + col] = narrow<TOut>(x);
+        }
+      }
+    }
+    acc = Accumulator{};
+  }
+
+ private:
+  template <int kRows, int kPitch, int kCount>
+  static WL_DEVICE void store_operand(bool k_contiguous, TAcc* stage, TIn const (&v)[kCount]) {
+    typename Cfg::LoadMap const map =
+        Cfg::template load_map<kRows>(k_contiguous, Cfg::load_thread());
+#pragma unroll
+    for (int j = 0; j < kCount; ++j)
+      stage[(map.k + j * map.d_k) * kPitch + map.row + j * map.d_row] = widen<TAcc>(v[j]);
+  }
+
+  // Four consecutive values at a 16-byte aligned address: one 16-byte read for fp32, two for
+  // fp64.
+  static WL_DEVICE void read_sub(TAcc const* src, TAcc* dst) {
+    if constexpr (std::is_same_v<TAcc, float>) {
+      float4 const v = *reinterpret_cast<float4 const*>(src);
+      dst[0] = v.x;
+      dst[1] = v.y;
+      dst[2] = v.z;
+      dst[3] = v.w;
+    } else {
+      double2 const v0 = reinterpret_cast<double2 const*>(src)[0];
+      double2 const v1 = reinterpret_cast<double2 const*>(src)[1];
+      dst[0] = v0.x;
+      dst[1] = v0.y;
+      dst[2] = v1.x;
+      dst[3] = v1.y;
+    }
+  }
+  static WL_DEVICE TAcc fma_of(TAcc x, TAcc y, TAcc z) {
+    if constexpr (std::is_same_v<TAcc, float>) {
+      return __fmaf_rn(x, y, z);
+    } else {
+      return __fma_rn(x, y, z);
+    }
+  }
+};
+
+}  // namespace warploom::gemm::simt
