@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exit_codes.hpp"
 #include "ncu_profile.hpp"
 #include "plans.hpp"
 #include "warploom/cuda_check.hpp"
@@ -33,8 +34,7 @@ namespace {
 
 namespace h = warploom::harness;
 
-constexpr int kBadArguments = 2;
-constexpr int kNoDevice = 77;  // ctest's SKIP_RETURN_CODE for GPU tests
+constexpr char kWho[] = "warploom bench";
 
 // The memory ceiling: device-to-device cudaMemcpy of 1 GiB, bytes read + written per second,
 // median of 10 after 3 warm-up copies.
@@ -265,8 +265,8 @@ int run_bench(BenchOptions const& o) {
       throw std::invalid_argument(
           "--prof ncu profiles each provider's default configuration: drop --autotune");
   } catch (std::invalid_argument const& e) {
-    std::fprintf(stderr, "warploom bench: %s\n", e.what());
-    return kBadArguments;
+    std::fprintf(stderr, "%s: %s\n", kWho, e.what());
+    return kUsageError;
   }
 
   std::size_t name_width = 20;
@@ -277,15 +277,16 @@ int run_bench(BenchOptions const& o) {
   }
   if (std::all_of(runs.begin(), runs.end(),
                   [](ShapeRun const& r) { return r.contenders.empty(); })) {
-    std::fprintf(stderr, "warploom bench: no provider runs any of the shapes\n");
-    return kBadArguments;
+    std::fprintf(stderr, "%s: no provider runs any of the shapes\n", kWho);
+    return kUsageError;
   }
 
-  // Refuse another architecture before anything runs (the kernels are built for sm_90a only).
+  // Refuse another architecture before anything runs (the kernels are built for sm_90a only): like
+  // a missing device, nothing ran, so it is not a failure of the work.
   DeviceInfo const device = query_device();
   if (std::string const why = architecture_mismatch(device); !why.empty()) {
-    std::printf("warploom bench: not run: %s\n", why.c_str());
-    return device.present ? 1 : kNoDevice;
+    std::printf("%s: not run: %s\n", kWho, why.c_str());
+    return kNoSuitableGpu;
   }
   try {
     if (!o.csv_path.empty())
@@ -295,8 +296,8 @@ int run_bench(BenchOptions const& o) {
                                            "max_ms", "tflop_per_s", "gb_per_s", "bound",
                                            "fraction_of_bound", "check"});
   } catch (std::runtime_error const& e) {
-    std::fprintf(stderr, "warploom bench: %s\n", e.what());
-    return kBadArguments;
+    std::fprintf(stderr, "%s: %s\n", kWho, e.what());
+    return kUsageError;
   }
 
   h::CudaEventTimer timer;
@@ -460,7 +461,7 @@ int run_bench(BenchOptions const& o) {
     title += ", " + device.name + ", " + std::string(h::to_string(run.regime));
     write_charts(o.svg_prefix, *family, bars, samples, last_ceilings, title);
   }
-  return all_ok ? 0 : 1;
+  return all_ok ? kSuccess : kFailure;
 }
 
 }  // namespace warploom::cli
