@@ -1,14 +1,30 @@
 // tools/warploom/arguments.hpp — checking the `warploom` command line and wording its errors.
 //
-// Every refusal names the subcommand and exits with kUsageError, CLI11's own parse errors
-// included.
+// Every refusal names the argument and the rule ("--reps: 0 must be at least 1"), suggests the
+// closest valid word when one is close ("no command `verfy`; did you mean `verify`?"), and exits
+// with kUsageError, CLI11's own parse errors included.
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 namespace warploom::cli {
+
+// The edit distance of `a` and `b` (insertions, deletions, substitutions and swaps of adjacent
+// letters, each costing 1), ignoring ASCII case.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// "; did you mean `X`?" for the candidate X closest to `word`, when it is close enough to be a
+// likely typo (at most one edit per three letters); "" otherwise.
+std::string did_you_mean(std::string_view word, std::vector<std::string> const& candidates);
+
+// `items` joined by ", ".
+std::string comma_list(std::vector<std::string> const& items);
 
 // Parses the command line into `app`. nullopt when the work should go on; otherwise the exit code
 // to return at once: kSuccess after printing --help, kUsageError after printing what was wrong.

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arguments.hpp"
 #include "exit_codes.hpp"
 #include "ncu_profile.hpp"
 #include "plans.hpp"
@@ -51,10 +52,10 @@ double copy_bandwidth(h::LaunchTimer& timer) {
 }
 
 template <class Named>
-std::string names_of(std::vector<Named> const& items) {
-  std::string s;
-  for (auto const& i : items) s += (s.empty() ? "" : ", ") + i.name;
-  return s;
+std::vector<std::string> names_of(std::vector<Named> const& items) {
+  std::vector<std::string> names;
+  for (auto const& i : items) names.push_back(i.name);
+  return names;
 }
 
 std::string shape_name(std::vector<std::int64_t> const& extents) {
@@ -67,8 +68,11 @@ h::PlanFamily const* find_family(std::string const& name) {
   auto const& families = bench_families();
   auto const f = std::find_if(families.begin(), families.end(),
                               [&](h::PlanFamily const& f) { return f.name == name; });
-  if (f == families.end())
-    throw std::invalid_argument("no family `" + name + "` (families: " + names_of(families) + ")");
+  if (f == families.end()) {
+    std::vector<std::string> const names = names_of(families);
+    throw std::invalid_argument("no family `" + name + "` (families: " + comma_list(names) + ")" +
+                                did_you_mean(name, names));
+  }
   return &*f;
 }
 
@@ -83,11 +87,9 @@ std::map<std::string, std::string> family_parameters(h::PlanFamily const& family
   for (h::FamilyParameter const& p : family.parameters) {
     auto const g = given.find(p.name);
     std::string const value = g == given.end() ? p.values.front() : g->second;
-    if (std::find(p.values.begin(), p.values.end(), value) == p.values.end()) {
-      std::string allowed;
-      for (auto const& v : p.values) allowed += (allowed.empty() ? "" : ", ") + v;
-      throw std::invalid_argument("--" + p.name + ": `" + value + "` is not one of " + allowed);
-    }
+    if (std::find(p.values.begin(), p.values.end(), value) == p.values.end())
+      throw std::invalid_argument("--" + p.name + ": `" + value + "` is not one of " +
+                                  comma_list(p.values) + did_you_mean(value, p.values));
     out[p.name] = value;
     if (g != given.end()) given.erase(g);
   }
@@ -108,9 +110,12 @@ std::vector<h::PlanProvider const*> chosen_providers(h::PlanFamily const& family
   for (std::string const& name : h::split_list(list, "--providers")) {
     auto const p = std::find_if(family.providers.begin(), family.providers.end(),
                                 [&](h::PlanProvider const& q) { return q.name == name; });
-    if (p == family.providers.end())
+    if (p == family.providers.end()) {
+      std::vector<std::string> const names = names_of(family.providers);
       throw std::invalid_argument("--providers: `" + name + "` is not a provider of " +
-                                  family.name + " (" + names_of(family.providers) + ")");
+                                  family.name + " (" + comma_list(names) + ")" +
+                                  did_you_mean(name, names));
+    }
     out.push_back(&*p);
   }
   return out;

@@ -52,8 +52,10 @@ warploom::BundledKernel const* find_kernel(std::string const& name) {
   auto it =
       std::find_if(kernels.begin(), kernels.end(), [&](auto const& k) { return k.name == name; });
   if (it != kernels.end()) return &*it;
-  std::fprintf(stderr, "warploom verify: no kernel named `%s` (see `warploom list`)\n",
-               name.c_str());
+  std::vector<std::string> known;
+  for (auto const& k : kernels) known.push_back(k.name);
+  std::fprintf(stderr, "warploom verify: no kernel named `%s` (see `warploom list`)%s\n",
+               name.c_str(), cli::did_you_mean(name, known).c_str());
   return nullptr;
 }
 
