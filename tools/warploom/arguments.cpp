@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <system_error>
@@ -22,6 +23,15 @@ std::string_view unsigned_part(std::string_view text) {
   return text.starts_with('+') ? text.substr(1) : text;
 }
 
+// `text` as a long long when it is exactly an integer in decimal digits.
+std::optional<long long> parse_integer(std::string_view text, std::errc& error) {
+  text = unsigned_part(text);
+  long long value = 0;
+  auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  error = end == text.data() + text.size() ? ec : std::errc::invalid_argument;
+  return error == std::errc() ? std::optional(value) : std::nullopt;
+}
+
 // `text` as a double when it is exactly a number (digits, a fraction, an exponent, inf, nan);
 // one too large for a double is infinite, one too small 0.
 std::optional<double> parse_real(std::string_view text) {
@@ -34,6 +44,47 @@ std::optional<double> parse_real(std::string_view text) {
   return ec == std::errc() ? std::optional(value) : std::nullopt;
 }
 
+// The rule of whole_number(min, max) as the help shows it after the type: INT:>=1, INT:1..100000.
+std::string whole_number_rule(long long min, long long max) {
+  if (max == std::numeric_limits<long long>::max()) return ">=" + std::to_string(min);
+  return std::to_string(min) + ".." + std::to_string(max);
+}
+
+// Why `text`, a number outside [min, max], is refused. A value past what a long long holds gets no
+// bound printed: a 19-digit limit means nothing to the user.
+std::string outside(std::string const& text, bool below, long long min, long long max) {
+  if (below) return text + " must be at least " + std::to_string(min);
+  if (max == std::numeric_limits<long long>::max()) return text + " is too large";
+  return text + " must be at most " + std::to_string(max);
+}
+
+// Checks `text` for whole_number; may rewrite integral scientific notation in digits.
+std::string check_whole_number(std::string& text, long long min, long long max) {
+  std::errc error{};
+  if (std::optional<long long> const v = parse_integer(text, error))
+    return *v < min || *v > max ? outside(text, *v < min, min, max) : "";
+  if (error == std::errc::result_out_of_range)
+    return outside(text, text.starts_with('-'), min, max);
+  std::optional<double> const real = parse_real(text);
+  if (!real || std::isnan(*real)) return "`" + text + "` is not a number";
+  if (std::isfinite(*real) && *real != std::trunc(*real))
+    return "`" + text + "` is not a whole number";
+  // 2^63: the first double a long long cannot hold.
+  if (*real < static_cast<double>(min) || *real >= 0x1p63 || *real > static_cast<double>(max))
+    return outside(text, *real < static_cast<double>(min), min, max);
+  text = std::to_string(static_cast<long long>(*real));
+  return "";
+}
+
+std::string check_positive_number(std::string const& text) {
+  std::optional<double> const v = parse_real(text);
+  if (!v || std::isnan(*v)) return "`" + text + "` is not a number";
+  if (!std::isfinite(*v)) return "`" + text + "` is not a finite number";
+  if (*v <= 0) return text + " must be greater than 0";
+  return "";
+}
+
+// A word that is a number (-1) is a value, not an option.
 bool looks_like_option(std::string const& word) {
   return word.size() > 1 && word[0] == '-' && !parse_real(word);
 }
@@ -136,6 +187,28 @@ std::string comma_list(std::vector<std::string> const& items) {
   std::string s;
   for (std::string const& i : items) s += (s.empty() ? "" : ", ") + i;
   return s;
+}
+
+CLI::Validator whole_number(long long min, long long max) {
+  return CLI::Validator(
+      [min, max](std::string& text) { return check_whole_number(text, min, max); },
+      whole_number_rule(min, max));
+}
+
+CLI::Validator positive_number() {
+  return CLI::Validator(check_positive_number, ">0");
+}
+
+CLI::Validator one_of(std::vector<std::string> values) {
+  std::string help;  // as CLI11 shows a set: {burst,sustained}
+  for (std::string const& v : values) help += (help.empty() ? "{" : ",") + v;
+  help += "}";
+  return CLI::Validator(
+      [values = std::move(values)](std::string const& text) -> std::string {
+        if (std::find(values.begin(), values.end(), text) != values.end()) return "";
+        return "`" + text + "` is not one of " + comma_list(values) + did_you_mean(text, values);
+      },
+      help);
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char const* const* argv) {

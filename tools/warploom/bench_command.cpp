@@ -235,17 +235,17 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
   b.add_option("--layout", o.layout,
                "gemm: BLAS layout letters of A and B, tn (default), nn, nt, tt");
   b.add_option("--reps", o.reps, "timed rounds (every provider once per round)")
-      ->check(CLI::Range(1, 100000));
+      ->transform(whole_number(1, 100000));
   b.add_option("--regime", o.regime, "burst, or sustained (after --sustain-s of back-to-back runs)")
-      ->check(CLI::IsMember({"burst", "sustained"}));
+      ->check(one_of({"burst", "sustained"}));
   b.add_option("--sustain-s", o.sustain_seconds, "seconds of back-to-back runs before timing")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   b.add_flag("--check,!--no-check", o.check,
              "check every contender against the reference on a poisoned output first (default)");
   b.add_option("--prof", o.prof,
                "none; nvtx: ranges around every phase and timed launch for Nsight tools; ncu: "
                "each provider re-run under Nsight Compute, its metrics in the table")
-      ->check(CLI::IsMember({"none", "nvtx", "ncu"}));
+      ->check(one_of({"none", "nvtx", "ncu"}));
   b.add_flag("--autotune", o.autotune,
              "time every point of each provider's tuning space and report the best per shape");
   b.add_option("--json", o.json_path, "write the results here");

@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   verify->add_flag("--all", all, "verify every bundled kernel");
   verify->add_flag("--round-robin", round_robin, "also print the round-robin step table");
   verify->add_option("--max-states", max_states, "model-check state budget per scenario")
-      ->check(CLI::PositiveNumber);
+      ->transform(cli::whole_number(1));
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
   CLI::App* bench =
