@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 #include "arguments.hpp"
 #include "exit_codes.hpp"
 #include "ncu_profile.hpp"
+#include "output_files.hpp"
 #include "plans.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
@@ -205,19 +207,47 @@ std::vector<std::string> profile_args(BenchOptions const& o, ShapeRun const& sr,
   return args;
 }
 
+std::string providers_chart_path(std::string const& prefix) {
+  return prefix + "_providers.svg";
+}
+std::string roofline_chart_path(std::string const& prefix) {
+  return prefix + "_roofline.svg";
+}
+
+// Every file the run will write, with its option, so that each can be checked before anything runs:
+// the results are lost if a path turns out unwritable only at the end.
+std::vector<std::pair<std::string, std::string>> output_paths(BenchOptions const& o,
+                                                              h::PlanFamily const& family) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!o.json_path.empty()) out.emplace_back("--json", o.json_path);
+  if (!o.csv_path.empty()) out.emplace_back("--csv", o.csv_path);
+  if (!o.svg_prefix.empty()) {
+    out.emplace_back("--svg", providers_chart_path(o.svg_prefix));
+    if (family.compute_ceiling) out.emplace_back("--svg", roofline_chart_path(o.svg_prefix));
+  }
+  return out;
+}
+
+void check_output_paths(BenchOptions const& o, h::PlanFamily const& family) {
+  for (auto const& [option, path] : output_paths(o, family))
+    if (std::string const why = unwritable_reason(path); !why.empty())
+      throw std::invalid_argument(option + ": cannot write `" + path + "`: " + why);
+}
+
 // The SVG charts of --svg: every result as a bar (throughput) per shape, and for a family with a
-// compute ceiling the roofline of every result.
-void write_charts(std::string const& prefix, h::PlanFamily const& family,
+// compute ceiling the roofline of every result. False when a chart could not be written.
+bool write_charts(std::string const& prefix, h::PlanFamily const& family,
                   std::vector<h::BarGroup> const& groups,
                   std::vector<h::RooflineSample> const& samples, h::Ceilings const& ceilings,
                   std::string const& title) {
   std::string const unit = family.report_flops ? "TFLOP/s" : "GB/s";
-  std::ofstream(prefix + "_providers.svg") << h::bar_chart_svg(groups, unit, title);
-  std::printf("wrote %s_providers.svg\n", prefix.c_str());
-  if (family.compute_ceiling && !samples.empty()) {
-    std::ofstream(prefix + "_roofline.svg") << h::roofline_svg(samples, ceilings, title);
-    std::printf("wrote %s_roofline.svg\n", prefix.c_str());
-  }
+  bool ok = write_output(kWho, "--svg", providers_chart_path(prefix),
+                         h::bar_chart_svg(groups, unit, title));
+  if (family.compute_ceiling && !samples.empty())
+    ok = write_output(kWho, "--svg", roofline_chart_path(prefix),
+                      h::roofline_svg(samples, ceilings, title)) &&
+         ok;
+  return ok;
 }
 
 }  // namespace
@@ -248,10 +278,12 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
       ->check(one_of({"none", "nvtx", "ncu"}));
   b.add_flag("--autotune", o.autotune,
              "time every point of each provider's tuning space and report the best per shape");
-  b.add_option("--json", o.json_path, "write the results here");
-  b.add_option("--csv", o.csv_path, "write one row per shape and contender here");
+  b.add_option("--json", o.json_path, "write the results here (checked before anything runs)");
+  b.add_option("--csv", o.csv_path,
+               "write one row per shape and contender here (checked before anything runs)");
   b.add_option("--svg", o.svg_prefix,
-               "write PREFIX_providers.svg (throughput per shape) and PREFIX_roofline.svg");
+               "write PREFIX_providers.svg (throughput per shape) and PREFIX_roofline.svg "
+               "(checked before anything runs)");
 }
 
 int run_bench(BenchOptions const& o) {
@@ -259,7 +291,6 @@ int run_bench(BenchOptions const& o) {
   std::vector<std::vector<std::int64_t>> shapes;
   std::vector<h::PlanProvider const*> providers;
   std::map<std::string, std::string> parameters;
-  std::optional<h::CsvFile> csv;
   try {
     family = find_family(o.family);
     parameters = family_parameters(*family, o);
@@ -269,6 +300,7 @@ int run_bench(BenchOptions const& o) {
     if (o.prof == "ncu" && o.autotune)
       throw std::invalid_argument(
           "--prof ncu profiles each provider's default configuration: drop --autotune");
+    check_output_paths(o, *family);
   } catch (std::invalid_argument const& e) {
     std::fprintf(stderr, "%s: %s\n", kWho, e.what());
     return kUsageError;
@@ -293,17 +325,15 @@ int run_bench(BenchOptions const& o) {
     std::printf("%s: not run: %s\n", kWho, why.c_str());
     return kNoSuitableGpu;
   }
-  try {
-    if (!o.csv_path.empty())
-      csv.emplace(o.csv_path,
-                  std::vector<std::string>{"family", "shape", "parameters", "provider", "tuning",
-                                           "runs", "median_ms", "p10_ms", "p90_ms", "min_ms",
-                                           "max_ms", "tflop_per_s", "gb_per_s", "bound",
-                                           "fraction_of_bound", "check"});
-  } catch (std::runtime_error const& e) {
-    std::fprintf(stderr, "%s: %s\n", kWho, e.what());
-    return kUsageError;
-  }
+  // The CSV is kept in memory and written at the end with the JSON, so that a failed write is
+  // caught and reported the same way for both.
+  std::ostringstream csv_text;
+  std::optional<h::CsvWriter> csv;
+  if (!o.csv_path.empty())
+    csv.emplace(csv_text, std::vector<std::string>{
+                              "family", "shape", "parameters", "provider", "tuning", "runs",
+                              "median_ms", "p10_ms", "p90_ms", "min_ms", "max_ms", "tflop_per_s",
+                              "gb_per_s", "bound", "fraction_of_bound", "check"});
 
   h::CudaEventTimer timer;
   double const bytes_per_s = copy_bandwidth(timer);
@@ -459,14 +489,18 @@ int run_bench(BenchOptions const& o) {
   out["all_correct"] = all_ok;
   // The clocks the timings left (the H200 drops its clock under the power cap).
   if (std::optional<std::string> const state = h::gpu_state()) out["gpu_state_after"] = *state;
-  if (!o.json_path.empty()) std::ofstream(o.json_path) << out.dump(2) << "\n";
+  // A failed write loses results, so it fails the run; the other files are still written.
+  bool written = true;
+  if (!o.json_path.empty())
+    written = write_output(kWho, "--json", o.json_path, out.dump(2) + "\n") && written;
+  if (csv) written = write_output(kWho, "--csv", o.csv_path, csv_text.str()) && written;
   if (!o.svg_prefix.empty() && !bars.empty()) {
     std::string title = family->name;
     for (auto const& [name, value] : parameters) title += " " + value;
     title += ", " + device.name + ", " + std::string(h::to_string(run.regime));
-    write_charts(o.svg_prefix, *family, bars, samples, last_ceilings, title);
+    written = write_charts(o.svg_prefix, *family, bars, samples, last_ceilings, title) && written;
   }
-  return all_ok ? kSuccess : kFailure;
+  return all_ok && written ? kSuccess : kFailure;
 }
 
 }  // namespace warploom::cli

@@ -29,8 +29,9 @@ struct BenchOptions {
 // Adds the `bench` subcommand's options to `bench`, writing into `o`.
 void add_bench_options(CLI::App& bench, BenchOptions& o);
 
-// Runs it, with the exit codes of exit_codes.hpp: kSuccess (every check passed), kFailure (a check
-// failed or a shape failed to run), kUsageError (an argument refused: nothing ran),
+// Runs it, with the exit codes of exit_codes.hpp: kSuccess (every check passed and every file
+// written), kFailure (a check failed, a shape failed to run or a result file could not be
+// written), kUsageError (an argument refused, an output path not writable: nothing ran),
 // kNoSuitableGpu (no CUDA device, or one of another architecture: nothing ran).
 int run_bench(BenchOptions const& o);
 
