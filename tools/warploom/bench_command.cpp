@@ -5,18 +5,22 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "arguments.hpp"
+#include "exit_codes.hpp"
 #include "ncu_profile.hpp"
+#include "output_files.hpp"
 #include "plans.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
@@ -33,8 +37,7 @@ namespace {
 
 namespace h = warploom::harness;
 
-constexpr int kBadArguments = 2;
-constexpr int kNoDevice = 77;  // ctest's SKIP_RETURN_CODE for GPU tests
+constexpr char kWho[] = "warploom bench";
 
 // The memory ceiling: device-to-device cudaMemcpy of 1 GiB, bytes read + written per second,
 // median of 10 after 3 warm-up copies.
@@ -51,10 +54,10 @@ double copy_bandwidth(h::LaunchTimer& timer) {
 }
 
 template <class Named>
-std::string names_of(std::vector<Named> const& items) {
-  std::string s;
-  for (auto const& i : items) s += (s.empty() ? "" : ", ") + i.name;
-  return s;
+std::vector<std::string> names_of(std::vector<Named> const& items) {
+  std::vector<std::string> names;
+  for (auto const& i : items) names.push_back(i.name);
+  return names;
 }
 
 std::string shape_name(std::vector<std::int64_t> const& extents) {
@@ -67,8 +70,11 @@ h::PlanFamily const* find_family(std::string const& name) {
   auto const& families = bench_families();
   auto const f = std::find_if(families.begin(), families.end(),
                               [&](h::PlanFamily const& f) { return f.name == name; });
-  if (f == families.end())
-    throw std::invalid_argument("no family `" + name + "` (families: " + names_of(families) + ")");
+  if (f == families.end()) {
+    std::vector<std::string> const names = names_of(families);
+    throw std::invalid_argument("no family `" + name + "` (families: " + comma_list(names) + ")" +
+                                did_you_mean(name, names));
+  }
   return &*f;
 }
 
@@ -83,11 +89,9 @@ std::map<std::string, std::string> family_parameters(h::PlanFamily const& family
   for (h::FamilyParameter const& p : family.parameters) {
     auto const g = given.find(p.name);
     std::string const value = g == given.end() ? p.values.front() : g->second;
-    if (std::find(p.values.begin(), p.values.end(), value) == p.values.end()) {
-      std::string allowed;
-      for (auto const& v : p.values) allowed += (allowed.empty() ? "" : ", ") + v;
-      throw std::invalid_argument("--" + p.name + ": `" + value + "` is not one of " + allowed);
-    }
+    if (std::find(p.values.begin(), p.values.end(), value) == p.values.end())
+      throw std::invalid_argument("--" + p.name + ": `" + value + "` is not one of " +
+                                  comma_list(p.values) + did_you_mean(value, p.values));
     out[p.name] = value;
     if (g != given.end()) given.erase(g);
   }
@@ -108,9 +112,12 @@ std::vector<h::PlanProvider const*> chosen_providers(h::PlanFamily const& family
   for (std::string const& name : h::split_list(list, "--providers")) {
     auto const p = std::find_if(family.providers.begin(), family.providers.end(),
                                 [&](h::PlanProvider const& q) { return q.name == name; });
-    if (p == family.providers.end())
+    if (p == family.providers.end()) {
+      std::vector<std::string> const names = names_of(family.providers);
       throw std::invalid_argument("--providers: `" + name + "` is not a provider of " +
-                                  family.name + " (" + names_of(family.providers) + ")");
+                                  family.name + " (" + comma_list(names) + ")" +
+                                  did_you_mean(name, names));
+    }
     out.push_back(&*p);
   }
   return out;
@@ -200,19 +207,47 @@ std::vector<std::string> profile_args(BenchOptions const& o, ShapeRun const& sr,
   return args;
 }
 
+std::string providers_chart_path(std::string const& prefix) {
+  return prefix + "_providers.svg";
+}
+std::string roofline_chart_path(std::string const& prefix) {
+  return prefix + "_roofline.svg";
+}
+
+// Every file the run will write, with its option, so that each can be checked before anything runs:
+// the results are lost if a path turns out unwritable only at the end.
+std::vector<std::pair<std::string, std::string>> output_paths(BenchOptions const& o,
+                                                              h::PlanFamily const& family) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!o.json_path.empty()) out.emplace_back("--json", o.json_path);
+  if (!o.csv_path.empty()) out.emplace_back("--csv", o.csv_path);
+  if (!o.svg_prefix.empty()) {
+    out.emplace_back("--svg", providers_chart_path(o.svg_prefix));
+    if (family.compute_ceiling) out.emplace_back("--svg", roofline_chart_path(o.svg_prefix));
+  }
+  return out;
+}
+
+void check_output_paths(BenchOptions const& o, h::PlanFamily const& family) {
+  for (auto const& [option, path] : output_paths(o, family))
+    if (std::string const why = unwritable_reason(path); !why.empty())
+      throw std::invalid_argument(option + ": cannot write `" + path + "`: " + why);
+}
+
 // The SVG charts of --svg: every result as a bar (throughput) per shape, and for a family with a
-// compute ceiling the roofline of every result.
-void write_charts(std::string const& prefix, h::PlanFamily const& family,
+// compute ceiling the roofline of every result. False when a chart could not be written.
+bool write_charts(std::string const& prefix, h::PlanFamily const& family,
                   std::vector<h::BarGroup> const& groups,
                   std::vector<h::RooflineSample> const& samples, h::Ceilings const& ceilings,
                   std::string const& title) {
   std::string const unit = family.report_flops ? "TFLOP/s" : "GB/s";
-  std::ofstream(prefix + "_providers.svg") << h::bar_chart_svg(groups, unit, title);
-  std::printf("wrote %s_providers.svg\n", prefix.c_str());
-  if (family.compute_ceiling && !samples.empty()) {
-    std::ofstream(prefix + "_roofline.svg") << h::roofline_svg(samples, ceilings, title);
-    std::printf("wrote %s_roofline.svg\n", prefix.c_str());
-  }
+  bool ok = write_output(kWho, "--svg", providers_chart_path(prefix),
+                         h::bar_chart_svg(groups, unit, title));
+  if (family.compute_ceiling && !samples.empty())
+    ok = write_output(kWho, "--svg", roofline_chart_path(prefix),
+                      h::roofline_svg(samples, ceilings, title)) &&
+         ok;
+  return ok;
 }
 
 }  // namespace
@@ -230,23 +265,25 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
   b.add_option("--layout", o.layout,
                "gemm: BLAS layout letters of A and B, tn (default), nn, nt, tt");
   b.add_option("--reps", o.reps, "timed rounds (every provider once per round)")
-      ->check(CLI::Range(1, 100000));
+      ->transform(whole_number(1, 100000));
   b.add_option("--regime", o.regime, "burst, or sustained (after --sustain-s of back-to-back runs)")
-      ->check(CLI::IsMember({"burst", "sustained"}));
+      ->check(one_of({"burst", "sustained"}));
   b.add_option("--sustain-s", o.sustain_seconds, "seconds of back-to-back runs before timing")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   b.add_flag("--check,!--no-check", o.check,
              "check every contender against the reference on a poisoned output first (default)");
   b.add_option("--prof", o.prof,
                "none; nvtx: ranges around every phase and timed launch for Nsight tools; ncu: "
                "each provider re-run under Nsight Compute, its metrics in the table")
-      ->check(CLI::IsMember({"none", "nvtx", "ncu"}));
+      ->check(one_of({"none", "nvtx", "ncu"}));
   b.add_flag("--autotune", o.autotune,
              "time every point of each provider's tuning space and report the best per shape");
-  b.add_option("--json", o.json_path, "write the results here");
-  b.add_option("--csv", o.csv_path, "write one row per shape and contender here");
+  b.add_option("--json", o.json_path, "write the results here (checked before anything runs)");
+  b.add_option("--csv", o.csv_path,
+               "write one row per shape and contender here (checked before anything runs)");
   b.add_option("--svg", o.svg_prefix,
-               "write PREFIX_providers.svg (throughput per shape) and PREFIX_roofline.svg");
+               "write PREFIX_providers.svg (throughput per shape) and PREFIX_roofline.svg "
+               "(checked before anything runs)");
 }
 
 int run_bench(BenchOptions const& o) {
@@ -254,7 +291,6 @@ int run_bench(BenchOptions const& o) {
   std::vector<std::vector<std::int64_t>> shapes;
   std::vector<h::PlanProvider const*> providers;
   std::map<std::string, std::string> parameters;
-  std::optional<h::CsvFile> csv;
   try {
     family = find_family(o.family);
     parameters = family_parameters(*family, o);
@@ -264,9 +300,10 @@ int run_bench(BenchOptions const& o) {
     if (o.prof == "ncu" && o.autotune)
       throw std::invalid_argument(
           "--prof ncu profiles each provider's default configuration: drop --autotune");
+    check_output_paths(o, *family);
   } catch (std::invalid_argument const& e) {
-    std::fprintf(stderr, "warploom bench: %s\n", e.what());
-    return kBadArguments;
+    std::fprintf(stderr, "%s: %s\n", kWho, e.what());
+    return kUsageError;
   }
 
   std::size_t name_width = 20;
@@ -277,27 +314,26 @@ int run_bench(BenchOptions const& o) {
   }
   if (std::all_of(runs.begin(), runs.end(),
                   [](ShapeRun const& r) { return r.contenders.empty(); })) {
-    std::fprintf(stderr, "warploom bench: no provider runs any of the shapes\n");
-    return kBadArguments;
+    std::fprintf(stderr, "%s: no provider runs any of the shapes\n", kWho);
+    return kUsageError;
   }
 
-  // Refuse another architecture before anything runs (the kernels are built for sm_90a only).
+  // Refuse another architecture before anything runs (the kernels are built for sm_90a only): like
+  // a missing device, nothing ran, so it is not a failure of the work.
   DeviceInfo const device = query_device();
   if (std::string const why = architecture_mismatch(device); !why.empty()) {
-    std::printf("warploom bench: not run: %s\n", why.c_str());
-    return device.present ? 1 : kNoDevice;
+    std::printf("%s: not run: %s\n", kWho, why.c_str());
+    return kNoSuitableGpu;
   }
-  try {
-    if (!o.csv_path.empty())
-      csv.emplace(o.csv_path,
-                  std::vector<std::string>{"family", "shape", "parameters", "provider", "tuning",
-                                           "runs", "median_ms", "p10_ms", "p90_ms", "min_ms",
-                                           "max_ms", "tflop_per_s", "gb_per_s", "bound",
-                                           "fraction_of_bound", "check"});
-  } catch (std::runtime_error const& e) {
-    std::fprintf(stderr, "warploom bench: %s\n", e.what());
-    return kBadArguments;
-  }
+  // The CSV is kept in memory and written at the end with the JSON, so that a failed write is
+  // caught and reported the same way for both.
+  std::ostringstream csv_text;
+  std::optional<h::CsvWriter> csv;
+  if (!o.csv_path.empty())
+    csv.emplace(csv_text, std::vector<std::string>{
+                              "family", "shape", "parameters", "provider", "tuning", "runs",
+                              "median_ms", "p10_ms", "p90_ms", "min_ms", "max_ms", "tflop_per_s",
+                              "gb_per_s", "bound", "fraction_of_bound", "check"});
 
   h::CudaEventTimer timer;
   double const bytes_per_s = copy_bandwidth(timer);
@@ -453,14 +489,18 @@ int run_bench(BenchOptions const& o) {
   out["all_correct"] = all_ok;
   // The clocks the timings left (the H200 drops its clock under the power cap).
   if (std::optional<std::string> const state = h::gpu_state()) out["gpu_state_after"] = *state;
-  if (!o.json_path.empty()) std::ofstream(o.json_path) << out.dump(2) << "\n";
+  // A failed write loses results, so it fails the run; the other files are still written.
+  bool written = true;
+  if (!o.json_path.empty())
+    written = write_output(kWho, "--json", o.json_path, out.dump(2) + "\n") && written;
+  if (csv) written = write_output(kWho, "--csv", o.csv_path, csv_text.str()) && written;
   if (!o.svg_prefix.empty() && !bars.empty()) {
     std::string title = family->name;
     for (auto const& [name, value] : parameters) title += " " + value;
     title += ", " + device.name + ", " + std::string(h::to_string(run.regime));
-    write_charts(o.svg_prefix, *family, bars, samples, last_ceilings, title);
+    written = write_charts(o.svg_prefix, *family, bars, samples, last_ceilings, title) && written;
   }
-  return all_ok ? 0 : 1;
+  return all_ok && written ? kSuccess : kFailure;
 }
 
 }  // namespace warploom::cli

@@ -29,8 +29,10 @@ struct BenchOptions {
 // Adds the `bench` subcommand's options to `bench`, writing into `o`.
 void add_bench_options(CLI::App& bench, BenchOptions& o);
 
-// Runs it. Exit codes: 0 done (every check passed), 1 a check failed or the device is of another
-// architecture, 2 bad arguments, 77 no usable CUDA device (ctest: skipped).
+// Runs it, with the exit codes of exit_codes.hpp: kSuccess (every check passed and every file
+// written), kFailure (a check failed, a shape failed to run or a result file could not be
+// written), kUsageError (an argument refused, an output path not writable: nothing ran),
+// kNoSuitableGpu (no CUDA device, or one of another architecture: nothing ran).
 int run_bench(BenchOptions const& o);
 
 }  // namespace warploom::cli

@@ -9,15 +9,20 @@
 //
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
 // kernel has a finding, printing each with its rule, task, resource, op and counterexample.
+// Every subcommand uses the exit codes of exit_codes.hpp (docs/cli.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "arguments.hpp"
 #include "bench_command.hpp"
+#include "exit_codes.hpp"
 #include "plans.hpp"
 #include "warploom/ts/print.hpp"
 #include "warploom/ts/schedule_unit.hpp"
@@ -25,6 +30,7 @@
 #include "warploom/ts/verify/check_model.hpp"  // round_robin_table
 
 namespace ts = warploom::ts;
+namespace cli = warploom::cli;
 
 namespace {
 
@@ -39,28 +45,40 @@ int list_kernels() {
       std::printf("  %-24s %s%s\n", p.name.c_str(), p.description.c_str(),
                   p.by_default ? "" : " [on request: --providers]");
   }
-  return 0;
+  return cli::kSuccess;
+}
+
+// The registered schedule named `name`; nullptr, after saying so, when there is none.
+ts::RegisteredSchedule const* find_kernel(std::string const& name) {
+  auto const kernels = ts::registered_schedules();
+  auto it =
+      std::find_if(kernels.begin(), kernels.end(), [&](auto const& k) { return k.name == name; });
+  if (it != kernels.end()) return &*it;
+  std::vector<std::string> known;
+  for (auto const& k : kernels) known.emplace_back(k.name);
+  std::fprintf(stderr, "warploom verify: no kernel named `%s` (see `warploom list`)%s\n",
+               name.c_str(), cli::did_you_mean(name, known).c_str());
+  return nullptr;
 }
 
 int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, long long max_states,
                    bool allow_undecided) {
-  auto const kernels = ts::registered_schedules();
   if (all)
-    for (auto const& k : kernels) names.emplace_back(k.name);
+    for (auto const& k : ts::registered_schedules()) names.emplace_back(k.name);
   if (names.empty()) {
     std::fprintf(stderr, "warploom verify: name a kernel (see `warploom list`) or pass --all\n");
-    return 2;
+    return cli::kUsageError;
+  }
+  // Every name is looked up before the first is verified: a usage error stops the command before
+  // it runs, never half-way through.
+  std::vector<ts::RegisteredSchedule const*> chosen;
+  for (auto const& name : names) {
+    chosen.push_back(find_kernel(name));
+    if (chosen.back() == nullptr) return cli::kUsageError;
   }
   int failures = 0;
-  for (auto const& name : names) {
-    auto it =
-        std::find_if(kernels.begin(), kernels.end(), [&](auto const& k) { return k.name == name; });
-    if (it == kernels.end()) {
-      std::fprintf(stderr, "warploom verify: no kernel named `%s` (see `warploom list`)\n",
-                   name.c_str());
-      return 2;
-    }
-    ts::ManagerModel const m = it->model();
+  for (ts::RegisteredSchedule const* kernel : chosen) {
+    ts::ManagerModel const m = kernel->model();
     ts::ModelCheckOptions opt;
     opt.max_states = max_states;
     opt.allow_undecided = allow_undecided;
@@ -75,7 +93,7 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
                 stats.scenarios, stats.decided ? "decided" : "UNDECIDED", ms);
     failures += r.ok() ? 0 : 1;
   }
-  return failures == 0 ? 0 : 1;
+  return failures == 0 ? cli::kSuccess : cli::kFailure;
 }
 
 }  // namespace
@@ -83,7 +101,7 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
 int main(int argc, char** argv) {
   CLI::App app{"warploom: verified warp-specialized kernels"};
   app.require_subcommand(1);
-  app.add_subcommand("list", "list the bundled kernels");
+  CLI::App* list = app.add_subcommand("list", "list the bundled kernels");
   CLI::App* verify = app.add_subcommand("verify", "verify kernels' TaskManagers (no GPU needed)");
   std::vector<std::string> names;
   bool all = false, round_robin = false, allow_undecided = false;
@@ -92,17 +110,25 @@ int main(int argc, char** argv) {
   verify->add_flag("--all", all, "verify every bundled kernel");
   verify->add_flag("--round-robin", round_robin, "also print the round-robin step table");
   verify->add_option("--max-states", max_states, "model-check state budget per scenario")
-      ->check(CLI::PositiveNumber);
+      ->transform(cli::whole_number(1));
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
   CLI::App* bench =
       app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)");
-  warploom::cli::BenchOptions bench_options;
-  warploom::cli::add_bench_options(*bench, bench_options);
-  CLI11_PARSE(app, argc, argv);
+  cli::BenchOptions bench_options;
+  cli::add_bench_options(*bench, bench_options);
+  for (CLI::App* a : {&app, list, verify, bench}) a->footer(cli::kExitCodesHelp);
+
+  if (std::optional<int> const done = cli::parse_command_line(app, argc, argv)) return *done;
   for (int i = 0; i < argc; ++i)
     bench_options.command_line += (i ? " " : "") + std::string(i ? argv[i] : "warploom");
-  if (app.got_subcommand("list")) return list_kernels();
-  if (app.got_subcommand("bench")) return warploom::cli::run_bench(bench_options);
-  return verify_kernels(names, all, round_robin, max_states, allow_undecided);
+  std::string const command = app.get_subcommands().front()->get_name();
+  try {
+    if (command == "list") return list_kernels();
+    if (command == "bench") return cli::run_bench(bench_options);
+    return verify_kernels(names, all, round_robin, max_states, allow_undecided);
+  } catch (std::exception const& e) {  // a CUDA or library error mid-run: the work failed
+    std::fprintf(stderr, "warploom %s: failed: %s\n", command.c_str(), e.what());
+    return cli::kFailure;
+  }
 }
