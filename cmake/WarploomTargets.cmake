@@ -11,9 +11,15 @@
 # The plain name `warploom` stays free for the CLI executable.
 add_library(warploom_interface INTERFACE)
 add_library(warploom::warploom ALIAS warploom_interface)
-target_include_directories(warploom_interface INTERFACE "${PROJECT_SOURCE_DIR}/include")
-target_include_directories(warploom_interface SYSTEM INTERFACE ${WARPLOOM_SYSTEM_INCLUDE_DIRS})
-target_compile_definitions(warploom_interface INTERFACE FMT_HEADER_ONLY=1)
+# Build-tree paths only: the installed package has its own include/ and finds the third-party
+# headers on the consumer's machine (WarploomInstall.cmake, warploomConfig.cmake.in).
+target_include_directories(warploom_interface INTERFACE
+  "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>")
+target_include_directories(warploom_interface SYSTEM INTERFACE
+  "$<BUILD_INTERFACE:${WARPLOOM_SYSTEM_INCLUDE_DIRS}>")
+# fmt is used by our own sources only (no header under include/ includes it): installed
+# consumers neither need it nor should have its configuration imposed on them.
+target_compile_definitions(warploom_interface INTERFACE "$<BUILD_INTERFACE:FMT_HEADER_ONLY=1>")
 # TaskManagers are verified (and small schedules model-checked) in constant expressions while a
 # kernel compiles; nvcc's front end stops constant evaluation far earlier than GCC by default.
 target_compile_options(warploom_interface INTERFACE
