@@ -64,7 +64,8 @@ smi_before=$(smi)
 echo "$smi_before" | tee -a "$LOG"
 
 run bootstrap bash tools/bootstrap.sh
-run configure cmake --preset release
+# Every GEMM configuration the GPU tests run, compiled in parallel by the build.
+run configure cmake --preset release -DWARPLOOM_GEMM_INSTANCES=all
 # Only what runs here: the CPU tests run in CI, not on the lease.
 targets=()
 want tutorials && targets+=(warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy
