@@ -183,7 +183,7 @@ if want harness; then
   fi
   run warploom-bench-copy "$wb" bench copy --shapes 268435456,1073741824 --autotune \
     --json "$OUT/warploom_bench_copy.json" --svg "$OUT/warploom_bench_copy"
-  run resource-usage python3 tools/resource_usage.py build/release/kernels/libwarploom_gemm.a \
+  run resource-usage python3 tools/resource_usage.py build/release/lib/libwarploom_gemm.so \
     build/release/kernels/libwarploom_tutorials.a --json "$OUT/resource_usage.json"
 fi
 
