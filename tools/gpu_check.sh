@@ -24,14 +24,14 @@ run() {  # run <label> <seconds> <command...>: output into $OUT/<label>.log; kee
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit \
   --format=csv,noheader | tee "$OUT/smi_before.txt"
-run bootstrap 60 bash tools/bootstrap.sh
-run configure 60 cmake --preset release -DWARPLOOM_GEMM_INSTANCES=all
-run build 330 cmake --build --preset release --parallel "$(nproc)" --target warploom_gemm \
+run bootstrap 30 bash tools/bootstrap.sh
+run configure 40 cmake --preset release -DWARPLOOM_GEMM_INSTANCES=all
+run build 300 cmake --build --preset release --parallel "$(nproc)" --target warploom_gemm \
   gemm_test tutorial_copy_test ts_pipeline_test gemm_bench warploom
-run gpu-tests 200 ctest --preset gpu --output-on-failure
-run memcheck 120 compute-sanitizer --tool memcheck --error-exitcode 1 \
+run gpu-tests 150 ctest --preset gpu --output-on-failure
+run memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 1 \
   build/release/tests/gpu/gemm_test --gtest_filter='*EveryClusterShape*:*PersistentLoop*'
-run gemm-bench 150 build/release/bin/gemm_bench --dtype bf16 --reps 20 --ablate-stages \
+run gemm-bench 100 build/release/bin/gemm_bench --dtype bf16 --reps 20 --ablate-stages \
   --shapes 4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096,3000x5000x700 \
   --json "$OUT/gemm_bench_bf16.json"
 tail -25 "$OUT/gemm-bench.log"
