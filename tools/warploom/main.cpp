@@ -10,6 +10,11 @@
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
 // kernel has a finding, printing each with its rule, task, resource, op and counterexample.
 // Every subcommand uses the exit codes of exit_codes.hpp (docs/cli.md).
+//
+// This program links the schedules and the verifier only, so `list` and `verify` run anywhere, no
+// CUDA library needed; `bench` is the program warploom-bench beside it (bench_main.cpp: the
+// kernels, cuBLAS and CUTLASS), which `warploom bench ...` runs in its place, the way git runs its
+// verbs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,9 +26,8 @@
 #include <CLI/CLI.hpp>
 
 #include "arguments.hpp"
-#include "bench_command.hpp"
 #include "exit_codes.hpp"
-#include "plans.hpp"
+#include "sibling.hpp"
 #include "warploom/ts/print.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 #include "warploom/ts/verifier.hpp"
@@ -38,13 +42,9 @@ int list_kernels() {
   for (auto const& s : ts::registered_schedules())
     std::printf("%-30s %.*s\n", std::string(s.name).c_str(), static_cast<int>(s.description.size()),
                 s.description.data());
-  std::printf("\nbench families (warploom bench <family> --shapes ...):\n");
-  for (auto const& f : warploom::bench_families()) {
-    std::printf("%-26s %s\n", f.name.c_str(), f.description.c_str());
-    for (auto const& p : f.providers)
-      std::printf("  %-24s %s%s\n", p.name.c_str(), p.description.c_str(),
-                  p.by_default ? "" : " [on request: --providers]");
-  }
+  std::fflush(stdout);
+  // The bench families, from the program that has them (absent from a verify-only install).
+  if (cli::sibling_exists("warploom-bench")) return cli::run_sibling("warploom-bench", {"--list"});
   return cli::kSuccess;
 }
 
@@ -113,19 +113,17 @@ int main(int argc, char** argv) {
       ->transform(cli::whole_number(1));
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
-  CLI::App* bench =
-      app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)");
-  cli::BenchOptions bench_options;
-  cli::add_bench_options(*bench, bench_options);
-  for (CLI::App* a : {&app, list, verify, bench}) a->footer(cli::kExitCodesHelp);
+  // Named here for --help and for suggestions; run by warploom-bench (below).
+  app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)")
+      ->allow_extras();
+  for (CLI::App* a : {&app, list, verify}) a->footer(cli::kExitCodesHelp);
 
+  if (argc >= 2 && std::string(argv[1]) == "bench")
+    return cli::exec_sibling("warploom-bench", argc - 2, argv + 2);
   if (std::optional<int> const done = cli::parse_command_line(app, argc, argv)) return *done;
-  for (int i = 0; i < argc; ++i)
-    bench_options.command_line += (i ? " " : "") + std::string(i ? argv[i] : "warploom");
   std::string const command = app.get_subcommands().front()->get_name();
   try {
     if (command == "list") return list_kernels();
-    if (command == "bench") return cli::run_bench(bench_options);
     return verify_kernels(names, all, round_robin, max_states, allow_undecided);
   } catch (std::exception const& e) {  // a CUDA or library error mid-run: the work failed
     std::fprintf(stderr, "warploom %s: failed: %s\n", command.c_str(), e.what());
