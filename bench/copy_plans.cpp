@@ -1,5 +1,5 @@
-// kernels/tutorial/copy_plans.cpp
-#include "tutorial/copy_plans.hpp"
+// bench/copy_plans.cpp
+#include "copy_plans.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// kernels/tutorial/copy_plans.hpp
+// bench/copy_plans.hpp
 //
 // The copy family for the benchmark harness (`warploom bench copy`): the tutorial copies (TS and
 // hand-written baseline, grid-stride and multi-stage TMA) and cudaMemcpy, all copying the same

@@ -1,8 +1,8 @@
 // bench/plans.cpp
 #include "plans.hpp"
 
+#include "copy_plans.hpp"
 #include "gemm_plans.hpp"
-#include "tutorial/copy_plans.hpp"
 
 namespace warploom {
 
