@@ -8,7 +8,7 @@
 #   .deps/cutlass/include, .deps/cutlass/tools/util/include  CUTLASS/CuTe headers (PyPI wheel)
 #   .deps/bin/{cuobjdump,nvdisasm}                           SASS disassembler (PyPI wheels)
 #   .deps/googletest                                         GoogleTest sources (Debian)
-#   .deps/sysroot/usr/include/{CLI,nlohmann,fmt,xxhash.h}    header-only host libs (Debian)
+#   .deps/sysroot/usr/include/{CLI,nlohmann,fmt,xxhash.h,dlpack} header-only host libs (Debian)
 #
 # ccache is the one system-wide install: when missing, and we are root with apt-get, it is
 # installed with apt-get; without it the build simply runs uncached.
@@ -23,7 +23,7 @@ CUTLASS_WHEEL=nvidia-cutlass==4.2.0.0
 # disassembles nvcc 13.0 sm_90a objects. cuobjdump --dump-sass runs nvdisasm, which it
 # finds beside itself.
 CUOBJDUMP_WHEELS=(nvidia-cuda-cuobjdump==13.2.51 nvidia-cuda-nvdisasm==13.2.51)
-SYSROOT_PACKAGES=(libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev)
+SYSROOT_PACKAGES=(libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev libdlpack-dev)
 
 note() { echo "bootstrap: $*"; }
 
@@ -186,7 +186,7 @@ main() {
     "$DEPS/bin/cuobjdump" "$DEPS/bin/nvdisasm"
   step googletest googletest-sources install_googletest "$DEPS/googletest/CMakeLists.txt"
   step sysroot "${SYSROOT_PACKAGES[*]}" install_sysroot \
-    "$inc/CLI/CLI.hpp" "$inc/nlohmann/json.hpp" "$inc/fmt/format.h" "$inc/xxhash.h"
+    "$inc/CLI/CLI.hpp" "$inc/nlohmann/json.hpp" "$inc/fmt/format.h" "$inc/xxhash.h" "$inc/dlpack/dlpack.h"
 
   if have ccache; then
     note "ccache: found ($(command -v ccache))"

@@ -51,6 +51,40 @@ struct Matrix {
   std::int64_t batch_stride = 0;
 };
 
+// The activation an epilogue applies (the seed's set, and gelu_tanh): identity; relu max(z, 0);
+// leaky_relu z or slope * z below 0 (GemmEpilogue::leaky_slope); gelu z * Phi(z) with the exact
+// normal CDF (erf); gelu_tanh its tanh approximation (PyTorch's approximate="tanh"); hardswish
+// z * clamp(z + 3, 0, 6) / 6; sigmoid 1 / (1 + e^-z); silu z * sigmoid(z); tanh.
+enum class Activation { Identity, ReLU, LeakyReLU, GELU, GELUTanh, HardSwish, Sigmoid, SiLU, Tanh };
+std::string_view to_string(Activation a);
+
+// What a per-row or per-column vector of the epilogue (bias, scales) runs along: PerRow holds M
+// values (one per row of D), PerColumn N (one per column: a Linear layer's bias, D = X W^T + b).
+enum class Broadcast { PerRow, PerColumn };
+std::string_view to_string(Broadcast b);
+
+// What the epilogue does to the accumulator besides alpha and beta, fused into the GEMM's own
+// epilogue (no second kernel). With acc = A . B, for D's row i and column j:
+//
+//   z = alpha * scale_a * scale_b * row_scale[i] * col_scale[j] * acc + beta * C + bias
+//   pre_activation = z                  (when pre_activation.data is set: for the backward pass)
+//   D = activation(z) + residual
+//
+// Every member is optional (null / Identity: no term). Vectors and the bias are contiguous device
+// arrays of fp32 or of D's type; residual and pre_activation are M x N matrices of D's type with
+// their own layout, ld and batch stride (packed when 0); vectors are shared by every batch.
+struct GemmEpilogue {
+  Activation activation = Activation::Identity;
+  float leaky_slope = 0.01f;  // LeakyReLU's slope below 0
+  void const* bias = nullptr;
+  ScalarType bias_type = ScalarType::F32;
+  Broadcast bias_broadcast = Broadcast::PerColumn;
+  float const* row_scale = nullptr;  // M floats
+  float const* col_scale = nullptr;  // N floats
+  Matrix residual;                   // added after the activation
+  Matrix pre_activation;             // written (data cast to non-const by the kernel)
+};
+
 struct GemmArguments {
   int m = 0, n = 0, k = 0;
   int batch = 1;
@@ -71,6 +105,7 @@ struct GemmArguments {
   // (fold the factor into alpha, or into the data).
   float const* scale_a = nullptr;
   float const* scale_b = nullptr;
+  GemmEpilogue epilogue;  // fused bias, scales, activation, residual, pre-activation output
 };
 
 // How the tensor-core GEMM's two wgmma consumer warpgroups share the work. Cooperative: both on

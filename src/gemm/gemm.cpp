@@ -133,6 +133,14 @@ MatrixLayout transposed(MatrixLayout l) {
 // Checks `args` against the rules of `kernel` (Auto: the rules every kernel shares) and resolves
 // them.
 GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
+  // The fused epilogue is declared ahead of the kernels that run it: refuse it rather than ignore
+  // it (a silently dropped bias or activation would be a wrong answer).
+  GemmEpilogue const& e = args.epilogue;
+  if (e.activation != Activation::Identity || e.bias != nullptr || e.row_scale != nullptr ||
+      e.col_scale != nullptr || e.residual.data != nullptr || e.pre_activation.data != nullptr)
+    fail(
+        "epilogue: fused activations, bias, scales, residual and pre-activation output are not "
+        "implemented by this build's kernels yet");
   if (args.m < 1) fail("m = " + str(args.m) + " must be at least 1");
   if (args.n < 1) fail("n = " + str(args.n) + " must be at least 1");
   if (args.k < 1) fail("k = " + str(args.k) + " must be at least 1");

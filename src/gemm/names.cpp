@@ -65,4 +65,32 @@ std::string_view to_string(ConsumerDesign d) {
   return "?";
 }
 
+std::string_view to_string(Activation a) {
+  switch (a) {
+    case Activation::Identity:
+      return "identity";
+    case Activation::ReLU:
+      return "relu";
+    case Activation::LeakyReLU:
+      return "leaky_relu";
+    case Activation::GELU:
+      return "gelu";
+    case Activation::GELUTanh:
+      return "gelu_tanh";
+    case Activation::HardSwish:
+      return "hardswish";
+    case Activation::Sigmoid:
+      return "sigmoid";
+    case Activation::SiLU:
+      return "silu";
+    case Activation::Tanh:
+      return "tanh";
+  }
+  return "?";
+}
+
+std::string_view to_string(Broadcast b) {
+  return b == Broadcast::PerRow ? "per-row" : "per-column";
+}
+
 }  // namespace warploom::gemm
