@@ -60,6 +60,37 @@ std::string schedule_of(KernelConfig const& c) {
                          .view());
 }
 
+std::vector<KernelConfig> selectable_configs() {
+  struct Types {
+    ScalarType in, out;
+    bool every_layout;  // fp8: "tn" only (wgmma reads 8-bit operands K-major only)
+  };
+  constexpr Types kTypes[] = {
+      {ScalarType::F16, ScalarType::F16, true},    {ScalarType::F16, ScalarType::F32, true},
+      {ScalarType::BF16, ScalarType::BF16, true},  {ScalarType::BF16, ScalarType::F32, true},
+      {ScalarType::E4M3, ScalarType::BF16, false}, {ScalarType::E4M3, ScalarType::F16, false},
+      {ScalarType::E4M3, ScalarType::F32, false},  {ScalarType::E5M2, ScalarType::BF16, false},
+      {ScalarType::E5M2, ScalarType::F16, false},  {ScalarType::E5M2, ScalarType::F32, false}};
+  constexpr int kClusters[][2] = {{1, 1}, {2, 1}, {1, 2}};
+  std::vector<KernelConfig> out;
+  for (ConsumerDesign design : {ConsumerDesign::Cooperative, ConsumerDesign::PingPong}) {
+    DesignDefaults const d = defaults_of(design);
+    for (Types const& t : kTypes)
+      for (int layout = 0; layout < (t.every_layout ? 4 : 1); ++layout)
+        for (auto const& cluster : kClusters)
+          out.push_back({.in = t.in,
+                         .out = t.out,
+                         .a_k_major = (layout & 1) == 0,
+                         .b_k_major = (layout & 2) == 0,
+                         .design = design,
+                         .stages = d.stages,
+                         .staging_buffers = d.staging_buffers,
+                         .cluster_m = cluster[0],
+                         .cluster_n = cluster[1]});
+  }
+  return out;
+}
+
 void check_fits(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
   long long const bytes =

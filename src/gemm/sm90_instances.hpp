@@ -9,6 +9,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -35,6 +36,12 @@ std::string name_of(KernelConfig const& c);
 // The configuration gemm() runs for resolved, row-major-D arguments and a tuning whose design is
 // not Auto (stages 0 and staging_buffers 0 become the design's defaults).
 KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning);
+
+// Every configuration gemm() can select with the designs' default stages: fp16/bf16 inputs with D
+// of the input type or fp32 in all four operand majors, fp8 inputs with D bf16, fp16 or fp32 "tn",
+// both designs, clusters 1x1, 2x1 and 1x2 (`warploom precompile --all`; WARPLOOM_GEMM_INSTANCES=all
+// prebuilds them, which gemm_jit_test checks).
+std::vector<KernelConfig> selectable_configs();
 
 // Throws std::invalid_argument naming the tuning fields and both sizes unless the configuration's
 // stages and staging buffers fit shared memory.

@@ -65,4 +65,13 @@ TEST(GemmJit, RefusesStagesThatDoNotFitSharedMemory) {
   EXPECT_NE(e.find("232448 available"), std::string::npos) << e;
 }
 
+// WARPLOOM_GEMM_INSTANCES=all (kernels/gemm/CMakeLists.txt) and sm90::selectable_configs() (what
+// `warploom precompile --all` compiles) list the same configurations.
+TEST(GemmJit, TheAllSetPrebuildsEverySelectableConfiguration) {
+  if (sm90::prebuilt_instances().size() < sm90::selectable_configs().size())
+    GTEST_SKIP() << "a build with WARPLOOM_GEMM_INSTANCES=minimal";
+  for (sm90::KernelConfig const& c : sm90::selectable_configs())
+    EXPECT_TRUE(prebuilt(c)) << sm90::name_of(c);
+}
+
 }  // namespace
