@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "gemm/simt/simt_gemm_dispatch.hpp"
+#include "kernel_arguments.hpp"
 #include "sm90_instances.hpp"
 
 namespace warploom::gemm {
@@ -230,6 +231,12 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel) {
   GemmArguments const r = resolve(args, kernel);
   if (kernel != GemmKernel::Auto) return kernel;
   return tensor_core_violation(r).empty() ? GemmKernel::TensorCore : GemmKernel::Simt;
+}
+
+GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel) {
+  if (kernel == GemmKernel::Auto)
+    throw std::logic_error("gemm: internal error: kernel_arguments needs the kernel, not Auto");
+  return with_row_major_d(resolve(args, kernel));
 }
 
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {

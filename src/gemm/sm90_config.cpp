@@ -91,10 +91,22 @@ std::vector<KernelConfig> selectable_configs() {
   return out;
 }
 
-void check_fits(KernelConfig const& c) {
+DesignShape design_shape(ConsumerDesign design) {
+  DesignDefaults const d = defaults_of(design);
+  return {.tile_m = d.tile_m,
+          .tile_n = d.tile_n,
+          .tile_k_bytes = CooperativeShape<>::kTileKBytes,
+          .stages = d.stages,
+          .staging_buffers = d.staging_buffers};
+}
+
+long long smem_bytes_of(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
-  long long const bytes =
-      smem_payload_bytes(d.tile_m, d.tile_n, c.stages, c.staging_buffers, d.slots);
+  return smem_payload_bytes(d.tile_m, d.tile_n, c.stages, c.staging_buffers, d.slots);
+}
+
+void check_fits(KernelConfig const& c) {
+  long long const bytes = smem_bytes_of(c);
   if (bytes > ts::kSmemCapacityBytes)
     throw std::invalid_argument(fmt::format(
         "gemm: tuning.stages = {} and tuning.staging_buffers = {} do not fit shared memory with "

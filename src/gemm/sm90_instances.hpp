@@ -47,11 +47,24 @@ std::vector<KernelConfig> selectable_configs();
 // stages and staging buffers fit shared memory.
 void check_fits(KernelConfig const& c);
 
+// A design's tile (one accumulator tile: 128 x 256 cooperative, 128 x 128 per consumer warpgroup
+// ping-pong), the K tile in bytes (one 128-byte swizzle row: 64 16-bit or 128 fp8 elements) and
+// the design's default stages and staging buffers, read off its schedule; and the shared memory a
+// configuration's stages and staging take, the number check_fits compares with the capacity. For
+// the plan API's tile descriptions (warploom/ops/), so they print what the kernel runs.
+struct DesignShape {
+  int tile_m, tile_n, tile_k_bytes, stages, staging_buffers;
+};
+DesignShape design_shape(ConsumerDesign d);
+long long smem_bytes_of(KernelConfig const& c);
+
 // The name of the schedule `c` runs (e.g. "sm90_ts_gemm_pingpong_c2"), and a check that the
 // build verified it (its schedule unit is registered): throws std::invalid_argument naming the
 // tuning fields and the schedules that exist otherwise.
 std::string schedule_of(KernelConfig const& c);
 void check_schedule(KernelConfig const& c);
+// Whether check_schedule(c) passes, without building its message.
+bool schedule_verified(KernelConfig const& c);
 
 using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
 
