@@ -14,7 +14,6 @@
 #include <string>
 
 #include <cuda.h>
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
@@ -41,8 +40,10 @@ namespace detail {
 
 // The driver's cuTensorMapEncodeTiled (CUDA 12.0's signature), looked up once; throws
 // warploom::CudaError naming the reason when the driver does not provide it.
-inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static PFN_cuTensorMapEncodeTiled_v12000 const encode = [] {
+// (Its type from cuda.h's own prototype: cudaTypedefs.h spells it differently across toolkits.)
+using TensorMapEncoder = decltype(&cuTensorMapEncodeTiled);
+inline TensorMapEncoder tensor_map_encoder() {
+  static TensorMapEncoder const encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
     WL_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
@@ -50,7 +51,7 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
     if (found != cudaDriverEntryPointSuccess || fn == nullptr)
       throw std::runtime_error(
           "TMA: the CUDA driver does not provide cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    return reinterpret_cast<TensorMapEncoder>(fn);
   }();
   return encode;
 }
