@@ -33,6 +33,20 @@ cudaDataType blas_type(wg::ScalarType t) {
   }
 }
 
+// cuBLASLt's fused epilogue for a supported GemmEpilogue (CublasLtGemm::unsupported_epilogue).
+cublasLtEpilogue_t lt_epilogue(wg::GemmEpilogue const& e) {
+  if (e.bias == nullptr) return CUBLASLT_EPILOGUE_DEFAULT;
+  switch (e.activation) {
+    case wg::Activation::ReLU:
+      return CUBLASLT_EPILOGUE_RELU_BIAS;
+    case wg::Activation::GELU:
+    case wg::Activation::GELUTanh:
+      return CUBLASLT_EPILOGUE_GELU_BIAS;
+    default:
+      return CUBLASLT_EPILOGUE_BIAS;
+  }
+}
+
 void check_lt(cublasStatus_t s, char const* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string("cuBLASLt: ") + what + " failed (status " +
@@ -78,8 +92,37 @@ CublasLtGemm::~CublasLtGemm() {
   cublasLtDestroy(handle_);
 }
 
+std::string CublasLtGemm::unsupported_epilogue(wg::GemmArguments const& r) {
+  wg::GemmEpilogue const& e = r.epilogue;
+  if (e.row_scale != nullptr || e.col_scale != nullptr || e.residual.data != nullptr ||
+      e.pre_activation.data != nullptr)
+    return "cuBLASLt's epilogues take no scale vectors, residual or pre-activation output here";
+  if (e.bias == nullptr && e.activation != wg::Activation::Identity)
+    return "this bench runs cuBLASLt's activations with a bias only";
+  if (e.bias != nullptr &&
+      (e.bias_broadcast != wg::Broadcast::PerColumn || e.bias_type != r.d_type))
+    return "cuBLASLt adds a bias per column of D (per row of its transposed D), of D's type";
+  switch (e.activation) {
+    case wg::Activation::Identity:
+    case wg::Activation::ReLU:
+    case wg::Activation::GELU:
+    case wg::Activation::GELUTanh:
+      return {};
+    default:
+      return "cuBLASLt has no epilogue of activation " + std::string(wg::to_string(e.activation));
+  }
+}
+
+wg::GemmArguments CublasLtGemm::computed(wg::GemmArguments args) {
+  if (args.epilogue.activation == wg::Activation::GELU)
+    args.epilogue.activation = wg::Activation::GELUTanh;
+  return args;
+}
+
 void CublasLtGemm::plan(wg::GemmArguments const& r) {
   release();
+  if (std::string why = unsupported_epilogue(r); !why.empty())
+    throw std::invalid_argument("cuBLASLt: " + why);
   cublasOperation_t const op_b = blas_op(r.b.layout), op_a = blas_op(r.a.layout);
   check_lt(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "MatmulDescCreate");
   check_lt(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)),
@@ -101,6 +144,13 @@ void CublasLtGemm::plan(wg::GemmArguments const& r) {
                                             sizeof(fast_accum)),
              "FAST_ACCUM");
   }
+  // Our D^T is cuBLASLt's D: a bias per column of ours is one per row of its, the vector its bias
+  // epilogues add (of D's type by default).
+  cublasLtEpilogue_t const epilogue = lt_epilogue(r.epilogue);
+  check_lt(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
+                                          sizeof(epilogue)),
+           "EPILOGUE");
+  bias_ = r.epilogue.bias != nullptr;
   // Column-major views: B^T as (N x K) or, transposed, (K x N); A^T as (K x M) or (M x K).
   bool const b_n = op_b == CUBLAS_OP_N, a_n = op_a == CUBLAS_OP_N;
   check_lt(cublasLtMatrixLayoutCreate(&b_, blas_type(r.b.type), b_n ? r.n : r.k, b_n ? r.k : r.n,
@@ -156,6 +206,13 @@ void CublasLtGemm::run(wg::GemmArguments const& r, cudaStream_t stream) const {
 
 cublasStatus_t CublasLtGemm::matmul(wg::GemmArguments const& r, cudaStream_t stream) const {
   float const alpha = r.alpha, beta = r.beta;
+  if (bias_) {  // every operand set has a bias of its own: a host-side field of the descriptor
+    void const* const bias = r.epilogue.bias;
+    if (cublasStatus_t const s = cublasLtMatmulDescSetAttribute(
+            op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
+        s != CUBLAS_STATUS_SUCCESS)
+      return s;
+  }
   void const* const c = out_of_place_ ? c_scratch_.get() : r.d;
   return cublasLtMatmul(handle_, op_, &alpha, r.b.data, b_, r.a.data, a_, &beta, c, d_, r.d, d_,
                         &algo_, workspace_.get(), workspace_.bytes(), stream);
@@ -168,6 +225,7 @@ void CublasLtGemm::release() {
   op_ = nullptr;
   a_ = b_ = d_ = nullptr;
   out_of_place_ = false;
+  bias_ = false;
 }
 
 }  // namespace warploom::bench

@@ -7,7 +7,8 @@
 //   CublasGemm   cublasGemmEx, CUBLAS_COMPUTE_32F, default algorithm (16-bit inputs; no fp8)
 //   CublasLtGemm cublasLtMatmul planned once per problem: the first of the heuristic's candidates
 //                (32 MiB workspace) that runs, what a framework calling cuBLASLt gets; fp8 with
-//                per-tensor scale pointers and fast accumulation (like warploom's fp8 kernel)
+//                per-tensor scale pointers and fast accumulation (like warploom's fp8 kernel);
+//                a bias with ReLU or GELU through cuBLASLt's own fused epilogues
 //
 //   bench::CublasLtGemm lt;
 //   lt.plan(args);        // throws std::runtime_error naming the cuBLASLt call that refused
@@ -51,6 +52,13 @@ class CublasLtGemm {
   void plan(gemm::GemmArguments const& args);
   void run(gemm::GemmArguments const& args, cudaStream_t stream = nullptr) const;
 
+  // "" when cuBLASLt has an epilogue for `args.epilogue` (none; a column bias of D's type, alone or
+  // with ReLU, GELU or GELU's tanh form), else why not.
+  static std::string unsupported_epilogue(gemm::GemmArguments const& args);
+  // What cuBLASLt computes for `args`: its GELU epilogue is the tanh form, whichever GELU was asked
+  // for (the reference to check it against).
+  static gemm::GemmArguments computed(gemm::GemmArguments args);
+
  private:
   cublasStatus_t matmul(gemm::GemmArguments const& args, cudaStream_t stream) const;
   void release();
@@ -60,6 +68,7 @@ class CublasLtGemm {
   cublasLtMatmulDesc_t op_{};
   cublasLtMatrixLayout_t a_{}, b_{}, d_{};
   cublasLtMatmulAlgo_t algo_{};
+  bool bias_ = false;  // the epilogue reads args.epilogue.bias (set on the descriptor per run)
   bool out_of_place_ = false;  // C is c_scratch_ (beta = 0 only), not D
   testing::DeviceBuffer c_scratch_;
 };

@@ -28,7 +28,7 @@ std::int64_t leading_dimension(int contiguous, wg::ScalarType t) {
 
 struct Extents {
   std::int64_t lda, ldb, ldd;
-  std::size_t a_bytes, b_bytes, d_bytes;
+  std::size_t a_bytes, b_bytes, d_bytes, bias_bytes;
 };
 
 Extents extents_of(GemmProblem const& p) {
@@ -43,6 +43,7 @@ Extents extents_of(GemmProblem const& p) {
   e.a_bytes = static_cast<std::size_t>(e.lda) * (a_rows ? p.m : p.k) * in_size;
   e.b_bytes = static_cast<std::size_t>(e.ldb) * (b_rows ? p.k : p.n) * in_size;
   e.d_bytes = static_cast<std::size_t>(e.ldd) * p.m * out_size;
+  e.bias_bytes = p.bias ? static_cast<std::size_t>(e.ldd) * out_size : 0;
   return e;
 }
 
@@ -104,13 +105,49 @@ void parse_layout(std::string const& letters, std::string const& option, GemmPro
   problem.b_layout = layout(letters[1]);
 }
 
+struct NamedEpilogue {
+  std::string name;
+  bool bias;
+  wg::Activation activation;
+};
+
+std::vector<NamedEpilogue> const& named_epilogues() {
+  static std::vector<NamedEpilogue> const all = {
+      {"none", false, wg::Activation::Identity},          {"bias", true, wg::Activation::Identity},
+      {"bias_relu", true, wg::Activation::ReLU},          {"bias_gelu", true, wg::Activation::GELU},
+      {"bias_gelu_tanh", true, wg::Activation::GELUTanh}, {"bias_silu", true, wg::Activation::SiLU},
+  };
+  return all;
+}
+
+std::vector<std::string> const& epilogue_names() {
+  static std::vector<std::string> const names = [] {
+    std::vector<std::string> out;
+    for (NamedEpilogue const& e : named_epilogues()) out.push_back(e.name);
+    return out;
+  }();
+  return names;
+}
+
+void parse_epilogue(std::string const& name, std::string const& option, GemmProblem& problem) {
+  for (NamedEpilogue const& e : named_epilogues()) {
+    if (e.name != name) continue;
+    problem.bias = e.bias;
+    problem.activation = e.activation;
+    return;
+  }
+  std::string all;
+  for (std::string const& n : epilogue_names()) all += (all.empty() ? "" : ", ") + n;
+  throw std::invalid_argument(option + ": `" + name + "` is not an epilogue (" + all + ")");
+}
+
 Fp8Scales::Fp8Scales() : buffer_(2 * 16) {
   float const host[5] = {kA, 0.0f, 0.0f, 0.0f, kB};
   WL_CUDA_CHECK(cudaMemcpy(buffer_.get(), host, sizeof(host), cudaMemcpyHostToDevice));
 }
 
 wg::GemmArguments gemm_arguments(GemmProblem const& p, void const* a, void const* b, void* d,
-                                 float const* scale_a, float const* scale_b) {
+                                 float const* scale_a, float const* scale_b, void const* bias) {
   Extents const e = extents_of(p);
   wg::GemmArguments args;
   args.m = p.m;
@@ -125,6 +162,12 @@ wg::GemmArguments gemm_arguments(GemmProblem const& p, void const* a, void const
     args.scale_a = scale_a;
     args.scale_b = scale_b;
   }
+  args.epilogue.activation = p.activation;
+  if (p.bias) {
+    args.epilogue.bias = bias;
+    args.epilogue.bias_type = args.d_type;
+    args.epilogue.bias_broadcast = wg::Broadcast::PerColumn;
+  }
   return args;
 }
 
@@ -137,13 +180,17 @@ GemmOperands::GemmOperands(GemmProblem const& p, std::uint64_t seed, Fp8Scales c
   d_ = wt::DeviceBuffer(e.d_bytes);
   fill(a_, p.type, 2 * seed);
   fill(b_, p.type, 2 * seed + 1);
+  if (p.bias) {
+    bias_ = wt::DeviceBuffer(e.bias_bytes);
+    fill(bias_, output_type(p.type), 3 * seed + 7);
+  }
   args_ = gemm_arguments(p, a_.get(), b_.get(), d_.get(), scales ? scales->a() : nullptr,
-                         scales ? scales->b() : nullptr);
+                         scales ? scales->b() : nullptr, bias_.get());
 }
 
 std::size_t GemmOperands::bytes(GemmProblem const& p) {
   Extents const e = extents_of(p);
-  return e.a_bytes + e.b_bytes + e.d_bytes;
+  return e.a_bytes + e.b_bytes + e.d_bytes + e.bias_bytes;
 }
 
 double max_relative_error(wg::GemmArguments const& args, int first_row, int rows) {

@@ -9,18 +9,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::bench {
 
-// A GEMM problem as the benchmarks pose it: D (row-major, of `d_type`) = A . B, batch 1, beta 0.
+// A GEMM problem as the benchmarks pose it: D (row-major, of `d_type`) = activation(A . B + bias),
+// batch 1, beta 0; the bias, when there is one, a row vector of D's type (one value per column of
+// D: a Linear layer's, and the one cuBLASLt's bias epilogues add).
 struct GemmProblem {
   int m = 0, n = 0, k = 0;
   gemm::ScalarType type = gemm::ScalarType::BF16;  // A and B
   gemm::MatrixLayout a_layout = gemm::MatrixLayout::RowMajor;
   gemm::MatrixLayout b_layout = gemm::MatrixLayout::ColMajor;
+  bool bias = false;
+  gemm::Activation activation = gemm::Activation::Identity;
 };
 
 bool is_fp8(gemm::ScalarType t);
@@ -45,12 +50,19 @@ class Fp8Scales {
   testing::DeviceBuffer buffer_;
 };
 
-// `problem`'s arguments on A, B and D at the given addresses, with the leading dimensions
-// GemmOperands allocates (each rounded up to 16 bytes) and, for fp8, the scale pointers.
-gemm::GemmArguments gemm_arguments(GemmProblem const& problem, void const* a, void const* b,
-                                   void* d, float const* scale_a, float const* scale_b);
+// The fused epilogues the benchmarks pose, by name: "none", "bias", "bias_relu", "bias_gelu",
+// "bias_gelu_tanh", "bias_silu" (the first is the default); std::invalid_argument naming `option`
+// for another name.
+std::vector<std::string> const& epilogue_names();
+void parse_epilogue(std::string const& name, std::string const& option, GemmProblem& problem);
 
-// One operand set: A and B uniform in [-1, 1) from `seed`, D allocated (not written).
+// `problem`'s arguments on A, B, D (and the bias) at the given addresses, with the leading
+// dimensions GemmOperands allocates (each rounded up to 16 bytes) and, for fp8, the scale pointers.
+gemm::GemmArguments gemm_arguments(GemmProblem const& problem, void const* a, void const* b,
+                                   void* d, float const* scale_a, float const* scale_b,
+                                   void const* bias = nullptr);
+
+// One operand set: A, B (and the bias) uniform in [-1, 1) from `seed`, D allocated (not written).
 class GemmOperands {
  public:
   // `scales` is used for fp8 problems only (and must outlive the set then).
@@ -63,7 +75,7 @@ class GemmOperands {
   static std::size_t bytes(GemmProblem const& problem);
 
  private:
-  testing::DeviceBuffer a_, b_, d_;
+  testing::DeviceBuffer a_, b_, d_, bias_;
   gemm::GemmArguments args_;
 };
 

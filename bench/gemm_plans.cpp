@@ -15,11 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "bias_activation.hpp"
 #include "blas_gemm.hpp"
 #include "cutlass_sm90_gemm.hpp"
 #include "gemm_operands.hpp"
 #include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
+#include "warploom/ops/gemm.hpp"
 
 namespace warploom::bench {
 namespace {
@@ -40,6 +42,9 @@ struct GemmContender {
   std::function<GemmLaunch(wg::GemmArguments const& first)> bind;
   // The tuning space (default: the contender's one configuration).
   std::function<std::vector<h::Tuning>(GemmProblem const&)> space = nullptr;
+  // What it computes for the problem's arguments, as the reference checks it (default: the
+  // problem itself; cuBLASLt's GELU is the tanh form, the plain GEMM has no epilogue).
+  std::function<wg::GemmArguments(wg::GemmArguments const&)> computes = nullptr;
 };
 
 // Rows of D compared with the reference at each end of D (the whole of a large D would take the
@@ -54,7 +59,8 @@ class GemmPlan final : public h::KernelPlan {
   h::Work work() const override {
     double const m = problem_.m, n = problem_.n, k = problem_.k;
     double const in = wg::size_of(problem_.type), out = wg::size_of(output_type(problem_.type));
-    return {.flops = 2.0 * m * n * k, .bytes = (m * k + k * n) * in + m * n * out};
+    double const bias = problem_.bias ? n * out : 0.0;
+    return {.flops = 2.0 * m * n * k, .bytes = (m * k + k * n) * in + m * n * out + bias};
   }
   std::size_t bytes_per_input_set() const override { return GemmOperands::bytes(problem_); }
   std::vector<h::Tuning> tuning_space() const override {
@@ -80,8 +86,10 @@ class GemmPlan final : public h::KernelPlan {
     run(0, tuning, nullptr);
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     int const rows = std::min(problem_.m, kCheckedRows);
-    double const error = std::max(max_relative_error(set.args(), 0, rows),
-                                  max_relative_error(set.args(), problem_.m - rows, rows));
+    wg::GemmArguments const want =
+        contender_.computes ? contender_.computes(set.args()) : set.args();
+    double const error = std::max(max_relative_error(want, 0, rows),
+                                  max_relative_error(want, problem_.m - rows, rows));
     double const tolerance = error_tolerance(problem_.type);
     char detail[160];
     std::snprintf(detail, sizeof detail,
@@ -113,6 +121,7 @@ GemmProblem gemm_problem(h::Problem const& p) {
                 .k = extent(p, 2, "k"),
                 .type = parse_input_type(p.parameters.at("dtype"), "--dtype")};
   parse_layout(p.parameters.at("layout"), "--layout", g);
+  parse_epilogue(p.parameters.at("epilogue"), "--epilogue", g);
   return g;
 }
 
@@ -121,7 +130,18 @@ GemmProblem gemm_problem(h::Problem const& p) {
 wg::GemmArguments placeholder_arguments(GemmProblem const& p) {
   auto* const address = reinterpret_cast<char*>(std::uintptr_t{1} << 20);
   auto const* const scale = reinterpret_cast<float const*>(address);
-  return gemm_arguments(p, address, address, address, scale, scale);
+  return gemm_arguments(p, address, address, address, scale, scale, address);
+}
+
+void require_no_epilogue(std::string_view who, wg::GemmArguments const& args) {
+  if (args.epilogue.bias != nullptr || args.epilogue.activation != wg::Activation::Identity)
+    throw std::invalid_argument(std::string(who) + ": epilogue: runs the plain GEMM only");
+}
+
+void require_epilogue(std::string_view who, wg::GemmArguments const& args) {
+  if (args.epilogue.bias == nullptr && args.epilogue.activation == wg::Activation::Identity)
+    throw std::invalid_argument(std::string(who) +
+                                ": epilogue: none: nothing to compare fusion with");
 }
 
 bool parse_positive(std::string const& s, int& out) {
@@ -188,6 +208,78 @@ GemmContender warploom_contender(std::string name, std::string description, wg::
           kernel == wg::GemmKernel::Auto ? warploom_space : nullptr};
 }
 
+// Ours without the epilogue: the plain GEMM's time, what the fused epilogue costs on top of it (it
+// solves another problem: checked against the reference without the epilogue).
+GemmContender warploom_plain_contender() {
+  return {"warploom_plain",
+          "gemm() without the problem's epilogue: the plain GEMM, for the cost of fusing",
+          [](wg::GemmArguments const& args) {
+            require_epilogue("warploom_plain", args);
+            wg::check_arguments(without_epilogue(args));
+          },
+          [](wg::GemmArguments const&) -> GemmLaunch {
+            return [](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+              wg::gemm(without_epilogue(a), s, gemm_tuning(t));
+            };
+          },
+          nullptr,
+          [](wg::GemmArguments const& a) { return without_epilogue(a); }};
+}
+
+// The unfused chain: a GEMM (`gemm`), then bias and activation in a second kernel reading and
+// writing D again (bias_activation.hpp), as a framework without fused epilogues runs a Linear
+// layer and its activation.
+GemmLaunch then_bias_activation(GemmLaunch gemm) {
+  return [gemm = std::move(gemm)](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+    gemm(without_epilogue(a), t, s);
+    if (a.epilogue.bias != nullptr) bias_activation(a, s);
+  };
+}
+
+// Ours through the plan API (warploom/ops/gemm.hpp), compiled once, run on tensor views: what the
+// plan adds to gemm() (checks, the views' mapping) on the same kernel.
+GemmContender warploom_plan_contender() {
+  struct Planned {
+    ops::Gemm plan;
+    static ops::TensorView view(wg::Matrix const& x, std::int64_t rows, std::int64_t cols) {
+      bool const row_major = x.layout == wg::MatrixLayout::RowMajor;
+      return {.data = const_cast<void*>(x.data),
+              .dtype = x.type,
+              .rows = rows,
+              .cols = cols,
+              .row_stride = row_major ? x.ld : 1,
+              .col_stride = row_major ? 1 : x.ld};
+    }
+    void run(wg::GemmArguments const& a, cudaStream_t s) {
+      plan.set_epilogue(a.epilogue);  // each operand set has its own bias
+      plan.run(view(a.a, a.m, a.k), view(a.b, a.k, a.n), {},
+               view({a.d, a.d_type, a.d_layout, a.ldd}, a.m, a.n), a.alpha, a.beta, s);
+    }
+  };
+  return {"warploom_plan",
+          "ops::Gemm: the plan API on tensor views, compiled once (the default description)",
+          [](wg::GemmArguments const& args) {
+            if (is_fp8(args.a.type))
+              throw std::invalid_argument("warploom_plan: dtype: fp8 plans need input scales");
+            wg::check_arguments(args);
+          },
+          [](wg::GemmArguments const& first) -> GemmLaunch {
+            auto planned = std::make_shared<Planned>(
+                Planned{ops::Gemm(ops::GemmOptions{.element_a = first.a.type,
+                                                   .element_b = first.b.type,
+                                                   .element_d = first.d_type,
+                                                   .layout_a = first.a.layout,
+                                                   .layout_b = first.b.layout,
+                                                   .layout_d = first.d_layout})});
+            planned->plan.set_epilogue(first.epilogue);
+            planned->plan.compile();
+            return [planned](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+              if (!t.empty()) throw std::invalid_argument("tuning: this provider has no knobs");
+              planned->run(a, s);
+            };
+          }};
+}
+
 // A launcher of a library object that takes no tuning.
 template <class Library>
 GemmLaunch untuned(std::shared_ptr<Library> library) {
@@ -198,37 +290,46 @@ GemmLaunch untuned(std::shared_ptr<Library> library) {
 }
 
 GemmContender cublas_contender() {
-  return {"cublas", "cublasGemmEx, CUBLAS_COMPUTE_32F, default algorithm (16-bit inputs)",
+  return {"cublas",
+          "cublasGemmEx, CUBLAS_COMPUTE_32F, default algorithm (16-bit inputs); with an epilogue, "
+          "then a bias+activation kernel (the unfused chain)",
           [](wg::GemmArguments const& args) {
             if (std::string why = CublasGemm::unsupported(args); !why.empty())
               throw std::invalid_argument("cublas: " + why);
           },
-          [](wg::GemmArguments const&) { return untuned(std::make_shared<CublasGemm>()); }};
+          [](wg::GemmArguments const&) {
+            return then_bias_activation(untuned(std::make_shared<CublasGemm>()));
+          }};
 }
 
 GemmContender cublaslt_contender() {
   return {
       "cublaslt",
       "cublasLtMatmul, the heuristic's first candidate that runs, 32 MiB workspace (fp8: "
-      "scale pointers, fast accumulation)",
+      "scale pointers, fast accumulation; a bias with ReLU or GELU: cuBLASLt's fused epilogue)",
       [](wg::GemmArguments const& args) {
         if (args.a.type == wg::ScalarType::E5M2)
           throw std::invalid_argument("cublaslt: dtype = e5m2: cuBLASLt has no e5m2 x e5m2 kernel");
         if (is_fp8(args.a.type) && (args.a.layout != wg::MatrixLayout::RowMajor ||
                                     args.b.layout != wg::MatrixLayout::ColMajor))
           throw std::invalid_argument("cublaslt: layout: cuBLASLt's fp8 kernels take tn only");
+        if (std::string why = CublasLtGemm::unsupported_epilogue(args); !why.empty())
+          throw std::invalid_argument("cublaslt: epilogue: " + why);
       },
       [](wg::GemmArguments const& first) {
         auto lt = std::make_shared<CublasLtGemm>();
         lt->plan(first);
         return untuned(lt);
-      }};
+      },
+      nullptr,
+      [](wg::GemmArguments const& a) { return CublasLtGemm::computed(a); }};
 }
 
 GemmContender cutlass_contender(std::string name, CutlassSchedule schedule) {
   return {std::move(name),
           "CUTLASS's sm90 CollectiveBuilder GEMM, " + std::string(to_string(schedule)),
           [schedule](wg::GemmArguments const& args) {
+            require_no_epilogue("cutlass", args);
             if (std::string why = CutlassSm90Gemm(schedule).unsupported(args); !why.empty())
               throw std::invalid_argument(why);
           },
@@ -245,6 +346,18 @@ std::vector<GemmContender> const& contenders() {
                          wg::GemmKernel::Auto),
       warploom_contender("warploom_simt", "gemm() with GemmKernel::Simt: the SIMT TS GEMM",
                          wg::GemmKernel::Simt),
+      warploom_plan_contender(),
+      warploom_plain_contender(),
+      {"warploom_unfused",
+       "gemm() without the epilogue, then a bias+activation kernel (the unfused chain on ours)",
+       [](wg::GemmArguments const& args) {
+         require_epilogue("warploom_unfused", args);
+         wg::check_arguments(without_epilogue(args));
+       },
+       [](wg::GemmArguments const&) {
+         return then_bias_activation([](wg::GemmArguments const& a, h::Tuning const& t,
+                                        cudaStream_t s) { wg::gemm(a, s, gemm_tuning(t)); });
+       }},
       cublas_contender(),
       cublaslt_contender(),
       cutlass_contender("cutlass", CutlassSchedule::Cooperative),
@@ -288,7 +401,10 @@ harness::PlanFamily gemm_plan_family() {
                       {"bf16", "fp16", "e4m3", "e5m2"}},
                      {"layout",
                       "BLAS layout letters of A and B (tn: A row-major, B column-major)",
-                      {"tn", "nn", "nt", "tt"}}},
+                      {"tn", "nn", "nt", "tt"}},
+                     {"epilogue",
+                      "fused after the GEMM: a bias per column of D (D's type) and an activation",
+                      epilogue_names()}},
       .compute_ceiling = h::ComputeCeiling{
           "cuBLASLt, 8192x8192x8192, layout tn; e4m3 for e5m2",
           [](h::Problem const& p) { return std::string(wg::to_string(ceiling_problem(p).type)); },
@@ -297,7 +413,7 @@ harness::PlanFamily gemm_plan_family() {
   for (GemmContender const& c : contenders())
     family.providers.push_back({c.name, c.description,
                                 [&c](h::Problem const& p) { return make_plan(c, gemm_problem(p)); },
-                                c.name != "warploom_simt"});
+                                c.name != "warploom_simt" && c.name != "warploom_plan"});
   return family;
 }
 

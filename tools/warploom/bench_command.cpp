@@ -85,6 +85,7 @@ std::map<std::string, std::string> family_parameters(h::PlanFamily const& family
   std::map<std::string, std::string> given;
   if (!o.dtype.empty()) given["dtype"] = o.dtype;
   if (!o.layout.empty()) given["layout"] = o.layout;
+  if (!o.epilogue.empty()) given["epilogue"] = o.epilogue;
   std::map<std::string, std::string> out;
   for (h::FamilyParameter const& p : family.parameters) {
     auto const g = given.find(p.name);
@@ -264,6 +265,9 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
   b.add_option("--dtype", o.dtype, "gemm: input type, bf16 (default), fp16, e4m3 or e5m2");
   b.add_option("--layout", o.layout,
                "gemm: BLAS layout letters of A and B, tn (default), nn, nt, tt");
+  b.add_option("--epilogue", o.epilogue,
+               "gemm: fused after the GEMM, none (default), bias, bias_relu, bias_gelu, "
+               "bias_gelu_tanh, bias_silu (a bias per column of D, then the activation)");
   b.add_option("--reps", o.reps, "timed rounds (every provider once per round)")
       ->transform(whole_number(1, 100000));
   b.add_option("--regime", o.regime, "burst, or sustained (after --sustain-s of back-to-back runs)")
