@@ -103,8 +103,9 @@ class Gemm {
 
   // ---- The epilogue --------------------------------------------------------------------------
   // D = activation(alpha * acc + beta * C + bias ...) per GemmEpilogue (warploom/gemm.hpp); every
-  // run passes it to the kernel as GemmArguments::epilogue. Until the kernels run fused
-  // epilogues, a run with anything but the default is refused (by gemm::check_arguments).
+  // run passes it to the kernel as GemmArguments::epilogue. The epilogue is part of the kernel's
+  // configuration: compile() obtains the instance of the epilogue set then, and a run whose
+  // epilogue differs (set after compile()) obtains its own.
   Activation activation() const;
   void set_activation(Activation a);
   static std::vector<Activation> activations();  // every one gemm::Activation names

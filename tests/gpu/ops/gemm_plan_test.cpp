@@ -110,6 +110,37 @@ TEST(GemmPlanRun, DefaultAndCompiledWriteWhatGemmWrites) {
   }
 }
 
+// A plan with a fused epilogue runs the epilogue's own instance, by default and compiled: its D is
+// gemm()'s with the same epilogue (which gemm_test checks against the float64 reference), and a
+// plan that ran the plain kernel instead would differ.
+TEST(GemmPlanRun, AFusedEpilogueRunsItsOwnInstance) {
+  int const m = 300, n = 520, k = 264;
+  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 11);
+  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 12);
+  DeviceBuffer bias = random_buffer(ScalarType::BF16, std::size_t{n}, 13);
+  DeviceBuffer d(std::size_t{m} * n * 2);
+  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
+  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
+  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  Gemm plan = bf16_tn();
+  GemmEpilogue epilogue;
+  epilogue.activation = Activation::GELU;
+  epilogue.bias = bias.get();
+  epilogue.bias_type = ScalarType::BF16;
+  epilogue.bias_broadcast = gemm::Broadcast::PerColumn;
+  plan.set_epilogue(epilogue);
+  expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, GemmTuning{});
+  int compiled = 0;
+  for (TileDescription const& td : plan.tile_descriptions()) {
+    if (!plan.is_prebuilt(td)) continue;  // no JIT compiles in this test
+    SCOPED_TRACE(to_string(td));
+    plan.compile(td);
+    expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, tuning_of(td));
+    ++compiled;
+  }
+  if (compiled == 0) GTEST_SKIP() << "this build prebuilds no bf16 column-bias GELU instance";
+}
+
 TEST(GemmPlanRun, TransposedSlicedAndBatchedViews) {
   // D column-major (the kernel computes D^T): the bf16 "tn" instances run it too, so nothing is
   // compiled. A is a slice of a wider, padded matrix; B the transpose of a row-major weight; C is
