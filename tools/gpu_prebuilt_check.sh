@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# A GPU check of a build made on another machine (for a device session whose minutes do not allow a
+# build there): the GPU tests of the fused epilogue and the plan API, compute-sanitizer (memcheck,
+# racecheck, synccheck) on them, the fused-epilogue benchmark against cuBLASLt and the unfused
+# chains, the host costs (launch overhead, JIT compile / disk load / lookup) and, when present, the
+# Python package's GPU tests.
+#
+# Where the build was made:
+#   cmake --preset release -B build/fused -DWARPLOOM_GEMM_INSTANCES=fused && cmake --build build/fused
+#   bash tools/gpu_prebuilt_check.sh --pack           # -> build/fused.tar.xz (binaries, no objects)
+# On the device, with build/fused.tar.xz, .deps/cutlass and .deps/sysroot carried (the JIT's headers):
+#   OUT=<dir> bash tools/gpu_prebuilt_check.sh        # $OUT/check.log (every step's output, as it
+#                                                     # goes) and the results as JSON
+# Steps run most important first, each under a time limit, so that a device session cut short
+# still brings back what ran.
+#
+# The build tree holds absolute paths (ctest's commands, the JIT's include directories): the tree
+# is linked at the path it was built at ($BUILT_AT, default /work/main) when it lies elsewhere.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build/fused}
+if [[ ${1:-} == --pack ]]; then
+  tar -cJf "$BUILD.tar.xz" --exclude='*.o' --exclude='*.a' --exclude='*.cu' --exclude='.ninja_*' \
+    --exclude='CMakeCache.txt' "$BUILD"
+  ls -la "$BUILD.tar.xz"
+  exit 0
+fi
+OUT=${OUT:-$PWD/build/gpu-out}
+mkdir -p "$OUT"
+LOG=$OUT/check.log
+: >"$LOG"
+status=0
+run() {  # run <label> <seconds> <command...>: output appended to $LOG; keeps going
+  local label=$1 limit=$2
+  shift 2
+  local t0=$SECONDS rc=0
+  echo "==== $label: $*" >>"$LOG"
+  timeout "$limit" "$@" >>"$LOG" 2>&1 || rc=$?
+  if [[ $rc -eq 0 ]]; then
+    echo "ok      $label ($((SECONDS - t0)) s)" | tee -a "$LOG"
+  else
+    echo "FAILED  $label ($((SECONDS - t0)) s, exit $rc)" | tee -a "$LOG"
+    status=1
+  fi
+}
+BUILT_AT=${BUILT_AT:-/work/main}
+if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
+  mkdir -p "$(dirname "$BUILT_AT")" && ln -sfn "$PWD" "$BUILT_AT"
+fi
+[[ -d $BUILD/bin ]] || tar -xJf "$BUILD.tar.xz"
+export WARPLOOM_CACHE_DIR=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit \
+  --format=csv,noheader | tee -a "$LOG"
+B=$BUILD/bin
+T=$BUILD/tests/gpu
+epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
+run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
+run ops-plan 90 "$T/ops_gemm_plan_test"
+shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096
+providers=warploom,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
+for epilogue in bias_gelu bias_silu; do
+  run "bench-$epilogue" 75 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
+    --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
+done
+run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
+nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
+# The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
+# synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
+for tool in memcheck synccheck racecheck; do
+  filter=$epilogue_tests
+  [[ $tool == racecheck ]] && filter='TsGemmEpilogue.ColumnMajorD:SimtGemmEpilogue.*'
+  run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$T/gemm_test" --gtest_filter="$filter"
+  run "$tool-ops" 45 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*'
+done
+if [[ -x tools/python_gpu_check.sh ]]; then
+  run python 150 bash tools/python_gpu_check.sh
+fi
+exit $status
