@@ -14,7 +14,8 @@
 // whenever their rules hold and the SIMT GEMM otherwise.
 //
 // Every call is checked before anything launches: a bad argument throws std::invalid_argument
-// naming the argument and the rule it breaks (shape, null pointer, type combination, alignment).
+// naming the argument and the rule it breaks (shape, null pointer, type combination, alignment, an
+// enumeration value out of range).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,9 @@ namespace warploom::gemm {
 enum class ScalarType { F16, BF16, F32, F64, E4M3, E5M2 };
 enum class MatrixLayout { RowMajor, ColMajor };
 
+// The names and sizes of the enumerations. A value outside an enumeration (an integer cast to it,
+// as bindings and deserialisers do) throws std::invalid_argument naming the type and the value, in
+// these functions and wherever the GEMM takes an enumeration.
 std::string_view to_string(ScalarType t);
 std::string_view to_string(MatrixLayout l);
 int size_of(ScalarType t);
@@ -139,15 +143,16 @@ struct GemmTuning {
 };
 
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
-// Every kernel: M, N, K, batch >= 1; A, B, D non-null (C too when beta != 0); A and B of one
-// type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16 inputs, or bf16, fp16 or fp32
-// for fp8 inputs (no fp8 output); C of D's type and layout; scale_a / scale_b only with fp8
-// inputs, 4-byte aligned; leading dimensions at least the contiguous extent, batch strides at
-// least one batch; every base pointer aligned to its element. TensorCore adds: fp16, bf16 or fp8
-// inputs; for fp8, A row-major and B column-major (both K-major: wgmma reads 8-bit operands from
-// shared memory only K-major); A's, B's and D's base pointers 16-byte aligned and their leading
-// dimensions and batch strides multiples of 16 bytes (TMA's rules; for fp8 a row-major A and
-// column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs.
+// Every kernel: every enumeration value in range; M, N, K, batch >= 1; A, B, D non-null (C too when
+// beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
+// inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
+// scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
+// contiguous extent, batch strides at least one batch; every base pointer aligned to its element.
+// TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A row-major and B column-major (both K-major:
+// wgmma reads 8-bit operands from shared memory only K-major); A's, B's and D's base pointers
+// 16-byte aligned and their leading dimensions and batch strides multiples of 16 bytes (TMA's
+// rules; for fp8 a row-major A and column-major B need K, or their ld, a multiple of 16). Auto
+// accepts what either kernel runs.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (0 -> the

@@ -25,6 +25,42 @@ std::string str(std::int64_t v) {
   return std::to_string(v);
 }
 
+// ---- Enumerations -------------------------------------------------------------------------------
+// An enumeration may hold any integer a binding or deserialiser cast to it. Each one the GEMM
+// takes is checked before any switch or table sees it: an out-of-range ScalarType once made
+// size_of return 0 and a division by it raise SIGFPE, and an out-of-range layout or design
+// reached the kernels as some other value.
+template <class E>
+void check_enum(std::string const& name, E value, E last, char const* type) {
+  int const v = static_cast<int>(value);
+  if (v >= 0 && v <= static_cast<int>(last)) return;
+  std::string values;
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    values += (i == 0 ? "" : ", ") + std::string(to_string(static_cast<E>(i)));
+  fail(name + " = " + type + "(" + str(v) + ") is out of range: the " + type + " values are " +
+       values + " (0 to " + str(static_cast<int>(last)) + ")");
+}
+
+void check_matrix_enums(std::string const& name, Matrix const& x) {
+  check_enum(name + ".type", x.type, ScalarType::E5M2, "ScalarType");
+  check_enum(name + ".layout", x.layout, MatrixLayout::ColMajor, "MatrixLayout");
+}
+
+void check_enums(GemmArguments const& args) {
+  check_matrix_enums("a", args.a);
+  check_matrix_enums("b", args.b);
+  check_matrix_enums("c", args.c);
+  check_enum("d_type", args.d_type, ScalarType::E5M2, "ScalarType");
+  check_enum("d_layout", args.d_layout, MatrixLayout::ColMajor, "MatrixLayout");
+  GemmEpilogue const& e = args.epilogue;
+  check_enum("epilogue.activation", e.activation, Activation::Tanh, "Activation");
+  check_enum("epilogue.bias_type", e.bias_type, ScalarType::E5M2, "ScalarType");
+  check_enum("epilogue.bias_broadcast", e.bias_broadcast, Broadcast::PerColumn, "Broadcast");
+  check_matrix_enums("epilogue.residual", e.residual);
+  check_matrix_enums("epilogue.pre_activation", e.pre_activation);
+}
+
+// ---- Operands -----------------------------------------------------------------------------------
 // A rows x cols matrix as stored: the extent along its contiguous dimension and across it.
 struct Extents {
   std::int64_t contiguous, strided;
@@ -133,6 +169,8 @@ MatrixLayout transposed(MatrixLayout l) {
 // Checks `args` against the rules of `kernel` (Auto: the rules every kernel shares) and resolves
 // them.
 GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
+  check_enum("kernel", kernel, GemmKernel::Simt, "GemmKernel");
+  check_enums(args);
   // The fused epilogue is declared ahead of the kernels that run it: refuse it rather than ignore
   // it (a silently dropped bias or activation would be a wrong answer).
   GemmEpilogue const& e = args.epilogue;
@@ -233,6 +271,7 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel) {
 }
 
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {
+  check_enum("design", design, ConsumerDesign::PingPong, "ConsumerDesign");
   if (design != ConsumerDesign::Auto) return design;
   // Measured on the H200 (2026-11-29, docs/kernels/sm90_ts_gemm.md): ping-pong wins on outputs
   // of 8192 x 8192 and more, whatever K (bf16 8192x8192x1024: 620 against 582 TFLOP/s;
@@ -244,6 +283,8 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
+  check_enum("tuning.kernel", tuning.kernel, GemmKernel::Simt, "GemmKernel");
+  check_enum("tuning.design", tuning.design, ConsumerDesign::PingPong, "ConsumerDesign");
   if (tuning.raster_panel < 1)
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
   if (tuning.max_ctas < 0)

@@ -2,7 +2,8 @@
 //
 // The GEMM's argument checks, without a GPU: every rule has a violating call whose error names the
 // argument, and a passing call; resolution fills packed leading dimensions and batch strides;
-// GemmKernel::Auto picks the tensor cores exactly when their rules hold.
+// GemmKernel::Auto picks the tensor cores exactly when their rules hold. The bad inputs of issues
+// 13 and 15 too: enumeration values out of range.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,9 +11,12 @@
 #include <string>
 
 #include "warploom/gemm.hpp"
+#include "warploom/testing/invalid_argument.hpp"
 
 namespace warploom::gemm {
 namespace {
+
+using warploom::testing::invalid_argument_message;
 
 // 16-byte aligned fake addresses: the checks never dereference them.
 void const* fake(std::uintptr_t i) {
@@ -395,6 +399,101 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
+}
+
+// ---- Enumerations out of range ------------------------------------------------------------------
+// Bindings and deserialisers cast integers to the enumerations: each field is refused by name with
+// its value (an out-of-range type once made size_of 0 and a division by it SIGFPE).
+TEST(GemmEnums, EveryFieldIsCheckedByName) {
+  struct Case {
+    void (*set)(GemmArguments&);
+    char const* message;
+  };
+  Case const cases[] = {
+      {[](GemmArguments& a) { a.a.type = static_cast<ScalarType>(6); },
+       "a.type = ScalarType(6) is out of range: the ScalarType values are fp16, bf16, fp32, fp64, "
+       "e4m3, e5m2 (0 to 5)"},
+      {[](GemmArguments& a) { a.b.type = static_cast<ScalarType>(-1); },
+       "b.type = ScalarType(-1) is out of range"},
+      {[](GemmArguments& a) { a.a.layout = static_cast<MatrixLayout>(2); },
+       "a.layout = MatrixLayout(2) is out of range: the MatrixLayout values are row-major, "
+       "column-major (0 to 1)"},
+      {[](GemmArguments& a) { a.b.layout = static_cast<MatrixLayout>(7); },
+       "b.layout = MatrixLayout(7)"},
+      {[](GemmArguments& a) { a.c.type = static_cast<ScalarType>(100); },
+       "c.type = ScalarType(100)"},
+      {[](GemmArguments& a) { a.c.layout = static_cast<MatrixLayout>(-3); },
+       "c.layout = MatrixLayout(-3)"},
+      {[](GemmArguments& a) { a.d_type = static_cast<ScalarType>(6); }, "d_type = ScalarType(6)"},
+      {[](GemmArguments& a) { a.d_layout = static_cast<MatrixLayout>(2); },
+       "d_layout = MatrixLayout(2)"},
+      {[](GemmArguments& a) { a.epilogue.activation = static_cast<Activation>(9); },
+       "epilogue.activation = Activation(9) is out of range: the Activation values are identity, "
+       "relu, leaky_relu, gelu, gelu_tanh, hardswish, sigmoid, silu, tanh (0 to 8)"},
+      {[](GemmArguments& a) { a.epilogue.bias_type = static_cast<ScalarType>(8); },
+       "epilogue.bias_type = ScalarType(8)"},
+      {[](GemmArguments& a) { a.epilogue.bias_broadcast = static_cast<Broadcast>(2); },
+       "epilogue.bias_broadcast = Broadcast(2) is out of range: the Broadcast values are per-row, "
+       "per-column (0 to 1)"},
+      {[](GemmArguments& a) { a.epilogue.residual.type = static_cast<ScalarType>(6); },
+       "epilogue.residual.type = ScalarType(6)"},
+      {[](GemmArguments& a) { a.epilogue.pre_activation.layout = static_cast<MatrixLayout>(5); },
+       "epilogue.pre_activation.layout = MatrixLayout(5)"},
+  };
+  for (Case const& c : cases) {
+    GemmArguments a = valid();
+    c.set(a);
+    EXPECT_REJECTED(a, c.message);
+    EXPECT_NE(invalid_argument_message([&] { gemm(a); }).find(c.message), std::string::npos);
+    EXPECT_NE(invalid_argument_message([&] { (void)selected_kernel(a); }).find(c.message),
+              std::string::npos);
+  }
+}
+
+TEST(GemmEnums, KernelAndDesignArguments) {
+  GemmArguments const a = valid();
+  auto const kernel = static_cast<GemmKernel>(3);
+  auto const design = static_cast<ConsumerDesign>(-1);
+  std::string const bad_kernel =
+      "kernel = GemmKernel(3) is out of range: the GemmKernel values are auto, tensor-core, simt "
+      "(0 "
+      "to 2)";
+  EXPECT_NE(error_of(a, kernel).find(bad_kernel), std::string::npos) << error_of(a, kernel);
+  EXPECT_NE(invalid_argument_message([&] { (void)selected_kernel(a, kernel); }).find(bad_kernel),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { (void)resolved(a, kernel); }).find(bad_kernel),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { (void)selected_design(a, design); })
+                .find("design = ConsumerDesign(-1) is out of range: the ConsumerDesign values are "
+                      "auto, cooperative, pingpong (0 to 2)"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              gemm(a, nullptr, GemmTuning{.kernel = kernel});
+            }).find("tuning.kernel = GemmKernel(3)"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              gemm(a, nullptr, GemmTuning{.design = design});
+            }).find("tuning.design = ConsumerDesign(-1)"),
+            std::string::npos);
+}
+
+TEST(GemmEnums, NamesAndSizesRefuseValuesOutOfRange) {
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<ScalarType>(6)); }),
+            "to_string: ScalarType(6) is out of range (0 to 5)");
+  EXPECT_EQ(invalid_argument_message([] { (void)size_of(static_cast<ScalarType>(-1)); }),
+            "size_of: ScalarType(-1) is out of range (0 to 5)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<MatrixLayout>(2)); }),
+            "to_string: MatrixLayout(2) is out of range (0 to 1)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<GemmKernel>(3)); }),
+            "to_string: GemmKernel(3) is out of range (0 to 2)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<ConsumerDesign>(9)); }),
+            "to_string: ConsumerDesign(9) is out of range (0 to 2)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<Activation>(9)); }),
+            "to_string: Activation(9) is out of range (0 to 8)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<Broadcast>(2)); }),
+            "to_string: Broadcast(2) is out of range (0 to 1)");
+  EXPECT_EQ(to_string(MatrixLayout::ColMajor), "column-major");
+  EXPECT_EQ(to_string(Broadcast::PerRow), "per-row");
 }
 
 }  // namespace
