@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,10 @@ int size_of(ScalarType t);
 // check_arguments), else Simt.
 enum class GemmKernel { Auto, TensorCore, Simt };
 std::string_view to_string(GemmKernel k);
+
+// The largest M, N and K: 2^31 - 1024. The kernels index rows, columns and K in 32 bits, and a
+// tile that starts inside the matrix must end below 2^31 (tiles and clusters span up to 512).
+inline constexpr int kMaxExtent = std::numeric_limits<int>::max() - 1023;
 
 // One operand in global memory. `ld` is the distance between rows (row-major) or columns
 // (column-major) in elements, `batch_stride` the distance between batches; 0 means packed.
@@ -90,7 +95,7 @@ struct GemmEpilogue {
 };
 
 struct GemmArguments {
-  int m = 0, n = 0, k = 0;
+  int m = 0, n = 0, k = 0;  // each 1 to kMaxExtent
   int batch = 1;
   Matrix a;  // M x K
   Matrix b;  // K x N
@@ -143,8 +148,9 @@ struct GemmTuning {
 };
 
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
-// Every kernel: every enumeration value in range; M, N, K, batch >= 1; A, B, D non-null (C too when
-// beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
+// Every kernel: every enumeration value in range; M, N, K at most kMaxExtent, batch >= 1, and
+// M x N x batch at most 2^30 tiles of 64 x 64 (tile indices are 32-bit); A, B, D non-null (C too
+// when beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
 // inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
 // scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
 // contiguous extent, batch strides at least one batch; every base pointer aligned to its element.

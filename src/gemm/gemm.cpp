@@ -116,6 +116,26 @@ std::string tma_violation(std::string_view name, void const* data, ScalarType ty
   return "";
 }
 
+// ---- Extents ------------------------------------------------------------------------------------
+// M x N x batch in tiles of 64 x 64, the smallest of any kernel's (sm90 128 x 128, SIMT 128 x 64):
+// the persistent loops count tiles in int and step them by the grid, so they stay below 2^30.
+constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
+
+void check_extents(GemmArguments const& args) {
+  for (auto [name, value] : {std::pair{"m", args.m}, std::pair{"n", args.n}, std::pair{"k", args.k},
+                             std::pair{"batch", args.batch}}) {
+    if (value < 1) fail(std::string(name) + " = " + str(value) + " must be at least 1");
+    if (std::string_view(name) != "batch" && value > kMaxExtent)
+      fail(std::string(name) + " = " + str(value) + " exceeds kMaxExtent = " + str(kMaxExtent) +
+           " (2^31 - 1024): the kernels index rows, columns and K in 32 bits, and a tile that "
+           "starts inside the matrix must end below 2^31");
+  }
+  std::int64_t tiles = ((std::int64_t{args.m} + 63) / 64) * ((std::int64_t{args.n} + 63) / 64);
+  if (__builtin_mul_overflow(tiles, std::int64_t{args.batch}, &tiles) || tiles > kMaxTiles)
+    fail("m x n x batch = " + str(args.m) + " x " + str(args.n) + " x " + str(args.batch) +
+         " is more than 2^30 output tiles of 64 x 64: the kernels count tiles in 32 bits");
+}
+
 bool is_16_bit(ScalarType t) {
   return t == ScalarType::F16 || t == ScalarType::BF16;
 }
@@ -179,10 +199,7 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
     fail(
         "epilogue: fused activations, bias, scales, residual and pre-activation output are not "
         "implemented by this build's kernels yet");
-  if (args.m < 1) fail("m = " + str(args.m) + " must be at least 1");
-  if (args.n < 1) fail("n = " + str(args.n) + " must be at least 1");
-  if (args.k < 1) fail("k = " + str(args.k) + " must be at least 1");
-  if (args.batch < 1) fail("batch = " + str(args.batch) + " must be at least 1");
+  check_extents(args);
   if (args.a.data == nullptr) fail("a.data is null");
   if (args.b.data == nullptr) fail("b.data is null");
   if (args.d == nullptr) fail("d is null");

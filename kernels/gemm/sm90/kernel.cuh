@@ -71,6 +71,13 @@ auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
   }
 }
 
+// Division rounded up, in 64 bits: in int, an M near 2^31 rounded up to a negative tile count and
+// the launch failed with a raw cudaErrorInvalidValue, a K near 2^31 to no K tile at all. (gemm.cpp
+// caps M, N and K at kMaxExtent and the tiles of M x N x batch below 2^30: the counts fit an int.)
+inline std::int64_t ceil_div64(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
 // `args` has its leading dimensions and batch strides resolved, row-major C and D, and A (M x K)
 // and B (K x N, seen as N x K) in the majors of the instance.
 template <class I>
@@ -101,16 +108,16 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .scale_b = args.scale_b,
       .raster = {},
       .num_tiles = 0,
-      .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
+      .k_tiles = static_cast<int>(ceil_div64(args.k, Cfg::kTileK)),
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
   p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
   // The raster walks cluster tiles: kClusterM x kClusterN output tiles each.
-  auto const ceil_div = [](int a, int b) { return (a + b - 1) / b; };
-  p.raster = TileRaster{.tiles_m = ceil_div(ceil_div(args.m, Cfg::kTileM), Cfg::kClusterM),
-                        .tiles_n = ceil_div(ceil_div(args.n, Cfg::kTileN), Cfg::kClusterN),
-                        .panel = std::max(1, tuning.raster_panel)};
-  p.num_tiles = p.raster.tiles_per_batch() * args.batch;
+  p.raster = TileRaster{
+      .tiles_m = static_cast<int>(ceil_div64(ceil_div64(args.m, Cfg::kTileM), Cfg::kClusterM)),
+      .tiles_n = static_cast<int>(ceil_div64(ceil_div64(args.n, Cfg::kTileN), Cfg::kClusterN)),
+      .panel = std::max(1, tuning.raster_panel)};
+  p.num_tiles = static_cast<int>(std::int64_t{p.raster.tiles_per_batch()} * args.batch);
 
   // Persistent grid: as many clusters as can be resident (or tuning.max_ctas CTAs), at most one
   // per cluster tile.

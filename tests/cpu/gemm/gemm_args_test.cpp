@@ -3,9 +3,10 @@
 // The GEMM's argument checks, without a GPU: every rule has a violating call whose error names the
 // argument, and a passing call; resolution fills packed leading dimensions and batch strides;
 // GemmKernel::Auto picks the tensor cores exactly when their rules hold. The bad inputs of issues
-// 13 and 15 too: enumeration values out of range.
+// 13 and 15 too: extents near 2^31, enumeration values out of range.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -399,6 +400,45 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
+}
+
+// ---- Extents near 2^31 --------------------------------------------------------------------------
+TEST(GemmExtents, MNAndKUpToKMaxExtent) {
+  EXPECT_EQ(kMaxExtent, INT_MAX - 1023);
+  for (int GemmArguments::*dim : {&GemmArguments::m, &GemmArguments::n, &GemmArguments::k}) {
+    GemmArguments a = valid();
+    a.*dim = kMaxExtent;
+    EXPECT_EQ(error_of(a), "");
+    for (int too_big : {kMaxExtent + 1, INT_MAX}) {
+      a.*dim = too_big;
+      std::string const e = error_of(a);
+      EXPECT_NE(e.find(" = " + std::to_string(too_big) +
+                       " exceeds kMaxExtent = 2147482624 (2^31 - 1024): the kernels index rows, "
+                       "columns and K in 32 bits"),
+                std::string::npos)
+          << e;
+    }
+  }
+  GemmArguments a = valid();
+  a.k = INT_MAX;  // until the cap: K tiles rounded up in int to a negative count, D = 0
+  EXPECT_REJECTED(a, "k = 2147483647 exceeds kMaxExtent");
+  a = valid();
+  a.m = INT_MAX;  // until the cap: a negative tile count, a raw cudaErrorInvalidValue
+  EXPECT_REJECTED(a, "m = 2147483647 exceeds kMaxExtent");
+}
+
+TEST(GemmExtents, TileIndicesStayBelow2To30) {
+  GemmArguments a = valid();
+  a.m = a.n = 1 << 21;  // 2^15 x 2^15 tiles of 64 x 64: 2^30
+  a.k = 8;
+  EXPECT_EQ(error_of(a), "");
+  a.batch = 2;
+  EXPECT_REJECTED(
+      a,
+      "m x n x batch = 2097152 x 2097152 x 2 is more than 2^30 output tiles of 64 x 64: "
+      "the kernels count tiles in 32 bits");
+  a.batch = INT_MAX;
+  EXPECT_REJECTED(a, "is more than 2^30 output tiles");
 }
 
 // ---- Enumerations out of range ------------------------------------------------------------------
