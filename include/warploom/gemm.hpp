@@ -3,7 +3,8 @@
 // The GEMM API: D = alpha * scale_a * scale_b * (A . B) + beta * C, batched.
 //
 //   A is M x K, B is K x N, C and D are M x N; each operand row- or column-major, with an optional
-//   leading dimension and batch stride (0 = packed). Accumulation is fp32 (fp64 for fp64 inputs;
+//   leading dimension and batch stride (packed by default; a batch stride of 0 broadcasts A, B or
+//   C across the batch, as in cuBLAS and DLPack). Accumulation is fp32 (fp64 for fp64 inputs;
 //   fp8 on the tensor cores is cuBLASLt's "fast accumulation": Hopper's fp8 wgmma keeps about 13
 //   mantissa bits of the sum at each step of 32 products, docs/kernels/sm90_ts_gemm.md).
 //   scale_a and scale_b are per-tensor dequantisation scales of fp8 inputs (1 when absent).
@@ -46,18 +47,30 @@ int size_of(ScalarType t);
 enum class GemmKernel { Auto, TensorCore, Simt };
 std::string_view to_string(GemmKernel k);
 
+// The batch stride that packs the batches: batch l + 1 starts one matrix (ld x rows or columns
+// elements) after batch l. The default of Matrix::batch_stride and GemmArguments::batch_stride_d.
+inline constexpr std::int64_t kPacked = -1;
+
 // The largest M, N and K: 2^31 - 1024. The kernels index rows, columns and K in 32 bits, and a
 // tile that starts inside the matrix must end below 2^31 (tiles and clusters span up to 512).
 inline constexpr int kMaxExtent = std::numeric_limits<int>::max() - 1023;
 
 // One operand in global memory. `ld` is the distance between rows (row-major) or columns
-// (column-major) in elements, `batch_stride` the distance between batches; 0 means packed.
+// (column-major) in elements (0: the contiguous extent, packed). `batch_stride` is the distance
+// between batches in elements, with the meaning cuBLAS and DLPack give it:
+//   kPacked  (the default) batches one after the other;
+//   0        one matrix broadcast to every batch (A, B or C; D cannot be, its batches would all
+//            write the same memory);
+//   > 0      the batches' distance: at least one batch (ld x rows or columns), or, to interleave
+//            them inside the rows (a [M][batch][N] tensor), at least the contiguous extent with
+//            (batch - 1) x batch_stride + the contiguous extent within ld.
+// With batch == 1 the batch stride is never followed and any value is accepted.
 struct Matrix {
   void const* data = nullptr;
   ScalarType type = ScalarType::BF16;
   MatrixLayout layout = MatrixLayout::RowMajor;
   std::int64_t ld = 0;
-  std::int64_t batch_stride = 0;
+  std::int64_t batch_stride = kPacked;
 };
 
 // The activation an epilogue applies (the seed's set, and gelu_tanh): identity; relu max(z, 0);
@@ -81,7 +94,8 @@ std::string_view to_string(Broadcast b);
 //
 // Every member is optional (null / Identity: no term). Vectors and the bias are contiguous device
 // arrays of fp32 or of D's type; residual and pre_activation are M x N matrices of D's type with
-// their own layout, ld and batch stride (packed when 0); vectors are shared by every batch.
+// their own layout, ld and batch stride (as Matrix: packed by default); vectors are shared by
+// every batch.
 struct GemmEpilogue {
   Activation activation = Activation::Identity;
   float leaky_slope = 0.01f;  // LeakyReLU's slope below 0
@@ -104,8 +118,8 @@ struct GemmArguments {
   ScalarType d_type = ScalarType::BF16;  // D has C's layout, ld and batch stride rules
   MatrixLayout d_layout = MatrixLayout::RowMajor;
   std::int64_t ldd = 0;
-  std::int64_t batch_stride_d = 0;
-  float alpha = 1.0f;  // widened to double for fp64
+  std::int64_t batch_stride_d = kPacked;  // never 0 with batch > 1: D is not broadcast
+  float alpha = 1.0f;                     // widened to double for fp64
   float beta = 0.0f;
   // Per-tensor scales of fp8 inputs, as cuBLASLt's A/B scale pointers: device pointers to one
   // float each (4-byte aligned), read by the kernel when it runs (so they may be produced by an
@@ -153,16 +167,17 @@ struct GemmTuning {
 // when beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
 // inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
 // scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
-// contiguous extent, batch strides at least one batch; every base pointer aligned to its element.
-// TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A row-major and B column-major (both K-major:
-// wgmma reads 8-bit operands from shared memory only K-major); A's, B's and D's base pointers
-// 16-byte aligned and their leading dimensions and batch strides multiples of 16 bytes (TMA's
-// rules; for fp8 a row-major A and column-major B need K, or their ld, a multiple of 16). Auto
-// accepts what either kernel runs.
+// contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap (Matrix);
+// every base pointer aligned to its element. TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A
+// row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory only
+// K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and batch
+// strides multiples of 16 bytes (TMA's rules; for fp8 a row-major A and column-major B need K, or
+// their ld, a multiple of 16). Auto accepts what either kernel runs.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
-// check_arguments, then `args` with every leading dimension and batch stride resolved (0 -> the
-// packed value) and C described even when beta == 0 (then it aliases D's shape, unread).
+// check_arguments, then `args` with every leading dimension and batch stride resolved (ld 0 and
+// kPacked -> the packed values; with one batch, the batch stride of one packed batch; 0 kept for
+// a broadcast operand) and C described even when beta == 0 (then it aliases D's shape, unread).
 GemmArguments resolved(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // The kernel gemm() runs for `args` when asked for `kernel`: TensorCore or Simt as asked (after

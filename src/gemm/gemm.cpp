@@ -78,21 +78,55 @@ Names names_of(std::string const& operand) {
   return {operand + ".data", operand + ".ld", operand + ".batch_stride"};
 }
 
-// Resolves `ld` and `batch_stride` (0 = packed) of a rows x cols operand named `name` and checks
-// the rules every kernel shares (extents, element alignment).
+// Whether the kernels only read an operand (it may be broadcast across the batch) or write it
+// (every batch its own memory).
+enum class Access { Read, Write };
+
+// Whether `batch` batches, `batch_stride` apart, share no element: each batch is `strided` runs of
+// `contiguous` elements, `ld` apart. Two layouts are recognised, since testing every pair of
+// batches in general costs a loop over them: batches one after the other (a stride of at least
+// one batch), and batches side by side inside each run's ld (a [rows][batch][contiguous] tensor,
+// or one run per batch: a batch of vectors).
+bool batches_disjoint(std::int64_t ld, std::int64_t batch_stride, Extents e, int batch) {
+  std::int64_t one_batch = 0;
+  if (!__builtin_mul_overflow(ld, e.strided, &one_batch) && batch_stride >= one_batch) return true;
+  if (batch_stride < e.contiguous) return false;
+  if (e.strided == 1) return true;
+  std::int64_t last = 0;
+  return !__builtin_mul_overflow(batch - 1, batch_stride, &last) && last <= ld - e.contiguous;
+}
+
+// Resolves `ld` (0 = packed) and `batch_stride` (kPacked; with one batch, any value) of a rows x
+// cols operand named `name` and checks the rules every kernel shares: extents, batches that do
+// not overlap (or, read-only, a broadcast), element alignment.
 void resolve_operand(std::string_view name, void const* data, ScalarType type, MatrixLayout layout,
-                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch) {
+                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch,
+                     Access access = Access::Read) {
   Names const n = names_of(std::string(name));
   Extents const e = extents(layout, rows, cols);
   if (ld == 0) ld = e.contiguous;
   if (ld < e.contiguous)
     fail(n.ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
          " operand's contiguous extent " + str(e.contiguous));
-  // One batch: the stride is never followed, so any value the caller passed is replaced.
-  if (batch_stride == 0 || batch == 1) batch_stride = ld * e.strided;
-  if (batch > 1 && batch_stride < ld * e.strided)
-    fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" +
-         str(ld * e.strided) + " elements): batches would overlap");
+  std::int64_t const one_batch = ld * e.strided;
+  if (batch == 1 || batch_stride == kPacked) {
+    // One batch: the stride is never followed, so any value the caller passed is replaced.
+    batch_stride = one_batch;
+  } else if (batch_stride == 0) {
+    if (access == Access::Write)
+      fail(n.batch_stride + " = 0 broadcasts one matrix across the batch, but " +
+           std::string(name) + " is written: its " + str(batch) +
+           " batches would all write the same memory (give each batch its own matrix)");
+  } else if (batch_stride < 0) {
+    fail(n.batch_stride + " = " + str(batch_stride) + " is negative: kPacked (" + str(kPacked) +
+         ") packs the batches, 0 broadcasts one matrix, a positive stride places them");
+  } else if (!batches_disjoint(ld, batch_stride, e, batch)) {
+    fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" + str(one_batch) +
+         " elements): batches would overlap (batches side by side inside each row need a batch "
+         "stride of at least " +
+         str(e.contiguous) + " and (batch - 1) x batch_stride + " + str(e.contiguous) +
+         " <= " + n.ld + " = " + str(ld) + ")");
+  }
   std::int64_t const bytes = size_of(type);
   if (reinterpret_cast<std::uintptr_t>(data) % static_cast<std::uintptr_t>(bytes) != 0)
     fail(n.data + " must be " + str(bytes) + "-byte aligned (element alignment)");
@@ -244,7 +278,7 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   resolve_operand("b", args.b.data, args.b.type, args.b.layout, args.b.ld, args.b.batch_stride,
                   args.k, args.n, args.batch);
   resolve_operand("d", args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d, args.m,
-                  args.n, args.batch);
+                  args.n, args.batch, Access::Write);
   if (reads_c) {
     resolve_operand("c", args.c.data, args.c.type, args.c.layout, args.c.ld, args.c.batch_stride,
                     args.m, args.n, args.batch);

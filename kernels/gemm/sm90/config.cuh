@@ -139,6 +139,10 @@ struct GemmConfig {
     TileRaster raster;
     int num_tiles;
     int k_tiles;
+    // Batch l of A reads batch l * batch_step_a of its descriptor: 1, or 0 for an A broadcast
+    // across the batch (its descriptor holds one batch). Last, so the other members keep their
+    // parameter offsets.
+    int batch_step_a, batch_step_b;
   };
 };
 

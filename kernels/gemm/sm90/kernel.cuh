@@ -56,13 +56,18 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
   Kernel::run(p, tiles, smem);
 }
 
-// The (M, K, L) or (N, K, L) view of an operand for CuTe; `rows` is M or N.
+// The (M, K, L) or (N, K, L) view of an operand for CuTe's TMA descriptor; `rows` is M or N. An
+// operand broadcast across the batch (batch stride 0) is described as one batch, and the main
+// loop reads batch 0 of it (Params::batch_step_a, _b): TMA's rules for a stride of 0 on a
+// dimension longer than 1 are not documented, and a descriptor holding one batch needs none.
+// Its batch stride is then that of one packed batch, as for batch == 1.
 template <bool kKMajor, class T>
 auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
   using namespace cute;
   std::int64_t const ld = x.ld;
-  std::int64_t const bs = x.batch_stride;
-  auto const shape = make_shape(rows, k, batch);
+  bool const broadcast = x.batch_stride == 0;
+  std::int64_t const bs = broadcast ? ld * (kKMajor ? rows : k) : x.batch_stride;
+  auto const shape = make_shape(rows, k, broadcast ? 1 : batch);
   auto const* ptr = static_cast<T const*>(x.data);
   if constexpr (kKMajor) {
     return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, bs)));
@@ -109,6 +114,8 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .raster = {},
       .num_tiles = 0,
       .k_tiles = static_cast<int>(ceil_div64(args.k, Cfg::kTileK)),
+      .batch_step_a = args.a.batch_stride == 0 ? 0 : 1,
+      .batch_step_b = args.b.batch_stride == 0 ? 0 : 1,
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
   p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);

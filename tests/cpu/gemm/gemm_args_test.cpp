@@ -3,7 +3,7 @@
 // The GEMM's argument checks, without a GPU: every rule has a violating call whose error names the
 // argument, and a passing call; resolution fills packed leading dimensions and batch strides;
 // GemmKernel::Auto picks the tensor cores exactly when their rules hold. The bad inputs of issues
-// 13 and 15 too: extents near 2^31, enumeration values out of range.
+// 13 and 15 too: batch stride 0 (broadcast), extents near 2^31, enumeration values out of range.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -400,6 +400,81 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
+}
+
+// ---- Batch strides: kPacked, 0 (broadcast), interleaved -----------------------------------------
+TEST(GemmBatchStride, PackedIsTheDefaultAndItsOwnSpelling) {
+  EXPECT_EQ(Matrix{}.batch_stride, kPacked);
+  EXPECT_EQ(GemmArguments{}.batch_stride_d, kPacked);
+  GemmArguments a = valid();
+  a.batch = 2;
+  a.a.batch_stride = kPacked;
+  EXPECT_EQ(resolved(a).a.batch_stride, 4000);
+  a.a.batch_stride = -5;
+  EXPECT_REJECTED(a,
+                  "a.batch_stride = -5 is negative: kPacked (-1) packs the batches, 0 broadcasts "
+                  "one matrix, a positive stride places them");
+}
+
+// cuBLAS's and DLPack's batch stride 0: one matrix read by every batch. Resolution keeps the 0 (the
+// kernels read batch 0 of it), every kernel runs it, and TMA's rules hold for it (its descriptor
+// holds one batch).
+TEST(GemmBatchStride, ZeroBroadcastsAOrBOrC) {
+  GemmArguments a = valid();
+  a.batch = 3;
+  a.a.batch_stride = 0;
+  a.b.batch_stride = 0;
+  a.beta = 1.0f;
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor, 0, 0};
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(error_of(a, GemmKernel::Simt), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  GemmArguments const r = resolved(a);
+  EXPECT_EQ(r.a.batch_stride, 0);
+  EXPECT_EQ(r.b.batch_stride, 0);
+  EXPECT_EQ(r.c.batch_stride, 0);
+  EXPECT_EQ(r.batch_stride_d, 6400);
+  // One batch: nothing is broadcast, and the stride resolves to one packed batch as any other.
+  a.batch = 1;
+  EXPECT_EQ(resolved(a).a.batch_stride, 4000);
+}
+
+// D is written: a broadcast D would have every batch write the same memory.
+TEST(GemmBatchStride, DIsNeverBroadcast) {
+  GemmArguments a = valid();
+  a.batch = 2;
+  a.batch_stride_d = 0;
+  EXPECT_REJECTED(a,
+                  "batch_stride_d = 0 broadcasts one matrix across the batch, but d is written: "
+                  "its 2 batches would all write the same memory");
+  a.batch = 1;  // one batch: the stride is never followed
+  EXPECT_EQ(error_of(a), "");
+}
+
+// Batches side by side inside each row (a [M][batch][N] tensor: ld = batch x N, stride N) share no
+// element and are accepted; a stride that makes two batches share one is not.
+TEST(GemmBatchStride, InterleavedBatchesMustNotShareAnElement) {
+  GemmArguments a = valid();  // D 100 x 64 row-major
+  a.batch = 4;
+  a.ldd = 4 * 64;
+  a.batch_stride_d = 64;
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  a.batch_stride_d = 63;  // batch 1's first column is batch 0's last
+  EXPECT_REJECTED(a,
+                  "batch_stride_d = 63 is less than one batch (25600 elements): batches would "
+                  "overlap (batches side by side inside each row need a batch stride of at least "
+                  "64 and (batch - 1) x batch_stride + 64 <= ldd = 256)");
+  a.batch_stride_d = 80;  // batch 3 runs past the row's ld
+  EXPECT_REJECTED(a, "batch_stride_d = 80 is less than one batch");
+  a.ldd = 304;  // now it fits: 3 x 80 + 64 = 304
+  EXPECT_EQ(error_of(a), "");
+  // The same rules for an input.
+  a = valid();
+  a.batch = 2;
+  a.a.batch_stride = 39;
+  EXPECT_REJECTED(a, "a.batch_stride = 39 is less than one batch (4000 elements)");
 }
 
 // ---- Extents near 2^31 --------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // tests/gpu/gemm/gemm_bad_input_test.cpp
 //
 // The GEMMs on the inputs at the edge of what they accept (issues 13 and 15), against the float64
-// reference or exact values: M and K at kMaxExtent. The CPU side of every refusal is in
-// tests/cpu/gemm/gemm_args_test.cpp.
+// reference or exact values: operands broadcast across the batch (batch stride 0) on both kernels,
+// and M and K at kMaxExtent. The CPU side of every refusal is in tests/cpu/gemm/gemm_args_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm_check.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -37,6 +38,67 @@ std::vector<Runner> const& runners() {
       {"simt", {.kernel = GemmKernel::Simt}},
   };
   return r;
+}
+
+// ---- Batch stride 0 -----------------------------------------------------------------------------
+// A, B and C broadcast across 3 batches, alone and together, with row- and column-major D (the
+// transposition swaps A and B), both operand majors of A (the TMA descriptor of an M-major A
+// holds its batch in another mode), on partial tiles. On the tensor cores the descriptor of a
+// broadcast operand holds one batch: reading batch 1 or 2 of it would load zeros.
+TEST(GemmBroadcast, AOrBOrCOnEveryKernel) {
+  struct Which {
+    bool a, b, c;
+  };
+  for (Runner const& r : runners()) {
+    SCOPED_TRACE(r.name);
+    for (Which w : {Which{true, false, false}, Which{false, true, false}, Which{false, false, true},
+                    Which{true, true, true}}) {
+      for (MatrixLayout a : {kRow, kCol}) {
+        for (MatrixLayout d : {kRow, kCol}) {
+          expect_correct({.in = ScalarType::BF16,
+                          .out = ScalarType::BF16,
+                          .a = a,
+                          .b = kCol,
+                          .d = d,
+                          .m = 129,
+                          .n = 200,
+                          .k = 72,
+                          .batch = 3,
+                          .beta = w.c ? 0.5f : 0.0f,
+                          .broadcast_a = w.a,
+                          .broadcast_b = w.b,
+                          .broadcast_c = w.c},
+                         r.tuning);
+        }
+      }
+    }
+  }
+}
+
+// fp8 on the tensor cores (its own instances, K tiles of 128 bytes) and a broadcast operand with
+// per-tensor scales, beside packed ones.
+TEST(GemmBroadcast, Fp8OnTheTensorCores) {
+  GemmTuning const tc{.kernel = GemmKernel::TensorCore};
+  expect_correct({.in = ScalarType::E4M3,
+                  .out = ScalarType::BF16,
+                  .m = 200,
+                  .n = 136,
+                  .k = 256,
+                  .batch = 4,
+                  .broadcast_b = true},
+                 tc);
+  expect_correct({.in = ScalarType::E5M2,
+                  .out = ScalarType::F32,
+                  .d = kCol,
+                  .m = 100,
+                  .n = 300,
+                  .k = 128,
+                  .batch = 2,
+                  .beta = 1.0f,
+                  .scale_a = 0.5f,
+                  .broadcast_a = true,
+                  .broadcast_c = true},
+                 tc);
 }
 
 // ---- Extents near 2^31 --------------------------------------------------------------------------
