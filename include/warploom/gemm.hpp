@@ -168,11 +168,12 @@ struct GemmTuning {
 // inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
 // scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
 // contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap (Matrix);
-// every base pointer aligned to its element. TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A
-// row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory only
-// K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and batch
-// strides multiples of 16 bytes (TMA's rules; for fp8 a row-major A and column-major B need K, or
-// their ld, a multiple of 16). Auto accepts what either kernel runs.
+// every operand's extent in bytes within 64-bit offsets and the address space; every base pointer
+// aligned to its element. TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A row-major and B
+// column-major (both K-major: wgmma reads 8-bit operands from shared memory only K-major); A's, B's
+// and D's base pointers 16-byte aligned and their leading dimensions and batch strides multiples of
+// 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and column-major B need K, or their
+// ld, a multiple of 16). Auto accepts what either kernel runs.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (ld 0 and

@@ -82,6 +82,12 @@ Names names_of(std::string const& operand) {
 // (every batch its own memory).
 enum class Access { Read, Write };
 
+// Batches that a resolved operand's descriptors and offsets step through: one when there is one,
+// or when one matrix is broadcast to all (batch stride 0).
+std::int64_t stored_batches(std::int64_t batch_stride, int batch) {
+  return batch > 1 && batch_stride != 0 ? batch : 1;
+}
+
 // Whether `batch` batches, `batch_stride` apart, share no element: each batch is `strided` runs of
 // `contiguous` elements, `ld` apart. Two layouts are recognised, since testing every pair of
 // batches in general costs a loop over them: batches one after the other (a stride of at least
@@ -98,17 +104,24 @@ bool batches_disjoint(std::int64_t ld, std::int64_t batch_stride, Extents e, int
 
 // Resolves `ld` (0 = packed) and `batch_stride` (kPacked; with one batch, any value) of a rows x
 // cols operand named `name` and checks the rules every kernel shares: extents, batches that do
-// not overlap (or, read-only, a broadcast), element alignment.
+// not overlap (or, read-only, a broadcast), offsets within 64 bits, element alignment.
 void resolve_operand(std::string_view name, void const* data, ScalarType type, MatrixLayout layout,
                      std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch,
                      Access access = Access::Read) {
   Names const n = names_of(std::string(name));
   Extents const e = extents(layout, rows, cols);
+  std::string const across = layout == MatrixLayout::RowMajor ? " rows" : " columns";
   if (ld == 0) ld = e.contiguous;
   if (ld < e.contiguous)
     fail(n.ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
          " operand's contiguous extent " + str(e.contiguous));
-  std::int64_t const one_batch = ld * e.strided;
+  // Offsets are 64-bit element and byte counts: an ld of 2^62 once passed the checks, and the
+  // kernels' offsets wrapped around.
+  std::string const too_far = std::string(name) + " reaches beyond 64-bit byte offsets from " +
+                              n.data + ": " + n.ld + " = " + str(ld) + " over " + str(e.strided) +
+                              across;
+  std::int64_t one_batch = 0;
+  if (__builtin_mul_overflow(ld, e.strided, &one_batch)) fail(too_far);
   if (batch == 1 || batch_stride == kPacked) {
     // One batch: the stride is never followed, so any value the caller passed is replaced.
     batch_stride = one_batch;
@@ -127,26 +140,68 @@ void resolve_operand(std::string_view name, void const* data, ScalarType type, M
          str(e.contiguous) + " and (batch - 1) x batch_stride + " + str(e.contiguous) +
          " <= " + n.ld + " = " + str(ld) + ")");
   }
+  // The last byte: (batches - 1) x batch_stride + (strided - 1) x ld + contiguous elements on,
+  // below 2^63 as an address too (the aliasing checks compute with signed addresses).
   std::int64_t const bytes = size_of(type);
-  if (reinterpret_cast<std::uintptr_t>(data) % static_cast<std::uintptr_t>(bytes) != 0)
+  auto const base = reinterpret_cast<std::uintptr_t>(data);
+  std::int64_t span = 0, rows_span = 0;
+  bool const overflow =
+      __builtin_mul_overflow(stored_batches(batch_stride, batch) - 1, batch_stride, &span) ||
+      __builtin_mul_overflow(e.strided - 1, ld, &rows_span) ||
+      __builtin_add_overflow(span, rows_span, &span) ||
+      __builtin_add_overflow(span, e.contiguous, &span) ||
+      __builtin_mul_overflow(span, bytes, &span) || base > std::uintptr_t{INT64_MAX} ||
+      static_cast<std::uintptr_t>(span) > std::uintptr_t{INT64_MAX} - base;
+  if (overflow)
+    fail(too_far + (stored_batches(batch_stride, batch) > 1
+                        ? " and " + n.batch_stride + " = " + str(batch_stride) + " over " +
+                              str(batch) + " batches"
+                        : std::string()));
+  if (base % static_cast<std::uintptr_t>(bytes) != 0)
     fail(n.data + " must be " + str(bytes) + "-byte aligned (element alignment)");
 }
 
-// The first of TMA's 16-byte rules that a resolved operand breaks, as an error message; "" when it
-// keeps them all.
-std::string tma_violation(std::string_view name, void const* data, ScalarType type, std::int64_t ld,
-                          std::int64_t batch_stride, int batch) {
+// TMA's limit on every stride of a descriptor (cuTensorMapEncodeTiled): below 2^40 bytes. CuTe's
+// descriptor builder only asserts it, so with NDEBUG a larger stride built a descriptor that ended
+// the context with an illegal instruction.
+constexpr std::int64_t kTmaStrideLimit = std::int64_t{1} << 40;
+
+// The first of TMA's rules that a resolved operand breaks, as an error message; "" when it keeps
+// them all: base 16-byte aligned, strides multiples of 16 bytes below 2^40 bytes.
+std::string tma_violation(std::string_view name, void const* data, ScalarType type,
+                          MatrixLayout layout, std::int64_t ld, std::int64_t batch_stride, int rows,
+                          int cols, int batch) {
   Names const n = names_of(std::string(name));
   std::int64_t const bytes = size_of(type);
+  std::string const per16 =
+      ": for " + std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
   if (reinterpret_cast<std::uintptr_t>(data) % 16 != 0)
     return n.data + " must be 16-byte aligned (TMA reads it)";
+  // In elements, so that nothing overflows: the sizes are powers of 2 that divide 2^40.
+  if (ld >= kTmaStrideLimit / bytes)
+    return n.ld + " = " + str(ld) + " elements of " + str(bytes) +
+           " bytes: TMA strides must be below 2^40 bytes";
   if ((ld * bytes) % 16 != 0)
     return n.ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
-           " bytes) must be a multiple of 16 bytes (TMA strides): for " +
-           std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
-  if (batch > 1 && (batch_stride * bytes) % 16 != 0)
-    return n.batch_stride + " = " + str(batch_stride) +
-           " elements must be a multiple of 16 bytes (TMA strides)";
+           " bytes) must be a multiple of 16 bytes (TMA strides)" + per16;
+  if (stored_batches(batch_stride, batch) > 1) {
+    if ((batch_stride * bytes) % 16 != 0)
+      return n.batch_stride + " = " + str(batch_stride) +
+             " elements must be a multiple of 16 bytes (TMA strides)" + per16;
+    if (batch_stride >= kTmaStrideLimit / bytes)
+      return n.batch_stride + " = " + str(batch_stride) + " elements of " + str(bytes) +
+             " bytes: TMA strides must be below 2^40 bytes";
+  } else {
+    // One batch (or one broadcast to all): the descriptor still holds a batch stride, that of one
+    // packed batch (kernels/gemm/sm90/kernel.cuh), and TMA checks it though it never follows it.
+    std::int64_t const one_batch = ld * extents(layout, rows, cols).strided;
+    if (one_batch >= kTmaStrideLimit / bytes)
+      return "one batch of " + std::string(name) + " (" + n.ld + " x " +
+             str(extents(layout, rows, cols).strided) + " = " + str(one_batch) + " elements of " +
+             str(bytes) +
+             " bytes) must be below 2^40 bytes: TMA holds it as the batch stride, even of one "
+             "batch";
+  }
   return "";
 }
 
@@ -210,9 +265,14 @@ std::string fp8_layout_violation(GemmArguments const& r) {
 std::string tensor_core_violation(GemmArguments const& r) {
   std::string e = input_type_violation(r.a.type);
   if (e.empty()) e = fp8_layout_violation(r);
-  if (e.empty()) e = tma_violation("a", r.a.data, r.a.type, r.a.ld, r.a.batch_stride, r.batch);
-  if (e.empty()) e = tma_violation("b", r.b.data, r.b.type, r.b.ld, r.b.batch_stride, r.batch);
-  if (e.empty()) e = tma_violation("d", r.d, r.d_type, r.ldd, r.batch_stride_d, r.batch);
+  if (e.empty())
+    e = tma_violation("a", r.a.data, r.a.type, r.a.layout, r.a.ld, r.a.batch_stride, r.m, r.k,
+                      r.batch);
+  if (e.empty())
+    e = tma_violation("b", r.b.data, r.b.type, r.b.layout, r.b.ld, r.b.batch_stride, r.k, r.n,
+                      r.batch);
+  if (e.empty())
+    e = tma_violation("d", r.d, r.d_type, r.d_layout, r.ldd, r.batch_stride_d, r.m, r.n, r.batch);
   return e;
 }
 

@@ -60,7 +60,8 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
 // operand broadcast across the batch (batch stride 0) is described as one batch, and the main
 // loop reads batch 0 of it (Params::batch_step_a, _b): TMA's rules for a stride of 0 on a
 // dimension longer than 1 are not documented, and a descriptor holding one batch needs none.
-// Its batch stride is then that of one packed batch, as for batch == 1.
+// Its batch stride is then that of one packed batch, as for batch == 1 (src/gemm/gemm.cpp's
+// tma_violation checks it).
 template <bool kKMajor, class T>
 auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
   using namespace cute;

@@ -3,7 +3,8 @@
 // The GEMM's argument checks, without a GPU: every rule has a violating call whose error names the
 // argument, and a passing call; resolution fills packed leading dimensions and batch strides;
 // GemmKernel::Auto picks the tensor cores exactly when their rules hold. The bad inputs of issues
-// 13 and 15 too: batch stride 0 (broadcast), extents near 2^31, enumeration values out of range.
+// 13 and 15 too: batch stride 0 (broadcast), extents near 2^31, strides TMA cannot hold or that
+// overflow 64 bits, enumeration values out of range.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -514,6 +515,72 @@ TEST(GemmExtents, TileIndicesStayBelow2To30) {
       "the kernels count tiles in 32 bits");
   a.batch = INT_MAX;
   EXPECT_REJECTED(a, "is more than 2^30 output tiles");
+}
+
+// ---- Strides TMA cannot hold, offsets beyond 64 bits --------------------------------------------
+// The probe's M = 1 with ld = 2^40 elements: until the check, CuTe built a TMA descriptor anyway
+// (it only asserts the stride limit) and the kernel ended the context with an illegal
+// instruction. The SIMT GEMM never follows the stride of a single row.
+TEST(GemmStrides, TmaStridesBelow2To40Bytes) {
+  GemmArguments a = valid();
+  a.m = 1;
+  a.a.ld = std::int64_t{1} << 40;
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a, "a.ld = 1099511627776 elements of 2 bytes: TMA strides must be below 2^40 bytes");
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a.a.ld = (std::int64_t{1} << 39) - 8;  // 2^40 - 16 bytes: the largest TMA stride
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // Batch strides too.
+  a = valid();
+  a.batch = 2;
+  a.b.batch_stride = std::int64_t{1} << 39;
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a, "b.batch_stride = 549755813888 elements of 2 bytes: TMA strides must be below 2^40 bytes");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  // One batch, or one broadcast to all: the descriptor holds the stride of one packed batch.
+  a = valid();
+  a.m = 1 << 20;
+  a.a.ld = 1 << 19;  // one batch of A: 2^39 elements, 2^40 bytes
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a,
+      "one batch of a (a.ld x 1048576 = 549755813888 elements of 2 bytes) must be below 2^40 "
+      "bytes");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a.batch = 3;
+  a.a.batch_stride = 0;
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "one batch of a (a.ld x 1048576");
+}
+
+// An ld x rows (or batch stride x batch) product beyond 64 bits was accepted, and the kernels'
+// offsets wrapped around.
+TEST(GemmStrides, OffsetsMustFit64Bits) {
+  GemmArguments a = valid();
+  a.a.ld = std::int64_t{1} << 62;
+  EXPECT_REJECTED(a,
+                  "a reaches beyond 64-bit byte offsets from a.data: a.ld = 4611686018427387904 "
+                  "over 100 rows");
+  a = valid();
+  a.batch = 8;
+  a.b.batch_stride = std::int64_t{1} << 61;
+  EXPECT_REJECTED(a,
+                  "b reaches beyond 64-bit byte offsets from b.data: b.ld = 40 over 64 columns and "
+                  "b.batch_stride = 2305843009213693952 over 8 batches");
+  a = valid();
+  a.ldd = (std::int64_t{1} << 62) / 50;  // fits as elements, not as bytes
+  EXPECT_REJECTED(a, "d reaches beyond 64-bit byte offsets from d: ldd = ");
+  // Past the end of the address space.
+  a = valid();
+  a.d = reinterpret_cast<void*>(std::uintptr_t{1} << 63);
+  EXPECT_REJECTED(a, "d reaches beyond 64-bit byte offsets from d");
+  // The largest: 100 rows 2^55 elements apart end below 2^63 bytes (100 x 2^56 < 2^63).
+  a = valid();
+  a.a.ld = std::int64_t{1} << 55;
+  EXPECT_EQ(error_of(a), "");
+  a = valid();
+  a.batch = 8;
+  a.b.batch_stride = std::int64_t{1} << 58;  // 7 x 2^59 bytes < 2^63
+  EXPECT_EQ(error_of(a), "");
 }
 
 // ---- Enumerations out of range ------------------------------------------------------------------

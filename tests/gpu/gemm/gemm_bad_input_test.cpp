@@ -2,7 +2,8 @@
 //
 // The GEMMs on the inputs at the edge of what they accept (issues 13 and 15), against the float64
 // reference or exact values: operands broadcast across the batch (batch stride 0) on both kernels,
-// and M and K at kMaxExtent. The CPU side of every refusal is in tests/cpu/gemm/gemm_args_test.cpp.
+// M and K at kMaxExtent, and a leading dimension of 2^40 elements. The CPU side of every refusal is
+// in tests/cpu/gemm/gemm_args_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,11 +16,13 @@
 #include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
+#include "warploom/testing/invalid_argument.hpp"
 
 namespace warploom::gemm::testing {
 namespace {
 
 using warploom::testing::DeviceBuffer;
+using warploom::testing::invalid_argument_message;
 
 constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
 constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
@@ -38,6 +41,10 @@ std::vector<Runner> const& runners() {
       {"simt", {.kernel = GemmKernel::Simt}},
   };
   return r;
+}
+
+bool contains(std::string const& text, std::string const& part) {
+  return text.find(part) != std::string::npos;
 }
 
 // ---- Batch stride 0 -----------------------------------------------------------------------------
@@ -227,6 +234,26 @@ TEST(GemmEdge, MAtKMaxExtentOnBothKernels) {
       })) << "bytes past D written";
     }
   }
+}
+
+// ---- Leading dimensions of 2^40 elements --------------------------------------------------------
+// M = 1 with ld = 2^40: TMA cannot hold the stride (below 2^40 bytes), so the tensor cores refuse
+// it by name and Auto runs the SIMT GEMM, which never follows it. Until the check, the descriptor
+// was built anyway and the kernel ended the context with an illegal instruction.
+TEST(GemmEdge, LeadingDimensionOf2To40) {
+  std::int64_t const ld = std::int64_t{1} << 40;
+  ProblemData const data(
+      {.in = ScalarType::BF16, .out = ScalarType::BF16, .m = 1, .n = 64, .k = 64});
+  GemmArguments args = data.args();
+  args.a.ld = ld;
+  EXPECT_EQ(selected_kernel(args), GemmKernel::Simt);
+  EXPECT_TRUE(contains(
+      invalid_argument_message([&] { gemm(args, nullptr, {.kernel = GemmKernel::TensorCore}); }),
+      "a.ld = 1099511627776 elements of 2 bytes: TMA strides must be below 2^40"));
+  std::vector<double> const reference = reference_of(args);
+  gemm(args);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(data.check(reference), "");
 }
 
 }  // namespace
