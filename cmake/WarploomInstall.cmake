@@ -44,7 +44,7 @@ target_compile_options(warploom_interface INTERFACE
 # (CMAKE_BUILD_RPATH in WarploomDeps.cmake).
 file(RELATIVE_PATH _warploom_bin_to_lib
      "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")
-set_target_properties(warploom warploom-bench PROPERTIES
+set_target_properties(warploom warploom-bench warploom-precompile PROPERTIES
   INSTALL_RPATH "$ORIGIN/${_warploom_bin_to_lib}"
   INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(warploom_gemm PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
@@ -57,7 +57,7 @@ install(TARGETS warploom_interface warploom_gemm warploom_host
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
-install(TARGETS warploom warploom-bench RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS warploom warploom-bench warploom-precompile RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 # All of include/warploom: the GEMM API, and everything a TS kernel author includes.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/warploom"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")

@@ -94,8 +94,11 @@ std::string_view to_string(Broadcast b);
 //
 // Every member is optional (null / Identity: no term). Vectors and the bias are contiguous device
 // arrays of fp32 or of D's type; residual and pre_activation are M x N matrices of D's type with
-// their own layout, ld and batch stride (as Matrix: packed by default); vectors are shared by
-// every batch.
+// their own layout, ld and batch stride (as Matrix: packed by default; batch stride 0 broadcasts
+// the residual, which is read, never pre_activation, which is written); vectors are shared by every
+// batch. z is computed in fp32 (fp64 for fp64) and the activation reads it as stored in D's type,
+// the value pre_activation holds (as a Linear layer followed by the activation in D's type would);
+// activations use CUDA's accurate erff, tanhf and expf.
 struct GemmEpilogue {
   Activation activation = Activation::Identity;
   float leaky_slope = 0.01f;  // LeakyReLU's slope below 0
@@ -169,11 +172,17 @@ struct GemmTuning {
 // scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
 // contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap (Matrix);
 // every operand's extent in bytes within 64-bit offsets and the address space; every base pointer
-// aligned to its element. TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A row-major and B
-// column-major (both K-major: wgmma reads 8-bit operands from shared memory only K-major); A's, B's
-// and D's base pointers 16-byte aligned and their leading dimensions and batch strides multiples of
-// 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and column-major B need K, or their
-// ld, a multiple of 16). Auto accepts what either kernel runs.
+// aligned to its element; D sharing no byte with A or B, and with C only as C itself (in place:
+// c.data == d with D's ld and batch stride). TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A
+// row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory only
+// K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and batch
+// strides multiples of 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and
+// column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs. The
+// fused epilogue (both kernels run it): a valid activation, a finite leaky_slope for LeakyReLU; the
+// bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their element; residual and
+// pre_activation of D's type, in either layout, their ld and batch stride resolved and checked like
+// C's (pre_activation like D's: never broadcast); pre_activation overlapping none of A, B, C, D and
+// the residual, the residual not overlapping D, the vectors neither D nor pre_activation.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (ld 0 and
@@ -187,7 +196,9 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 
 // Runs the GEMM on the kernel selected_kernel(args, tuning.kernel) names: the warp-specialized,
 // persistent sm90 TS GEMM (TMA producer warp, two wgmma consumer warpgroups) or the SIMT TS GEMM
-// (load warps -> shared-memory stages -> FMA warps). Checks `args` first.
+// (load warps -> shared-memory stages -> FMA warps). Checks `args` first, and then asks the driver
+// whether the device can reach every pointer it follows (a host pointer, from malloc without HMM,
+// is refused by name instead of ending the context with an illegal address).
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for

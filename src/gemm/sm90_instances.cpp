@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -58,6 +59,9 @@ LaunchFn jit_compile(KernelConfig const& c) {
   jit::KernelCache const cache(jit::KernelCache::default_dir());
   if (auto const hit = cache.find(key))
     if (LaunchFn fn = load(*hit)) return fn;
+  auto const lock = cache.lock(key);  // another process compiling this key: wait, then reuse it
+  if (auto const hit = cache.find(key))
+    if (LaunchFn fn = load(*hit)) return fn;
   fs::path const scratch = cache.scratch_dir();
   fs::path const built = scratch / "instance.so";
   std::vector<fs::path> const deps =
@@ -70,6 +74,13 @@ LaunchFn jit_compile(KernelConfig const& c) {
 }
 
 }  // namespace
+
+bool schedule_verified(KernelConfig const& c) {
+  std::string const name = schedule_of(c);
+  for (ts::RegisteredSchedule const& s : ts::registered_schedules())
+    if (s.name == name) return true;
+  return false;
+}
 
 void check_schedule(KernelConfig const& c) {
   std::string const name = schedule_of(c);
@@ -92,21 +103,30 @@ LaunchFn instance_for(KernelConfig const& c) {
   auto const it = std::find_if(all.begin(), all.end(),
                                [&](PrebuiltInstance const& i) { return i.config == c; });
   if (it != all.end()) return it->launch;
-  // Compiled or loaded once per process; later calls find it here.
+  // Compiled or loaded once per process; later calls find it here. Different configurations
+  // compile at the same time (`warploom precompile --jobs`); callers of one wait for its compile.
   static std::mutex mutex;
-  static std::map<std::string, LaunchFn> loaded;
+  static std::map<std::string, std::shared_future<LaunchFn>> loaded;
   std::string const name = name_of(c);
-  std::lock_guard lock(mutex);
-  auto [slot, inserted] = loaded.try_emplace(name, nullptr);
-  if (inserted) {
-    try {
-      slot->second = jit_compile(c);
-    } catch (...) {
-      loaded.erase(slot);
-      throw;
-    }
+  std::promise<LaunchFn> compiled;
+  std::shared_future<LaunchFn> launch;
+  bool compiles_here = false;
+  {
+    std::lock_guard lock(mutex);
+    auto const [slot, inserted] = loaded.try_emplace(name);
+    if (inserted) slot->second = compiled.get_future().share();
+    launch = slot->second;
+    compiles_here = inserted;
   }
-  return slot->second;
+  if (!compiles_here) return launch.get();  // waits outside the lock
+  try {
+    compiled.set_value(jit_compile(c));
+  } catch (...) {
+    compiled.set_exception(std::current_exception());
+    std::lock_guard lock(mutex);
+    loaded.erase(name);  // a later call tries again (the compiler may have been fixed)
+  }
+  return launch.get();
 }
 
 }  // namespace warploom::gemm::sm90

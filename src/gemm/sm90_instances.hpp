@@ -9,12 +9,35 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include "warploom/gemm.hpp"
 
 namespace warploom::gemm::sm90 {
+
+// The fused epilogue of a configuration (kernels/gemm/sm90/epilogue_ops.cuh), as the kernel sees
+// it: after gemm.cpp's transposition for a column-major D, which swaps rows and columns. What is
+// here is compiled into the instance (which ops exist, the activation, the bias's broadcast and
+// type); the pointers, strides and LeakyReLU's slope are run-time arguments. The default is the
+// plain GEMM. Canonical: bias_broadcast and bias_type keep their defaults when there is no bias,
+// and bias_type is F32 for fp32 D (D's type and fp32 are one type then).
+struct EpilogueConfig {
+  bool row_scale = false;
+  bool col_scale = false;
+  bool bias = false;
+  Broadcast bias_broadcast = Broadcast::PerColumn;
+  ScalarType bias_type = ScalarType::F32;
+  bool pre_activation = false;
+  Activation activation = Activation::Identity;
+  bool residual = false;
+  friend bool operator==(EpilogueConfig const&, EpilogueConfig const&) = default;
+  bool fused() const { return !(*this == EpilogueConfig{}); }
+};
+
+// The EpilogueConfig of resolved, row-major-D arguments.
+EpilogueConfig epilogue_config_of(GemmArguments const& resolved_args);
 
 struct KernelConfig {
   ScalarType in = ScalarType::BF16;  // A and B
@@ -26,25 +49,53 @@ struct KernelConfig {
   int staging_buffers = 2;
   int cluster_m = 1;
   int cluster_n = 1;
+  EpilogueConfig epilogue = {};
   friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
 };
 
-// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS).
+// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); a fused
+// epilogue appends its ops in the order they apply, e.g. "..._1x1_colbiasbf16_gelu" or
+// "..._1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_residual" (the tokens of
+// epilogue_tokens).
 std::string name_of(KernelConfig const& c);
+
+// The name's tokens of a fused epilogue, in order ("" for none): rowscale, colscale,
+// {row,col}bias{fp32,bf16,fp16}, preact, the activation without underscores (relu, leakyrelu,
+// gelu, gelutanh, hardswish, sigmoid, silu, tanh), residual.
+std::vector<std::string> epilogue_tokens(EpilogueConfig const& e);
 
 // The configuration gemm() runs for resolved, row-major-D arguments and a tuning whose design is
 // not Auto (stages 0 and staging_buffers 0 become the design's defaults).
 KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning);
 
+// Every configuration gemm() can select with the designs' default stages: fp16/bf16 inputs with D
+// of the input type or fp32 in all four operand majors, fp8 inputs with D bf16, fp16 or fp32 "tn",
+// both designs, clusters 1x1, 2x1 and 1x2 (`warploom precompile --all`; WARPLOOM_GEMM_INSTANCES=all
+// prebuilds them, which gemm_jit_test checks).
+std::vector<KernelConfig> selectable_configs();
+
 // Throws std::invalid_argument naming the tuning fields and both sizes unless the configuration's
 // stages and staging buffers fit shared memory.
 void check_fits(KernelConfig const& c);
+
+// A design's tile (one accumulator tile: 128 x 256 cooperative, 128 x 128 per consumer warpgroup
+// ping-pong), the K tile in bytes (one 128-byte swizzle row: 64 16-bit or 128 fp8 elements) and
+// the design's default stages and staging buffers, read off its schedule; and the shared memory a
+// configuration's stages and staging take, the number check_fits compares with the capacity. For
+// the plan API's tile descriptions (warploom/ops/), so they print what the kernel runs.
+struct DesignShape {
+  int tile_m, tile_n, tile_k_bytes, stages, staging_buffers;
+};
+DesignShape design_shape(ConsumerDesign d);
+long long smem_bytes_of(KernelConfig const& c);
 
 // The name of the schedule `c` runs (e.g. "sm90_ts_gemm_pingpong_c2"), and a check that the
 // build verified it (its schedule unit is registered): throws std::invalid_argument naming the
 // tuning fields and the schedules that exist otherwise.
 std::string schedule_of(KernelConfig const& c);
 void check_schedule(KernelConfig const& c);
+// Whether check_schedule(c) passes, without building its message.
+bool schedule_verified(KernelConfig const& c);
 
 using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
 

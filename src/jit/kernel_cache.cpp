@@ -1,9 +1,13 @@
 // src/jit/kernel_cache.cpp
 #include "kernel_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -22,27 +26,48 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A header's hash, computed again only when the file's size or modification time changed: every
-// kernel of a process shares most of its headers, and a lookup must stay in the milliseconds.
-// (The time only decides whether to hash again; the content decides whether an entry is valid.)
+// A file's size and modification time (nanoseconds), or nullopt when it cannot be read.
+struct Stamp {
+  std::uintmax_t size = 0;
+  long long mtime_ns = 0;
+  friend bool operator==(Stamp const&, Stamp const&) = default;
+};
+std::optional<Stamp> stamp_of(fs::path const& path) {
+  struct stat st {};  // one stat call (std::filesystem would make two)
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return Stamp{static_cast<std::uintmax_t>(st.st_size),
+               static_cast<long long>(st.st_mtim.tv_sec) * 1'000'000'000LL + st.st_mtim.tv_nsec};
+}
+
+// A header's content hash, computed again only when its stamp changed: every kernel of a process
+// shares most of its headers (about a thousand files, 18 MB, for a GEMM instance).
 std::optional<std::string> memoized_file_hash(fs::path const& path) {
   struct Memo {
-    std::uintmax_t size = 0;
-    fs::file_time_type time{};
+    Stamp stamp;
     std::optional<std::string> hash;
   };
   static std::mutex mutex;
   static std::unordered_map<std::string, Memo> memos;
-  std::error_code ec;
-  std::uintmax_t const size = fs::file_size(path, ec);
-  if (ec) return std::nullopt;
-  fs::file_time_type const time = fs::last_write_time(path, ec);
-  if (ec) return std::nullopt;
+  std::optional<Stamp> const stamp = stamp_of(path);
+  if (!stamp) return std::nullopt;
   std::lock_guard lock(mutex);
   auto [it, inserted] = memos.try_emplace(path.string());
-  if (inserted || it->second.size != size || it->second.time != time)
-    it->second = {size, time, file_hash(path)};
+  if (inserted || it->second.stamp != *stamp) it->second = {*stamp, file_hash(path)};
   return it->second.hash;
+}
+
+// Whether dependency `d` of a manifest still has the content it was compiled from. The stamp
+// recorded beside the hash is a shortcut, not the criterion: an unchanged size and nanosecond
+// modification time skip reading the file (a lookup must stay in milliseconds, ~1000 headers);
+// any change is decided by the content hash, so a touched but unchanged header still hits.
+bool dependency_unchanged(nlohmann::json const& d) {
+  fs::path const path = d.at("path").get<std::string>();
+  if (d.contains("size") && d.contains("mtime_ns")) {
+    std::optional<Stamp> const now = stamp_of(path);
+    if (now && *now == Stamp{d.at("size").get<std::uintmax_t>(), d.at("mtime_ns").get<long long>()})
+      return true;
+  }
+  return memoized_file_hash(path) == d.at("hash").get<std::string>();
 }
 
 // Unique across processes and threads: pid, a per-process counter and a random draw.
@@ -81,8 +106,7 @@ std::optional<fs::path> KernelCache::find(std::string const& key) const {
     fs::path const library = dir_ / manifest.at("library").get<std::string>();
     if (file_hash(library) != manifest.at("checksum").get<std::string>()) return std::nullopt;
     for (auto const& d : manifest.at("dependencies"))
-      if (memoized_file_hash(d.at("path").get<std::string>()) != d.at("hash").get<std::string>())
-        return std::nullopt;
+      if (!dependency_unchanged(d)) return std::nullopt;
     return library;
   } catch (nlohmann::json::exception const&) {
     return std::nullopt;  // a torn or foreign manifest: a miss, replaced by the next publish
@@ -99,8 +123,10 @@ fs::path KernelCache::publish(std::string const& key, fs::path const& library,
   manifest["dependencies"] = nlohmann::json::array();
   for (fs::path const& d : dependencies) {
     std::optional<std::string> const h = memoized_file_hash(d);
-    if (!h) fail("cannot read " + d.string() + ", which the kernel was compiled from");
-    manifest["dependencies"].push_back({{"path", d.string()}, {"hash", *h}});
+    std::optional<Stamp> const stamp = stamp_of(d);
+    if (!h || !stamp) fail("cannot read " + d.string() + ", which the kernel was compiled from");
+    manifest["dependencies"].push_back(
+        {{"path", d.string()}, {"hash", *h}, {"size", stamp->size}, {"mtime_ns", stamp->mtime_ns}});
   }
   // The library gets a name of its own: the manifest's rename is the one commit point, so
   // whichever publisher renames last leaves a manifest that names its own, complete library.
@@ -119,6 +145,18 @@ fs::path KernelCache::publish(std::string const& key, fs::path const& library,
   fs::rename(staged, dir_ / (key + ".json"), ec);
   if (ec) fail("cannot publish " + key, ec);
   return dir_ / name;
+}
+
+KernelCache::CompileLock::CompileLock(fs::path const& file) {
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Without a lock (a file system that refuses it) compiling twice is only slower.
+  if (fd_ >= 0)
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+}
+
+KernelCache::CompileLock::~CompileLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 
 fs::path KernelCache::scratch_dir() const {

@@ -4,7 +4,8 @@
 // records its checksum and the content hash of every header it was compiled from.
 //
 //   <dir>/<key>.so     the library
-//   <dir>/<key>.json   {"library", "checksum", "dependencies": [{"path", "hash"}]}
+//   <dir>/<key>.json   {"library", "checksum", "dependencies": [{"path", "hash", "size",
+//   "mtime_ns"}]}
 //
 // The key is the caller's hash of what it compiles (generated source, toolchain identity, flags,
 // architecture; never paths or times). An entry is used only if the library's checksum matches
@@ -40,6 +41,21 @@ class KernelCache {
   // with the headers it was compiled from; returns its path in the cache.
   std::filesystem::path publish(std::string const& key, std::filesystem::path const& library,
                                 std::vector<std::filesystem::path> const& dependencies) const;
+
+  // Held while this process compiles `key`: another process that wants the same key waits for it
+  // (flock on <key>.lock) and then finds the entry, instead of compiling it a second time. The
+  // cache stays correct without it (publication is atomic); it only saves the duplicate work.
+  class CompileLock {
+   public:
+    explicit CompileLock(std::filesystem::path const& file);
+    ~CompileLock();
+    CompileLock(CompileLock const&) = delete;
+    CompileLock& operator=(CompileLock const&) = delete;
+
+   private:
+    int fd_ = -1;
+  };
+  CompileLock lock(std::string const& key) const { return CompileLock(dir_ / (key + ".lock")); }
 
   // A fresh directory on the cache's file system for one compilation (rename stays atomic).
   std::filesystem::path scratch_dir() const;

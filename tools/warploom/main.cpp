@@ -113,13 +113,17 @@ int main(int argc, char** argv) {
       ->transform(cli::whole_number(1));
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
-  // Named here for --help and for suggestions; run by warploom-bench (below).
+  // Named here for --help and for suggestions; run by the programs warploom-<verb> (below).
   app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)")
+      ->allow_extras();
+  app.add_subcommand("precompile",
+                     "compile GEMM configurations into the kernel cache ahead of time")
       ->allow_extras();
   for (CLI::App* a : {&app, list, verify}) a->footer(cli::kExitCodesHelp);
 
-  if (argc >= 2 && std::string(argv[1]) == "bench")
-    return cli::exec_sibling("warploom-bench", argc - 2, argv + 2);
+  for (std::string verb : {"bench", "precompile"})
+    if (argc >= 2 && argv[1] == verb)
+      return cli::exec_sibling("warploom-" + verb, argc - 2, argv + 2);
   if (std::optional<int> const done = cli::parse_command_line(app, argc, argv)) return *done;
   std::string const command = app.get_subcommands().front()->get_name();
   try {

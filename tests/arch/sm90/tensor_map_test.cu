@@ -1,7 +1,6 @@
 // tests/arch/sm90/tensor_map_test.cu: the argument checks of warploom/arch/sm90/tensor_map.hpp,
 // which run on the host before the driver is asked to encode anything (no GPU needed), and the
-// element type -> CUtensorMapDataType mapping. Host code, but a .cu: the CUTLASS driver wrapper the
-// header calls (cutlass/cuda_host_adapter.hpp) is declared only when nvcc compiles.
+// element type -> CUtensorMapDataType mapping. Host code; a .cu like the other arch tests.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -38,10 +37,10 @@ std::string broken_rule(F&& call) {
   std::string message = invalid_argument_message([&] {
     try {
       call();
-    } catch (CudaError const&) {
+    } catch (std::runtime_error const&) {  // CudaError too: the driver's verdict, or no driver
     }
   });
-  return message == "(no std::invalid_argument)" ? "" : message;
+  return message == "(no exception of that type)" ? "" : message;
 }
 
 TEST(TensorMap2d, NullBase) {
@@ -103,14 +102,10 @@ TEST(TensorMap3d, Swizzle128BoxRow) {
   EXPECT_EQ(map(72), "make_tensor_map_3d: a 128B-swizzled box row must be at most 128 bytes");
 }
 
-// The largest values the rules allow pass them. Calls that pass reach the driver, through CUTLASS's
-// wrapper (cutlass/cuda_host_adapter.hpp, 4.2.0), which reads an uninitialized
-// cudaDriverEntryPointQueryResult when the runtime finds no driver: undefined behaviour that
-// UBSan stops (the `sanitize` preset). Hence only where a driver is installed.
+// The largest values the rules allow pass them. Calls that pass reach the driver (or, without one,
+// a CudaError from the entry-point lookup: no longer CUTLASS 4.2's wrapper, which read its query
+// status uninitialised there, undefined behaviour that UBSan stopped).
 TEST(TensorMap, AcceptsTheLimits) {
-  int driver_version = 0;
-  if (cudaDriverGetVersion(&driver_version) != cudaSuccess || driver_version == 0)
-    GTEST_SKIP() << "no CUDA driver: passing calls would reach CUTLASS's driver wrapper";
   std::int64_t const max_extent = std::int64_t{1} << 32;
   std::int64_t const max_pitch = (std::int64_t{1} << 40) - 16;
   EXPECT_EQ(broken_rule([&] { make_tensor_map_2d<std::uint8_t>(kBase, max_extent, 64, 64, 64); }),

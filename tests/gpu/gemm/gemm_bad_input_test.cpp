@@ -2,8 +2,8 @@
 //
 // The GEMMs on the inputs at the edge of what they accept (issues 13 and 15), against the float64
 // reference or exact values: operands broadcast across the batch (batch stride 0) on both kernels,
-// M and K at kMaxExtent, and a leading dimension of 2^40 elements. The CPU side of every refusal is
-// in tests/cpu/gemm/gemm_args_test.cpp.
+// M and K at kMaxExtent, a leading dimension of 2^40 elements, D in place over C, and a host
+// pointer. The CPU side of every refusal is in tests/cpu/gemm/gemm_args_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -252,6 +252,62 @@ TEST(GemmEdge, LeadingDimensionOf2To40) {
       "a.ld = 1099511627776 elements of 2 bytes: TMA strides must be below 2^40"));
   std::vector<double> const reference = reference_of(args);
   gemm(args);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(data.check(reference), "");
+}
+
+// ---- Aliasing and host pointers -----------------------------------------------------------------
+// D over C in place (c.data == d, the same ld and batch stride) on every kernel: each element of C
+// is read before the thread that read it writes D. The refusals of other overlaps are CPU tests.
+TEST(GemmAliasing, DInPlaceOverCOnEveryKernel) {
+  for (Runner const& r : runners()) {
+    SCOPED_TRACE(r.name);
+    for (MatrixLayout d : {kRow, kCol}) {
+      ProblemData const data({.in = ScalarType::BF16,
+                              .out = ScalarType::BF16,
+                              .d = d,
+                              .m = 129,
+                              .n = 200,
+                              .k = 72,
+                              .batch = 2,
+                              .beta = 0.5f});
+      GemmArguments args = data.args();
+      std::vector<double> const reference = reference_of(args);
+      // C's values moved into D's memory, packed alike: then C is D.
+      ASSERT_EQ(args.c.ld, args.ldd);
+      ASSERT_EQ(args.c.batch_stride, args.batch_stride_d);
+      std::size_t const bytes = std::size_t{129} * 200 * 2 * 2;
+      WL_CUDA_CHECK(cudaMemcpy(args.d, args.c.data, bytes, cudaMemcpyDeviceToDevice));
+      args.c.data = args.d;
+      gemm(args, nullptr, r.tuning);
+      WL_CUDA_CHECK(cudaDeviceSynchronize());
+      EXPECT_EQ(data.check(reference, r.tuning.kernel), "");
+    }
+  }
+}
+
+// A host (malloc) pointer for an operand: refused by name before the launch, where it used to end
+// the context with an illegal address. The context stays usable: a GEMM on device memory follows.
+TEST(GemmHostPointer, IsRefusedByName) {
+  int device = 0, pageable = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  WL_CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+  if (pageable != 0) GTEST_SKIP() << "the device reads pageable host memory (HMM or ATS)";
+  ProblemData const data(
+      {.in = ScalarType::BF16, .out = ScalarType::BF16, .m = 64, .n = 64, .k = 64});
+  std::vector<std::uint16_t> host(64 * 64);
+  for (Runner const& r : runners()) {
+    SCOPED_TRACE(r.name);
+    GemmArguments args = data.args();
+    args.b.data = host.data();
+    EXPECT_TRUE(
+        contains(invalid_argument_message([&] { gemm(args, nullptr, r.tuning); }), "b.data = "))
+        << invalid_argument_message([&] { gemm(args, nullptr, r.tuning); });
+    EXPECT_TRUE(contains(invalid_argument_message([&] { gemm(args, nullptr, r.tuning); }),
+                         "is host memory the device cannot read"));
+  }
+  std::vector<double> const reference = reference_of(data.args());
+  gemm(data.args());
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(data.check(reference), "");
 }

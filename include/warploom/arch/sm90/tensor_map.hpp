@@ -1,9 +1,10 @@
 // warploom/arch/sm90/tensor_map.hpp
 //
 // Host side of TMA: encodes the CUtensorMap descriptors of row-major 2-D and 3-D tensors. The
-// driver entry point is reached through CUTLASS's cudaGetDriverEntryPointByVersion wrapper, so
-// binaries need no libcuda at link time and start (and skip their GPU work) on machines without a
-// driver.
+// driver's cuTensorMapEncodeTiled is reached through the runtime's
+// cudaGetDriverEntryPointByVersion, so binaries need no libcuda at link time and start (and skip
+// their GPU work) on machines without a driver. (Not through CUTLASS's wrapper of the same call:
+// CUTLASS 4.2 reads its query status uninitialised when no driver is installed, which UBSan stops.)
 #pragma once
 
 #include <array>
@@ -14,7 +15,7 @@
 
 #include <cuda.h>
 #include <cuda_fp16.h>
-#include <cutlass/cuda_host_adapter.hpp>  // CUTLASS_CUDA_DRIVER_WRAPPER_CALL
+#include <cuda_runtime_api.h>
 
 #include "warploom/cuda_check.hpp"
 
@@ -36,6 +37,24 @@ constexpr CUtensorMapDataType tensor_map_dtype() {
 }
 
 namespace detail {
+
+// The driver's cuTensorMapEncodeTiled (CUDA 12.0's signature), looked up once; throws
+// warploom::CudaError naming the reason when the driver does not provide it.
+// (Its type from cuda.h's own prototype: cudaTypedefs.h spells it differently across toolkits.)
+using TensorMapEncoder = decltype(&cuTensorMapEncodeTiled);
+inline TensorMapEncoder tensor_map_encoder() {
+  static TensorMapEncoder const encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    WL_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                   cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+      throw std::runtime_error(
+          "TMA: the CUDA driver does not provide cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
+    return reinterpret_cast<TensorMapEncoder>(fn);
+  }();
+  return encode;
+}
 
 // cuTensorMapEncodeTiled for a tensor of `kRank` dimensions (x innermost and contiguous):
 // `dims` elements per dimension, `pitches` the bytes between consecutive indices of each outer
@@ -71,7 +90,7 @@ CUtensorMap encode_tiled(char const* who, void const* base,
     if (i + 1 < kRank) strides[i] = static_cast<cuuint64_t>(pitches[i]);
   }
   CUtensorMap map{};
-  WL_CU_CHECK(CUTLASS_CUDA_DRIVER_WRAPPER_CALL(cuTensorMapEncodeTiled)(
+  WL_CU_CHECK(tensor_map_encoder()(
       &map, tensor_map_dtype<T>(), static_cast<cuuint32_t>(kRank), const_cast<void*>(base),
       global_dims.data(), strides.data(), box_dims.data(), element_strides.data(),
       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,

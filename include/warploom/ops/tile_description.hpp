@@ -1,0 +1,64 @@
+// warploom/ops/tile_description.hpp
+//
+// warploom::ops::TileDescription: one configuration of a GEMM kernel, as a plan lists them
+// (Gemm::tile_descriptions) and compiles one (Gemm::compile). A plan derives the list from what
+// the library can run — the sm90 configurations whose schedules this build verified, the SIMT
+// GEMM's shape — so it never names a kernel that does not exist; a description edited by hand is
+// checked when compiled, and refused with the reason and the numbers.
+//
+// Stream-K and split-K: the sm90 TS GEMM has neither yet (its persistent scheduler hands each CTA
+// whole output tiles). TileScheduler names them so that asking for one is refused, not ignored.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "warploom/gemm.hpp"
+
+namespace warploom::ops {
+
+// Which units compute the products. TensorOp: the sm90 TS GEMM (TMA, wgmma); Simt: the SIMT TS
+// GEMM (FMA on the CUDA cores); Auto: TensorOp whenever the plan's types and layouts allow it,
+// else Simt (as CUTLASS's plan chooses).
+enum class OperatorClass { Auto, TensorOp, Simt };
+std::string_view to_string(OperatorClass c);  // "auto", "tensor-op", "simt"
+
+// How output tiles are shared among CTAs. Persistent: each CTA walks whole tiles (the only one
+// the kernels run); StreamK, SplitK: split a tile's K loop among CTAs — not implemented, refused
+// by Gemm::compile.
+enum class TileScheduler { Persistent, StreamK, SplitK };
+std::string_view to_string(TileScheduler s);  // "persistent", "stream-k", "split-k"
+
+// ops::TileDescription
+//
+// Tile and cluster are in D's terms: tile_m rows and tile_n columns of D per accumulator tile (a
+// plan with a column-major D runs the kernel on D's transpose, so its kernel tile reads
+// transposed here), tile_k elements of K per stage.
+struct TileDescription {
+  OperatorClass opclass = OperatorClass::TensorOp;  // TensorOp or Simt
+  // TensorOp: Cooperative (both consumer warpgroups on one tile) or PingPong (one tile each,
+  // alternating main loop and epilogue); Simt: Auto (no such choice).
+  gemm::ConsumerDesign design = gemm::ConsumerDesign::Cooperative;
+  int tile_m = 0, tile_n = 0, tile_k = 0;  // set by the design and the input type
+  int cluster_m = 1, cluster_n = 1;        // TensorOp: 1x1, 2x1 or 1x2; Simt: 1x1
+  int stages = 0;                          // the A/B ring
+  int staging_buffers = 0;                 // TensorOp: the epilogue's D buffers; Simt: 0
+  // Run-time knobs, free to change after listing: consecutive tile rows a CTA sweep walks before
+  // moving right (L2 reuse of B), and a cap on the persistent grid (0: one CTA per SM).
+  int raster_panel = 8;
+  int max_ctas = 0;
+  TileScheduler scheduler = TileScheduler::Persistent;
+};
+
+// Every member equal (written out: the public headers stay C++17, like warploom/gemm.hpp).
+bool operator==(TileDescription const& x, TileDescription const& y);
+inline bool operator!=(TileDescription const& x, TileDescription const& y) {
+  return !(x == y);
+}
+
+// e.g. "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8", or
+// "simt 128x128x32, 3 stages, raster panel 8"; a non-zero max_ctas and a scheduler other than
+// Persistent are added.
+std::string to_string(TileDescription const& td);
+
+}  // namespace warploom::ops

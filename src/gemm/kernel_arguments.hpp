@@ -1,0 +1,28 @@
+// src/gemm/kernel_arguments.hpp
+//
+// What gemm() hands a kernel, for callers inside the library that pick the kernel instance
+// themselves (the plan API, src/ops/gemm.cpp, which keeps its compiled instance): the checks, the
+// resolution and the column-major-D transposition stay in gemm.cpp, in one place, so a plan runs
+// exactly the arguments gemm() would.
+#pragma once
+
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm {
+
+// `args` checked for `kernel` (TensorCore or Simt; Auto is an internal error), resolved (packed
+// leading dimensions and batch strides filled in), and with a column-major D turned into the
+// row-major D^T = B^T . A^T (A and B swapped and transposed, M and N swapped): the arguments a
+// launcher of that kernel takes. A tuning's cluster is then in the transposed problem's terms too:
+// swap cluster_m and cluster_n when args.d_layout is column-major, as gemm() does.
+GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
+
+// Throws std::invalid_argument naming the first pointer of checked arguments `r` (as the caller
+// wrote them: kernel_arguments' transposition swaps A and B) that the current device cannot reach
+// (host memory from malloc without HMM, pinned memory mapped elsewhere), before a launch would end
+// the context with an illegal address. Separate from check_arguments, which never asks the driver
+// (its tests pass made-up addresses, with or without a GPU); gemm() and Gemm::run call it. A
+// pointer the driver cannot classify is left to the launch.
+void check_device_pointers(GemmArguments const& r);
+
+}  // namespace warploom::gemm

@@ -1,0 +1,221 @@
+// tests/cpu/ops/tile_description_test.cpp
+//
+// Tile descriptions (warploom/ops/tile_description.hpp) as plans list, print, validate and compile
+// them without a GPU: the list is what the build verified (every verified sm90 GEMM schedule is
+// listed), each listed description validates, edited ones are refused with the reason and the
+// numbers, and compile() obtains prebuilt kernels without compiling.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "sm90_instances.hpp"
+#include "warploom/ops/gemm.hpp"
+#include "warploom/testing/invalid_argument.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+
+namespace warploom::ops {
+namespace {
+
+namespace sm90 = gemm::sm90;
+using gemm::ConsumerDesign;
+using testing::invalid_argument_message;
+
+#define EXPECT_CONTAINS(TEXT, PART) \
+  EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
+
+Gemm bf16_tn() {
+  return Gemm({.element = ScalarType::BF16,
+               .layout_a = MatrixLayout::RowMajor,
+               .layout_b = MatrixLayout::ColMajor,
+               .layout_d = MatrixLayout::RowMajor,
+               .arch = Arch::Sm90});
+}
+
+TEST(TileDescription, PrintsReadably) {
+  TileDescription td;
+  td.design = ConsumerDesign::Cooperative;
+  td.tile_m = 128;
+  td.tile_n = 256;
+  td.tile_k = 64;
+  td.stages = 4;
+  td.staging_buffers = 2;
+  EXPECT_EQ(to_string(td),
+            "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8");
+  td.design = ConsumerDesign::PingPong;
+  td.staging_buffers = 1;
+  td.cluster_m = 2;
+  td.max_ctas = 66;
+  td.scheduler = TileScheduler::StreamK;
+  EXPECT_EQ(to_string(td),
+            "pingpong 128x256x64, 4 stages, 1 staging buffer, cluster 2x1, raster panel 8, at "
+            "most 66 CTAs, stream-k scheduler");
+  TileDescription simt;
+  simt.opclass = OperatorClass::Simt;
+  simt.design = ConsumerDesign::Auto;
+  simt.tile_m = simt.tile_n = 128;
+  simt.tile_k = 32;
+  simt.stages = 3;
+  EXPECT_EQ(to_string(simt), "simt 128x128x32, 3 stages, raster panel 8");
+}
+
+TEST(TileDescription, TheListLeadsWithTheDefaultAndCoversEveryVerifiedSchedule) {
+  Gemm const plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(to_string(all.front()),
+            "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8");
+  // Every sm90 GEMM schedule this build verified runs for some listed description (the list is
+  // derived from the registry, and its candidates must not miss a schedule a unit adds).
+  std::set<std::string> listed;
+  for (TileDescription const& td : all) {
+    sm90::KernelConfig const c{.design = td.design,
+                               .stages = td.stages,
+                               .staging_buffers = td.staging_buffers,
+                               .cluster_m = td.cluster_m,
+                               .cluster_n = td.cluster_n};
+    listed.insert(sm90::schedule_of(c));
+  }
+  for (ts::RegisteredSchedule const& s : ts::registered_schedules()) {
+    if (s.name.rfind("sm90_ts_gemm", 0) == 0) {
+      EXPECT_EQ(listed.count(std::string(s.name)), 1u) << s.name << " is not listed";
+    }
+  }
+  bool pingpong_default = false;
+  for (TileDescription const& td : all) {
+    SCOPED_TRACE(to_string(td));
+    EXPECT_EQ(td.opclass, OperatorClass::TensorOp);
+    EXPECT_EQ(td.tile_k, 64);  // one 128-byte row of bf16
+    EXPECT_EQ(td.tile_m, 128);
+    EXPECT_EQ(td.tile_n, td.design == ConsumerDesign::Cooperative ? 256 : 128);
+    EXPECT_NO_THROW(plan.source(td));  // every listed description validates
+    pingpong_default |= to_string(td) ==
+                        "pingpong 128x128x64, 6 stages, 1 staging buffer, cluster 1x1, raster "
+                        "panel 8";
+  }
+  EXPECT_TRUE(pingpong_default);
+}
+
+TEST(TileDescription, TilesAreInDsTermsAndKIsPerType) {
+  // A column-major D runs the kernel on D^T: the cooperative 128 x 256 kernel tile is 256 x 128
+  // of D.
+  Gemm const col_d(
+      {.element = ScalarType::F16, .layout = MatrixLayout::ColMajor, .arch = Arch::Sm90});
+  TileDescription const td = col_d.tile_descriptions().front();
+  EXPECT_EQ(td.tile_m, 256);
+  EXPECT_EQ(td.tile_n, 128);
+  Gemm const fp8({.element = ScalarType::E4M3,
+                  .element_d = ScalarType::BF16,
+                  .layout_a = MatrixLayout::RowMajor,
+                  .layout_b = MatrixLayout::ColMajor,
+                  .layout_d = MatrixLayout::RowMajor,
+                  .arch = Arch::Sm90});
+  EXPECT_EQ(fp8.tile_descriptions().front().tile_k, 128);  // one 128-byte row of fp8
+}
+
+TEST(TileDescription, SimtPlansListTheSimtShape) {
+  Gemm const f32(ScalarType::F32, MatrixLayout::RowMajor, Arch::Sm90);
+  std::vector<TileDescription> const f32_all = f32.tile_descriptions();
+  ASSERT_EQ(f32_all.size(), 1u);
+  EXPECT_EQ(to_string(f32_all[0]), "simt 128x128x32, 3 stages, raster panel 8");
+  Gemm const f64(ScalarType::F64, MatrixLayout::RowMajor, Arch::Sm90);
+  EXPECT_EQ(to_string(f64.tile_descriptions().at(0)), "simt 128x64x16, 4 stages, raster panel 8");
+  EXPECT_TRUE(f32.is_prebuilt(f32_all[0]));
+  EXPECT_CONTAINS(f32.source(f32_all[0]), "prebuilt");
+}
+
+TEST(TileDescription, StagesThatDoNotFitAreRefusedWithTheNumbers) {
+  Gemm plan = bf16_tn();
+  TileDescription td = plan.tile_descriptions().front();
+  td.stages = 8;  // 8 x 48 KiB of A/B stages alone exceed 227 KiB (the seed's example)
+  std::string const e = invalid_argument_message([&] { plan.compile(td); });
+  EXPECT_CONTAINS(e,
+                  "tile_description.stages = 8 and staging_buffers = 2 do not fit shared "
+                  "memory with the cooperative design: 425984 bytes of stages and staging "
+                  "needed, 232448 available per block");
+  EXPECT_CONTAINS(e, "(tile description: cooperative 128x256x64, 8 stages");
+  EXPECT_FALSE(plan.tile_description().has_value());  // nothing compiled
+}
+
+TEST(TileDescription, UnverifiedSchedulesAreRefusedNamingThoseThatExist) {
+  Gemm plan = bf16_tn();
+  TileDescription td = plan.tile_descriptions().front();
+  td.stages = 3;
+  td.cluster_m = 2;  // fits, but no unit verified a 3-stage schedule in 2-CTA clusters
+  std::string const e = invalid_argument_message([&] { plan.compile(td); });
+  EXPECT_CONTAINS(e, "sm90_ts_gemm_s3_c2");
+  EXPECT_CONTAINS(e, "has not verified");
+  EXPECT_CONTAINS(e, "sm90_ts_gemm_c2");
+}
+
+TEST(TileDescription, EditedFieldsAreRefusedNamingThem) {
+  Gemm plan = bf16_tn();
+  TileDescription const base = plan.tile_descriptions().front();
+  auto refusal = [&](auto edit) {
+    TileDescription td = base;
+    edit(td);
+    return invalid_argument_message([&] { plan.compile(td); });
+  };
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.tile_m = 64; }),
+                  "tile 64x256x64: the cooperative design computes 128x256x64 tiles");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.cluster_m = td.cluster_n = 2; }),
+                  "tile_description.cluster = 2x2 is not a cluster shape of the kernel");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.stages = 1; }),
+                  "tile_description.stages = 1: the A/B ring needs at least 2 stages");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.staging_buffers = 3; }),
+                  "tile_description.staging_buffers = 3 must be 1 or 2");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.design = ConsumerDesign::Auto; }),
+                  "tile_description.design = auto");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.raster_panel = 0; }),
+                  "tile_description.raster_panel = 0 must be at least 1");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.max_ctas = -1; }),
+                  "tile_description.max_ctas = -1");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.opclass = OperatorClass::Simt; }),
+                  "tile_description.opclass = simt: this plan runs tensor-op");
+}
+
+TEST(TileDescription, StreamKAndSplitKSayTheyAreNotImplemented) {
+  Gemm plan = bf16_tn();
+  for (TileScheduler s : {TileScheduler::StreamK, TileScheduler::SplitK}) {
+    TileDescription td = plan.tile_descriptions().front();
+    td.scheduler = s;
+    EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(td); }),
+                    "scheduler = " + std::string(to_string(s)) + " is not implemented");
+  }
+}
+
+TEST(TileDescription, SimtDescriptionsRefuseTensorCoreKnobs) {
+  Gemm plan(ScalarType::F32, MatrixLayout::RowMajor, Arch::Sm90);
+  TileDescription td = plan.tile_descriptions().front();
+  td.cluster_m = 2;
+  EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(td); }),
+                  "the SIMT GEMM has no clusters and no staging buffers");
+  td = plan.tile_descriptions().front();
+  td.stages = 4;
+  EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(td); }),
+                  "the SIMT GEMM runs 128x128x32 tiles with 3 stages for fp32 accumulation");
+}
+
+TEST(TileDescription, CompilingAPrebuiltConfigurationCompilesNothing) {
+  // bf16 "tn" in both designs' defaults is prebuilt in every build (WARPLOOM_GEMM_INSTANCES).
+  ::setenv("WARPLOOM_JIT", "0", 1);  // a compile would throw: compile() must find it prebuilt
+  Gemm plan = bf16_tn();
+  TileDescription td = plan.tile_descriptions().front();
+  EXPECT_TRUE(plan.is_prebuilt(td));
+  td.raster_panel = 4;  // a run-time knob: the same instance
+  plan.compile(td);
+  ASSERT_TRUE(plan.tile_description().has_value());
+  EXPECT_EQ(*plan.tile_description(), td);
+  plan.compile();  // the defaults of both designs, also prebuilt
+  EXPECT_FALSE(plan.tile_description().has_value());
+  ::unsetenv("WARPLOOM_JIT");
+}
+
+TEST(TileDescription, SourceIsTheGeneratedInstance) {
+  Gemm const plan = bf16_tn();
+  std::string const s = plan.source(plan.tile_descriptions().front());
+  EXPECT_CONTAINS(s, "bf16_bf16_tn_cooperative_s4_b2_1x1");
+}
+
+}  // namespace
+}  // namespace warploom::ops

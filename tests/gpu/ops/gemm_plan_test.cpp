@@ -1,0 +1,256 @@
+// tests/gpu/ops/gemm_plan_test.cpp
+//
+// The GEMM plan (warploom/ops/gemm.hpp) on the GPU: a plan's run() writes exactly what gemm()
+// writes for the same arguments and configuration (byte for byte: both run the same
+// deterministic kernel, and gemm() is checked against the float64 reference in gemm_test), by
+// default, with a compiled description, through transposed, sliced and batched views, on the SIMT
+// GEMM; and its host overhead: run() on a compiled plan against gemm() and against the kernel's
+// own launcher, printed, with the target (run() at most 3 us above gemm()) checked.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernel_arguments.hpp"
+#include "sm90_instances.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
+#include "warploom/ops/gemm.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace warploom::ops {
+namespace {
+
+using gemm::ConsumerDesign;
+using gemm::GemmKernel;
+using gemm::GemmTuning;
+using warploom::testing::DeviceBuffer;
+
+constexpr auto kRow = MatrixLayout::RowMajor;
+constexpr auto kCol = MatrixLayout::ColMajor;
+
+// Device memory for `elements` values of `t`, random in [-1, 1).
+DeviceBuffer random_buffer(ScalarType t, std::size_t elements, std::uint64_t seed) {
+  DeviceBuffer b(elements * static_cast<std::size_t>(gemm::size_of(t)));
+  switch (t) {
+    case ScalarType::BF16:
+      warploom::testing::fill_uniform(b.as<__nv_bfloat16>(), elements, seed);
+      break;
+    case ScalarType::F16:
+      warploom::testing::fill_uniform(b.as<__half>(), elements, seed);
+      break;
+    case ScalarType::F32:
+      warploom::testing::fill_uniform(b.as<float>(), elements, seed);
+      break;
+    default:
+      ADD_FAILURE() << "no random fill for " << gemm::to_string(t);
+  }
+  return b;
+}
+
+// Runs `plan` on the views and gemm() on plan.arguments() of the same views with `tuning` into a
+// second D; both D (`d_bytes` from the start of `d`) must be equal byte for byte.
+void expect_same_as_gemm(Gemm const& plan, TensorView const& a, TensorView const& b,
+                         TensorView const& c, TensorView d, std::size_t d_bytes, float alpha,
+                         float beta, GemmTuning const& tuning) {
+  DeviceBuffer other(d_bytes);
+  warploom::testing::poison(d.data, d_bytes);
+  warploom::testing::poison(other.get(), d_bytes);
+  plan.run(a, b, c, d, alpha, beta);
+  TensorView d2 = d;
+  d2.data = other.get();
+  gemm::gemm(plan.arguments(a, b, c, d2, alpha, beta), nullptr, tuning);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  warploom::testing::Comparison const cmp =
+      warploom::testing::compare_bytes(d.data, other.get(), d_bytes);
+  EXPECT_TRUE(cmp.equal()) << plan.describe() << ": " << cmp.mismatched_bytes
+                           << " bytes differ from gemm()'s, first at byte " << cmp.first_mismatch;
+}
+
+GemmTuning tuning_of(TileDescription const& td) {
+  GemmTuning t;
+  t.design = td.design;
+  t.stages = td.stages;
+  t.staging_buffers = td.staging_buffers;
+  t.cluster_m = td.cluster_m;
+  t.cluster_n = td.cluster_n;
+  t.raster_panel = td.raster_panel;
+  t.max_ctas = td.max_ctas;
+  t.kernel = td.opclass == OperatorClass::Simt ? GemmKernel::Simt : GemmKernel::TensorCore;
+  return t;
+}
+
+Gemm bf16_tn(MatrixLayout d = kRow) {
+  return Gemm({.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol, .layout_d = d});
+}
+
+TEST(GemmPlanRun, DefaultAndCompiledWriteWhatGemmWrites) {
+  int const m = 300, n = 520, k = 264;
+  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 1);
+  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 2);
+  DeviceBuffer d(std::size_t{m} * n * 2);
+  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
+  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
+  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  Gemm plan = bf16_tn();
+  // The default: the design gemm() picks by size, compiled (here: found prebuilt) on first use.
+  expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.5f, 0.0f, GemmTuning{});
+  for (TileDescription td : plan.tile_descriptions()) {
+    if (!plan.is_prebuilt(td)) continue;  // no JIT compiles in this test
+    td.raster_panel = 2;
+    SCOPED_TRACE(to_string(td));
+    plan.compile(td);
+    expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, tuning_of(td));
+  }
+}
+
+TEST(GemmPlanRun, TransposedSlicedAndBatchedViews) {
+  // D column-major (the kernel computes D^T): the bf16 "tn" instances run it too, so nothing is
+  // compiled. A is a slice of a wider, padded matrix; B the transpose of a row-major weight; C is
+  // read with beta; three batches with padded batch strides.
+  int const m = 200, n = 136, k = 96, batch = 3, lda = 128;
+  std::int64_t const batch_a = std::int64_t{m + 8} * lda;
+  DeviceBuffer a = random_buffer(ScalarType::BF16, static_cast<std::size_t>(batch_a * batch), 3);
+  DeviceBuffer w = random_buffer(ScalarType::BF16, std::size_t{n} * k * batch, 4);
+  DeviceBuffer c = random_buffer(ScalarType::BF16, std::size_t{m} * n * batch, 5);
+  DeviceBuffer d(std::size_t{m} * n * batch * 2);
+  TensorView va{.data = static_cast<char*>(a.get()) + 8 * lda * 2,  // rows 8..207
+                .dtype = ScalarType::BF16,
+                .batch = batch,
+                .rows = m,
+                .cols = k,
+                .batch_stride = batch_a,
+                .row_stride = lda,
+                .col_stride = 1};
+  TensorView const vb = row_major(w.get(), ScalarType::BF16, n, k, batch).transposed();
+  TensorView const vc = column_major(c.get(), ScalarType::BF16, m, n, batch);
+  TensorView const vd = column_major(d.get(), ScalarType::BF16, m, n, batch);
+  Gemm plan = bf16_tn(kCol);
+  expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 1.0f, 0.5f, GemmTuning{});
+  TileDescription td = plan.tile_descriptions().front();
+  td.cluster_m = 2;  // D's 2x1 cluster is the kernel's 1x2: prebuilt in every build
+  ASSERT_TRUE(plan.is_prebuilt(td));
+  plan.compile(td);
+  expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 1.0f, 0.5f, tuning_of(td));
+}
+
+TEST(GemmPlanRun, SimtPlans) {
+  int const m = 130, n = 70, k = 33;
+  DeviceBuffer a = random_buffer(ScalarType::F32, std::size_t{m} * k, 6);
+  DeviceBuffer b = random_buffer(ScalarType::F32, std::size_t{k} * n, 7);
+  DeviceBuffer d(std::size_t{m} * n * 4);
+  Gemm plan(ScalarType::F32, kRow);
+  ASSERT_EQ(plan.opclass(), OperatorClass::Simt);
+  TensorView const va = row_major(a.get(), ScalarType::F32, m, k);
+  TensorView const vb = row_major(b.get(), ScalarType::F32, k, n);
+  TensorView const vd = row_major(d.get(), ScalarType::F32, m, n);
+  GemmTuning simt;
+  simt.kernel = GemmKernel::Simt;
+  expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, simt);
+  TileDescription td = plan.tile_descriptions().front();
+  td.raster_panel = 3;
+  plan.compile(td);
+  expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, tuning_of(td));
+}
+
+TEST(GemmPlanRun, AViewOfAnotherDeviceOrTypeIsRefused) {
+  DeviceBuffer a = random_buffer(ScalarType::BF16, 64 * 64, 8);
+  Gemm const plan = bf16_tn();
+  TensorView va = row_major(a.get(), ScalarType::BF16, 64, 64);
+  TensorView const vb = column_major(a.get(), ScalarType::BF16, 64, 64);
+  TensorView const vd = row_major(a.get(), ScalarType::BF16, 64, 64);
+  int device = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  va.device = device + 1;
+  try {
+    plan.run(va, vb, {}, vd);
+    ADD_FAILURE() << "a view of another device ran";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("lives on device"), std::string::npos) << e.what();
+  }
+}
+
+// ---- Host overhead ---------------------------------------------------------------------------
+
+// Median host time per call of `call`, in microseconds: batches of `calls` enqueues (timed) with
+// the stream drained between them (not timed), `batches` times, interleaved with the other
+// contenders by the caller. A 128^3 problem is a single tile: the GPU keeps up, the queue never
+// fills, and the time is the host's.
+struct Contender {
+  char const* name;
+  std::function<void()> call;
+  std::vector<double> us_per_call;
+};
+
+void time_interleaved(std::vector<Contender>& contenders, int batches, int calls) {
+  using clock = std::chrono::steady_clock;
+  for (int i = 0; i < batches; ++i) {
+    for (Contender& c : contenders) {
+      WL_CUDA_CHECK(cudaDeviceSynchronize());
+      auto const start = clock::now();
+      for (int j = 0; j < calls; ++j) c.call();
+      auto const stop = clock::now();
+      c.us_per_call.push_back(std::chrono::duration<double, std::micro>(stop - start).count() /
+                              calls);
+    }
+  }
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+TEST(GemmPlanOverhead, RunOnACompiledPlanAgainstGemmAndTheLauncher) {
+  int const s = 128;
+  DeviceBuffer a = random_buffer(ScalarType::BF16, s * s, 9);
+  DeviceBuffer b = random_buffer(ScalarType::BF16, s * s, 10);
+  DeviceBuffer d(s * s * 2);
+  TensorView const va = row_major(a.get(), ScalarType::BF16, s, s);
+  TensorView const vb = column_major(b.get(), ScalarType::BF16, s, s);
+  TensorView const vd = row_major(d.get(), ScalarType::BF16, s, s);
+  cudaStream_t stream = nullptr;
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  Gemm compiled = bf16_tn();
+  TileDescription const td = compiled.tile_descriptions().front();  // cooperative default
+  compiled.compile(td);
+  Gemm by_default = bf16_tn();
+  by_default.compile();
+  GemmArguments const args = compiled.arguments(va, vb, {}, vd);
+  GemmTuning const tuning = tuning_of(td);
+  // The floor: the instance's launcher on arguments resolved once (TMA descriptors, grid, launch).
+  GemmArguments const resolved = gemm::kernel_arguments(args, GemmKernel::TensorCore);
+  gemm::sm90::LaunchFn const launch =
+      gemm::sm90::instance_for(gemm::sm90::config_of(resolved, tuning));
+
+  std::vector<Contender> contenders = {
+      {"launcher alone", [&] { launch(resolved, tuning, stream); }, {}},
+      {"gemm::gemm()", [&] { gemm::gemm(args, stream, tuning); }, {}},
+      {"plan.run(), compiled", [&] { compiled.run(va, vb, {}, vd, 1.0f, 0.0f, stream); }, {}},
+      {"plan.run(), default", [&] { by_default.run(va, vb, {}, vd, 1.0f, 0.0f, stream); }, {}},
+  };
+  time_interleaved(contenders, /*batches=*/5, /*calls=*/50);  // warm-up
+  for (Contender& c : contenders) c.us_per_call.clear();
+  time_interleaved(contenders, /*batches=*/31, /*calls=*/200);
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+
+  double const floor = median(contenders[0].us_per_call);
+  std::printf("host time per call, bf16 %dx%dx%d (median of 31 batches of 200):\n", s, s, s);
+  for (Contender const& c : contenders)
+    std::printf("  %-22s %6.2f us  (%+5.2f us over the launcher)\n", c.name, median(c.us_per_call),
+                median(c.us_per_call) - floor);
+  double const over_gemm = median(contenders[2].us_per_call) - median(contenders[1].us_per_call);
+  std::printf("  plan.run() - gemm(): %+.2f us (target: at most 3 us)\n", over_gemm);
+  EXPECT_LE(over_gemm, 3.0);
+}
+
+}  // namespace
+}  // namespace warploom::ops
