@@ -21,9 +21,10 @@ namespace {
 
 using warploom::testing::invalid_argument_message;
 
-// 16-byte aligned fake addresses: the checks never dereference them.
+// 16-byte aligned fake addresses: the checks never dereference them. 2^44 bytes apart, so that the
+// extents near kMaxExtent do not make operands overlap (D must not alias A or B).
 void const* fake(std::uintptr_t i) {
-  return reinterpret_cast<void const*>(0x10000 * i);
+  return reinterpret_cast<void const*>(i << 44);
 }
 
 GemmArguments valid() {
@@ -845,10 +846,13 @@ TEST(GemmStrides, OffsetsMustFit64Bits) {
   a.d = reinterpret_cast<void*>(std::uintptr_t{1} << 63);
   EXPECT_REJECTED(a, "d reaches beyond 64-bit byte offsets from d");
   // The largest: 100 rows 2^55 elements apart end below 2^63 bytes (100 x 2^56 < 2^63).
+  // (A or B placed above D: spans this long reach over every other fake address.)
   a = valid();
+  a.a.data = fake(4);
   a.a.ld = std::int64_t{1} << 55;
   EXPECT_EQ(error_of(a), "");
   a = valid();
+  a.b.data = fake(4);
   a.batch = 8;
   a.b.batch_stride = std::int64_t{1} << 58;  // 7 x 2^59 bytes < 2^63
   EXPECT_EQ(error_of(a), "");
