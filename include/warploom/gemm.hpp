@@ -3,7 +3,8 @@
 // The GEMM API: D = alpha * scale_a * scale_b * (A . B) + beta * C, batched.
 //
 //   A is M x K, B is K x N, C and D are M x N; each operand row- or column-major, with an optional
-//   leading dimension and batch stride (0 = packed). Accumulation is fp32 (fp64 for fp64 inputs;
+//   leading dimension and batch stride (packed by default; a batch stride of 0 broadcasts A, B or
+//   C across the batch, as in cuBLAS and DLPack). Accumulation is fp32 (fp64 for fp64 inputs;
 //   fp8 on the tensor cores is cuBLASLt's "fast accumulation": Hopper's fp8 wgmma keeps about 13
 //   mantissa bits of the sum at each step of 32 products, docs/kernels/sm90_ts_gemm.md).
 //   scale_a and scale_b are per-tensor dequantisation scales of fp8 inputs (1 when absent).
@@ -14,10 +15,12 @@
 // whenever their rules hold and the SIMT GEMM otherwise.
 //
 // Every call is checked before anything launches: a bad argument throws std::invalid_argument
-// naming the argument and the rule it breaks (shape, null pointer, type combination, alignment).
+// naming the argument and the rule it breaks (shape, null pointer, type combination, alignment, an
+// enumeration value out of range).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,9 @@ namespace warploom::gemm {
 enum class ScalarType { F16, BF16, F32, F64, E4M3, E5M2 };
 enum class MatrixLayout { RowMajor, ColMajor };
 
+// The names and sizes of the enumerations. A value outside an enumeration (an integer cast to it,
+// as bindings and deserialisers do) throws std::invalid_argument naming the type and the value, in
+// these functions and wherever the GEMM takes an enumeration.
 std::string_view to_string(ScalarType t);
 std::string_view to_string(MatrixLayout l);
 int size_of(ScalarType t);
@@ -41,14 +47,30 @@ int size_of(ScalarType t);
 enum class GemmKernel { Auto, TensorCore, Simt };
 std::string_view to_string(GemmKernel k);
 
+// The batch stride that packs the batches: batch l + 1 starts one matrix (ld x rows or columns
+// elements) after batch l. The default of Matrix::batch_stride and GemmArguments::batch_stride_d.
+inline constexpr std::int64_t kPacked = -1;
+
+// The largest M, N and K: 2^31 - 1024. The kernels index rows, columns and K in 32 bits, and a
+// tile that starts inside the matrix must end below 2^31 (tiles and clusters span up to 512).
+inline constexpr int kMaxExtent = std::numeric_limits<int>::max() - 1023;
+
 // One operand in global memory. `ld` is the distance between rows (row-major) or columns
-// (column-major) in elements, `batch_stride` the distance between batches; 0 means packed.
+// (column-major) in elements (0: the contiguous extent, packed). `batch_stride` is the distance
+// between batches in elements, with the meaning cuBLAS and DLPack give it:
+//   kPacked  (the default) batches one after the other;
+//   0        one matrix broadcast to every batch (A, B or C; D cannot be, its batches would all
+//            write the same memory);
+//   > 0      the batches' distance: at least one batch (ld x rows or columns), or, to interleave
+//            them inside the rows (a [M][batch][N] tensor), at least the contiguous extent with
+//            (batch - 1) x batch_stride + the contiguous extent within ld.
+// With batch == 1 the batch stride is never followed and any value is accepted.
 struct Matrix {
   void const* data = nullptr;
   ScalarType type = ScalarType::BF16;
   MatrixLayout layout = MatrixLayout::RowMajor;
   std::int64_t ld = 0;
-  std::int64_t batch_stride = 0;
+  std::int64_t batch_stride = kPacked;
 };
 
 // The activation an epilogue applies (the seed's set, and gelu_tanh): identity; relu max(z, 0);
@@ -72,9 +94,10 @@ std::string_view to_string(Broadcast b);
 //
 // Every member is optional (null / Identity: no term). Vectors and the bias are contiguous device
 // arrays of fp32 or of D's type; residual and pre_activation are M x N matrices of D's type with
-// their own layout, ld and batch stride (packed when 0); vectors are shared by every batch.
-// z is computed in fp32 (fp64 for fp64) and the activation reads it as stored in D's type, the
-// value pre_activation holds (as a Linear layer followed by the activation in D's type would);
+// their own layout, ld and batch stride (as Matrix: packed by default; batch stride 0 broadcasts
+// the residual, which is read, never pre_activation, which is written); vectors are shared by every
+// batch. z is computed in fp32 (fp64 for fp64) and the activation reads it as stored in D's type,
+// the value pre_activation holds (as a Linear layer followed by the activation in D's type would);
 // activations use CUDA's accurate erff, tanhf and expf.
 struct GemmEpilogue {
   Activation activation = Activation::Identity;
@@ -89,7 +112,7 @@ struct GemmEpilogue {
 };
 
 struct GemmArguments {
-  int m = 0, n = 0, k = 0;
+  int m = 0, n = 0, k = 0;  // each 1 to kMaxExtent
   int batch = 1;
   Matrix a;  // M x K
   Matrix b;  // K x N
@@ -98,8 +121,8 @@ struct GemmArguments {
   ScalarType d_type = ScalarType::BF16;  // D has C's layout, ld and batch stride rules
   MatrixLayout d_layout = MatrixLayout::RowMajor;
   std::int64_t ldd = 0;
-  std::int64_t batch_stride_d = 0;
-  float alpha = 1.0f;  // widened to double for fp64
+  std::int64_t batch_stride_d = kPacked;  // never 0 with batch > 1: D is not broadcast
+  float alpha = 1.0f;                     // widened to double for fp64
   float beta = 0.0f;
   // Per-tensor scales of fp8 inputs, as cuBLASLt's A/B scale pointers: device pointers to one
   // float each (4-byte aligned), read by the kernel when it runs (so they may be produced by an
@@ -142,24 +165,29 @@ struct GemmTuning {
 };
 
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
-// Every kernel: M, N, K, batch >= 1; A, B, D non-null (C too when beta != 0); A and B of one
-// type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16 inputs, or bf16, fp16 or fp32
-// for fp8 inputs (no fp8 output); C of D's type and layout; scale_a / scale_b only with fp8
-// inputs, 4-byte aligned; leading dimensions at least the contiguous extent, batch strides at
-// least one batch; every base pointer aligned to its element. TensorCore adds: fp16, bf16 or fp8
-// inputs; for fp8, A row-major and B column-major (both K-major: wgmma reads 8-bit operands from
-// shared memory only K-major); A's, B's and D's base pointers 16-byte aligned and their leading
-// dimensions and batch strides multiples of 16 bytes (TMA's rules; for fp8 a row-major A and
-// column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs.
-// The fused epilogue (both kernels run it): a valid activation, a finite leaky_slope for
-// LeakyReLU; the bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their
-// element; residual and pre_activation of D's type, in either layout, their ld and batch stride
-// resolved and checked like C's; pre_activation overlapping none of A, B, C, D and the residual,
-// the residual not overlapping D, the vectors neither D nor pre_activation.
+// Every kernel: every enumeration value in range; M, N, K at most kMaxExtent, batch >= 1, and
+// M x N x batch at most 2^30 tiles of 64 x 64 (tile indices are 32-bit); A, B, D non-null (C too
+// when beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
+// inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
+// scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
+// contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap (Matrix);
+// every operand's extent in bytes within 64-bit offsets and the address space; every base pointer
+// aligned to its element; D sharing no byte with A or B, and with C only as C itself (in place:
+// c.data == d with D's ld and batch stride). TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A
+// row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory only
+// K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and batch
+// strides multiples of 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and
+// column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs. The
+// fused epilogue (both kernels run it): a valid activation, a finite leaky_slope for LeakyReLU; the
+// bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their element; residual and
+// pre_activation of D's type, in either layout, their ld and batch stride resolved and checked like
+// C's (pre_activation like D's: never broadcast); pre_activation overlapping none of A, B, C, D and
+// the residual, the residual not overlapping D, the vectors neither D nor pre_activation.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
-// check_arguments, then `args` with every leading dimension and batch stride resolved (0 -> the
-// packed value) and C described even when beta == 0 (then it aliases D's shape, unread).
+// check_arguments, then `args` with every leading dimension and batch stride resolved (ld 0 and
+// kPacked -> the packed values; with one batch, the batch stride of one packed batch; 0 kept for
+// a broadcast operand) and C described even when beta == 0 (then it aliases D's shape, unread).
 GemmArguments resolved(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // The kernel gemm() runs for `args` when asked for `kernel`: TensorCore or Simt as asked (after
@@ -168,7 +196,9 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 
 // Runs the GEMM on the kernel selected_kernel(args, tuning.kernel) names: the warp-specialized,
 // persistent sm90 TS GEMM (TMA producer warp, two wgmma consumer warpgroups) or the SIMT TS GEMM
-// (load warps -> shared-memory stages -> FMA warps). Checks `args` first.
+// (load warps -> shared-memory stages -> FMA warps). Checks `args` first, and then asks the driver
+// whether the device can reach every pointer it follows (a host pointer, from malloc without HMM,
+// is refused by name instead of ending the context with an illegal address).
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for

@@ -4,9 +4,10 @@
 // inputs (fp8 too) widened to double, products and sums in double. Slow and exact enough to judge
 // fp32 accumulation; for fp64 inputs it is the same precision as the kernel, so it judges fp64
 // accumulation only to its rounding (about 1e-16 x sqrt(K) relative). It honours every type,
-// layout, leading dimension, batch stride and scale of GemmArguments, and the fused epilogue
-// (GemmEpilogue), computed in double from its definition in warploom/gemm.hpp: its own
-// activation formulas (erf, tanh, exp in double), no code shared with the kernels.
+// layout, leading dimension, batch stride (0: one matrix broadcast to every batch) and scale of
+// GemmArguments, and the fused epilogue (GemmEpilogue), computed in double from its definition in
+// warploom/gemm.hpp: its own activation formulas (erf, tanh, exp in double), no code shared with
+// the kernels.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -28,6 +28,42 @@ std::string str(std::int64_t v) {
   return std::to_string(v);
 }
 
+// ---- Enumerations -------------------------------------------------------------------------------
+// An enumeration may hold any integer a binding or deserialiser cast to it. Each one the GEMM
+// takes is checked before any switch or table sees it: an out-of-range ScalarType once made
+// size_of return 0 and a division by it raise SIGFPE, and an out-of-range layout or design
+// reached the kernels as some other value.
+template <class E>
+void check_enum(std::string const& name, E value, E last, char const* type) {
+  int const v = static_cast<int>(value);
+  if (v >= 0 && v <= static_cast<int>(last)) return;
+  std::string values;
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    values += (i == 0 ? "" : ", ") + std::string(to_string(static_cast<E>(i)));
+  fail(name + " = " + type + "(" + str(v) + ") is out of range: the " + type + " values are " +
+       values + " (0 to " + str(static_cast<int>(last)) + ")");
+}
+
+void check_matrix_enums(std::string const& name, Matrix const& x) {
+  check_enum(name + ".type", x.type, ScalarType::E5M2, "ScalarType");
+  check_enum(name + ".layout", x.layout, MatrixLayout::ColMajor, "MatrixLayout");
+}
+
+void check_enums(GemmArguments const& args) {
+  check_matrix_enums("a", args.a);
+  check_matrix_enums("b", args.b);
+  check_matrix_enums("c", args.c);
+  check_enum("d_type", args.d_type, ScalarType::E5M2, "ScalarType");
+  check_enum("d_layout", args.d_layout, MatrixLayout::ColMajor, "MatrixLayout");
+  GemmEpilogue const& e = args.epilogue;
+  check_enum("epilogue.activation", e.activation, Activation::Tanh, "Activation");
+  check_enum("epilogue.bias_type", e.bias_type, ScalarType::E5M2, "ScalarType");
+  check_enum("epilogue.bias_broadcast", e.bias_broadcast, Broadcast::PerColumn, "Broadcast");
+  check_matrix_enums("epilogue.residual", e.residual);
+  check_matrix_enums("epilogue.pre_activation", e.pre_activation);
+}
+
+// ---- Operands -----------------------------------------------------------------------------------
 // A rows x cols matrix as stored: the extent along its contiguous dimension and across it.
 struct Extents {
   std::int64_t contiguous, strided;
@@ -45,42 +81,151 @@ Names names_of(std::string const& operand) {
   return {operand + ".data", operand + ".ld", operand + ".batch_stride"};
 }
 
-// Resolves `ld` and `batch_stride` (0 = packed) of a rows x cols operand named `name` and checks
-// the rules every kernel shares (extents, element alignment).
+// Whether the kernels only read an operand (it may be broadcast across the batch) or write it
+// (every batch its own memory).
+enum class Access { Read, Write };
+
+// Batches that a resolved operand's descriptors and offsets step through: one when there is one,
+// or when one matrix is broadcast to all (batch stride 0).
+std::int64_t stored_batches(std::int64_t batch_stride, int batch) {
+  return batch > 1 && batch_stride != 0 ? batch : 1;
+}
+
+// Whether `batch` batches, `batch_stride` apart, share no element: each batch is `strided` runs of
+// `contiguous` elements, `ld` apart. Two layouts are recognised, since testing every pair of
+// batches in general costs a loop over them: batches one after the other (a stride of at least
+// one batch), and batches side by side inside each run's ld (a [rows][batch][contiguous] tensor,
+// or one run per batch: a batch of vectors).
+bool batches_disjoint(std::int64_t ld, std::int64_t batch_stride, Extents e, int batch) {
+  std::int64_t one_batch = 0;
+  if (!__builtin_mul_overflow(ld, e.strided, &one_batch) && batch_stride >= one_batch) return true;
+  if (batch_stride < e.contiguous) return false;
+  if (e.strided == 1) return true;
+  std::int64_t last = 0;
+  return !__builtin_mul_overflow(batch - 1, batch_stride, &last) && last <= ld - e.contiguous;
+}
+
+// Resolves `ld` (0 = packed) and `batch_stride` (kPacked; with one batch, any value) of a rows x
+// cols operand named `name` and checks the rules every kernel shares: extents, batches that do
+// not overlap (or, read-only, a broadcast), offsets within 64 bits, element alignment.
 void resolve_operand(std::string_view name, void const* data, ScalarType type, MatrixLayout layout,
-                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch) {
+                     std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch,
+                     Access access = Access::Read) {
   Names const n = names_of(std::string(name));
   Extents const e = extents(layout, rows, cols);
+  std::string const across = layout == MatrixLayout::RowMajor ? " rows" : " columns";
   if (ld == 0) ld = e.contiguous;
   if (ld < e.contiguous)
     fail(n.ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
          " operand's contiguous extent " + str(e.contiguous));
-  // One batch: the stride is never followed, so any value the caller passed is replaced.
-  if (batch_stride == 0 || batch == 1) batch_stride = ld * e.strided;
-  if (batch > 1 && batch_stride < ld * e.strided)
-    fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" +
-         str(ld * e.strided) + " elements): batches would overlap");
+  // Offsets are 64-bit element and byte counts: an ld of 2^62 once passed the checks, and the
+  // kernels' offsets wrapped around.
+  std::string const too_far = std::string(name) + " reaches beyond 64-bit byte offsets from " +
+                              n.data + ": " + n.ld + " = " + str(ld) + " over " + str(e.strided) +
+                              across;
+  std::int64_t one_batch = 0;
+  if (__builtin_mul_overflow(ld, e.strided, &one_batch)) fail(too_far);
+  if (batch == 1 || batch_stride == kPacked) {
+    // One batch: the stride is never followed, so any value the caller passed is replaced.
+    batch_stride = one_batch;
+  } else if (batch_stride == 0) {
+    if (access == Access::Write)
+      fail(n.batch_stride + " = 0 broadcasts one matrix across the batch, but " +
+           std::string(name) + " is written: its " + str(batch) +
+           " batches would all write the same memory (give each batch its own matrix)");
+  } else if (batch_stride < 0) {
+    fail(n.batch_stride + " = " + str(batch_stride) + " is negative: kPacked (" + str(kPacked) +
+         ") packs the batches, 0 broadcasts one matrix, a positive stride places them");
+  } else if (!batches_disjoint(ld, batch_stride, e, batch)) {
+    fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" + str(one_batch) +
+         " elements): batches would overlap (batches side by side inside each row need a batch "
+         "stride of at least " +
+         str(e.contiguous) + " and (batch - 1) x batch_stride + " + str(e.contiguous) +
+         " <= " + n.ld + " = " + str(ld) + ")");
+  }
+  // The last byte: (batches - 1) x batch_stride + (strided - 1) x ld + contiguous elements on,
+  // below 2^63 as an address too (the aliasing checks compute with signed addresses).
   std::int64_t const bytes = size_of(type);
-  if (reinterpret_cast<std::uintptr_t>(data) % static_cast<std::uintptr_t>(bytes) != 0)
+  auto const base = reinterpret_cast<std::uintptr_t>(data);
+  std::int64_t span = 0, rows_span = 0;
+  bool const overflow =
+      __builtin_mul_overflow(stored_batches(batch_stride, batch) - 1, batch_stride, &span) ||
+      __builtin_mul_overflow(e.strided - 1, ld, &rows_span) ||
+      __builtin_add_overflow(span, rows_span, &span) ||
+      __builtin_add_overflow(span, e.contiguous, &span) ||
+      __builtin_mul_overflow(span, bytes, &span) || base > std::uintptr_t{INT64_MAX} ||
+      static_cast<std::uintptr_t>(span) > std::uintptr_t{INT64_MAX} - base;
+  if (overflow)
+    fail(too_far + (stored_batches(batch_stride, batch) > 1
+                        ? " and " + n.batch_stride + " = " + str(batch_stride) + " over " +
+                              str(batch) + " batches"
+                        : std::string()));
+  if (base % static_cast<std::uintptr_t>(bytes) != 0)
     fail(n.data + " must be " + str(bytes) + "-byte aligned (element alignment)");
 }
 
-// The first of TMA's 16-byte rules that a resolved operand breaks, as an error message; "" when it
-// keeps them all.
-std::string tma_violation(std::string_view name, void const* data, ScalarType type, std::int64_t ld,
-                          std::int64_t batch_stride, int batch) {
+// TMA's limit on every stride of a descriptor (cuTensorMapEncodeTiled): below 2^40 bytes. CuTe's
+// descriptor builder only asserts it, so with NDEBUG a larger stride built a descriptor that ended
+// the context with an illegal instruction.
+constexpr std::int64_t kTmaStrideLimit = std::int64_t{1} << 40;
+
+// The first of TMA's rules that a resolved operand breaks, as an error message; "" when it keeps
+// them all: base 16-byte aligned, strides multiples of 16 bytes below 2^40 bytes.
+std::string tma_violation(std::string_view name, void const* data, ScalarType type,
+                          MatrixLayout layout, std::int64_t ld, std::int64_t batch_stride, int rows,
+                          int cols, int batch) {
   Names const n = names_of(std::string(name));
   std::int64_t const bytes = size_of(type);
+  std::string const per16 =
+      ": for " + std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
   if (reinterpret_cast<std::uintptr_t>(data) % 16 != 0)
     return n.data + " must be 16-byte aligned (TMA reads it)";
+  // In elements, so that nothing overflows: the sizes are powers of 2 that divide 2^40.
+  if (ld >= kTmaStrideLimit / bytes)
+    return n.ld + " = " + str(ld) + " elements of " + str(bytes) +
+           " bytes: TMA strides must be below 2^40 bytes";
   if ((ld * bytes) % 16 != 0)
     return n.ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
-           " bytes) must be a multiple of 16 bytes (TMA strides): for " +
-           std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
-  if (batch > 1 && (batch_stride * bytes) % 16 != 0)
-    return n.batch_stride + " = " + str(batch_stride) +
-           " elements must be a multiple of 16 bytes (TMA strides)";
+           " bytes) must be a multiple of 16 bytes (TMA strides)" + per16;
+  if (stored_batches(batch_stride, batch) > 1) {
+    if ((batch_stride * bytes) % 16 != 0)
+      return n.batch_stride + " = " + str(batch_stride) +
+             " elements must be a multiple of 16 bytes (TMA strides)" + per16;
+    if (batch_stride >= kTmaStrideLimit / bytes)
+      return n.batch_stride + " = " + str(batch_stride) + " elements of " + str(bytes) +
+             " bytes: TMA strides must be below 2^40 bytes";
+  } else {
+    // One batch (or one broadcast to all): the descriptor still holds a batch stride, that of one
+    // packed batch (kernels/gemm/sm90/kernel.cuh), and TMA checks it though it never follows it.
+    std::int64_t const one_batch = ld * extents(layout, rows, cols).strided;
+    if (one_batch >= kTmaStrideLimit / bytes)
+      return "one batch of " + std::string(name) + " (" + n.ld + " x " +
+             str(extents(layout, rows, cols).strided) + " = " + str(one_batch) + " elements of " +
+             str(bytes) +
+             " bytes) must be below 2^40 bytes: TMA holds it as the batch stride, even of one "
+             "batch";
+  }
   return "";
+}
+
+// ---- Extents ------------------------------------------------------------------------------------
+// M x N x batch in tiles of 64 x 64, the smallest of any kernel's (sm90 128 x 128, SIMT 128 x 64):
+// the persistent loops count tiles in int and step them by the grid, so they stay below 2^30.
+constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
+
+void check_extents(GemmArguments const& args) {
+  for (auto [name, value] : {std::pair{"m", args.m}, std::pair{"n", args.n}, std::pair{"k", args.k},
+                             std::pair{"batch", args.batch}}) {
+    if (value < 1) fail(std::string(name) + " = " + str(value) + " must be at least 1");
+    if (std::string_view(name) != "batch" && value > kMaxExtent)
+      fail(std::string(name) + " = " + str(value) + " exceeds kMaxExtent = " + str(kMaxExtent) +
+           " (2^31 - 1024): the kernels index rows, columns and K in 32 bits, and a tile that "
+           "starts inside the matrix must end below 2^31");
+  }
+  std::int64_t tiles = ((std::int64_t{args.m} + 63) / 64) * ((std::int64_t{args.n} + 63) / 64);
+  if (__builtin_mul_overflow(tiles, std::int64_t{args.batch}, &tiles) || tiles > kMaxTiles)
+    fail("m x n x batch = " + str(args.m) + " x " + str(args.n) + " x " + str(args.batch) +
+         " is more than 2^30 output tiles of 64 x 64: the kernels count tiles in 32 bits");
 }
 
 bool is_16_bit(ScalarType t) {
@@ -149,9 +294,14 @@ std::vector<Vector> vectors_of(GemmArguments const& a) {
 std::string tensor_core_violation(GemmArguments const& r) {
   std::string e = input_type_violation(r.a.type);
   if (e.empty()) e = fp8_layout_violation(r);
-  if (e.empty()) e = tma_violation("a", r.a.data, r.a.type, r.a.ld, r.a.batch_stride, r.batch);
-  if (e.empty()) e = tma_violation("b", r.b.data, r.b.type, r.b.ld, r.b.batch_stride, r.batch);
-  if (e.empty()) e = tma_violation("d", r.d, r.d_type, r.ldd, r.batch_stride_d, r.batch);
+  if (e.empty())
+    e = tma_violation("a", r.a.data, r.a.type, r.a.layout, r.a.ld, r.a.batch_stride, r.m, r.k,
+                      r.batch);
+  if (e.empty())
+    e = tma_violation("b", r.b.data, r.b.type, r.b.layout, r.b.ld, r.b.batch_stride, r.k, r.n,
+                      r.batch);
+  if (e.empty())
+    e = tma_violation("d", r.d, r.d_type, r.d_layout, r.ldd, r.batch_stride_d, r.m, r.n, r.batch);
   return e;
 }
 
@@ -171,23 +321,37 @@ ByteRange range_of(Matrix const& x, int rows, int cols, int batch) {
   return range_of(x.data, x.type, x.layout, x.ld, x.batch_stride, rows, cols, batch);
 }
 
+// D may be C exactly (in place: each element of C is read by the thread that then writes it) but
+// must share no byte with A or B, nor with a C laid out otherwise: another CTA could read an
+// element after it was overwritten, a wrong answer that depends on the schedule.
+void check_d_aliasing(GemmArguments const& args) {
+  ByteRange const d = range_of(args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d,
+                               args.m, args.n, args.batch);
+  if (d.overlaps(range_of(args.a, args.m, args.k, args.batch)))
+    fail("d overlaps a.data: D must not alias A or B (their memory ranges overlap)");
+  if (d.overlaps(range_of(args.b, args.k, args.n, args.batch)))
+    fail("d overlaps b.data: D must not alias A or B (their memory ranges overlap)");
+  if (args.c.data == nullptr || !d.overlaps(range_of(args.c, args.m, args.n, args.batch))) return;
+  if (args.c.data != args.d || args.c.ld != args.ldd || args.c.batch_stride != args.batch_stride_d)
+    fail(
+        "c.data overlaps d but is not the same matrix: D may alias C only in place (c.data == d, "
+        "c.ld == ldd = " +
+        str(args.ldd) + ", c.batch_stride == batch_stride_d = " + str(args.batch_stride_d) +
+        "; got c.ld = " + str(args.c.ld) + ", c.batch_stride = " + str(args.c.batch_stride) + ")");
+}
+
 // Checks the fused epilogue of `args` (C and D already resolved) and resolves its matrices: each
 // rule names the argument. Separate from resolve() so that the epilogue's rules read in one place.
 void resolve_epilogue(GemmArguments& args) {
   GemmEpilogue& e = args.epilogue;
   if (!is_fused(e)) return;
   std::string const d_type = std::string(to_string(args.d_type));
-  if (static_cast<unsigned>(e.activation) > static_cast<unsigned>(Activation::Tanh))
-    fail("epilogue.activation = " + str(static_cast<int>(e.activation)) + " is not an Activation");
   if (e.activation == Activation::LeakyReLU && !std::isfinite(e.leaky_slope))
     fail("epilogue.leaky_slope = " + std::to_string(e.leaky_slope) + " must be finite");
   if (e.bias != nullptr) {
     if (e.bias_type != ScalarType::F32 && e.bias_type != args.d_type)
       fail("epilogue.bias_type = " + std::string(to_string(e.bias_type)) +
            ": the bias is fp32 or of D's type (d_type = " + d_type + ")");
-    if (e.bias_broadcast != Broadcast::PerRow && e.bias_broadcast != Broadcast::PerColumn)
-      fail("epilogue.bias_broadcast = " + str(static_cast<int>(e.bias_broadcast)) +
-           " is not a Broadcast (PerRow or PerColumn)");
   }
   for (Vector const& v : vectors_of(args)) {
     std::int64_t const bytes = size_of(v.type);
@@ -202,7 +366,7 @@ void resolve_epilogue(GemmArguments& args) {
       fail(std::string(name) + ".type = " + std::string(to_string(x->type)) +
            " differs from d_type = " + d_type + " (the epilogue's matrices are of D's type)");
     resolve_operand(name, x->data, x->type, x->layout, x->ld, x->batch_stride, args.m, args.n,
-                    args.batch);
+                    args.batch, x == &e.pre_activation ? Access::Write : Access::Read);
   }
 
   // What the kernel writes must not be what it reads elsewhere: another CTA could read an element
@@ -252,10 +416,9 @@ MatrixLayout transposed(MatrixLayout l) {
 // Checks `args` against the rules of `kernel` (Auto: the rules every kernel shares) and resolves
 // them.
 GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
-  if (args.m < 1) fail("m = " + str(args.m) + " must be at least 1");
-  if (args.n < 1) fail("n = " + str(args.n) + " must be at least 1");
-  if (args.k < 1) fail("k = " + str(args.k) + " must be at least 1");
-  if (args.batch < 1) fail("batch = " + str(args.batch) + " must be at least 1");
+  check_enum("kernel", kernel, GemmKernel::Simt, "GemmKernel");
+  check_enums(args);
+  check_extents(args);
   if (args.a.data == nullptr) fail("a.data is null");
   if (args.b.data == nullptr) fail("b.data is null");
   if (args.d == nullptr) fail("d is null");
@@ -300,13 +463,14 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   resolve_operand("b", args.b.data, args.b.type, args.b.layout, args.b.ld, args.b.batch_stride,
                   args.k, args.n, args.batch);
   resolve_operand("d", args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d, args.m,
-                  args.n, args.batch);
+                  args.n, args.batch, Access::Write);
   if (reads_c) {
     resolve_operand("c", args.c.data, args.c.type, args.c.layout, args.c.ld, args.c.batch_stride,
                     args.m, args.n, args.batch);
   } else {
     args.c = Matrix{nullptr, args.d_type, args.d_layout, args.ldd, args.batch_stride_d};
   }
+  check_d_aliasing(args);
   resolve_epilogue(args);
   if (kernel == GemmKernel::TensorCore) {
     std::string const e = tensor_core_violation(args);
@@ -363,6 +527,7 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel) {
 }
 
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {
+  check_enum("design", design, ConsumerDesign::PingPong, "ConsumerDesign");
   if (design != ConsumerDesign::Auto) return design;
   // Measured on the H200 (2026-11-29, docs/kernels/sm90_ts_gemm.md): ping-pong wins on outputs
   // of 8192 x 8192 and more, whatever K (bf16 8192x8192x1024: 620 against 582 TFLOP/s;
@@ -374,6 +539,8 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
+  check_enum("tuning.kernel", tuning.kernel, GemmKernel::Simt, "GemmKernel");
+  check_enum("tuning.design", tuning.design, ConsumerDesign::PingPong, "ConsumerDesign");
   if (tuning.raster_panel < 1)
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
   if (tuning.max_ctas < 0)
@@ -391,6 +558,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
          " must be 0 (the design's default), 1 or 2");
   GemmKernel const kernel = selected_kernel(args, tuning.kernel);
   GemmArguments const r = with_row_major_d(resolve(args, kernel));
+  check_device_pointers(args);
   if (kernel == GemmKernel::Simt) {
     simt::run_simt_gemm(r, tuning, stream);
     return;

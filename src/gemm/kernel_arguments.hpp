@@ -17,4 +17,12 @@ namespace warploom::gemm {
 // swap cluster_m and cluster_n when args.d_layout is column-major, as gemm() does.
 GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
 
+// Throws std::invalid_argument naming the first pointer of checked arguments `r` (as the caller
+// wrote them: kernel_arguments' transposition swaps A and B) that the current device cannot reach
+// (host memory from malloc without HMM, pinned memory mapped elsewhere), before a launch would end
+// the context with an illegal address. Separate from check_arguments, which never asks the driver
+// (its tests pass made-up addresses, with or without a GPU); gemm() and Gemm::run call it. A
+// pointer the driver cannot classify is left to the launch.
+void check_device_pointers(GemmArguments const& r);
+
 }  // namespace warploom::gemm

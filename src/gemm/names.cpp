@@ -1,7 +1,25 @@
 // src/gemm/names.cpp — the names of the GEMM API's enumerations (warploom/gemm.hpp).
+//
+// Every function here gets its enumeration from the caller, who may have cast any integer to it (a
+// binding, a deserialiser): a value outside the enumeration throws, naming the type and the value,
+// rather than falling out of the switch (size_of's 0 once became a division by zero: SIGFPE).
+#include <stdexcept>
+#include <string>
+
 #include "warploom/gemm.hpp"
 
 namespace warploom::gemm {
+
+namespace {
+
+template <class E>
+[[noreturn]] void out_of_range(char const* function, char const* type, E value, E last) {
+  throw std::invalid_argument(std::string(function) + ": " + type + "(" +
+                              std::to_string(static_cast<int>(value)) + ") is out of range (0 to " +
+                              std::to_string(static_cast<int>(last)) + ")");
+}
+
+}  // namespace
 
 std::string_view to_string(ScalarType t) {
   switch (t) {
@@ -18,11 +36,17 @@ std::string_view to_string(ScalarType t) {
     case ScalarType::E5M2:
       return "e5m2";
   }
-  return "?";
+  out_of_range("to_string", "ScalarType", t, ScalarType::E5M2);
 }
 
 std::string_view to_string(MatrixLayout l) {
-  return l == MatrixLayout::RowMajor ? "row-major" : "column-major";
+  switch (l) {
+    case MatrixLayout::RowMajor:
+      return "row-major";
+    case MatrixLayout::ColMajor:
+      return "column-major";
+  }
+  out_of_range("to_string", "MatrixLayout", l, MatrixLayout::ColMajor);
 }
 
 int size_of(ScalarType t) {
@@ -38,7 +62,7 @@ int size_of(ScalarType t) {
     case ScalarType::E5M2:
       return 1;
   }
-  return 0;
+  out_of_range("size_of", "ScalarType", t, ScalarType::E5M2);
 }
 
 std::string_view to_string(GemmKernel k) {
@@ -50,7 +74,7 @@ std::string_view to_string(GemmKernel k) {
     case GemmKernel::Simt:
       return "simt";
   }
-  return "?";
+  out_of_range("to_string", "GemmKernel", k, GemmKernel::Simt);
 }
 
 std::string_view to_string(ConsumerDesign d) {
@@ -62,7 +86,7 @@ std::string_view to_string(ConsumerDesign d) {
     case ConsumerDesign::PingPong:
       return "pingpong";
   }
-  return "?";
+  out_of_range("to_string", "ConsumerDesign", d, ConsumerDesign::PingPong);
 }
 
 std::string_view to_string(Activation a) {
@@ -86,11 +110,17 @@ std::string_view to_string(Activation a) {
     case Activation::Tanh:
       return "tanh";
   }
-  return "?";
+  out_of_range("to_string", "Activation", a, Activation::Tanh);
 }
 
 std::string_view to_string(Broadcast b) {
-  return b == Broadcast::PerRow ? "per-row" : "per-column";
+  switch (b) {
+    case Broadcast::PerRow:
+      return "per-row";
+    case Broadcast::PerColumn:
+      return "per-column";
+  }
+  out_of_range("to_string", "Broadcast", b, Broadcast::PerColumn);
 }
 
 }  // namespace warploom::gemm

@@ -531,11 +531,8 @@ gemm::Matrix to_matrix(TensorView const& v, char const* name, ScalarType type, M
                                   "copy it into a contiguous tensor",
                                   to_string(v)));
   }
-  if (v.batch > 1 && v.batch_stride == 0)
-    refuse_view(name, fmt::format("has batch {} and batch stride 0: every batch would read the "
-                                  "same matrix (a broadcast), which the GEMM does not run; give "
-                                  "each batch its own matrix",
-                                  v.batch));
+  // Batch stride 0 is a broadcast (torch.expand, DLPack): gemm() runs it for A, B and C and
+  // refuses it, by name, for D, whose batches would all write one matrix.
   if (v.batch > 1 && v.batch_stride < 0)
     refuse_view(
         name, fmt::format("has batch stride {}: batches lie at a positive stride", v.batch_stride));
@@ -550,6 +547,7 @@ gemm::Matrix to_matrix(TensorView const& v, char const* name, ScalarType type, M
     m.ld = v.row_stride >= v.cols ? v.row_stride : v.cols;
   else
     m.ld = v.col_stride >= v.rows ? v.col_stride : v.rows;
+  // One matrix is shared by every batch of D (torch.matmul broadcasts a 2-D operand the same way).
   m.batch_stride = v.batch > 1 ? v.batch_stride : 0;
   return m;
 }
@@ -593,17 +591,19 @@ GemmArguments Gemm::Impl::map(TensorView const& a, TensorView const& b, TensorVi
                                  a.rows, a.cols, a.cols));
   if (d.rows != a.rows || d.cols != b.cols)
     refuse_view("d", fmt::format("is {} x {}: A . B is {} x {}", d.rows, d.cols, a.rows, b.cols));
-  if (a.batch != d.batch || b.batch != d.batch)
-    refuse_view(a.batch != d.batch ? "a" : "b",
-                fmt::format("has batch {} and D batch {}: every operand has D's batch count (a "
-                            "matrix shared by every batch is not supported)",
-                            a.batch != d.batch ? a.batch : b.batch, d.batch));
+  // An input of batch 1 is broadcast to D's batches (to_matrix gives it batch stride 0).
+  auto const batch_fits = [&](TensorView const& v) { return v.batch == 1 || v.batch == d.batch; };
+  if (!batch_fits(a) || !batch_fits(b))
+    refuse_view(!batch_fits(a) ? "a" : "b",
+                fmt::format("has batch {} and D batch {}: an input has D's batch count, or 1 to "
+                            "be shared by every batch",
+                            !batch_fits(a) ? a.batch : b.batch, d.batch));
   if (!c.empty()) {
     r.c = to_matrix(c, "c", types.c, types.layout_c, device);
-    if (c.rows != d.rows || c.cols != d.cols || c.batch != d.batch)
+    if (c.rows != d.rows || c.cols != d.cols || !batch_fits(c))
       refuse_view("c", fmt::format("is {}: C has D's shape, {}", to_string(c), to_string(d)));
   } else {
-    r.c = gemm::Matrix{nullptr, types.c, types.layout_c, 0, 0};
+    r.c = gemm::Matrix{nullptr, types.c, types.layout_c, 0, gemm::kPacked};
   }
   r.m = to_int(a.rows, "a", "rows");
   r.k = to_int(a.cols, "a", "columns");
@@ -793,6 +793,11 @@ void Gemm::run(TensorView const& a, TensorView const& b, TensorView const& c, Te
     r = gemm::kernel_arguments(args, p.kernel);
   } catch (std::invalid_argument const& e) {
     refuse_arguments(args, p.kernel, e);
+  }
+  try {
+    gemm::check_device_pointers(args);  // no kernel reads host memory: no hint to give
+  } catch (std::invalid_argument const& e) {
+    throw std::invalid_argument(fmt::format("Gemm.run: {}", e.what()));
   }
   if (p.kernel == GemmKernel::Simt) {
     gemm::simt::run_simt_gemm(r, p.compiled ? p.compiled_tuning : GemmTuning{.kernel = p.kernel},

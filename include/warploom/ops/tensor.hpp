@@ -31,7 +31,8 @@ using gemm::ScalarType;
 //
 // An aggregate: name the members (designated initializers) or use row_major / column_major.
 // `batch_stride` is a real stride: a view of batch > 1 with batch_stride 0 is a broadcast (every
-// batch the same matrix), which a plan refuses rather than treating 0 as "packed".
+// batch the same matrix, as torch.expand makes), which a plan runs for A, B and C and refuses for
+// D; 0 never means "packed".
 struct TensorView {
   void* data = nullptr;  // the first element (of the first batch)
   ScalarType dtype = ScalarType::BF16;

@@ -117,7 +117,9 @@ void launch_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaS
                         .tiles_n = static_cast<int>(tiles_n),
                         .panel = std::max(1, tuning.raster_panel)};
   p.num_tiles = static_cast<int>(num_tiles);
-  p.k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK;
+  // Rounded up in 64 bits, so that no K overflows it (gemm.cpp caps K at kMaxExtent; before that
+  // cap, a K within a K tile of 2^31 overflowed here and the loop ran no K tile at all).
+  p.k_tiles = static_cast<int>((std::int64_t{args.k} + Cfg::kTileK - 1) / Cfg::kTileK);
 
   // Persistent grid: as many CTAs as fit on the device at once (one per SM in practice: the
   // math threads' registers fill the register file), capped by the tile count and max_ctas.

@@ -141,6 +141,9 @@ struct GemmConfig {
     TileRaster raster;
     int num_tiles;
     int k_tiles;
+    // Batch l of A reads batch l * batch_step_a of its descriptor: 1, or 0 for an A broadcast
+    // across the batch (its descriptor holds one batch).
+    int batch_step_a, batch_step_b;
     // Last, so that the plain GEMM's (an empty struct) moves no other member.
     typename Epi::Params epilogue;
   };

@@ -57,19 +57,32 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
   Kernel::run(p, tiles, smem);
 }
 
-// The (M, K, L) or (N, K, L) view of an operand for CuTe; `rows` is M or N.
+// The (M, K, L) or (N, K, L) view of an operand for CuTe's TMA descriptor; `rows` is M or N. An
+// operand broadcast across the batch (batch stride 0) is described as one batch, and the main
+// loop reads batch 0 of it (Params::batch_step_a, _b): TMA's rules for a stride of 0 on a
+// dimension longer than 1 are not documented, and a descriptor holding one batch needs none.
+// Its batch stride is then that of one packed batch, as for batch == 1 (src/gemm/gemm.cpp's
+// tma_violation checks it).
 template <bool kKMajor, class T>
 auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
   using namespace cute;
   std::int64_t const ld = x.ld;
-  std::int64_t const bs = x.batch_stride;
-  auto const shape = make_shape(rows, k, batch);
+  bool const broadcast = x.batch_stride == 0;
+  std::int64_t const bs = broadcast ? ld * (kKMajor ? rows : k) : x.batch_stride;
+  auto const shape = make_shape(rows, k, broadcast ? 1 : batch);
   auto const* ptr = static_cast<T const*>(x.data);
   if constexpr (kKMajor) {
     return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, bs)));
   } else {
     return make_tensor(ptr, make_layout(shape, make_stride(_1{}, ld, bs)));
   }
+}
+
+// Division rounded up, in 64 bits: in int, an M near 2^31 rounded up to a negative tile count and
+// the launch failed with a raw cudaErrorInvalidValue, a K near 2^31 to no K tile at all. (gemm.cpp
+// caps M, N and K at kMaxExtent and the tiles of M x N x batch below 2^30: the counts fit an int.)
+inline std::int64_t ceil_div64(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
 }
 
 // `args` has its leading dimensions and batch strides resolved, row-major C and D, and A (M x K)
@@ -103,17 +116,19 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .scale_b = args.scale_b,
       .raster = {},
       .num_tiles = 0,
-      .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
+      .k_tiles = static_cast<int>(ceil_div64(args.k, Cfg::kTileK)),
+      .batch_step_a = args.a.batch_stride == 0 ? 0 : 1,
+      .batch_step_b = args.b.batch_stride == 0 ? 0 : 1,
       .epilogue = Cfg::Epilogue::params(args),
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
   p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
   // The raster walks cluster tiles: kClusterM x kClusterN output tiles each.
-  auto const ceil_div = [](int a, int b) { return (a + b - 1) / b; };
-  p.raster = TileRaster{.tiles_m = ceil_div(ceil_div(args.m, Cfg::kTileM), Cfg::kClusterM),
-                        .tiles_n = ceil_div(ceil_div(args.n, Cfg::kTileN), Cfg::kClusterN),
-                        .panel = std::max(1, tuning.raster_panel)};
-  p.num_tiles = p.raster.tiles_per_batch() * args.batch;
+  p.raster = TileRaster{
+      .tiles_m = static_cast<int>(ceil_div64(ceil_div64(args.m, Cfg::kTileM), Cfg::kClusterM)),
+      .tiles_n = static_cast<int>(ceil_div64(ceil_div64(args.n, Cfg::kTileN), Cfg::kClusterN)),
+      .panel = std::max(1, tuning.raster_panel)};
+  p.num_tiles = static_cast<int>(std::int64_t{p.raster.tiles_per_batch()} * args.batch);
 
   // Persistent grid: as many clusters as can be resident (or tuning.max_ctas CTAs), at most one
   // per cluster tile.

@@ -48,10 +48,13 @@ struct Mainloop {
     Tensor sB = make_tensor(make_smem_ptr(ring.b.get()), typename Cfg::SmemLayoutB{});
     Tensor mA = p.tma_a.get_tma_tensor(make_shape(p.m, p.k, p.batch));
     Tensor mB = p.tma_b.get_tma_tensor(make_shape(p.n, p.k, p.batch));
-    Tensor gA = local_tile(mA(_, _, tile.l), make_shape(Int<kTileM>{}, Int<kTileK>{}),
-                           make_coord(tile.m, _));  // (BLK_M, BLK_K, k)
-    Tensor gB = local_tile(mB(_, _, tile.l), make_shape(Int<kTileN>{}, Int<kTileK>{}),
-                           make_coord(tile.n, _));  // (BLK_N, BLK_K, k)
+    // A broadcast operand's descriptor holds one batch: every batch reads its batch 0.
+    Tensor gA =
+        local_tile(mA(_, _, tile.l * p.batch_step_a), make_shape(Int<kTileM>{}, Int<kTileK>{}),
+                   make_coord(tile.m, _));  // (BLK_M, BLK_K, k)
+    Tensor gB =
+        local_tile(mB(_, _, tile.l * p.batch_step_b), make_shape(Int<kTileN>{}, Int<kTileK>{}),
+                   make_coord(tile.n, _));  // (BLK_N, BLK_K, k)
     // A is shared by the kClusterN CTAs of a cluster row, B by the kClusterM of a column.
     auto [tAgA, tAsA] = tma_partition(p.tma_a, rank_n, Layout<Int<kClusterN>>{},
                                       group_modes<0, 2>(sA), group_modes<0, 2>(gA));

@@ -2,22 +2,29 @@
 //
 // The GEMM's argument checks, without a GPU: every rule has a violating call whose error names the
 // argument, and a passing call; resolution fills packed leading dimensions and batch strides;
-// GemmKernel::Auto picks the tensor cores exactly when their rules hold.
+// GemmKernel::Auto picks the tensor cores exactly when their rules hold. The bad inputs of issues
+// 13 and 15 too: batch stride 0 (broadcast), extents near 2^31, strides TMA cannot hold or that
+// overflow 64 bits, enumeration values out of range.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "warploom/gemm.hpp"
+#include "warploom/testing/invalid_argument.hpp"
 
 namespace warploom::gemm {
 namespace {
 
-// 16-byte aligned fake addresses: the checks never dereference them.
+using warploom::testing::invalid_argument_message;
+
+// 16-byte aligned fake addresses: the checks never dereference them. 2^44 bytes apart, so that the
+// extents near kMaxExtent do not make operands overlap (D must not alias A or B).
 void const* fake(std::uintptr_t i) {
-  return reinterpret_cast<void const*>(0x10000 * i);
+  return reinterpret_cast<void const*>(i << 44);
 }
 
 GemmArguments valid() {
@@ -423,7 +430,7 @@ TEST(GemmEpilogue, AFusedEpiloguePasses) {
 TEST(GemmEpilogue, ActivationAndSlopeAreChecked) {
   GemmArguments a = valid();
   a.epilogue.activation = static_cast<Activation>(42);
-  EXPECT_REJECTED(a, "epilogue.activation = 42 is not an Activation");
+  EXPECT_REJECTED(a, "epilogue.activation = Activation(42) is out of range");
   a.epilogue.activation = Activation::LeakyReLU;
   a.epilogue.leaky_slope = std::numeric_limits<float>::quiet_NaN();
   EXPECT_REJECTED(a, "epilogue.leaky_slope = nan must be finite");
@@ -448,7 +455,7 @@ TEST(GemmEpilogue, BiasTypeAndBroadcast) {
   EXPECT_REJECTED(a, "epilogue.bias_type = bf16: the bias is fp32 or of D's type (d_type = fp32)");
   a = fused();
   a.epilogue.bias_broadcast = static_cast<Broadcast>(5);
-  EXPECT_REJECTED(a, "epilogue.bias_broadcast = 5 is not a Broadcast");
+  EXPECT_REJECTED(a, "epilogue.bias_broadcast = Broadcast(5) is out of range");
   // Without a bias, its type and broadcast are not looked at.
   a = valid();
   a.epilogue.activation = Activation::ReLU;
@@ -548,6 +555,55 @@ TEST(GemmEpilogue, ResidualMustNotAliasD) {
   EXPECT_EQ(error_of(a), "");
 }
 
+// ---- Aliasing -----------------------------------------------------------------------------------
+// D computed in place over C is allowed (each element is read by the thread that writes it); D
+// over A or B, or over a C laid out otherwise, is refused: another CTA could read an element after
+// it was overwritten.
+TEST(GemmAliasing, DMayBeCInPlace) {
+  GemmArguments a = valid();
+  a.beta = 1.0f;
+  a.c = {a.d, ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  a.batch = 3;  // packed on both sides: the same batches
+  EXPECT_EQ(error_of(a), "");
+  a.ldd = a.c.ld = 72;  // padded alike
+  EXPECT_EQ(error_of(a), "");
+  a.c.ld = 80;  // the same base, other rows
+  EXPECT_REJECTED(a,
+                  "c.data overlaps d but is not the same matrix: D may alias C only in place "
+                  "(c.data == d, c.ld == ldd = 72, c.batch_stride == batch_stride_d = 7200; got "
+                  "c.ld = 80, c.batch_stride = 8000)");
+  a.c.ld = 72;
+  a.c.batch_stride = 0;  // one C broadcast over D's batches
+  EXPECT_REJECTED(a, "c.data overlaps d but is not the same matrix");
+  a = valid();
+  a.beta = 1.0f;
+  a.c = {off(a.d, 128), ScalarType::BF16, MatrixLayout::RowMajor};  // C one row further
+  EXPECT_REJECTED(a, "c.data overlaps d but is not the same matrix");
+  // beta == 0: C is not read, so it may be anything.
+  a.beta = 0.0f;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmAliasing, DMustNotAliasAOrB) {
+  GemmArguments a = valid();
+  a.d = const_cast<void*>(a.a.data);
+  EXPECT_REJECTED(a, "d overlaps a.data: D must not alias A or B (their memory ranges overlap)");
+  a.d = const_cast<char*>(off(a.b.data, 2 * 40 * 63));  // B's last column
+  EXPECT_REJECTED(a, "d overlaps b.data: D must not alias A or B");
+  a.d = const_cast<char*>(off(a.b.data, 2 * 40 * 64));  // just past B
+  EXPECT_EQ(error_of(a), "");
+  // A batched D reaching into A only through its later batches.
+  a = valid();
+  a.batch = 2;
+  a.a.batch_stride = 0;  // one A, broadcast
+  a.d = const_cast<char*>(off(a.a.data, -2 * 6400));
+  EXPECT_REJECTED(a, "d overlaps a.data");
+  a.batch = 1;
+  EXPECT_EQ(error_of(a), "");
+}
+
 TEST(GemmEpilogue, VectorsMustNotOverlapTheOutputs) {
   GemmArguments a = fused();
   a.epilogue.bias = off(a.d, 256);
@@ -603,6 +659,298 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
+}
+
+// ---- Batch strides: kPacked, 0 (broadcast), interleaved -----------------------------------------
+TEST(GemmBatchStride, PackedIsTheDefaultAndItsOwnSpelling) {
+  EXPECT_EQ(Matrix{}.batch_stride, kPacked);
+  EXPECT_EQ(GemmArguments{}.batch_stride_d, kPacked);
+  GemmArguments a = valid();
+  a.batch = 2;
+  a.a.batch_stride = kPacked;
+  EXPECT_EQ(resolved(a).a.batch_stride, 4000);
+  a.a.batch_stride = -5;
+  EXPECT_REJECTED(a,
+                  "a.batch_stride = -5 is negative: kPacked (-1) packs the batches, 0 broadcasts "
+                  "one matrix, a positive stride places them");
+}
+
+// cuBLAS's and DLPack's batch stride 0: one matrix read by every batch. Resolution keeps the 0 (the
+// kernels read batch 0 of it), every kernel runs it, and TMA's rules hold for it (its descriptor
+// holds one batch).
+TEST(GemmBatchStride, ZeroBroadcastsAOrBOrC) {
+  GemmArguments a = valid();
+  a.batch = 3;
+  a.a.batch_stride = 0;
+  a.b.batch_stride = 0;
+  a.beta = 1.0f;
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor, 0, 0};
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(error_of(a, GemmKernel::Simt), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  GemmArguments const r = resolved(a);
+  EXPECT_EQ(r.a.batch_stride, 0);
+  EXPECT_EQ(r.b.batch_stride, 0);
+  EXPECT_EQ(r.c.batch_stride, 0);
+  EXPECT_EQ(r.batch_stride_d, 6400);
+  // One batch: nothing is broadcast, and the stride resolves to one packed batch as any other.
+  a.batch = 1;
+  EXPECT_EQ(resolved(a).a.batch_stride, 4000);
+}
+
+// D is written: a broadcast D would have every batch write the same memory.
+TEST(GemmBatchStride, DIsNeverBroadcast) {
+  GemmArguments a = valid();
+  a.batch = 2;
+  a.batch_stride_d = 0;
+  EXPECT_REJECTED(a,
+                  "batch_stride_d = 0 broadcasts one matrix across the batch, but d is written: "
+                  "its 2 batches would all write the same memory");
+  a.batch = 1;  // one batch: the stride is never followed
+  EXPECT_EQ(error_of(a), "");
+}
+
+// The epilogue's matrices follow the same rule: the residual is read and may be broadcast, the
+// pre-activation output is written and may not.
+TEST(GemmBatchStride, ResidualMayBePreActivationNeverBroadcast) {
+  GemmArguments a = fused();
+  a.batch = 2;
+  a.epilogue.residual.batch_stride = 0;
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(resolved(a).epilogue.residual.batch_stride, 0);
+  a.epilogue.pre_activation.batch_stride = 0;
+  EXPECT_REJECTED(a,
+                  "epilogue.pre_activation.batch_stride = 0 broadcasts one matrix across the "
+                  "batch, but epilogue.pre_activation is written");
+}
+
+// Batches side by side inside each row (a [M][batch][N] tensor: ld = batch x N, stride N) share no
+// element and are accepted; a stride that makes two batches share one is not.
+TEST(GemmBatchStride, InterleavedBatchesMustNotShareAnElement) {
+  GemmArguments a = valid();  // D 100 x 64 row-major
+  a.batch = 4;
+  a.ldd = 4 * 64;
+  a.batch_stride_d = 64;
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  a.batch_stride_d = 63;  // batch 1's first column is batch 0's last
+  EXPECT_REJECTED(a,
+                  "batch_stride_d = 63 is less than one batch (25600 elements): batches would "
+                  "overlap (batches side by side inside each row need a batch stride of at least "
+                  "64 and (batch - 1) x batch_stride + 64 <= ldd = 256)");
+  a.batch_stride_d = 80;  // batch 3 runs past the row's ld
+  EXPECT_REJECTED(a, "batch_stride_d = 80 is less than one batch");
+  a.ldd = 304;  // now it fits: 3 x 80 + 64 = 304
+  EXPECT_EQ(error_of(a), "");
+  // The same rules for an input.
+  a = valid();
+  a.batch = 2;
+  a.a.batch_stride = 39;
+  EXPECT_REJECTED(a, "a.batch_stride = 39 is less than one batch (4000 elements)");
+}
+
+// ---- Extents near 2^31 --------------------------------------------------------------------------
+TEST(GemmExtents, MNAndKUpToKMaxExtent) {
+  EXPECT_EQ(kMaxExtent, INT_MAX - 1023);
+  for (int GemmArguments::*dim : {&GemmArguments::m, &GemmArguments::n, &GemmArguments::k}) {
+    GemmArguments a = valid();
+    a.*dim = kMaxExtent;
+    EXPECT_EQ(error_of(a), "");
+    for (int too_big : {kMaxExtent + 1, INT_MAX}) {
+      a.*dim = too_big;
+      std::string const e = error_of(a);
+      EXPECT_NE(e.find(" = " + std::to_string(too_big) +
+                       " exceeds kMaxExtent = 2147482624 (2^31 - 1024): the kernels index rows, "
+                       "columns and K in 32 bits"),
+                std::string::npos)
+          << e;
+    }
+  }
+  GemmArguments a = valid();
+  a.k = INT_MAX;  // until the cap: K tiles rounded up in int to a negative count, D = 0
+  EXPECT_REJECTED(a, "k = 2147483647 exceeds kMaxExtent");
+  a = valid();
+  a.m = INT_MAX;  // until the cap: a negative tile count, a raw cudaErrorInvalidValue
+  EXPECT_REJECTED(a, "m = 2147483647 exceeds kMaxExtent");
+}
+
+TEST(GemmExtents, TileIndicesStayBelow2To30) {
+  GemmArguments a = valid();
+  a.m = a.n = 1 << 21;  // 2^15 x 2^15 tiles of 64 x 64: 2^30
+  a.k = 8;
+  EXPECT_EQ(error_of(a), "");
+  a.batch = 2;
+  EXPECT_REJECTED(
+      a,
+      "m x n x batch = 2097152 x 2097152 x 2 is more than 2^30 output tiles of 64 x 64: "
+      "the kernels count tiles in 32 bits");
+  a.batch = INT_MAX;
+  EXPECT_REJECTED(a, "is more than 2^30 output tiles");
+}
+
+// ---- Strides TMA cannot hold, offsets beyond 64 bits --------------------------------------------
+// The probe's M = 1 with ld = 2^40 elements: until the check, CuTe built a TMA descriptor anyway
+// (it only asserts the stride limit) and the kernel ended the context with an illegal
+// instruction. The SIMT GEMM never follows the stride of a single row.
+TEST(GemmStrides, TmaStridesBelow2To40Bytes) {
+  GemmArguments a = valid();
+  a.m = 1;
+  a.a.ld = std::int64_t{1} << 40;
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a, "a.ld = 1099511627776 elements of 2 bytes: TMA strides must be below 2^40 bytes");
+  EXPECT_EQ(error_of(a), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a.a.ld = (std::int64_t{1} << 39) - 8;  // 2^40 - 16 bytes: the largest TMA stride
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // Batch strides too.
+  a = valid();
+  a.batch = 2;
+  a.b.batch_stride = std::int64_t{1} << 39;
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a, "b.batch_stride = 549755813888 elements of 2 bytes: TMA strides must be below 2^40 bytes");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  // One batch, or one broadcast to all: the descriptor holds the stride of one packed batch.
+  a = valid();
+  a.m = 1 << 20;
+  a.a.ld = 1 << 19;  // one batch of A: 2^39 elements, 2^40 bytes
+  EXPECT_REJECTED_BY_TENSOR_CORES(
+      a,
+      "one batch of a (a.ld x 1048576 = 549755813888 elements of 2 bytes) must be below 2^40 "
+      "bytes");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  a.batch = 3;
+  a.a.batch_stride = 0;
+  EXPECT_REJECTED_BY_TENSOR_CORES(a, "one batch of a (a.ld x 1048576");
+}
+
+// An ld x rows (or batch stride x batch) product beyond 64 bits was accepted, and the kernels'
+// offsets wrapped around.
+TEST(GemmStrides, OffsetsMustFit64Bits) {
+  GemmArguments a = valid();
+  a.a.ld = std::int64_t{1} << 62;
+  EXPECT_REJECTED(a,
+                  "a reaches beyond 64-bit byte offsets from a.data: a.ld = 4611686018427387904 "
+                  "over 100 rows");
+  a = valid();
+  a.batch = 8;
+  a.b.batch_stride = std::int64_t{1} << 61;
+  EXPECT_REJECTED(a,
+                  "b reaches beyond 64-bit byte offsets from b.data: b.ld = 40 over 64 columns and "
+                  "b.batch_stride = 2305843009213693952 over 8 batches");
+  a = valid();
+  a.ldd = (std::int64_t{1} << 62) / 50;  // fits as elements, not as bytes
+  EXPECT_REJECTED(a, "d reaches beyond 64-bit byte offsets from d: ldd = ");
+  // Past the end of the address space.
+  a = valid();
+  a.d = reinterpret_cast<void*>(std::uintptr_t{1} << 63);
+  EXPECT_REJECTED(a, "d reaches beyond 64-bit byte offsets from d");
+  // The largest: 100 rows 2^55 elements apart end below 2^63 bytes (100 x 2^56 < 2^63).
+  // (A or B placed above D: spans this long reach over every other fake address.)
+  a = valid();
+  a.a.data = fake(4);
+  a.a.ld = std::int64_t{1} << 55;
+  EXPECT_EQ(error_of(a), "");
+  a = valid();
+  a.b.data = fake(4);
+  a.batch = 8;
+  a.b.batch_stride = std::int64_t{1} << 58;  // 7 x 2^59 bytes < 2^63
+  EXPECT_EQ(error_of(a), "");
+}
+
+// ---- Enumerations out of range ------------------------------------------------------------------
+// Bindings and deserialisers cast integers to the enumerations: each field is refused by name with
+// its value (an out-of-range type once made size_of 0 and a division by it SIGFPE).
+TEST(GemmEnums, EveryFieldIsCheckedByName) {
+  struct Case {
+    void (*set)(GemmArguments&);
+    char const* message;
+  };
+  Case const cases[] = {
+      {[](GemmArguments& a) { a.a.type = static_cast<ScalarType>(6); },
+       "a.type = ScalarType(6) is out of range: the ScalarType values are fp16, bf16, fp32, fp64, "
+       "e4m3, e5m2 (0 to 5)"},
+      {[](GemmArguments& a) { a.b.type = static_cast<ScalarType>(-1); },
+       "b.type = ScalarType(-1) is out of range"},
+      {[](GemmArguments& a) { a.a.layout = static_cast<MatrixLayout>(2); },
+       "a.layout = MatrixLayout(2) is out of range: the MatrixLayout values are row-major, "
+       "column-major (0 to 1)"},
+      {[](GemmArguments& a) { a.b.layout = static_cast<MatrixLayout>(7); },
+       "b.layout = MatrixLayout(7)"},
+      {[](GemmArguments& a) { a.c.type = static_cast<ScalarType>(100); },
+       "c.type = ScalarType(100)"},
+      {[](GemmArguments& a) { a.c.layout = static_cast<MatrixLayout>(-3); },
+       "c.layout = MatrixLayout(-3)"},
+      {[](GemmArguments& a) { a.d_type = static_cast<ScalarType>(6); }, "d_type = ScalarType(6)"},
+      {[](GemmArguments& a) { a.d_layout = static_cast<MatrixLayout>(2); },
+       "d_layout = MatrixLayout(2)"},
+      {[](GemmArguments& a) { a.epilogue.activation = static_cast<Activation>(9); },
+       "epilogue.activation = Activation(9) is out of range: the Activation values are identity, "
+       "relu, leaky_relu, gelu, gelu_tanh, hardswish, sigmoid, silu, tanh (0 to 8)"},
+      {[](GemmArguments& a) { a.epilogue.bias_type = static_cast<ScalarType>(8); },
+       "epilogue.bias_type = ScalarType(8)"},
+      {[](GemmArguments& a) { a.epilogue.bias_broadcast = static_cast<Broadcast>(2); },
+       "epilogue.bias_broadcast = Broadcast(2) is out of range: the Broadcast values are per-row, "
+       "per-column (0 to 1)"},
+      {[](GemmArguments& a) { a.epilogue.residual.type = static_cast<ScalarType>(6); },
+       "epilogue.residual.type = ScalarType(6)"},
+      {[](GemmArguments& a) { a.epilogue.pre_activation.layout = static_cast<MatrixLayout>(5); },
+       "epilogue.pre_activation.layout = MatrixLayout(5)"},
+  };
+  for (Case const& c : cases) {
+    GemmArguments a = valid();
+    c.set(a);
+    EXPECT_REJECTED(a, c.message);
+    EXPECT_NE(invalid_argument_message([&] { gemm(a); }).find(c.message), std::string::npos);
+    EXPECT_NE(invalid_argument_message([&] { (void)selected_kernel(a); }).find(c.message),
+              std::string::npos);
+  }
+}
+
+TEST(GemmEnums, KernelAndDesignArguments) {
+  GemmArguments const a = valid();
+  auto const kernel = static_cast<GemmKernel>(3);
+  auto const design = static_cast<ConsumerDesign>(-1);
+  std::string const bad_kernel =
+      "kernel = GemmKernel(3) is out of range: the GemmKernel values are auto, tensor-core, simt "
+      "(0 "
+      "to 2)";
+  EXPECT_NE(error_of(a, kernel).find(bad_kernel), std::string::npos) << error_of(a, kernel);
+  EXPECT_NE(invalid_argument_message([&] { (void)selected_kernel(a, kernel); }).find(bad_kernel),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { (void)resolved(a, kernel); }).find(bad_kernel),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { (void)selected_design(a, design); })
+                .find("design = ConsumerDesign(-1) is out of range: the ConsumerDesign values are "
+                      "auto, cooperative, pingpong (0 to 2)"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              gemm(a, nullptr, GemmTuning{.kernel = kernel});
+            }).find("tuning.kernel = GemmKernel(3)"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              gemm(a, nullptr, GemmTuning{.design = design});
+            }).find("tuning.design = ConsumerDesign(-1)"),
+            std::string::npos);
+}
+
+TEST(GemmEnums, NamesAndSizesRefuseValuesOutOfRange) {
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<ScalarType>(6)); }),
+            "to_string: ScalarType(6) is out of range (0 to 5)");
+  EXPECT_EQ(invalid_argument_message([] { (void)size_of(static_cast<ScalarType>(-1)); }),
+            "size_of: ScalarType(-1) is out of range (0 to 5)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<MatrixLayout>(2)); }),
+            "to_string: MatrixLayout(2) is out of range (0 to 1)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<GemmKernel>(3)); }),
+            "to_string: GemmKernel(3) is out of range (0 to 2)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<ConsumerDesign>(9)); }),
+            "to_string: ConsumerDesign(9) is out of range (0 to 2)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<Activation>(9)); }),
+            "to_string: Activation(9) is out of range (0 to 8)");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<Broadcast>(2)); }),
+            "to_string: Broadcast(2) is out of range (0 to 1)");
+  EXPECT_EQ(to_string(MatrixLayout::ColMajor), "column-major");
+  EXPECT_EQ(to_string(Broadcast::PerRow), "per-row");
 }
 
 }  // namespace

@@ -175,19 +175,33 @@ TEST(GemmPlanArguments, ShapesAndBatchesMustAgree) {
                   }),
                   "argument `d` is 64 x 60: A . B is 64 x 64");
   EXPECT_CONTAINS(invalid_argument_message([&] {
-                    plan.arguments(row_major(fake(1), kBF16, 64, 32),
+                    plan.arguments(row_major(fake(1), kBF16, 64, 32, 3),
                                    column_major(fake(2), kBF16, 32, 64), {},
                                    row_major(fake(4), kBF16, 64, 64, 4));
                   }),
-                  "argument `a` has batch 1 and D batch 4");
+                  "argument `a` has batch 3 and D batch 4: an input has D's batch count, or 1");
+}
+
+// Batch stride 0 broadcasts an input across the batch, as in cuBLAS, DLPack and torch.expand; so
+// does an input of batch 1 (as torch.matmul). D cannot be broadcast: its batches would all write
+// one matrix.
+TEST(GemmPlanArguments, BatchStride0Broadcasts) {
+  Gemm const plan = tn_plan();
   TensorView b = column_major(fake(2), kBF16, 32, 64, 4);
-  b.batch_stride = 0;  // a broadcast (torch.expand)
-  EXPECT_CONTAINS(invalid_argument_message([&] {
-                    plan.arguments(row_major(fake(1), kBF16, 64, 32, 4), b, {},
+  b.batch_stride = 0;  // torch.expand
+  GemmArguments g = plan.arguments(row_major(fake(1), kBF16, 64, 32, 4), b, {},
                                    row_major(fake(4), kBF16, 64, 64, 4));
-                  }),
-                  "argument `b` has batch 4 and batch stride 0: every batch would read the same "
-                  "matrix");
+  EXPECT_EQ(g.batch, 4);
+  EXPECT_EQ(g.b.batch_stride, 0);
+  g = plan.arguments(row_major(fake(1), kBF16, 64, 32), column_major(fake(2), kBF16, 32, 64, 4), {},
+                     row_major(fake(4), kBF16, 64, 64, 4));
+  EXPECT_EQ(g.a.batch_stride, 0);
+  EXPECT_EQ(g.b.batch_stride, 32 * 64);
+  TensorView d = row_major(fake(4), kBF16, 64, 64, 4);
+  d.batch_stride = 0;
+  EXPECT_CONTAINS(invalid_argument_message(
+                      [&] { plan.arguments(row_major(fake(1), kBF16, 64, 32, 4), b, {}, d); }),
+                  "batch_stride_d = 0 broadcasts one matrix across the batch, but d is written");
 }
 
 TEST(GemmPlanArguments, GemmsOwnRulesStillApply) {

@@ -101,6 +101,9 @@ std::string Problem::describe() const {
   if (c_offset != 0) s << " c_offset " << c_offset;
   if (scale_a) s << " scale_a " << *scale_a;
   if (scale_b) s << " scale_b " << *scale_b;
+  if (broadcast_a) s << " A broadcast";
+  if (broadcast_b) s << " B broadcast";
+  if (broadcast_c) s << " C broadcast";
   EpilogueSpec const& e = epilogue;
   if (e.fused()) {
     s << " epilogue {";
@@ -183,30 +186,34 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   Storage const sa = storage(p.a, p.m, p.k, p.in, p.pad, p.align_ld);
   Storage const sb = storage(p.b, p.k, p.n, p.in, p.pad, p.align_ld);
   Storage const sd = storage(p.d, p.m, p.n, p.out, p.pad, p.align_ld);
-  // Every buffer holds `offset` elements before the operand.
-  auto const elems = [&](Storage s) {
-    return static_cast<std::size_t>(s.batch_elems) * p.batch + static_cast<std::size_t>(p.offset);
+  // Every buffer holds `offset` elements before the operand; a broadcast operand one batch.
+  auto const elems = [&](Storage s, bool broadcast = false) {
+    return static_cast<std::size_t>(s.batch_elems) * (broadcast ? 1 : p.batch) +
+           static_cast<std::size_t>(p.offset);
+  };
+  auto const batch_stride = [](Storage s, bool broadcast) {
+    return broadcast ? std::int64_t{0} : s.batch_elems;
   };
   auto const base = [&](warploom::testing::DeviceBuffer const& b, ScalarType t) {
     return static_cast<char*>(b.get()) + static_cast<std::ptrdiff_t>(p.offset) * size_of(t);
   };
-  a_ = warploom::testing::DeviceBuffer(elems(sa) * size_of(p.in));
-  b_ = warploom::testing::DeviceBuffer(elems(sb) * size_of(p.in));
+  a_ = warploom::testing::DeviceBuffer(elems(sa, p.broadcast_a) * size_of(p.in));
+  b_ = warploom::testing::DeviceBuffer(elems(sb, p.broadcast_b) * size_of(p.in));
   d_ = warploom::testing::DeviceBuffer(elems(sd) * size_of(p.out));
-  fill(a_.get(), p.in, elems(sa), seed);
-  fill(b_.get(), p.in, elems(sb), seed + 1);
+  fill(a_.get(), p.in, elems(sa, p.broadcast_a), seed);
+  fill(b_.get(), p.in, elems(sb, p.broadcast_b), seed + 1);
   args_.m = p.m;
   args_.n = p.n;
   args_.k = p.k;
   args_.batch = p.batch;
-  args_.a = {base(a_, p.in), p.in, p.a, sa.ld, sa.batch_elems};
-  args_.b = {base(b_, p.in), p.in, p.b, sb.ld, sb.batch_elems};
+  args_.a = {base(a_, p.in), p.in, p.a, sa.ld, batch_stride(sa, p.broadcast_a)};
+  args_.b = {base(b_, p.in), p.in, p.b, sb.ld, batch_stride(sb, p.broadcast_b)};
   if (p.beta != 0.0f) {
-    std::size_t const c_elems = elems(sd) + static_cast<std::size_t>(p.c_offset);
+    std::size_t const c_elems = elems(sd, p.broadcast_c) + static_cast<std::size_t>(p.c_offset);
     c_ = warploom::testing::DeviceBuffer(c_elems * size_of(p.out));
     fill(c_.get(), p.out, c_elems, seed + 2);
     args_.c = {base(c_, p.out) + static_cast<std::ptrdiff_t>(p.c_offset) * size_of(p.out), p.out,
-               p.d, sd.ld, sd.batch_elems};
+               p.d, sd.ld, batch_stride(sd, p.broadcast_c)};
   }
   args_.d = base(d_, p.out);
   args_.d_type = p.out;

@@ -75,6 +75,8 @@ struct Problem {
   int c_offset = 0;
   // fp8 per-tensor scales, passed as device pointers; none = nullptr (a scale of 1).
   std::optional<float> scale_a = std::nullopt, scale_b = std::nullopt;
+  // Operands broadcast across the batch: one matrix stored, batch stride 0.
+  bool broadcast_a = false, broadcast_b = false, broadcast_c = false;
   EpilogueSpec epilogue = {};
 
   std::string describe() const;

@@ -1,0 +1,95 @@
+// src/gemm/device_pointers.cpp
+//
+// Whether the device can reach the memory of every pointer a GEMM follows. A host (malloc) pointer
+// passed for an operand passed every other check and ended the context with an illegal address
+// (issue 15's probe), which poisons every later call in the process: the driver can say what the
+// memory is before the launch, at the cost of one query per pointer.
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "kernel_arguments.hpp"
+
+namespace warploom::gemm {
+
+namespace {
+
+// Whether the current device reads pageable host memory directly (HMM or ATS): then malloc'd
+// memory is as good as a device allocation to it.
+bool pageable_memory_access() {
+  int device = 0, access = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&access, cudaDevAttrPageableMemoryAccess, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return access != 0;
+}
+
+std::string hex(void const* p) {
+  std::ostringstream s;
+  s << p;
+  return s.str();
+}
+
+// The reason the device cannot reach `p`, or "".
+std::string unreachable(void const* p, bool& pageable_known, bool& pageable) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    // No verdict (no device, a driver that cannot say): the launch reports what it finds.
+    (void)cudaGetLastError();
+    return "";
+  }
+  switch (attr.type) {
+    case cudaMemoryTypeDevice:
+    case cudaMemoryTypeManaged:
+      return "";
+    case cudaMemoryTypeHost:
+      // Pinned memory is read through its device mapping, which under unified addressing is the
+      // host address itself; cudaHostRegister'd memory without it is not.
+      if (attr.devicePointer == p) return "";
+      return " is pinned host memory that the device sees at another address (" +
+             hex(attr.devicePointer) + "): pass cudaHostGetDevicePointer's address";
+    case cudaMemoryTypeUnregistered:
+    default:
+      if (!pageable_known) {
+        pageable = pageable_memory_access();
+        pageable_known = true;
+      }
+      if (pageable) return "";
+      return " is host memory the device cannot read (malloc, new, a stack or static array): "
+             "allocate it with cudaMalloc or cudaMallocManaged, or pin it with cudaMallocHost";
+  }
+}
+
+}  // namespace
+
+void check_device_pointers(GemmArguments const& r) {
+  GemmEpilogue const& e = r.epilogue;
+  std::vector<std::pair<char const*, void const*>> const pointers = {
+      {"a.data", r.a.data},
+      {"b.data", r.b.data},
+      {"c.data", r.beta != 0.0f ? r.c.data : nullptr},  // unread when beta == 0
+      {"d", r.d},
+      {"scale_a", r.scale_a},
+      {"scale_b", r.scale_b},
+      {"epilogue.bias", e.bias},
+      {"epilogue.row_scale", e.row_scale},
+      {"epilogue.col_scale", e.col_scale},
+      {"epilogue.residual.data", e.residual.data},
+      {"epilogue.pre_activation.data", e.pre_activation.data}};
+  bool pageable_known = false, pageable = false;
+  for (auto const& [name, p] : pointers) {
+    if (p == nullptr) continue;
+    std::string const why = unreachable(p, pageable_known, pageable);
+    if (!why.empty())
+      throw std::invalid_argument("gemm: " + std::string(name) + " = " + hex(p) + why);
+  }
+}
+
+}  // namespace warploom::gemm
