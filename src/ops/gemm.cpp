@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -85,10 +86,13 @@ template <class T>
 Given<T> own(std::optional<T> from_tensor, std::optional<T> explicit_value, char operand,
              char const* field) {
   std::string const field_name = fmt::format("{}_{}", field, operand);
-  if (from_tensor && explicit_value && *from_tensor != *explicit_value)
-    throw std::invalid_argument(fmt::format(
+  if (from_tensor && explicit_value && *from_tensor != *explicit_value) {
+    std::string const why = fmt::format(
         "Gemm: example tensor {} is {} but {} = {}: give one of them, or make them agree", operand,
-        text(*from_tensor), field_name, text(*explicit_value)));
+        text(*from_tensor), field_name, text(*explicit_value));
+    if constexpr (std::is_same_v<T, ScalarType>) throw DtypeError(why);
+    throw std::invalid_argument(why);
+  }
   if (from_tensor) return {from_tensor, fmt::format("tensor {}", operand)};
   if (explicit_value) return {explicit_value, field_name};
   return {};
@@ -487,7 +491,8 @@ gemm::Matrix to_matrix(TensorView const& v, char const* name, ScalarType type, M
                        int device) {
   if (v.data == nullptr) refuse_view(name, "has no data");
   if (v.dtype != type)
-    refuse_view(name, fmt::format("is {}; this plan expects {}", text(v.dtype), text(type)));
+    throw DtypeError(fmt::format("Gemm.run: argument `{}` is {}; this plan expects {}", name,
+                                 text(v.dtype), text(type)));
   if (device >= 0 && v.device >= 0 && v.device != device)
     refuse_view(name, fmt::format("lives on device {}; the current device is {} (run the plan "
                                   "with its device current)",
@@ -738,6 +743,25 @@ std::string Gemm::source(TileDescription const& td) const {
         text(impl_->types.accumulator), simt_shape(impl_->types.accumulator).schedule);
   sm90::KernelConfig const configs[] = {*c};
   return sm90::instance_source(configs);
+}
+
+TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, TensorView const& c,
+                                      TensorView const& d) const {
+  Impl const& p = *impl_;
+  if (p.compiled) return *p.compiled;
+  if (p.kernel == GemmKernel::Simt) return p.simt_description();
+  GemmArguments const args = p.map(a, b, c, d, 1.0f, c.empty() ? 0.0f : 1.0f, /*device=*/-1);
+  GemmArguments r;
+  try {
+    r = gemm::kernel_arguments(args, p.kernel);
+  } catch (std::invalid_argument const& e) {
+    refuse_arguments(args, p.kernel, e);
+  }
+  // As run() chooses: the design for the size of the problem the kernel sees (D^T for a
+  // column-major D), in its default configuration.
+  sm90::KernelConfig const config =
+      p.config(gemm::selected_design(r, ConsumerDesign::Auto), 0, 0, 1, 1);
+  return p.tensor_op_description(config, 1, 1);
 }
 
 GemmArguments Gemm::arguments(TensorView const& a, TensorView const& b, TensorView const& c,

@@ -137,6 +137,12 @@ class Gemm {
   // build or the JIT compiles for it. The SIMT GEMM's kernels are prebuilt templates: for them, a
   // note naming the instance.
   std::string source(TileDescription const& td) const;
+  // The configuration a run on these views uses: the compiled description, else the default of
+  // the design gemm() picks for the problem's size (for Simt, the SIMT GEMM's shape). Checks the
+  // views as arguments() does, needs no device: what a binding prints before a run (the seed's
+  // print_module).
+  TileDescription description_for(TensorView const& a, TensorView const& b, TensorView const& c,
+                                  TensorView const& d) const;
 
   // ---- Running ---------------------------------------------------------------------------------
   // Enqueues D = epilogue(alpha * A . B + beta * C) on `stream` and returns (asynchronous). `c` may
