@@ -28,6 +28,9 @@ namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace warploom::python {
+
+void bind_verify(nb::module_& m);  // verify.cpp
+
 namespace {
 
 using ops::Activation;
@@ -254,4 +257,5 @@ NB_MODULE(_core, m) {
   warploom::python::bind_tile_description(m);
   warploom::python::bind_views(m);
   warploom::python::bind_gemm(m);
+  warploom::python::bind_verify(m);
 }

@@ -3,6 +3,8 @@
     import warploom
     plan = warploom.op.Gemm(element=torch.float16, layout=warploom.LayoutType.RowMajor)
     plan.run(A, B, C, D)
+    warploom.schedules()                  # every schedule this build verified (`warploom list`)
+    print(warploom.verify("sm90_ts_gemm")[0])   # its schedule table and verdict (`warploom verify`)
 
 The plan is the C++ one (warploom::ops, docs/ops.md), bound with nanobind (warploom._core);
 docs/python.md is the guide. Importing warploom loads the library and nothing else: no compile,
@@ -19,6 +21,9 @@ from ._core import (
     OpcodeClass,
     TileDescription,
     TileSchedulerType,
+    Verdict,
+    schedules,
+    verify,
 )
 from . import epilogue, op
 from .op import Gemm
@@ -35,6 +40,9 @@ __all__ = [
     "OpcodeClass",
     "TileDescription",
     "TileSchedulerType",
+    "Verdict",
     "epilogue",
     "op",
+    "schedules",
+    "verify",
 ]
