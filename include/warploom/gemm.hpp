@@ -73,6 +73,9 @@ std::string_view to_string(Broadcast b);
 // Every member is optional (null / Identity: no term). Vectors and the bias are contiguous device
 // arrays of fp32 or of D's type; residual and pre_activation are M x N matrices of D's type with
 // their own layout, ld and batch stride (packed when 0); vectors are shared by every batch.
+// z is computed in fp32 (fp64 for fp64) and the activation reads it as stored in D's type, the
+// value pre_activation holds (as a Linear layer followed by the activation in D's type would);
+// activations use CUDA's accurate erff, tanhf and expf.
 struct GemmEpilogue {
   Activation activation = Activation::Identity;
   float leaky_slope = 0.01f;  // LeakyReLU's slope below 0
@@ -148,6 +151,11 @@ struct GemmTuning {
 // shared memory only K-major); A's, B's and D's base pointers 16-byte aligned and their leading
 // dimensions and batch strides multiples of 16 bytes (TMA's rules; for fp8 a row-major A and
 // column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs.
+// The fused epilogue (both kernels run it): a valid activation, a finite leaky_slope for
+// LeakyReLU; the bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their
+// element; residual and pre_activation of D's type, in either layout, their ld and batch stride
+// resolved and checked like C's; pre_activation overlapping none of A, B, C, D and the residual,
+// the residual not overlapping D, the vectors neither D nor pre_activation.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (0 -> the

@@ -46,11 +46,38 @@ Operand operand(Matrix const& x) {
   return {x.data, x.type, x.layout == MatrixLayout::RowMajor, x.ld, x.batch_stride};
 }
 
+// The fused epilogue as the reference reads it. Vectors are Operands of one row (bias along the
+// columns, col_scale) or one column (bias along the rows, row_scale), so that `at` widens them.
+struct Epilogue {
+  Activation activation;
+  double slope;
+  bool bias_per_row;
+  Operand bias, row_scale, col_scale, residual;  // data null: absent
+};
+
+Operand vector(void const* data, ScalarType type, bool along_rows) {
+  // A column vector (one value per row) is a column-major M x 1 matrix, a row vector a row-major
+  // 1 x N one: element (i, 0) or (0, j) is data[i] or data[j].
+  return {data, type, !along_rows, 1, 0};
+}
+
+Epilogue epilogue_of(GemmEpilogue const& e) {
+  bool const per_row = e.bias_broadcast == Broadcast::PerRow;
+  return {e.activation,
+          e.leaky_slope,
+          per_row,
+          vector(e.bias, e.bias_type, per_row),
+          vector(e.row_scale, ScalarType::F32, true),
+          vector(e.col_scale, ScalarType::F32, false),
+          operand(e.residual)};
+}
+
 // `scale_a`, `scale_b`: the fp8 per-tensor scales (device values, null = 1), folded into alpha in
 // double.
 __global__ void reference_kernel(int m, int n, int k, int batch, Operand a, Operand b, Operand c,
                                  double alpha, double beta, float const* scale_a,
-                                 float const* scale_b, double* out) {
+                                 float const* scale_b, Epilogue e, double* out,
+                                 double* pre_activation) {
   int const j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (j >= n) return;
   if (scale_a != nullptr) alpha *= *scale_a;
@@ -59,24 +86,32 @@ __global__ void reference_kernel(int m, int n, int k, int batch, Operand a, Oper
     for (int i = static_cast<int>(blockIdx.y); i < m; i += static_cast<int>(gridDim.y)) {
       double sum = 0.0;
       for (int p = 0; p < k; ++p) sum += a.at(l, i, p) * b.at(l, p, j);
-      double r = alpha * sum;
-      if (beta != 0.0) r += beta * c.at(l, i, j);
-      out[(std::int64_t{l} * m + i) * n + j] = r;
+      double z = alpha * sum;
+      if (e.row_scale.data != nullptr) z *= e.row_scale.at(0, i, 0);
+      if (e.col_scale.data != nullptr) z *= e.col_scale.at(0, 0, j);
+      if (beta != 0.0) z += beta * c.at(l, i, j);
+      if (e.bias.data != nullptr) z += e.bias_per_row ? e.bias.at(0, i, 0) : e.bias.at(0, 0, j);
+      std::int64_t const at = (std::int64_t{l} * m + i) * n + j;
+      if (pre_activation != nullptr) pre_activation[at] = z;
+      double r = reference_activation(e.activation, z, e.slope);
+      if (e.residual.data != nullptr) r += e.residual.at(l, i, j);
+      out[at] = r;
     }
   }
 }
 
 }  // namespace
 
-void reference_gemm(GemmArguments const& args, double* out, cudaStream_t stream) {
+void reference_gemm(GemmArguments const& args, double* out, cudaStream_t stream,
+                    double* pre_activation) {
   GemmArguments const r = resolved(args);
   constexpr int kThreads = 128;
   constexpr int kMaxGridYZ = 65535;
   dim3 const grid((r.n + kThreads - 1) / kThreads, r.m < kMaxGridYZ ? r.m : kMaxGridYZ,
                   r.batch < kMaxGridYZ ? r.batch : kMaxGridYZ);
-  reference_kernel<<<grid, kThreads, 0, stream>>>(r.m, r.n, r.k, r.batch, operand(r.a),
-                                                  operand(r.b), operand(r.c), r.alpha, r.beta,
-                                                  r.scale_a, r.scale_b, out);
+  reference_kernel<<<grid, kThreads, 0, stream>>>(
+      r.m, r.n, r.k, r.batch, operand(r.a), operand(r.b), operand(r.c), r.alpha, r.beta, r.scale_a,
+      r.scale_b, epilogue_of(r.epilogue), out, pre_activation);
   WL_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -5,10 +5,12 @@
 // the row-major transpose (D^T = B^T . A^T), so the kernels only ever see row-major C and D.
 #include "warploom/gemm.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 #include "kernel_arguments.hpp"
@@ -116,6 +118,32 @@ std::string fp8_layout_violation(GemmArguments const& r) {
   return "";
 }
 
+// ---- The fused epilogue -------------------------------------------------------------------------
+
+bool is_fused(GemmEpilogue const& e) {
+  return e.activation != Activation::Identity || e.bias != nullptr || e.row_scale != nullptr ||
+         e.col_scale != nullptr || e.residual.data != nullptr || e.pre_activation.data != nullptr;
+}
+
+// The epilogue's vectors, by their argument names.
+struct Vector {
+  char const* name;
+  void const* data;
+  ScalarType type;
+  int count;
+};
+std::vector<Vector> vectors_of(GemmArguments const& a) {
+  GemmEpilogue const& e = a.epilogue;
+  std::vector<Vector> v;
+  int const bias_count = e.bias_broadcast == Broadcast::PerRow ? a.m : a.n;
+  if (e.bias != nullptr) v.push_back({"epilogue.bias", e.bias, e.bias_type, bias_count});
+  if (e.row_scale != nullptr)
+    v.push_back({"epilogue.row_scale", e.row_scale, ScalarType::F32, a.m});
+  if (e.col_scale != nullptr)
+    v.push_back({"epilogue.col_scale", e.col_scale, ScalarType::F32, a.n});
+  return v;
+}
+
 // The first rule of the tensor-core GEMM that resolved arguments break, as an error message; ""
 // when it can run them. (C is read by the threads, not by TMA: it has no rule of its own.)
 std::string tensor_core_violation(GemmArguments const& r) {
@@ -127,6 +155,96 @@ std::string tensor_core_violation(GemmArguments const& r) {
   return e;
 }
 
+// The bytes [first, last) a resolved rows x cols operand spans, padding included.
+struct ByteRange {
+  std::uintptr_t first, last;
+  bool overlaps(ByteRange o) const { return first < o.last && o.first < last; }
+};
+ByteRange range_of(void const* data, ScalarType type, MatrixLayout layout, std::int64_t ld,
+                   std::int64_t batch_stride, int rows, int cols, int batch) {
+  Extents const e = extents(layout, rows, cols);
+  std::int64_t const elements = (batch - 1) * batch_stride + (e.strided - 1) * ld + e.contiguous;
+  auto const first = reinterpret_cast<std::uintptr_t>(data);
+  return {first, first + static_cast<std::uintptr_t>(elements * size_of(type))};
+}
+ByteRange range_of(Matrix const& x, int rows, int cols, int batch) {
+  return range_of(x.data, x.type, x.layout, x.ld, x.batch_stride, rows, cols, batch);
+}
+
+// Checks the fused epilogue of `args` (C and D already resolved) and resolves its matrices: each
+// rule names the argument. Separate from resolve() so that the epilogue's rules read in one place.
+void resolve_epilogue(GemmArguments& args) {
+  GemmEpilogue& e = args.epilogue;
+  if (!is_fused(e)) return;
+  std::string const d_type = std::string(to_string(args.d_type));
+  if (static_cast<unsigned>(e.activation) > static_cast<unsigned>(Activation::Tanh))
+    fail("epilogue.activation = " + str(static_cast<int>(e.activation)) + " is not an Activation");
+  if (e.activation == Activation::LeakyReLU && !std::isfinite(e.leaky_slope))
+    fail("epilogue.leaky_slope = " + std::to_string(e.leaky_slope) + " must be finite");
+  if (e.bias != nullptr) {
+    if (e.bias_type != ScalarType::F32 && e.bias_type != args.d_type)
+      fail("epilogue.bias_type = " + std::string(to_string(e.bias_type)) +
+           ": the bias is fp32 or of D's type (d_type = " + d_type + ")");
+    if (e.bias_broadcast != Broadcast::PerRow && e.bias_broadcast != Broadcast::PerColumn)
+      fail("epilogue.bias_broadcast = " + str(static_cast<int>(e.bias_broadcast)) +
+           " is not a Broadcast (PerRow or PerColumn)");
+  }
+  for (Vector const& v : vectors_of(args)) {
+    std::int64_t const bytes = size_of(v.type);
+    if (reinterpret_cast<std::uintptr_t>(v.data) % static_cast<std::uintptr_t>(bytes) != 0)
+      fail(std::string(v.name) + " must be " + str(bytes) + "-byte aligned (element alignment)");
+  }
+  for (auto [name, x] :
+       {std::pair<char const*, Matrix*>{"epilogue.residual", &e.residual},
+        std::pair<char const*, Matrix*>{"epilogue.pre_activation", &e.pre_activation}}) {
+    if (x->data == nullptr) continue;
+    if (x->type != args.d_type)
+      fail(std::string(name) + ".type = " + std::string(to_string(x->type)) +
+           " differs from d_type = " + d_type + " (the epilogue's matrices are of D's type)");
+    resolve_operand(name, x->data, x->type, x->layout, x->ld, x->batch_stride, args.m, args.n,
+                    args.batch);
+  }
+
+  // What the kernel writes must not be what it reads elsewhere: another CTA could read an element
+  // after it was overwritten. Compared by the byte ranges the operands span (padding included).
+  ByteRange const d = range_of(args.d, args.d_type, args.d_layout, args.ldd, args.batch_stride_d,
+                               args.m, args.n, args.batch);
+  if (e.pre_activation.data != nullptr) {
+    ByteRange const pre = range_of(e.pre_activation, args.m, args.n, args.batch);
+    std::vector<std::pair<char const*, ByteRange>> others = {
+        {"a.data", range_of(args.a, args.m, args.k, args.batch)},
+        {"b.data", range_of(args.b, args.k, args.n, args.batch)},
+        {"d", d}};
+    if (args.c.data != nullptr)
+      others.push_back({"c.data", range_of(args.c, args.m, args.n, args.batch)});
+    if (e.residual.data != nullptr)
+      others.push_back(
+          {"epilogue.residual.data", range_of(e.residual, args.m, args.n, args.batch)});
+    for (auto const& [name, range] : others)
+      if (pre.overlaps(range))
+        fail("epilogue.pre_activation.data overlaps " + std::string(name) +
+             ": the pre-activation output must not alias A, B, C, D or the residual (their memory "
+             "ranges overlap)");
+  }
+  // The residual is read after z was stored (the SIMT GEMM stores z in D, then reads it back to
+  // activate it), so it must not be D, not even exactly.
+  if (e.residual.data != nullptr && range_of(e.residual, args.m, args.n, args.batch).overlaps(d))
+    fail(
+        "epilogue.residual.data overlaps d: the residual must not alias D (their memory ranges "
+        "overlap)");
+  for (Vector const& v : vectors_of(args)) {
+    auto const first = reinterpret_cast<std::uintptr_t>(v.data);
+    ByteRange const range{first, first + static_cast<std::uintptr_t>(v.count) * size_of(v.type)};
+    if (range.overlaps(d))
+      fail(std::string(v.name) + " overlaps d: the epilogue's vectors are read while D is written");
+    if (e.pre_activation.data != nullptr &&
+        range.overlaps(range_of(e.pre_activation, args.m, args.n, args.batch)))
+      fail(std::string(v.name) +
+           " overlaps epilogue.pre_activation.data: the epilogue's vectors are read while the "
+           "pre-activation output is written");
+  }
+}
+
 MatrixLayout transposed(MatrixLayout l) {
   return l == MatrixLayout::RowMajor ? MatrixLayout::ColMajor : MatrixLayout::RowMajor;
 }
@@ -134,14 +252,6 @@ MatrixLayout transposed(MatrixLayout l) {
 // Checks `args` against the rules of `kernel` (Auto: the rules every kernel shares) and resolves
 // them.
 GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
-  // The fused epilogue is declared ahead of the kernels that run it: refuse it rather than ignore
-  // it (a silently dropped bias or activation would be a wrong answer).
-  GemmEpilogue const& e = args.epilogue;
-  if (e.activation != Activation::Identity || e.bias != nullptr || e.row_scale != nullptr ||
-      e.col_scale != nullptr || e.residual.data != nullptr || e.pre_activation.data != nullptr)
-    fail(
-        "epilogue: fused activations, bias, scales, residual and pre-activation output are not "
-        "implemented by this build's kernels yet");
   if (args.m < 1) fail("m = " + str(args.m) + " must be at least 1");
   if (args.n < 1) fail("n = " + str(args.n) + " must be at least 1");
   if (args.k < 1) fail("k = " + str(args.k) + " must be at least 1");
@@ -197,11 +307,23 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   } else {
     args.c = Matrix{nullptr, args.d_type, args.d_layout, args.ldd, args.batch_stride_d};
   }
+  resolve_epilogue(args);
   if (kernel == GemmKernel::TensorCore) {
     std::string const e = tensor_core_violation(args);
     if (!e.empty()) fail(e);
   }
   return args;
+}
+
+// The epilogue of D^T: D's rows are D^T's columns, so the row and column vectors trade places and
+// the matrices are seen transposed (the same storage).
+GemmEpilogue transposed(GemmEpilogue e) {
+  std::swap(e.row_scale, e.col_scale);
+  e.bias_broadcast =
+      e.bias_broadcast == Broadcast::PerRow ? Broadcast::PerColumn : Broadcast::PerRow;
+  e.residual.layout = transposed(e.residual.layout);
+  e.pre_activation.layout = transposed(e.pre_activation.layout);
+  return e;
 }
 
 // D column-major: compute D^T = B^T . A^T, whose D^T is row-major with the same storage.
@@ -214,6 +336,7 @@ GemmArguments with_row_major_d(GemmArguments args) {
   args.b.layout = transposed(args.b.layout);
   args.c.layout = MatrixLayout::RowMajor;
   args.d_layout = MatrixLayout::RowMajor;
+  args.epilogue = transposed(args.epilogue);
   return args;
 }
 

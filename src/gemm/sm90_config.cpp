@@ -1,6 +1,7 @@
 // src/gemm/sm90_config.cpp — sm90 GEMM configurations: names, selection, shared-memory fit.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -33,10 +34,46 @@ DesignDefaults defaults_of(ConsumerDesign d) {
 
 }  // namespace
 
+std::vector<std::string> epilogue_tokens(EpilogueConfig const& e) {
+  std::vector<std::string> t;
+  if (e.row_scale) t.emplace_back("rowscale");
+  if (e.col_scale) t.emplace_back("colscale");
+  if (e.bias)
+    t.push_back(fmt::format("{}bias{}", e.bias_broadcast == Broadcast::PerRow ? "row" : "col",
+                            to_string(e.bias_type)));
+  if (e.pre_activation) t.emplace_back("preact");
+  if (e.activation != Activation::Identity) {
+    // Identifier-safe: names are also function names (run_<name>) and '_' separates fields.
+    std::string a(to_string(e.activation));
+    std::erase(a, '_');
+    t.push_back(a);
+  }
+  if (e.residual) t.emplace_back("residual");
+  return t;
+}
+
 std::string name_of(KernelConfig const& c) {
-  return fmt::format("{}_{}_{}{}_{}_s{}_b{}_{}x{}", to_string(c.in), to_string(c.out),
-                     c.a_k_major ? 't' : 'n', c.b_k_major ? 'n' : 't', to_string(c.design),
-                     c.stages, c.staging_buffers, c.cluster_m, c.cluster_n);
+  std::string name =
+      fmt::format("{}_{}_{}{}_{}_s{}_b{}_{}x{}", to_string(c.in), to_string(c.out),
+                  c.a_k_major ? 't' : 'n', c.b_k_major ? 'n' : 't', to_string(c.design), c.stages,
+                  c.staging_buffers, c.cluster_m, c.cluster_n);
+  for (std::string const& token : epilogue_tokens(c.epilogue)) name += "_" + token;
+  return name;
+}
+
+EpilogueConfig epilogue_config_of(GemmArguments const& r) {
+  GemmEpilogue const& e = r.epilogue;
+  EpilogueConfig c{.row_scale = e.row_scale != nullptr,
+                   .col_scale = e.col_scale != nullptr,
+                   .bias = e.bias != nullptr,
+                   .pre_activation = e.pre_activation.data != nullptr,
+                   .activation = e.activation,
+                   .residual = e.residual.data != nullptr};
+  if (c.bias) {
+    c.bias_broadcast = e.bias_broadcast;
+    c.bias_type = e.bias_type;
+  }
+  return c;
 }
 
 KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning) {
@@ -50,7 +87,8 @@ KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning) {
       .stages = tuning.stages != 0 ? tuning.stages : d.stages,
       .staging_buffers = tuning.staging_buffers != 0 ? tuning.staging_buffers : d.staging_buffers,
       .cluster_m = tuning.cluster_m,
-      .cluster_n = tuning.cluster_n};
+      .cluster_n = tuning.cluster_n,
+      .epilogue = epilogue_config_of(r)};
 }
 
 std::string schedule_of(KernelConfig const& c) {

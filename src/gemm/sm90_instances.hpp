@@ -17,6 +17,28 @@
 
 namespace warploom::gemm::sm90 {
 
+// The fused epilogue of a configuration (kernels/gemm/sm90/epilogue_ops.cuh), as the kernel sees
+// it: after gemm.cpp's transposition for a column-major D, which swaps rows and columns. What is
+// here is compiled into the instance (which ops exist, the activation, the bias's broadcast and
+// type); the pointers, strides and LeakyReLU's slope are run-time arguments. The default is the
+// plain GEMM. Canonical: bias_broadcast and bias_type keep their defaults when there is no bias,
+// and bias_type is F32 for fp32 D (D's type and fp32 are one type then).
+struct EpilogueConfig {
+  bool row_scale = false;
+  bool col_scale = false;
+  bool bias = false;
+  Broadcast bias_broadcast = Broadcast::PerColumn;
+  ScalarType bias_type = ScalarType::F32;
+  bool pre_activation = false;
+  Activation activation = Activation::Identity;
+  bool residual = false;
+  friend bool operator==(EpilogueConfig const&, EpilogueConfig const&) = default;
+  bool fused() const { return !(*this == EpilogueConfig{}); }
+};
+
+// The EpilogueConfig of resolved, row-major-D arguments.
+EpilogueConfig epilogue_config_of(GemmArguments const& resolved_args);
+
 struct KernelConfig {
   ScalarType in = ScalarType::BF16;  // A and B
   ScalarType out = ScalarType::BF16;
@@ -27,11 +49,20 @@ struct KernelConfig {
   int staging_buffers = 2;
   int cluster_m = 1;
   int cluster_n = 1;
+  EpilogueConfig epilogue = {};
   friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
 };
 
-// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS).
+// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); a fused
+// epilogue appends its ops in the order they apply, e.g. "..._1x1_colbiasbf16_gelu" or
+// "..._1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_residual" (the tokens of
+// epilogue_tokens).
 std::string name_of(KernelConfig const& c);
+
+// The name's tokens of a fused epilogue, in order ("" for none): rowscale, colscale,
+// {row,col}bias{fp32,bf16,fp16}, preact, the activation without underscores (relu, leakyrelu,
+// gelu, gelutanh, hardswish, sigmoid, silu, tanh), residual.
+std::vector<std::string> epilogue_tokens(EpilogueConfig const& e);
 
 // The configuration gemm() runs for resolved, row-major-D arguments and a tuning whose design is
 // not Auto (stages 0 and staging_buffers 0 become the design's defaults).

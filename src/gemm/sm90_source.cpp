@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace warploom::gemm::sm90 {
 namespace {
@@ -59,12 +60,94 @@ std::string function_of(KernelConfig const& c) {
   return fmt::format("run_{}", name_of(c));
 }
 
+constexpr Activation kActivations[] = {
+    Activation::Identity, Activation::ReLU,     Activation::LeakyReLU,
+    Activation::GELU,     Activation::GELUTanh, Activation::HardSwish,
+    Activation::Sigmoid,  Activation::SiLU,     Activation::Tanh,
+};
+
+std::string_view enumerator_of(Activation a) {
+  switch (a) {
+    case Activation::Identity:
+      return "Identity";
+    case Activation::ReLU:
+      return "ReLU";
+    case Activation::LeakyReLU:
+      return "LeakyReLU";
+    case Activation::GELU:
+      return "GELU";
+    case Activation::GELUTanh:
+      return "GELUTanh";
+    case Activation::HardSwish:
+      return "HardSwish";
+    case Activation::Sigmoid:
+      return "Sigmoid";
+    case Activation::SiLU:
+      return "SiLU";
+    case Activation::Tanh:
+      return "Tanh";
+  }
+  return "?";
+}
+
+std::string_view enumerator_of(Broadcast b) {
+  return b == Broadcast::PerRow ? "PerRow" : "PerColumn";
+}
+
+// Every epilogue of one op: each spells one name token (epilogue_tokens).
+std::vector<EpilogueConfig> single_ops() {
+  std::vector<EpilogueConfig> ops = {
+      {.row_scale = true}, {.col_scale = true}, {.pre_activation = true}, {.residual = true}};
+  for (Broadcast b : {Broadcast::PerRow, Broadcast::PerColumn})
+    for (ScalarType t : {ScalarType::F32, ScalarType::BF16, ScalarType::F16})
+      ops.push_back({.bias = true, .bias_broadcast = b, .bias_type = t});
+  for (Activation a : kActivations)
+    if (a != Activation::Identity) ops.push_back({.activation = a});
+  return ops;
+}
+
+// Adds the op that one name token stands for to `e`; false for no token.
+bool parse_epilogue_token(std::string_view token, EpilogueConfig& e) {
+  for (EpilogueConfig const& op : single_ops()) {
+    if (epilogue_tokens(op).front() != token) continue;
+    e.row_scale |= op.row_scale;
+    e.col_scale |= op.col_scale;
+    e.pre_activation |= op.pre_activation;
+    e.residual |= op.residual;
+    if (op.bias) {
+      e.bias = true;
+      e.bias_broadcast = op.bias_broadcast;
+      e.bias_type = op.bias_type;
+    }
+    if (op.activation != Activation::Identity) e.activation = op.activation;
+    return true;
+  }
+  return false;
+}
+
+// The epi::Chain<...> type of a fused epilogue (kernels/gemm/sm90/epilogue_ops.cuh), its ops in
+// the order of the name's tokens; "" for the plain GEMM (the instance's default).
+std::string chain_of(EpilogueConfig const& e) {
+  if (!e.fused()) return "";
+  std::vector<std::string> ops;
+  if (e.row_scale) ops.emplace_back("epi::RowScale");
+  if (e.col_scale) ops.emplace_back("epi::ColScale");
+  if (e.bias)
+    ops.push_back(fmt::format("epi::Bias<Broadcast::{}, {}>", enumerator_of(e.bias_broadcast),
+                              names_of(e.bias_type)->cute));
+  if (e.pre_activation) ops.emplace_back("epi::PreActivation");
+  if (e.activation != Activation::Identity)
+    ops.push_back(fmt::format("epi::Act<Activation::{}>", enumerator_of(e.activation)));
+  if (e.residual) ops.emplace_back("epi::Residual");
+  return fmt::format(", epi::Chain<{}>", fmt::join(ops, ", "));
+}
+
 }  // namespace
 
 std::optional<KernelConfig> parse_config(std::string_view name) {
-  // in_out_letters_design_sS_bB_MxN
+  // in_out_letters_design_sS_bB_MxN[_epilogue tokens]
   std::vector<std::string_view> const f = split(name, '_');
-  if (f.size() != 7 || f[2].size() != 2) return std::nullopt;
+  if (f.size() < 7 || f[2].size() != 2) return std::nullopt;
   KernelConfig c;
   auto const in = type_named(f[0]);
   auto const out = type_named(f[1]);
@@ -91,7 +174,13 @@ std::optional<KernelConfig> parse_config(std::string_view name) {
   c.staging_buffers = *buffers;
   c.cluster_m = cluster[0][0] - '0';
   c.cluster_n = cluster[1][0] - '0';
-  if (name_of(c) != name) return std::nullopt;  // e.g. leading zeros, cluster digits out of range
+  for (std::size_t i = 7; i < f.size(); ++i)
+    if (!parse_epilogue_token(f[i], c.epilogue)) return std::nullopt;
+  // e.g. leading zeros, cluster digits out of range, epilogue tokens out of order or repeated, a
+  // bias type that is neither fp32 nor D's
+  if (name_of(c) != name) return std::nullopt;
+  if (c.epilogue.bias && c.epilogue.bias_type != ScalarType::F32 && c.epilogue.bias_type != c.out)
+    return std::nullopt;
   return c;
 }
 
@@ -111,9 +200,10 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
              : fmt::format("PingpongShape<{}, {}, {}>", c.stages, c.staging_buffers, cluster);
     s += fmt::format(
         "\nvoid {}(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {{\n"
-        "  launch_ts_gemm<Instance<{}, {}, {}, {}, {}, {}, {}, {}>>(args, tuning, stream);\n}}\n",
+        "  launch_ts_gemm<Instance<{}, {}, {}, {}, {}, {}, {}, {}{}>>(args, tuning, stream);\n}}\n",
         function_of(c), coop ? "Cooperative" : "Pingpong", shape, names_of(c.in)->cute,
-        names_of(c.out)->cute, c.a_k_major, c.b_k_major, c.cluster_m, c.cluster_n);
+        names_of(c.out)->cute, c.a_k_major, c.b_k_major, c.cluster_m, c.cluster_n,
+        chain_of(c.epilogue));
   }
   s += "\n}  // namespace warploom::gemm::sm90\n";
   if (jit_entry && !configs.empty())
@@ -129,12 +219,20 @@ std::string instance_table_source(std::span<KernelConfig const> configs) {
   for (KernelConfig const& c : configs) {
     decls += fmt::format("void {}(GemmArguments const&, GemmTuning const&, cudaStream_t);\n",
                          function_of(c));
+    EpilogueConfig const& e = c.epilogue;
+    std::string const epilogue =
+        !e.fused()
+            ? ""
+            : fmt::format(", {{{}, {}, {}, Broadcast::{}, ScalarType::{}, {}, Activation::{}, {}}}",
+                          e.row_scale, e.col_scale, e.bias, enumerator_of(e.bias_broadcast),
+                          names_of(e.bias_type)->enumerator, e.pre_activation,
+                          enumerator_of(e.activation), e.residual);
     entries += fmt::format(
-        "      {{{{ScalarType::{}, ScalarType::{}, {}, {}, ConsumerDesign::{}, {}, {}, {}, {}}}, "
+        "      {{{{ScalarType::{}, ScalarType::{}, {}, {}, ConsumerDesign::{}, {}, {}, {}, {}{}}}, "
         "&{}}},\n",
         names_of(c.in)->enumerator, names_of(c.out)->enumerator, c.a_k_major, c.b_k_major,
         c.design == ConsumerDesign::Cooperative ? "Cooperative" : "PingPong", c.stages,
-        c.staging_buffers, c.cluster_m, c.cluster_n, function_of(c));
+        c.staging_buffers, c.cluster_m, c.cluster_n, epilogue, function_of(c));
   }
   return fmt::format(
       "// Generated by warploom (src/gemm/sm90_source.cpp): the sm90 TS GEMM instances this\n"

@@ -293,6 +293,7 @@ struct Gemm::Impl {
   std::optional<TileDescription> compiled;
   GemmTuning compiled_tuning;
   sm90::LaunchFn compiled_launch = nullptr;
+  sm90::EpilogueConfig compiled_epilogue;  // the fused epilogue compiled_launch runs
   // Without one: the default configuration of each design, obtained on first use.
   mutable Cached<sm90::LaunchFn> default_launch[2];
   // The device run() last found of the plan's architecture (-1: none yet).
@@ -461,6 +462,30 @@ struct Gemm::Impl {
 
   GemmArguments map(TensorView const& a, TensorView const& b, TensorView const& c,
                     TensorView const& d, float alpha, float beta, int device) const;
+
+  // The kernel's view of the plan's fused epilogue (which ops, the activation, the bias's type and
+  // broadcast — after a column-major D's transposition): what gemm() derives from real arguments,
+  // derived from stand-ins, so compile() can obtain the fused instance before any run().
+  sm90::EpilogueConfig epilogue_config() const {
+    if (kernel != GemmKernel::TensorCore) return {};
+    GemmArguments probe = stand_in(types);
+    auto const fake = [](std::uintptr_t i) { return reinterpret_cast<void*>(i << 20); };
+    GemmEpilogue e = epilogue;
+    if (e.bias != nullptr) e.bias = fake(5);
+    if (e.row_scale != nullptr) e.row_scale = static_cast<float const*>(fake(6));
+    if (e.col_scale != nullptr) e.col_scale = static_cast<float const*>(fake(7));
+    if (e.residual.data != nullptr) e.residual = {fake(8), types.d, types.layout_d};
+    if (e.pre_activation.data != nullptr) e.pre_activation = {fake(9), types.d, types.layout_d};
+    probe.epilogue = e;
+    return sm90::epilogue_config_of(gemm::kernel_arguments(probe, kernel));
+  }
+
+  // The tensor-core instance `td` names, with the plan's epilogue as set now; none for the SIMT.
+  std::optional<sm90::KernelConfig> instance_config(TileDescription const& td) const {
+    std::optional<sm90::KernelConfig> c = validate(td);
+    if (c) c->epilogue = epilogue_config();
+    return c;
+  }
 };
 
 namespace {
@@ -702,7 +727,7 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
 }
 
 bool Gemm::is_prebuilt(TileDescription const& td) const {
-  std::optional<sm90::KernelConfig> const c = impl_->validate(td);
+  std::optional<sm90::KernelConfig> const c = impl_->instance_config(td);
   if (!c) return true;  // the SIMT GEMM's kernels are all prebuilt
   for (sm90::PrebuiltInstance const& i : sm90::prebuilt_instances())
     if (i.config == *c) return true;
@@ -711,8 +736,9 @@ bool Gemm::is_prebuilt(TileDescription const& td) const {
 
 void Gemm::compile(TileDescription const& td) {
   Impl& p = *impl_;
-  std::optional<sm90::KernelConfig> const c = p.validate(td);
+  std::optional<sm90::KernelConfig> const c = p.instance_config(td);
   sm90::LaunchFn const fn = c ? sm90::instance_for(*c) : nullptr;
+  p.compiled_epilogue = c ? c->epilogue : sm90::EpilogueConfig{};
   p.compiled = td;
   p.compiled_tuning = p.tuning_of(td);
   p.compiled_launch = fn;
@@ -797,15 +823,24 @@ void Gemm::run(TensorView const& a, TensorView const& b, TensorView const& c, Te
                               stream);
     return;
   }
+  // The instance kept by compile(), or the default (the design gemm() picks for the problem's
+  // size, its default configuration) — when it runs this call's epilogue: an epilogue set after
+  // compile(), or a fused one without it, takes its own instance (prebuilt, cached or compiled
+  // now), never the plain one.
+  sm90::EpilogueConfig const epilogue = sm90::epilogue_config_of(r);
   if (p.compiled_launch != nullptr) {
-    p.compiled_launch(r, p.compiled_tuning, stream);
+    sm90::LaunchFn const fn = epilogue == p.compiled_epilogue
+                                  ? p.compiled_launch
+                                  : sm90::instance_for(sm90::config_of(r, p.compiled_tuning));
+    fn(r, p.compiled_tuning, stream);
     return;
   }
-  // The default: the design gemm() picks for the problem's size, its default configuration.
   GemmTuning tuning;
   tuning.kernel = GemmKernel::TensorCore;
   tuning.design = gemm::selected_design(r, ConsumerDesign::Auto);
-  p.default_instance(tuning.design)(r, tuning, stream);
+  sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
+                                             : p.default_instance(tuning.design);
+  fn(r, tuning, stream);
 }
 
 }  // namespace warploom::ops

@@ -9,16 +9,26 @@
 
 namespace warploom::testing {
 
-// what() of the std::invalid_argument `call` throws; "(no std::invalid_argument)" when it throws
-// none (other exceptions propagate).
-template <class F>
-std::string invalid_argument_message(F&& call) {
+// what() of the `Error` `call` throws; "(no exception of that type)" when it throws none (other
+// exceptions propagate).
+template <class Error, class F>
+std::string thrown_message(F&& call) {
   try {
     call();
-  } catch (std::invalid_argument const& e) {
+  } catch (Error const& e) {
     return e.what();
   }
-  return "(no std::invalid_argument)";
+  return "(no exception of that type)";
+}
+
+template <class F>
+std::string invalid_argument_message(F&& call) {
+  return thrown_message<std::invalid_argument>(call);
+}
+
+template <class F>
+std::string runtime_error_message(F&& call) {
+  return thrown_message<std::runtime_error>(call);
 }
 
 }  // namespace warploom::testing

@@ -14,6 +14,7 @@
 
 #include "gemm/tile_raster.hpp"
 #include "warploom/config.hpp"
+#include "warploom/gemm.hpp"
 
 namespace warploom::gemm::simt {
 
@@ -74,6 +75,30 @@ struct Operand {
   bool k_contiguous = false;
 };
 
+// An M x N matrix of the fused epilogue (residual, pre_activation): element (i, j) of batch l at
+// data + l * batch_stride + i * stride_row + j * stride_col (either layout); data null: absent.
+struct EpilogueMatrix {
+  void const* data = nullptr;
+  std::int64_t stride_row = 0, stride_col = 0, batch_stride = 0;
+};
+
+// The fused epilogue (warploom/gemm.hpp, GemmEpilogue), decided at run time: the SIMT GEMM is the
+// fallback for shapes and types the tensor cores do not take, not worth an instance per epilogue.
+// `fused` false: none (the plain GEMM's code, unchanged); `finish`: an activation, residual or
+// pre-activation output, applied in a second, rolled pass over the thread's outputs.
+struct FusedEpilogue {
+  bool fused = false;
+  bool finish = false;
+  Activation activation = Activation::Identity;
+  float slope = 0.0f;
+  void const* bias = nullptr;  // fp32, or the output type when !bias_fp32
+  bool bias_fp32 = true;
+  bool bias_per_row = false;
+  float const* row_scale = nullptr;
+  float const* col_scale = nullptr;
+  EpilogueMatrix residual, pre_activation;
+};
+
 // fp32 accumulation for fp8, 16-bit and fp32 inputs, fp64 for fp64.
 template <class TIn>
 using AccumulatorOf = std::conditional_t<std::is_same_v<TIn, double>, double, float>;
@@ -118,6 +143,7 @@ struct GemmConfig : S {
     TileRaster raster;
     int num_tiles = 0;
     int k_tiles = 0;
+    FusedEpilogue epilogue;
   };
 
   // Which values of a (rows x kTileK) operand tile load thread `t` moves: value j sits at tile row

@@ -59,8 +59,30 @@ Operand<T> operand_view(Matrix const& x, int rows, MatrixLayout k_layout) {
           .k_contiguous = k_contiguous};
 }
 
+// The fused epilogue of resolved, row-major-D arguments, for the kernel.
+inline EpilogueMatrix epilogue_matrix(Matrix const& x) {
+  bool const row_major = x.layout == MatrixLayout::RowMajor;
+  return {x.data, row_major ? x.ld : 1, row_major ? 1 : x.ld, x.batch_stride};
+}
+inline FusedEpilogue fused_epilogue(GemmArguments const& args) {
+  GemmEpilogue const& e = args.epilogue;
+  FusedEpilogue f{.activation = e.activation,
+                  .slope = e.leaky_slope,
+                  .bias = e.bias,
+                  .bias_fp32 = e.bias_type == ScalarType::F32,
+                  .bias_per_row = e.bias_broadcast == Broadcast::PerRow,
+                  .row_scale = e.row_scale,
+                  .col_scale = e.col_scale,
+                  .residual = epilogue_matrix(e.residual),
+                  .pre_activation = epilogue_matrix(e.pre_activation)};
+  f.finish = e.activation != Activation::Identity || e.residual.data != nullptr ||
+             e.pre_activation.data != nullptr;
+  f.fused = f.finish || e.bias != nullptr || e.row_scale != nullptr || e.col_scale != nullptr;
+  return f;
+}
+
 // `args` has its leading dimensions and batch strides resolved and row-major C and D (gemm.cpp's
-// normalisation); the types are the instance's.
+// normalisation, the epilogue transposed with D); the types are the instance's.
 template <class I>
 void launch_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
   using Cfg = typename I::Cfg;
@@ -82,6 +104,7 @@ void launch_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaS
   p.beta = static_cast<TAcc>(args.beta);
   p.scale_a = args.scale_a;
   p.scale_b = args.scale_b;
+  p.epilogue = fused_epilogue(args);
   std::int64_t const tiles_m = (std::int64_t{args.m} + Cfg::kTileM - 1) / Cfg::kTileM;
   std::int64_t const tiles_n = (std::int64_t{args.n} + Cfg::kTileN - 1) / Cfg::kTileN;
   std::int64_t const num_tiles = tiles_m * tiles_n * args.batch;

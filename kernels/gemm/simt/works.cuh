@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gemm/activation.cuh"
 #include "gemm/simt/config.cuh"
 #include "gemm/tile_raster.hpp"
 #include "warploom/ts/stage_info.hpp"
@@ -96,40 +97,116 @@ struct Works {
   // ---- Epilogue ---------------------------------------------------------------------------------
   // D (and C) are row-major. Each math thread writes its own block, element by element: D may
   // have any leading dimension and alignment, so there is no wider store to use. Clears the
-  // accumulator for the next tile.
+  // accumulator for the next tile. A fused epilogue (Params::epilogue) is a second copy of the
+  // unrolled store, with the scales and the bias, and, for an activation, residual or
+  // pre-activation output, a rolled pass over the block that reads z back from D (as the tensor-
+  // core GEMM does from its staging buffer: the activation sees z in D's type).
   template <class GmemD>
   static WL_DEVICE void store_d(GmemD const& gmem, ts::Produce const&, TileCoord tile,
                                 Accumulator& acc) {
     Params const* const p = gmem.p;
-    typename Cfg::Origin const o = Cfg::math_origin();
-    int const row0 = tile.m * kTileM + o.row;
-    int const col0 = tile.n * kTileN + o.col;
-    TOut* const d = p->d + tile.l * p->batch_stride_d;
-    bool const reads_c = p->beta != TAcc(0);  // C may be null then, and is never read
-    // The scales are device values (cuBLASLt's scale pointers): read once per tile.
-    TAcc const alpha = p->alpha * TAcc(p->scale_a != nullptr ? *p->scale_a : 1.0f) *
-                       TAcc(p->scale_b != nullptr ? *p->scale_b : 1.0f);
-    // No break or continue: the loops unroll fully, so every accumulator index is a constant
-    // and the block stays in registers.
-#pragma unroll
-    for (int i = 0; i < kThreadM; ++i) {
-      int const row = row0 + i / kSub * kSubStrideM + i % kSub;
-#pragma unroll
-      for (int j = 0; j < kThreadN; ++j) {
-        int const col = col0 + j / kSub * kSubStrideN + j % kSub;
-        if (row < p->m && col < p->n) {
-          TAcc x = alpha * acc.v[i][j];
-          if (reads_c)
-            x += p->beta *
-                 widen<TAcc>(p->c[tile.l * p->batch_stride_c + std::int64_t{row} * p->ldc + col]);
-          d[std::int64_t{row} * p->ldd + col] = narrow<TOut>(x);
-        }
-      }
+    if (p->epilogue.fused) {
+      store_block<true>(*p, tile, acc);
+      if (p->epilogue.finish) finish_block(*p, tile);
+    } else {
+      store_block<false>(*p, tile, acc);
     }
     acc = Accumulator{};
   }
 
  private:
+  // The thread's block of z: alpha * acc + beta * C, with kFused the row and column scales and the
+  // bias too.
+  template <bool kFused>
+  static WL_DEVICE void store_block(Params const& p, TileCoord tile, Accumulator const& acc) {
+    typename Cfg::Origin const o = Cfg::math_origin();
+    int const row0 = tile.m * kTileM + o.row;
+    int const col0 = tile.n * kTileN + o.col;
+    TOut* const d = p.d + tile.l * p.batch_stride_d;
+    bool const reads_c = p.beta != TAcc(0);  // C may be null then, and is never read
+    // The scales are device values (cuBLASLt's scale pointers): read once per tile.
+    TAcc const alpha = p.alpha * TAcc(p.scale_a != nullptr ? *p.scale_a : 1.0f) *
+                       TAcc(p.scale_b != nullptr ? *p.scale_b : 1.0f);
+    [[maybe_unused]] FusedEpilogue const& e = p.epilogue;
+    // The column terms of the thread's kThreadN columns, read once per tile (1 and 0 when absent
+    // or past N).
+    [[maybe_unused]] TAcc col_scale[kThreadN], col_bias[kThreadN];
+    if constexpr (kFused) {
+#pragma unroll
+      for (int j = 0; j < kThreadN; ++j) {
+        int const col = col0 + j / kSub * kSubStrideN + j % kSub;
+        bool const inside = col < p.n;
+        col_scale[j] = inside && e.col_scale != nullptr ? TAcc(e.col_scale[col]) : TAcc(1);
+        col_bias[j] = inside && e.bias != nullptr && !e.bias_per_row ? bias_at(e, col) : TAcc(0);
+      }
+    }
+    // No break or continue: the loops unroll fully, so every accumulator index is a constant
+    // and the block stays in registers.
+#pragma unroll
+    for (int i = 0; i < kThreadM; ++i) {
+      int const row = row0 + i / kSub * kSubStrideM + i % kSub;
+      TAcc row_alpha = alpha;
+      [[maybe_unused]] TAcc row_bias = 0;
+      if constexpr (kFused) {
+        if (row < p.m) {
+          if (e.row_scale != nullptr) row_alpha *= TAcc(e.row_scale[row]);
+          if (e.bias != nullptr && e.bias_per_row) row_bias = bias_at(e, row);
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < kThreadN; ++j) {
+        int const col = col0 + j / kSub * kSubStrideN + j % kSub;
+        if (row < p.m && col < p.n) {
+          TAcc x = row_alpha * acc.v[i][j];
+          if constexpr (kFused) x *= col_scale[j];
+          if (reads_c)
+            x += p.beta *
+                 widen<TAcc>(p.c[tile.l * p.batch_stride_c + std::int64_t{row} * p.ldc + col]);
+          if constexpr (kFused) x += row_bias + col_bias[j];
+          d[std::int64_t{row} * p.ldd + col] = narrow<TOut>(x);
+        }
+      }
+    }
+  }
+
+  static WL_DEVICE TAcc bias_at(FusedEpilogue const& e, int i) {
+    return e.bias_fp32 ? TAcc(static_cast<float const*>(e.bias)[i])
+                       : widen<TAcc>(static_cast<TOut const*>(e.bias)[i]);
+  }
+
+  // The block's z, as stored in D, through the pre-activation output, the activation and the
+  // residual, back into D. Rolled: the activation's code once, not per output (this reads D, not
+  // the accumulator, whose indices would have to be constants); each thread rereads only what it
+  // wrote itself.
+  static WL_DEVICE void finish_block(Params const& p, TileCoord tile) {
+    typename Cfg::Origin const o = Cfg::math_origin();
+    FusedEpilogue const& e = p.epilogue;
+    TOut* const d = p.d + tile.l * p.batch_stride_d;
+    TOut* const pre = e.pre_activation.data == nullptr
+                          ? nullptr
+                          : const_cast<TOut*>(static_cast<TOut const*>(e.pre_activation.data)) +
+                                tile.l * e.pre_activation.batch_stride;
+    TOut const* const residual =
+        e.residual.data == nullptr
+            ? nullptr
+            : static_cast<TOut const*>(e.residual.data) + tile.l * e.residual.batch_stride;
+#pragma unroll 1
+    for (int v = 0; v < kThreadM * kThreadN; ++v) {
+      int const i = v / kThreadN, j = v % kThreadN;
+      int const row = tile.m * kTileM + o.row + i / kSub * kSubStrideM + i % kSub;
+      int const col = tile.n * kTileN + o.col + j / kSub * kSubStrideN + j % kSub;
+      if (row >= p.m || col >= p.n) continue;
+      TOut* const out = d + std::int64_t{row} * p.ldd + col;
+      TAcc z = widen<TAcc>(*out);
+      if (pre != nullptr)
+        pre[row * e.pre_activation.stride_row + col * e.pre_activation.stride_col] = *out;
+      z = activate(e.activation, z, TAcc(e.slope));
+      if (residual != nullptr)
+        z += widen<TAcc>(residual[row * e.residual.stride_row + col * e.residual.stride_col]);
+      *out = narrow<TOut>(z);
+    }
+  }
+
   template <int kRows, int kPitch, int kCount>
   static WL_DEVICE void store_operand(bool k_contiguous, TAcc* stage, TIn const (&v)[kCount]) {
     typename Cfg::LoadMap const map =

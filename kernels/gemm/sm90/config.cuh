@@ -15,6 +15,7 @@
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_atom.hpp>
 
+#include "gemm/sm90/epilogue_ops.cuh"
 #include "gemm/tile_raster.hpp"
 
 namespace warploom::gemm::sm90 {
@@ -41,12 +42,13 @@ using SmemLayout = decltype(cute::tile_to_shape(
 
 // Schedule shape S run on TA x TB -> TD with the given operand majors, kClusterM x kClusterN CTAs
 // per cluster (kClusterM tile rows sharing one B tile, kClusterN tile columns sharing one A tile),
-// and kMmaWarpgroups warpgroups sharing one accumulator tile (2: cooperative, 64 rows each; 1:
-// ping-pong).
+// kMmaWarpgroups warpgroups sharing one accumulator tile (2: cooperative, 64 rows each; 1:
+// ping-pong), and the fused epilogue Epi (epilogue_ops.cuh; Chain<>: none).
 template <class TA_, class TB_, class TD_, bool kAKMajor_, bool kBKMajor_, int kClusterM_,
-          int kClusterN_, class S, int kMmaWarpgroups_>
+          int kClusterN_, class S, int kMmaWarpgroups_, class Epi = epi::Chain<>>
 struct GemmConfig {
   using Shape = S;
+  using Epilogue = Epi;
   using TA = TA_;
   using TB = TB_;
   using TD = TD_;
@@ -139,6 +141,8 @@ struct GemmConfig {
     TileRaster raster;
     int num_tiles;
     int k_tiles;
+    // Last, so that the plain GEMM's (an empty struct) moves no other member.
+    typename Epi::Params epilogue;
   };
 };
 

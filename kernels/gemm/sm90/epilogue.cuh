@@ -1,7 +1,9 @@
 // kernels/gemm/sm90/epilogue.cuh
 //
 // The sm90 TS GEMMs' epilogue body for one typed configuration (config.cuh): writes
-// alpha * scale_a * scale_b * acc + beta * C to D. GmemD (resources.hpp) calls it.
+// alpha * scale_a * scale_b * acc + beta * C to D, with the configuration's fused ops
+// (epilogue_ops.cuh: scales, bias, activation, residual, pre-activation output) when it has any.
+// GmemD (resources.hpp) calls it.
 //
 // The MMA threads of one accumulator tile stage it in shared memory, one subtile of
 // kTileM x kEpiN at a time (one 128-byte, 128B-swizzled row per tile row), and their first thread
@@ -18,6 +20,10 @@
 //     with N = 257 bf16 it writes columns 257-263, the caller's padding), so a subtile that crosses
 //     N where N is not a multiple of 16 bytes is copied from the staging buffer to D by the
 //     threads, element by element; subtiles entirely beyond N are skipped.
+// A fused epilogue keeps that shape: per-row terms are folded into the row's factor once per
+// tile, per-column terms loaded into registers once per subtile (one more multiply or add per
+// value), and the activation, residual and pre-activation output run in a third rolled loop over
+// the staged subtile (epilogue_ops.cuh says why).
 // Why so careful about code size: the first epilogue handled C and the clipped store inside the
 // unrolled loop — 8.9 K SASS instructions per cooperative kernel (CUTLASS's: ~2.3 K), 46 % of warp
 // stalls on instruction fetch and ~6 us per output tile at short K; and a version split by beta
@@ -27,9 +33,11 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>  // std::conditional_t
 #include <utility>
 
 #include "gemm/sm90/config.cuh"
+#include "gemm/sm90/epilogue_ops.cuh"
 #include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 
@@ -41,6 +49,7 @@ namespace warploom::gemm::sm90 {
 template <class Cfg, int kSlot>
 struct Epilogue {
   using TD = typename Cfg::TD;
+  using Ops = typename Cfg::Epilogue;  // epi::Chain<...>; Chain<> for the plain GEMM
   using SmemLayoutEpi = typename Cfg::SmemLayoutEpi;
   static constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN;
   static constexpr int kEpiN = Cfg::kEpiN, kEpiTiles = Cfg::kEpiTiles;
@@ -68,11 +77,16 @@ struct Epilogue {
     // (the local itself is not const).
     Tensor accum = const_cast<typename Cfg::Accumulator&>(acc).tensor();
     warpgroup_fence_operand(accum);
+    Rows const rows = row_terms(tile, s);
 
     // Subtile by subtile, each index into the accumulator a compile-time constant (else the
     // accumulator goes to local memory): the subtile is a template argument, not a loop variable.
+    // For a fused chain that copies its column loads and rolled Chunk pass once per subtile too
+    // (cooperative, every op: about 7 K SASS instructions against the plain kernel's 2.8 K); a
+    // rolled subtile loop would share them, but keeps every accumulator live through each pass
+    // and spilled 312 bytes.
     [&]<int... kE>(std::integer_sequence<int, kE...>) {
-      (store_subtile<kE>(accum, tile, s), ...);
+      (store_subtile<kE>(accum, tile, s, rows), ...);
     }
     (std::make_integer_sequence<int, kEpiTiles>{});
   }
@@ -87,15 +101,86 @@ struct Epilogue {
   };
   static constexpr int kRowsPerAtom = 64 * Cfg::kMmaWarpgroups;
   static constexpr int kPerChunk = 16 / static_cast<int>(sizeof(TD));  // elements per 16 bytes
+  static constexpr int kGroups = kEpiN / 8;  // a thread's column pairs per subtile
+
+  // This thread's folded row terms (its rows row0 + kRowsPerAtom mi + 8 v1), and its column terms
+  // of one subtile: empty unless the chain has ops of that phase.
+  struct RowsOf {
+    epi::RowTerms at[Cfg::kAtomsM][2];
+  };
+  struct ColumnsOf {
+    epi::ColumnTerms at[kGroups];
+  };
+  struct None {};
+  using Rows = std::conditional_t<Ops::kRowTerms, RowsOf, None>;
+  using Columns = std::conditional_t<Ops::kColumnTerms, ColumnsOf, None>;
+
+  // This thread's index among the tile's MMA threads. With a fused chain it is read with a
+  // volatile asm, which the compiler recomputes in each epilogue instead of hoisting the addresses
+  // derived from it out of the persistent loop, where they live through the main loop beside the
+  // accumulators: with every op the fused epilogue's extra registers pushed them to the stack
+  // (cooperative 4-24 bytes, ping-pong 152 bytes of spills). The plain GEMM keeps its code.
+  static WL_DEVICE int thread() {
+    if constexpr (Ops::kFused) {
+      unsigned tid;
+      asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+      return static_cast<int>(tid) % kThreads;
+    } else {
+      return static_cast<int>(threadIdx.x) % kThreads;
+    }
+  }
+  // The tile row and column of this thread's value 0 (see stage_values).
+  static WL_DEVICE int thread_row0(int t) {
+    int const lane = t % 32;
+    return t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
+  }
+  static WL_DEVICE int thread_col0(int t) {
+    int const lane = t % 32;
+    return lane % 4 * 2;
+  }
+
+  WL_DEVICE Rows row_terms([[maybe_unused]] TileCoord tile,
+                           [[maybe_unused]] Scalars const& s) const {
+    Rows rows{};
+    if constexpr (Ops::kRowTerms) {
+      int const row0 = tile.m * kTileM + thread_row0(thread());
+      CUTE_UNROLL
+      for (int mi = 0; mi < Cfg::kAtomsM; ++mi) {
+        CUTE_UNROLL
+        for (int v1 = 0; v1 < 2; ++v1) {
+          epi::RowTerms t{.scale = s.alpha, .bias = 0.0f};
+          Ops::rows(p->epilogue, row0 + kRowsPerAtom * mi + 8 * v1, s.m, t);
+          rows.at[mi][v1] = t;
+        }
+      }
+    }
+    return rows;
+  }
+
+  WL_DEVICE Columns column_terms([[maybe_unused]] int sub_col0,
+                                 [[maybe_unused]] Scalars const& s) const {
+    Columns cols{};
+    if constexpr (Ops::kColumnTerms) {
+      int const col0 = sub_col0 + thread_col0(thread());
+      CUTE_UNROLL
+      for (int g = 0; g < kGroups; ++g) {
+        epi::ColumnTerms t{.scale = {1.0f, 1.0f}, .bias = {0.0f, 0.0f}};
+        Ops::columns(p->epilogue, col0 + 8 * g, s.n, t);
+        cols.at[g] = t;
+      }
+    }
+    return cols;
+  }
 
   // Subtile kE through staging buffer kE % kBuffers: C into it if beta != 0, the accumulator
   // values in, then a TMA store or, clipped at N, the threads' own stores. Nothing beyond N.
   template <int kE, class Acc>
-  WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s) const {
+  WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s,
+                               Rows const& rows) const {
     using namespace cute;
     int const sub_col0 = tile.n * kTileN + kE * kEpiN;
     if (sub_col0 >= s.n) return;  // uniform
-    int const t = static_cast<int>(threadIdx.x) % kThreads;
+    int const t = thread();
     char* const buffer = staging + kE % kBuffers * kBufferBytes;
     bool const with_c = s.beta != 0.0f;
     // Retire the store that read this buffer last. At a tile's first subtile that store may be
@@ -113,7 +198,14 @@ struct Epilogue {
       load_c(buffer, tile, sub_col0, s);
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);
     }
-    stage_values<kE>(accum, buffer, s, with_c);
+    // Loaded here, not before the waits above: held across load_c, the column terms of a chain with
+    // both col_scale and a column bias spilled (24 bytes, cooperative).
+    Columns const cols = column_terms(sub_col0, s);
+    stage_values<kE>(accum, buffer, s, with_c, rows, cols);
+    if constexpr (Ops::kChunks) {
+      warploom::sm90::named_barrier_sync(kBarrier, kThreads);  // every z of the subtile staged
+      finish(buffer, tile, sub_col0, s);
+    }
     tma_store_fence();  // make the generic-proxy writes visible to the TMA (async proxy)
     warploom::sm90::named_barrier_sync(kBarrier, kThreads);
     if (s.n % kPerChunk == 0 || sub_col0 + kEpiN <= s.n) {
@@ -131,12 +223,15 @@ struct Epilogue {
   static WL_DEVICE int swizzled(int row, int byte) { return (row * 128 + byte) ^ (row % 8 << 4); }
 
   // This thread's accumulator values of subtile kE, alpha * acc (+ beta * the C in the buffer),
-  // into the buffer. Where the values sit (PTX ISA, "wgmma .m64nNk16 register fragment D"):
+  // into the buffer; with a fused chain z: the row factor for alpha, times the column scale, plus
+  // the bias. Where the values sit (PTX ISA, "wgmma .m64nNk16 register fragment D"):
   // value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi + 8 v1, column col0 + v0 + 8 g, for W
   // warpgroups sharing the tile (warpgroup w starts at row 64 w).
   template <int kE, class Acc>
-  WL_DEVICE void stage_values(Acc const& accum, char* buffer, Scalars const& s, bool with_c) const {
-    int const t = static_cast<int>(threadIdx.x) % kThreads;
+  WL_DEVICE void stage_values(Acc const& accum, char* buffer, Scalars const& s, bool with_c,
+                              [[maybe_unused]] Rows const& rows,
+                              [[maybe_unused]] Columns const& cols) const {
+    int const t = thread();
     int const lane = t % 32;
     int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
     int const col0 = lane % 4 * 2;
@@ -150,12 +245,26 @@ struct Epilogue {
           int const col = col0 + 8 * g;
           auto* const slot = reinterpret_cast<Pair*>(
               buffer + swizzled(row, (col % kEpiN) * static_cast<int>(sizeof(TD))));
-          float x0 = s.alpha * accum(4 * g + 2 * v1, mi, 0);
-          float x1 = s.alpha * accum(4 * g + 2 * v1 + 1, mi, 0);
+          float alpha = s.alpha;
+          if constexpr (Ops::kRowTerms) alpha = rows.at[mi][v1].scale;
+          float x0 = alpha * accum(4 * g + 2 * v1, mi, 0);
+          float x1 = alpha * accum(4 * g + 2 * v1 + 1, mi, 0);
+          if constexpr (Ops::kColumnScale) {
+            x0 *= cols.at[g - kE * kGroups].scale.x;
+            x1 *= cols.at[g - kE * kGroups].scale.y;
+          }
           if (with_c) {
             Pair const c = *slot;
             x0 += s.beta * static_cast<float>(c.v[0]);
             x1 += s.beta * static_cast<float>(c.v[1]);
+          }
+          if constexpr (Ops::kRowBias) {
+            x0 += rows.at[mi][v1].bias;
+            x1 += rows.at[mi][v1].bias;
+          }
+          if constexpr (Ops::kColumnBias) {
+            x0 += cols.at[g - kE * kGroups].bias.x;
+            x1 += cols.at[g - kE * kGroups].bias.y;
           }
           *slot = Pair{{TD(x0), TD(x1)}};
         }
@@ -170,7 +279,7 @@ struct Epilogue {
     using cute::get;
     constexpr int kChunks = kTileM * kEpiN / kPerChunk;
     static_assert(kChunks % kThreads == 0);
-    int const t = static_cast<int>(threadIdx.x) % kThreads;
+    int const t = thread();
     TD const* const c = p->c + tile.l * get<2>(p->stride_c);
     std::int64_t const ldc = get<0>(p->stride_c);
     bool const vectors = ldc % kPerChunk == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
@@ -191,11 +300,46 @@ struct Epilogue {
     }
   }
 
+  // The Chunk ops on the staged subtile, in place: each 16-byte chunk read, its kPerChunk values
+  // of z handed to the chain in fp32 (pre_activation stored, activated, residual added), written
+  // back. Rows by row (consecutive threads on consecutive chunks of a row), or down the columns
+  // when a matrix of the chain is column-major (consecutive threads on consecutive rows); either
+  // walk reads the swizzled buffer without bank conflicts beyond the 16-byte accesses' own four
+  // wavefronts per warp.
+  WL_DEVICE void finish(char* buffer, TileCoord tile, int sub_col0, Scalars const& s) const {
+    constexpr int kChunksPerRow = kEpiN / kPerChunk;
+    constexpr int kChunks = kTileM * kChunksPerRow;
+    struct alignas(16) Run {
+      TD v[kPerChunk];
+    };
+    int const t = thread();
+    bool const by_column = Ops::walks_columns(p->epilogue);
+#pragma unroll 1
+    for (int i = t; i < kChunks; i += kThreads) {
+      int const r = by_column ? i % kTileM : i / kChunksPerRow;
+      int const chunk = by_column ? i / kTileM : i % kChunksPerRow;
+      auto* const at = reinterpret_cast<Run*>(buffer + swizzled(r, chunk * 16));
+      epi::Chunk<kPerChunk> c{.v = {},
+                              .row = tile.m * kTileM + r,
+                              .col = sub_col0 + chunk * kPerChunk,
+                              .l = tile.l,
+                              .m = s.m,
+                              .n = s.n};
+      Run run = *at;
+      CUTE_UNROLL
+      for (int j = 0; j < kPerChunk; ++j) c.v[j] = static_cast<float>(run.v[j]);
+      Ops::template chunk<TD>(p->epilogue, c);
+      CUTE_UNROLL
+      for (int j = 0; j < kPerChunk; ++j) run.v[j] = TD(c.v[j]);
+      *at = run;
+    }
+  }
+
   // The subtile's part inside D, from the buffer, element by element (consecutive threads on
   // consecutive columns).
   WL_DEVICE void store_clipped(char* buffer, TileCoord tile, int sub_col0, Scalars const& s) const {
     using cute::get;
-    int const t = static_cast<int>(threadIdx.x) % kThreads;
+    int const t = thread();
     TD* const d = p->d + tile.l * get<2>(p->stride_d);
     std::int64_t const ldd = get<0>(p->stride_d);
 #pragma unroll 1

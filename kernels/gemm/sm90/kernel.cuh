@@ -24,13 +24,14 @@
 namespace warploom::gemm::sm90 {
 
 // Design (Cooperative or Pingpong) on shape S, run on TIn x TIn -> TOut with the given operand
-// majors and a kClusterM x kClusterN cluster.
+// majors, a kClusterM x kClusterN cluster and the fused epilogue Epi (epilogue_ops.cuh). The
+// epilogue is no part of the schedule: a fused instance runs the plain one's verified schedule.
 template <template <class, class> class Design, class S, class TIn, class TOut, bool kAKMajor,
-          bool kBKMajor, int kClusterM, int kClusterN>
+          bool kBKMajor, int kClusterM, int kClusterN, class Epi = epi::Chain<>>
 struct Instance {
   using Schedule = Design<S, ScheduleOnly>;  // what the schedule unit verified
   using Cfg = GemmConfig<TIn, TIn, TOut, kAKMajor, kBKMajor, kClusterM, kClusterN, S,
-                         Schedule::kMmaWarpgroups>;
+                         Schedule::kMmaWarpgroups, Epi>;
   using Kernel = Design<S, Works<Cfg>>;
   using Manager = typename Kernel::Manager;
   using Params = typename Cfg::Params;
@@ -72,7 +73,8 @@ auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
 }
 
 // `args` has its leading dimensions and batch strides resolved, row-major C and D, and A (M x K)
-// and B (K x N, seen as N x K) in the majors of the instance.
+// and B (K x N, seen as N x K) in the majors of the instance; its epilogue is the instance's
+// (gemm.cpp transposed it with D).
 template <class I>
 void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
   using namespace cute;
@@ -102,6 +104,7 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .raster = {},
       .num_tiles = 0,
       .k_tiles = (args.k + Cfg::kTileK - 1) / Cfg::kTileK,
+      .epilogue = Cfg::Epilogue::params(args),
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
   p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);

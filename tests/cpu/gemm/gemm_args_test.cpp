@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -376,6 +377,213 @@ TEST(GemmArguments, TuningKnobsAreChecked) {
   EXPECT_THROW(
       gemm(with_inputs(ScalarType::F64), nullptr, GemmTuning{.kernel = GemmKernel::TensorCore}),
       std::invalid_argument);
+}
+
+// ---- The fused epilogue
+// --------------------------------------------------------------------------- valid() (bf16, 100 x
+// 64 x 40, D row-major) with every op of the epilogue: vectors and matrices at 16-byte aligned fake
+// addresses of their own.
+GemmArguments fused() {
+  GemmArguments a = valid();
+  GemmEpilogue& e = a.epilogue;
+  e.activation = Activation::GELU;
+  e.bias = fake(10);
+  e.bias_type = ScalarType::BF16;
+  e.row_scale = static_cast<float const*>(fake(11));
+  e.col_scale = static_cast<float const*>(fake(12));
+  e.residual = {fake(13), ScalarType::BF16, MatrixLayout::RowMajor};
+  e.pre_activation = {fake(14), ScalarType::BF16, MatrixLayout::ColMajor};
+  return a;
+}
+
+char const* off(void const* p, int bytes) {
+  return static_cast<char const*>(p) + bytes;
+}
+
+TEST(GemmEpilogue, AFusedEpiloguePasses) {
+  EXPECT_EQ(error_of(fused()), "");
+  EXPECT_EQ(error_of(fused(), GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(fused()), GemmKernel::TensorCore);
+  for (Activation act : {Activation::Identity, Activation::ReLU, Activation::LeakyReLU,
+                         Activation::GELU, Activation::GELUTanh, Activation::HardSwish,
+                         Activation::Sigmoid, Activation::SiLU, Activation::Tanh}) {
+    GemmArguments a = valid();
+    a.epilogue.activation = act;
+    EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "") << to_string(act);
+  }
+  // fp8 inputs, fp32 bias with D of another type, and a bias along the rows.
+  GemmArguments a = fused();
+  a.k = 64;
+  a.a.type = a.b.type = ScalarType::E4M3;
+  a.epilogue.bias_type = ScalarType::F32;
+  a.epilogue.bias_broadcast = Broadcast::PerRow;
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+}
+
+TEST(GemmEpilogue, ActivationAndSlopeAreChecked) {
+  GemmArguments a = valid();
+  a.epilogue.activation = static_cast<Activation>(42);
+  EXPECT_REJECTED(a, "epilogue.activation = 42 is not an Activation");
+  a.epilogue.activation = Activation::LeakyReLU;
+  a.epilogue.leaky_slope = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_REJECTED(a, "epilogue.leaky_slope = nan must be finite");
+  a.epilogue.leaky_slope = std::numeric_limits<float>::infinity();
+  EXPECT_REJECTED(a, "epilogue.leaky_slope = inf must be finite");
+  a.epilogue.leaky_slope = -0.5f;  // any finite slope: PReLU-like negative ones too
+  EXPECT_EQ(error_of(a), "");
+  a.epilogue.activation = Activation::ReLU;  // the slope is LeakyReLU's alone
+  a.epilogue.leaky_slope = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmEpilogue, BiasTypeAndBroadcast) {
+  GemmArguments a = fused();
+  a.epilogue.bias_type = ScalarType::F16;
+  EXPECT_REJECTED(a, "epilogue.bias_type = fp16: the bias is fp32 or of D's type (d_type = bf16)");
+  a.epilogue.bias_type = ScalarType::F32;
+  EXPECT_EQ(error_of(a), "");
+  a.d_type = ScalarType::F32;
+  a.epilogue.residual.type = a.epilogue.pre_activation.type = ScalarType::F32;
+  a.epilogue.bias_type = ScalarType::BF16;  // the input type, not D's
+  EXPECT_REJECTED(a, "epilogue.bias_type = bf16: the bias is fp32 or of D's type (d_type = fp32)");
+  a = fused();
+  a.epilogue.bias_broadcast = static_cast<Broadcast>(5);
+  EXPECT_REJECTED(a, "epilogue.bias_broadcast = 5 is not a Broadcast");
+  // Without a bias, its type and broadcast are not looked at.
+  a = valid();
+  a.epilogue.activation = Activation::ReLU;
+  a.epilogue.bias_type = ScalarType::E4M3;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmEpilogue, VectorAlignment) {
+  GemmArguments a = fused();
+  a.epilogue.row_scale = reinterpret_cast<float const*>(off(fake(11), 2));
+  EXPECT_REJECTED(a, "epilogue.row_scale must be 4-byte aligned (element alignment)");
+  a = fused();
+  a.epilogue.bias = off(fake(10), 1);
+  EXPECT_REJECTED(a, "epilogue.bias must be 2-byte aligned (element alignment)");
+  // Element alignment is all the tensor cores need too (they read vectors in pairs where the pair
+  // is aligned, else element by element).
+  a = fused();
+  a.epilogue.col_scale = reinterpret_cast<float const*>(off(fake(12), 4));
+  a.epilogue.bias = off(fake(10), 2);
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+}
+
+TEST(GemmEpilogue, ResidualAndPreActivationAreMatricesOfDsType) {
+  for (auto member : {&GemmEpilogue::residual, &GemmEpilogue::pre_activation}) {
+    std::string const name =
+        member == &GemmEpilogue::residual ? "epilogue.residual" : "epilogue.pre_activation";
+    GemmArguments a = fused();
+    (a.epilogue.*member).type = ScalarType::F16;
+    EXPECT_REJECTED(a, name +
+                           ".type = fp16 differs from d_type = bf16 (the epilogue's matrices "
+                           "are of D's type)");
+    a = fused();
+    (a.epilogue.*member).layout = MatrixLayout::RowMajor;
+    (a.epilogue.*member).ld = 10;
+    EXPECT_REJECTED(a, name + ".ld = 10 is less than the row-major operand's contiguous extent 64");
+    a = fused();
+    (a.epilogue.*member).layout = MatrixLayout::ColMajor;
+    (a.epilogue.*member).ld = 64;
+    EXPECT_REJECTED(
+        a, name + ".ld = 64 is less than the column-major operand's contiguous extent 100");
+    a = fused();
+    a.batch = 2;
+    (a.epilogue.*member).batch_stride = 100;
+    EXPECT_REJECTED(a, name + ".batch_stride = 100 is less than one batch (6400 elements)");
+    a = fused();
+    (a.epilogue.*member).data = off((a.epilogue.*member).data, 1);
+    EXPECT_REJECTED(a, name + ".data must be 2-byte aligned (element alignment)");
+    // Element alignment is all they need, on the tensor cores too (the threads access them).
+    a = fused();
+    (a.epilogue.*member).data = off((a.epilogue.*member).data, 2);
+    EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "") << name;
+  }
+}
+
+TEST(GemmEpilogue, MatricesResolveLikeC) {
+  GemmArguments a = fused();
+  a.batch = 3;
+  a.epilogue.residual.ld = 72;
+  GemmArguments const r = resolved(a);
+  EXPECT_EQ(r.epilogue.residual.ld, 72);
+  EXPECT_EQ(r.epilogue.residual.batch_stride, 72 * 100);
+  EXPECT_EQ(r.epilogue.pre_activation.ld, 100);  // column-major 100 x 64
+  EXPECT_EQ(r.epilogue.pre_activation.batch_stride, 6400);
+}
+
+TEST(GemmEpilogue, PreActivationMustNotAliasWhatTheKernelReadsOrWrites) {
+  GemmArguments a = fused();
+  a.epilogue.pre_activation.data = off(fake(1), 64);  // inside A
+  EXPECT_REJECTED(a,
+                  "epilogue.pre_activation.data overlaps a.data: the pre-activation output must "
+                  "not alias A, B, C, D or the residual");
+  a.epilogue.pre_activation.data = fake(2);
+  EXPECT_REJECTED(a, "epilogue.pre_activation.data overlaps b.data");
+  a.epilogue.pre_activation.data = a.d;
+  EXPECT_REJECTED(a, "epilogue.pre_activation.data overlaps d");
+  a.epilogue.pre_activation.data = a.epilogue.residual.data;
+  EXPECT_REJECTED(a, "epilogue.pre_activation.data overlaps epilogue.residual.data");
+  a = fused();
+  a.beta = 1.0f;
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.epilogue.pre_activation.data = off(fake(4), 2 * 6399);  // C's last element
+  EXPECT_REJECTED(a, "epilogue.pre_activation.data overlaps c.data");
+  a.epilogue.pre_activation.data = off(fake(4), 2 * 6400);  // just past C
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmEpilogue, ResidualMustNotAliasD) {
+  GemmArguments a = fused();
+  a.epilogue.residual.data = a.d;
+  EXPECT_REJECTED(a,
+                  "epilogue.residual.data overlaps d: the residual must not alias D (their memory "
+                  "ranges overlap)");
+  a.epilogue.residual.data = off(a.d, 128);  // D's second row
+  EXPECT_REJECTED(a, "epilogue.residual.data overlaps d");
+  a.epilogue.residual.data = off(a.d, 2 * 6400);  // just past D
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmEpilogue, VectorsMustNotOverlapTheOutputs) {
+  GemmArguments a = fused();
+  a.epilogue.bias = off(a.d, 256);
+  EXPECT_REJECTED(a,
+                  "epilogue.bias overlaps d: the epilogue's vectors are read while D is written");
+  a = fused();
+  a.epilogue.row_scale = reinterpret_cast<float const*>(a.epilogue.pre_activation.data);
+  EXPECT_REJECTED(a, "epilogue.row_scale overlaps epilogue.pre_activation.data");
+}
+
+// Auto picks the tensor cores for a fused epilogue whenever their rules hold, like the plain
+// GEMM, and the SIMT GEMM otherwise.
+TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
+  GemmArguments a = fused();
+  a.d_layout = MatrixLayout::ColMajor;
+  a.ldd = 104;
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  a = fused();
+  a.a.type = a.b.type = ScalarType::F16;
+  a.d_type = a.epilogue.residual.type = a.epilogue.pre_activation.type = ScalarType::F32;
+  a.epilogue.bias_type = ScalarType::F32;
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // The SIMT GEMM runs fused epilogues too: a packed K that TMA cannot stride, fp32 and fp64
+  // inputs go there.
+  a = fused();
+  EXPECT_EQ(error_of(a, GemmKernel::Simt), "");
+  a.k = 17;
+  EXPECT_EQ(selected_kernel(a), GemmKernel::Simt);
+  for (ScalarType t : {ScalarType::F32, ScalarType::F64}) {
+    a = fused();
+    a.a.type = a.b.type = a.d_type = t;
+    a.epilogue.residual.type = a.epilogue.pre_activation.type = t;
+    a.epilogue.bias_type = ScalarType::F32;
+    EXPECT_EQ(error_of(a), "") << to_string(t);
+    EXPECT_EQ(selected_kernel(a), GemmKernel::Simt) << to_string(t);
+  }
 }
 
 // Auto picks ping-pong for outputs of 8192 x 8192 and more (where it measured faster) and the

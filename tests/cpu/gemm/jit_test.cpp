@@ -16,6 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sm90 = warploom::gemm::sm90;
+using warploom::gemm::Activation;
 using warploom::gemm::ConsumerDesign;
 using warploom::gemm::ScalarType;
 
@@ -30,12 +31,21 @@ TEST(GemmJit, CompilesLoadsAndCachesAConfigurationTheBuildDidNotPrebuild) {
       fs::temp_directory_path() / ("warploom_jit_test_" + std::to_string(getpid()));
   fs::remove_all(cache);
   ::setenv("WARPLOOM_CACHE_DIR", cache.c_str(), 1);
-  // fp16 with 3 stages: a verified schedule (sm90_ts_gemm_s3), an instance no build prebuilds.
+  // fp16 with 3 stages: a verified schedule (sm90_ts_gemm_s3), an instance no build prebuilds;
+  // with every op of the fused epilogue, so that CI compiles each op's device code through the
+  // generator (the GPU tests run them).
   sm90::KernelConfig const c{.in = ScalarType::F16,
                              .out = ScalarType::F16,
                              .design = ConsumerDesign::Cooperative,
                              .stages = 3,
-                             .staging_buffers = 2};
+                             .staging_buffers = 2,
+                             .epilogue = {.row_scale = true,
+                                          .col_scale = true,
+                                          .bias = true,
+                                          .bias_type = ScalarType::F16,
+                                          .pre_activation = true,
+                                          .activation = Activation::GELUTanh,
+                                          .residual = true}};
   ASSERT_FALSE(prebuilt(c));
   EXPECT_EQ(sm90::schedule_of(c), "sm90_ts_gemm_s3");
   sm90::LaunchFn const first = sm90::instance_for(c);

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -19,6 +21,7 @@ namespace {
 
 using gemm::Matrix;
 using testing::invalid_argument_message;
+using testing::runtime_error_message;
 
 #define EXPECT_CONTAINS(TEXT, PART) \
   EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
@@ -217,13 +220,22 @@ TEST(GemmPlanArguments, GemmsOwnRulesStillApply) {
 TEST(GemmPlanArguments, TheEpiloguePassesThroughToGemm) {
   Gemm plan = tn_plan();
   plan.set_activation(Activation::ReLU);
-  EXPECT_CONTAINS(invalid_argument_message([&] {
-                    plan.arguments(row_major(fake(1), kBF16, 64, 32),
-                                   column_major(fake(2), kBF16, 32, 64), {},
-                                   row_major(fake(4), kBF16, 64, 64));
-                  }),
-                  "epilogue: fused activations, bias, scales, residual and pre-activation output "
-                  "are not implemented");
+  GemmArguments const args =
+      plan.arguments(row_major(fake(1), kBF16, 64, 32), column_major(fake(2), kBF16, 32, 64), {},
+                     row_major(fake(4), kBF16, 64, 64));
+  EXPECT_EQ(args.epilogue.activation, Activation::ReLU);
+}
+
+// compile() obtains the instance of the plan's fused epilogue, not the plain one: with the JIT
+// forbidden, a fused configuration the build did not prebuild is refused by its own name.
+TEST(GemmPlanCompile, AFusedEpilogueCompilesItsOwnInstance) {
+  Gemm plan = tn_plan();
+  plan.set_activation(Activation::HardSwish);
+  TileDescription const td = plan.tile_descriptions().front();
+  ASSERT_FALSE(plan.is_prebuilt(td)) << "no build prebuilds a hard-swish instance";
+  ::setenv("WARPLOOM_JIT", "0", 1);
+  EXPECT_CONTAINS(runtime_error_message([&] { plan.compile(td); }), "_hardswish");
+  ::unsetenv("WARPLOOM_JIT");
 }
 
 // ---- DLPack -------------------------------------------------------------------------------------

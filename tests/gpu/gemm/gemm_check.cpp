@@ -7,8 +7,10 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <sstream>
 
 #include "gemm/reference.hpp"
@@ -99,7 +101,41 @@ std::string Problem::describe() const {
   if (c_offset != 0) s << " c_offset " << c_offset;
   if (scale_a) s << " scale_a " << *scale_a;
   if (scale_b) s << " scale_b " << *scale_b;
+  EpilogueSpec const& e = epilogue;
+  if (e.fused()) {
+    s << " epilogue {";
+    if (e.row_scale) s << " row_scale";
+    if (e.col_scale) s << " col_scale";
+    if (e.bias) s << " bias " << to_string(e.bias_broadcast) << " " << to_string(e.bias_type);
+    if (e.pre_activation) s << " pre_activation " << to_string(e.pre_activation_layout);
+    s << " " << to_string(e.activation);
+    if (e.activation == Activation::LeakyReLU) s << " slope " << e.leaky_slope;
+    if (e.residual) s << " residual " << to_string(e.residual_layout);
+    if (e.misalign != 0) s << " misalign " << e.misalign;
+    s << " }";
+  }
   return s.str();
+}
+
+double activation_slope_bound(Activation a, float leaky_slope) {
+  switch (a) {
+    case Activation::Identity:
+    case Activation::ReLU:
+    case Activation::Tanh:
+      return 1.0;
+    case Activation::LeakyReLU:
+      return std::max(1.0, std::abs(double{leaky_slope}));
+    case Activation::GELU:  // Phi(z) + z phi(z), largest at z = sqrt 2: 1.129
+    case Activation::GELUTanh:
+      return 1.13;
+    case Activation::HardSwish:  // (2z + 3) / 6 just below z = 3
+      return 1.5;
+    case Activation::Sigmoid:
+      return 0.25;
+    case Activation::SiLU:  // sigmoid(z) (1 + z (1 - sigmoid(z))), largest near z = 2.4: 1.0998
+      return 1.1;
+  }
+  return 1.0;
 }
 
 double tolerance(ScalarType out) {
@@ -186,59 +222,171 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
     if (p.scale_a) args_.scale_a = scales_.as<float>();
     if (p.scale_b) args_.scale_b = scales_.as<float>() + 1;
   }
+
+  // The fused epilogue: vectors past `offset` elements like every operand (element-aligned only
+  // when offset is odd), the residual and the pre-activation output stored like D.
+  EpilogueSpec const& e = p.epilogue;
+  auto const misaligned = [&](warploom::testing::DeviceBuffer const& b, ScalarType t) {
+    return base(b, t) + static_cast<std::ptrdiff_t>(e.misalign) * size_of(t);
+  };
+  std::size_t const extra = static_cast<std::size_t>(p.offset + e.misalign);
+  if (e.bias) {
+    std::size_t const count = e.bias_broadcast == Broadcast::PerRow ? p.m : p.n;
+    bias_ = warploom::testing::DeviceBuffer((count + extra) * size_of(e.bias_type));
+    fill(bias_.get(), e.bias_type, count + extra, seed + 3);
+    args_.epilogue.bias = misaligned(bias_, e.bias_type);
+    args_.epilogue.bias_type = e.bias_type;
+    args_.epilogue.bias_broadcast = e.bias_broadcast;
+  }
+  auto const scales = [&](int count, std::uint64_t s) {
+    std::mt19937_64 rng(s);
+    std::uniform_real_distribution<float> u(0.5f, 1.5f);
+    std::vector<float> host(static_cast<std::size_t>(count) + extra);
+    for (float& v : host) v = u(rng);
+    warploom::testing::DeviceBuffer b(host.size() * sizeof(float));
+    WL_CUDA_CHECK(cudaMemcpy(b.get(), host.data(), b.bytes(), cudaMemcpyHostToDevice));
+    return b;
+  };
+  if (e.row_scale) {
+    row_scale_ = scales(p.m, seed + 4);
+    args_.epilogue.row_scale =
+        reinterpret_cast<float const*>(misaligned(row_scale_, ScalarType::F32));
+  }
+  if (e.col_scale) {
+    col_scale_ = scales(p.n, seed + 5);
+    args_.epilogue.col_scale =
+        reinterpret_cast<float const*>(misaligned(col_scale_, ScalarType::F32));
+  }
+  if (e.residual) {
+    Storage const sr = storage(e.residual_layout, p.m, p.n, p.out, p.pad, p.align_ld);
+    std::size_t const count = elems(sr) + static_cast<std::size_t>(e.misalign);
+    residual_ = warploom::testing::DeviceBuffer(count * size_of(p.out));
+    fill(residual_.get(), p.out, count, seed + 6);
+    args_.epilogue.residual = {misaligned(residual_, p.out), p.out, e.residual_layout, sr.ld,
+                               sr.batch_elems};
+  }
+  if (e.pre_activation) {
+    Storage const sp = storage(e.pre_activation_layout, p.m, p.n, p.out, p.pad, p.align_ld);
+    pre_activation_ = warploom::testing::DeviceBuffer(elems(sp) * size_of(p.out));
+    args_.epilogue.pre_activation = {base(pre_activation_, p.out), p.out, e.pre_activation_layout,
+                                     sp.ld, sp.batch_elems};
+  }
+  args_.epilogue.activation = e.activation;
+  args_.epilogue.leaky_slope = e.leaky_slope;
   poison_d();
 }
 
 void ProblemData::poison_d() const {
   warploom::testing::poison(d_.get(), d_.bytes());
+  if (pre_activation_.get() != nullptr)
+    warploom::testing::poison(pre_activation_.get(), pre_activation_.bytes());
 }
 
-std::string ProblemData::check(std::vector<double> const& reference, GemmKernel kernel) const {
-  std::vector<unsigned char> d(d_.bytes());
-  WL_CUDA_CHECK(cudaMemcpy(d.data(), d_.get(), d.size(), cudaMemcpyDeviceToHost));
-  double sum_sq = 0.0;
-  for (double r : reference) sum_sq += r * r;
-  double const rms = std::sqrt(sum_sq / static_cast<double>(reference.size()));
-  double const tol = tolerance(p_.in, p_.out, p_.k, selected_kernel(args_, kernel));
-  bool const row_major = p_.d == MatrixLayout::RowMajor;
+namespace {
 
-  std::vector<bool> written(d.size() / size_of(p_.out), false);
-  std::ostringstream errors;
-  int reported = 0;
+// One output matrix (D or the pre-activation output) against its reference: every element within
+// `bound(i)` of reference[i] (i = (l * m + row) * n + col; a NaN fails), and every element of the
+// buffer outside the matrix (padding, before the base pointer) still the poison. Appends the
+// first few errors to `errors`, returns how many there were.
+template <class Bound>
+std::int64_t compare(char const* what, warploom::testing::DeviceBuffer const& buffer,
+                     Problem const& p, ScalarType type, MatrixLayout layout, std::int64_t ld,
+                     std::int64_t batch_stride, std::vector<double> const& reference,
+                     Bound const& bound, std::ostringstream& errors, int& reported) {
+  std::vector<unsigned char> got(buffer.bytes());
+  WL_CUDA_CHECK(cudaMemcpy(got.data(), buffer.get(), got.size(), cudaMemcpyDeviceToHost));
+  bool const row_major = layout == MatrixLayout::RowMajor;
+  std::vector<bool> written(got.size() / size_of(type), false);
   std::int64_t bad = 0;
-  for (int l = 0; l < p_.batch; ++l) {
-    for (int i = 0; i < p_.m; ++i) {
-      for (int j = 0; j < p_.n; ++j) {
-        std::int64_t const at =
-            p_.offset + l * args_.batch_stride_d +
-            (row_major ? std::int64_t{i} * args_.ldd + j : std::int64_t{j} * args_.ldd + i);
+  for (int l = 0; l < p.batch; ++l) {
+    for (int i = 0; i < p.m; ++i) {
+      for (int j = 0; j < p.n; ++j) {
+        std::int64_t const at = p.offset + l * batch_stride +
+                                (row_major ? std::int64_t{i} * ld + j : std::int64_t{j} * ld + i);
         written[static_cast<std::size_t>(at)] = true;
-        double const got = load(d.data(), p_.out, at);
-        double const want = reference[(static_cast<std::size_t>(l) * p_.m + i) * p_.n + j];
-        if (!(std::abs(got - want) <= tol * (std::abs(want) + rms))) {  // NaN fails too
+        double const value = load(got.data(), type, at);
+        std::size_t const r = (static_cast<std::size_t>(l) * p.m + i) * p.n + j;
+        if (!(std::abs(value - reference[r]) <= bound(r))) {  // NaN fails too
           if (reported++ < 5)
-            errors << "  D[" << l << "](" << i << ", " << j << ") = " << got << ", expected "
-                   << want << "\n";
+            errors << "  " << what << "[" << l << "](" << i << ", " << j << ") = " << value
+                   << ", expected " << reference[r] << " (bound " << bound(r) << ")\n";
           ++bad;
         }
       }
     }
   }
-  // Padding between rows/columns and batches: still the poison.
-  std::int64_t const width = size_of(p_.out);
+  std::int64_t const width = size_of(type);
   for (std::size_t e = 0; e < written.size(); ++e) {
     if (written[e]) continue;
     for (std::int64_t byte = 0; byte < width; ++byte) {
-      if (d[e * width + byte] != 0xFF) {
-        if (reported++ < 5) errors << "  padding element " << e << " of D was written\n";
+      if (got[e * width + byte] != 0xFF) {
+        if (reported++ < 5)
+          errors << "  padding element " << e << " of " << what << " was written\n";
         ++bad;
         break;
       }
     }
   }
+  return bad;
+}
+
+double rms_of(std::vector<double> const& v) {
+  double sum_sq = 0.0;
+  for (double x : v) sum_sq += x * x;
+  return std::sqrt(sum_sq / static_cast<double>(v.size()));
+}
+
+}  // namespace
+
+std::string ProblemData::check(std::vector<double> const& reference, GemmKernel kernel) const {
+  return check(Reference{reference, {}}, kernel);
+}
+
+std::string ProblemData::check(Reference const& ref, GemmKernel kernel) const {
+  // z's tolerance is the plain GEMM's: accumulation (fp8: the tensor cores' reduced precision)
+  // and the rounding of z to D's type. Without a fused epilogue D is z.
+  double const tol_z = tolerance(p_.in, p_.out, p_.k, selected_kernel(args_, kernel));
+  std::vector<double> const& z = ref.z.empty() ? ref.d : ref.z;
+  double const rms = rms_of(ref.d), rms_z = rms_of(z);
+  EpilogueSpec const& e = p_.epilogue;
+  // With a fused epilogue, D = round(activation(z') + residual) where z' is the kernel's z in D's
+  // type (the activation reads the staged z, epilogue_ops.cuh): z's error reaches D through the
+  // activation's slope (at most `slope` times), and D adds its own rounding (the activation in
+  // fp32 with erff/tanhf/expf, <= 2 ulp of fp32, is far below both).
+  double const slope = activation_slope_bound(e.activation, e.leaky_slope);
+  double const tol_out = tolerance(p_.out);
+  auto const d_bound = [&](std::size_t i) {
+    if (!e.fused()) return tol_z * (std::abs(ref.d[i]) + rms);
+    return slope * tol_z * (std::abs(z[i]) + rms_z) + tol_out * (std::abs(ref.d[i]) + rms);
+  };
+  std::ostringstream errors;
+  int reported = 0;
+  std::int64_t bad = compare("D", d_, p_, p_.out, p_.d, args_.ldd, args_.batch_stride_d, ref.d,
+                             d_bound, errors, reported);
+  if (e.pre_activation) {
+    auto const z_bound = [&](std::size_t i) { return tol_z * (std::abs(z[i]) + rms_z); };
+    GemmEpilogue const& ge = args_.epilogue;
+    bad +=
+        compare("pre_activation", pre_activation_, p_, p_.out, e.pre_activation_layout,
+                ge.pre_activation.ld, ge.pre_activation.batch_stride, z, z_bound, errors, reported);
+  }
   if (bad == 0) return "";
-  return std::to_string(bad) + " wrong elements (tolerance " + std::to_string(tol) +
-         " x (|ref| + rms " + std::to_string(rms) + ")):\n" + errors.str();
+  return std::to_string(bad) + " wrong elements (tolerance of z " + std::to_string(tol_z) +
+         " x (|z| + rms " + std::to_string(rms_z) + ")" +
+         (e.fused() ? " x activation slope " + std::to_string(slope) + ", of D's rounding " +
+                          std::to_string(tol_out) + " x (|ref| + rms " + std::to_string(rms) + ")"
+                    : std::string()) +
+         "):\n" + errors.str();
+}
+
+Reference full_reference_of(GemmArguments const& args) {
+  std::size_t const count = static_cast<std::size_t>(args.batch) * args.m * args.n;
+  warploom::testing::DeviceBuffer d(count * sizeof(double)), z(count * sizeof(double));
+  reference_gemm(args, d.as<double>(), nullptr, z.as<double>());
+  Reference host{std::vector<double>(count), std::vector<double>(count)};
+  WL_CUDA_CHECK(cudaMemcpy(host.d.data(), d.get(), count * sizeof(double), cudaMemcpyDeviceToHost));
+  WL_CUDA_CHECK(cudaMemcpy(host.z.data(), z.get(), count * sizeof(double), cudaMemcpyDeviceToHost));
+  return host;
 }
 
 std::vector<double> reference_of(GemmArguments const& args) {
@@ -256,7 +404,11 @@ void expect_correct(Problem const& p, GemmTuning const& tuning) {
                std::string(to_string(selected_kernel(data.args(), tuning.kernel))) + " GEMM");
   gemm(data.args(), nullptr, tuning);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
-  EXPECT_EQ(data.check(reference_of(data.args()), tuning.kernel), "");
+  if (p.epilogue.fused()) {
+    EXPECT_EQ(data.check(full_reference_of(data.args()), tuning.kernel), "");
+  } else {
+    EXPECT_EQ(data.check(reference_of(data.args()), tuning.kernel), "");
+  }
 }
 
 }  // namespace warploom::gemm::testing

@@ -4,7 +4,9 @@
 // input type, so fp8 inputs are exactly representable values), a poisoned D (NaN in every type),
 // optional fp8 per-tensor scales, the float64 reference, and the element-wise comparison with the
 // per-type tolerance. Leading dimensions may be padded or packed, base pointers moved off 16-byte
-// alignment; padding in D (and the elements before its base pointer) must stay poisoned.
+// alignment; padding in D (and the elements before its base pointer) must stay poisoned. A fused
+// epilogue (bias, row and column scales, activation, residual, pre-activation output) is set up
+// the same way: random vectors and residual, a poisoned pre-activation output checked like D.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,45 @@
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::gemm::testing {
+
+// The fused epilogue of a Problem (warploom/gemm.hpp, GemmEpilogue), in D's (the caller's) terms.
+// Bias and residual are uniform in [-1, 1); the scales uniform in [0.5, 1.5) (within a factor of
+// 3 of each other, so that rms(z) still measures every element's accumulation error).
+struct EpilogueSpec {
+  Activation activation = Activation::Identity;
+  float leaky_slope = 0.1f;
+  bool bias = false;
+  Broadcast bias_broadcast = Broadcast::PerColumn;
+  ScalarType bias_type = ScalarType::F32;  // or D's type
+  bool row_scale = false, col_scale = false;
+  bool residual = false;
+  MatrixLayout residual_layout = MatrixLayout::RowMajor;
+  bool pre_activation = false;
+  MatrixLayout pre_activation_layout = MatrixLayout::RowMajor;
+  // Elements the vectors and the residual lie past their allocation's 16-byte start besides
+  // Problem::offset (the kernels read them with element alignment only).
+  int misalign = 0;
+
+  bool fused() const {
+    return activation != Activation::Identity || bias || row_scale || col_scale || residual ||
+           pre_activation;
+  }
+  // All of it, with the given activation, bias and matrix layouts.
+  static EpilogueSpec every_op(Activation a, Broadcast bias_broadcast, ScalarType bias_type,
+                               MatrixLayout residual_layout = MatrixLayout::RowMajor,
+                               MatrixLayout pre_activation_layout = MatrixLayout::RowMajor) {
+    return {.activation = a,
+            .bias = true,
+            .bias_broadcast = bias_broadcast,
+            .bias_type = bias_type,
+            .row_scale = true,
+            .col_scale = true,
+            .residual = true,
+            .residual_layout = residual_layout,
+            .pre_activation = true,
+            .pre_activation_layout = pre_activation_layout};
+  }
+};
 
 struct Problem {
   ScalarType in = ScalarType::BF16;
@@ -34,8 +75,15 @@ struct Problem {
   int c_offset = 0;
   // fp8 per-tensor scales, passed as device pointers; none = nullptr (a scale of 1).
   std::optional<float> scale_a = std::nullopt, scale_b = std::nullopt;
+  EpilogueSpec epilogue = {};
 
   std::string describe() const;
+};
+
+// What the float64 reference computes: D and z, the pre-activation values (both batch x m x n,
+// row-major).
+struct Reference {
+  std::vector<double> d, z;
 };
 
 // The operands of `p` on the device, with GemmArguments pointing at them.
@@ -43,22 +91,30 @@ class ProblemData {
  public:
   explicit ProblemData(Problem const& p, std::uint64_t seed = 1);
   GemmArguments const& args() const { return args_; }
-  void poison_d() const;
+  void poison_d() const;  // and the pre-activation output
 
   // D compared with `reference` (batch x m x n doubles, row-major); every mismatch beyond the
   // tolerance of the types and of the kernel gemm() ran when asked for `kernel`, and every write
-  // into D's padding counts. Returns "" when D is right, else the first few errors.
+  // into D's padding counts. Returns "" when D is right, else the first few errors. The
+  // Reference form also checks the pre-activation output against z, and allows for the
+  // activation's slope on z's error (epilogue_tolerance).
   std::string check(std::vector<double> const& reference,
                     GemmKernel kernel = GemmKernel::Auto) const;
+  std::string check(Reference const& reference, GemmKernel kernel = GemmKernel::Auto) const;
 
  private:
   Problem p_;
   GemmArguments args_;
   warploom::testing::DeviceBuffer a_, b_, c_, d_, scales_;
+  warploom::testing::DeviceBuffer bias_, row_scale_, col_scale_, residual_, pre_activation_;
 };
 
-// The float64 reference for `args`, copied to the host.
+// The float64 reference for `args`, copied to the host: D, or D and z.
 std::vector<double> reference_of(GemmArguments const& args);
+Reference full_reference_of(GemmArguments const& args);
+
+// The largest |activation'(z)| (a Lipschitz constant): how much of z's error reaches D.
+double activation_slope_bound(Activation a, float leaky_slope);
 
 // Relative tolerance of one output element: |d - ref| <= tol * (|ref| + rms(ref)). The one-type
 // form is the 16-bit-input GEMM's (fp32 accumulation, rounding to `out`); the two-type form also

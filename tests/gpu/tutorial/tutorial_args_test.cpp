@@ -30,7 +30,7 @@ TEST(TmaCopyArgs, ColumnsMustBeAPositiveMultipleOf128) {
   EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(4, 0); }),
             "rows_cols: cols = 0 must be a positive multiple of the tile width 128");
   EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(4, 256); }),
-            "(no std::invalid_argument)");
+            "(no exception of that type)");
 }
 
 TEST(TmaCopyArgs, NullPointersAreRejected) {

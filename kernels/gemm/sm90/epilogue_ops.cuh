@@ -1,0 +1,365 @@
+// kernels/gemm/sm90/epilogue_ops.cuh
+//
+// The sm90 TS GEMM's fused epilogue (issue 13; warploom/gemm.hpp, GemmEpilogue) as a compile-time
+// composition of small ops. With acc = A . B, for D's row i and column j:
+//
+//   z = alpha * scale_a * scale_b * row_scale[i] * col_scale[j] * acc + beta * C + bias
+//   pre_activation = z;   D = activation(z) + residual
+//
+// An instance's epilogue is a Chain<Ops...> (part of its configuration, sm90_instances.hpp
+// EpilogueConfig): which ops exist, the activation, the bias's broadcast and element type are
+// types; pointers, strides and LeakyReLU's slope are run-time Params, filled on the host from the
+// resolved arguments. Chain<> is the plain GEMM: every hook below compiles away, and its SASS is
+// the unfused kernel's.
+//
+// Each op takes part in one of three phases of epilogue.cuh, chosen so that the unrolled loop over
+// the accumulator stays what its header comment asks (one multiply or FMA per value and the
+// shared-memory store):
+//   Row     once per tile: folded into the thread's per-row factor (alpha * row_scale[i]) and bias;
+//           a thread holds 2 (cooperative) or 4 (ping-pong) rows. RowScale, Bias<PerRow>.
+//   Column  once per epilogue subtile: the thread's 16 (8 for fp32 D) columns loaded into
+//           registers, then one multiply (col_scale) or add (bias) per value. ColScale,
+//           Bias<PerColumn>.
+//   Chunk   after z is staged in shared memory, a rolled pass over the subtile in 16-byte chunks:
+//           pre_activation stored from the chunk, the activation applied, the residual added.
+//           PreActivation, Act<kind>, Residual. The activation is not in the unrolled loop: its
+//           erff/tanhf/expf would be copied 128 times per subtile loop (the instruction-fetch
+//           stall epilogue.cuh describes).
+// The Chunk phase reads z as staged, in D's type: the activation sees exactly the value stored as
+// pre_activation (what the backward pass differentiates at), as an unfused Linear layer followed
+// by the activation in D's type would. For 16-bit D that is one more rounding before the
+// activation (at most |activation'| <= 1.5 half-ulps of z; the GPU tests allow for it).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include "gemm/activation.cuh"
+#include "warploom/config.hpp"
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm::sm90::epi {
+
+enum class Phase { Row, Column, Chunk };
+
+// A thread's folded terms of one row: z = scale * acc (* column scale) (+ beta C) + bias; scale
+// starts at alpha * scale_a * scale_b.
+struct RowTerms {
+  float scale, bias;
+};
+// ... of a pair of adjacent columns (the two values of one wgmma register pair).
+struct ColumnTerms {
+  float2 scale, bias;
+};
+
+// One 16-byte run of a staged subtile in the Chunk phase: kN values of D's row `row`, columns
+// `col` ... col + kN - 1, of batch `l`, in fp32; the problem is m x n (the run may stick out).
+template <int kN>
+struct Chunk {
+  float v[kN];
+  int row, col, l, m, n;
+};
+
+// An M x N matrix of the epilogue (residual, pre_activation) as the kernel addresses it: element
+// (i, j) of batch l at data + l * batch_stride + i * stride_row + j * stride_col. Either layout:
+// a column-major one has stride_row 1.
+struct MatrixParams {
+  void const* data = nullptr;
+  std::int64_t stride_row = 0, stride_col = 0, batch_stride = 0;
+};
+inline MatrixParams matrix_params(Matrix const& x) {
+  bool const row_major = x.layout == MatrixLayout::RowMajor;
+  return {x.data, row_major ? x.ld : 1, row_major ? 1 : x.ld, x.batch_stride};
+}
+
+#if defined(__CUDACC__)
+namespace detail {
+
+// v[i] as fp32; 0 outside [0, count) (rows or columns past the matrix: never stored).
+template <class T>
+WL_DEVICE float element(T const* v, int i, int count) {
+  return i < count ? static_cast<float>(v[i]) : 0.0f;
+}
+
+// v[i] and v[i + 1] (i even) as fp32: with one load where v is aligned to two elements (a
+// uniform condition: i is even), 0 past count.
+template <class T>
+WL_DEVICE float2 pair(T const* v, int i, int count) {
+  if (i + 1 < count && reinterpret_cast<std::uintptr_t>(v) % (2 * sizeof(T)) == 0) {
+    if constexpr (sizeof(T) == 4) {
+      return *reinterpret_cast<float2 const*>(v + i);
+    } else {
+      struct alignas(2 * sizeof(T)) Two {
+        T x[2];
+      };
+      Two const two = *reinterpret_cast<Two const*>(v + i);
+      return {static_cast<float>(two.x[0]), static_cast<float>(two.x[1])};
+    }
+  }
+  return {element(v, i, count), element(v, i + 1, count)};
+}
+
+// The address of element (row, col) of batch l; row clamped into the matrix (rows past M are
+// never read or written, but their address is formed).
+template <class T>
+WL_DEVICE T* address(MatrixParams const& x, int row, int col, int l, int m) {
+  return const_cast<T*>(static_cast<T const*>(x.data)) + l * x.batch_stride +
+         static_cast<std::int64_t>(row < m ? row : 0) * x.stride_row +
+         static_cast<std::int64_t>(col) * x.stride_col;
+}
+
+// kN elements of one run (16 bytes of T): a whole, row-contiguous, 16-byte-aligned run in one
+// vector access, else element by element inside the matrix.
+template <class T, int kN>
+struct alignas(16) Run {
+  static_assert(kN * sizeof(T) == 16);
+  T v[kN];
+};
+
+template <class T, int kN>
+WL_DEVICE bool whole_run(MatrixParams const& x, Chunk<kN> const& c, T const* at) {
+  return c.row < c.m && c.col + kN <= c.n && x.stride_col == 1 &&
+         reinterpret_cast<std::uintptr_t>(at) % 16 == 0;
+}
+
+}  // namespace detail
+#endif  // __CUDACC__
+
+// ---- Row and Column ops -------------------------------------------------------------------------
+
+// z *= row_scale[i] (M floats).
+struct RowScale {
+  static constexpr Phase kPhase = Phase::Row;
+  struct Params {
+    float const* v;
+  };
+  static Params params(GemmArguments const& r) { return {r.epilogue.row_scale}; }
+#if defined(__CUDACC__)
+  static WL_DEVICE void row(Params const& p, int row, int m, RowTerms& t) {
+    t.scale *= detail::element(p.v, row, m);
+  }
+#endif
+};
+
+// z *= col_scale[j] (N floats).
+struct ColScale {
+  static constexpr Phase kPhase = Phase::Column;
+  struct Params {
+    float const* v;
+  };
+  static Params params(GemmArguments const& r) { return {r.epilogue.col_scale}; }
+#if defined(__CUDACC__)
+  static WL_DEVICE void column(Params const& p, int col, int n, ColumnTerms& t) {
+    float2 const s = detail::pair(p.v, col, n);
+    t.scale.x *= s.x;
+    t.scale.y *= s.y;
+  }
+#endif
+};
+
+// z += bias[i] (kAlong PerRow: M values) or bias[j] (PerColumn: N values), of type T: float or
+// D's element type.
+template <Broadcast kAlong, class T>
+struct Bias {
+  static constexpr Phase kPhase = kAlong == Broadcast::PerRow ? Phase::Row : Phase::Column;
+  struct Params {
+    T const* v;
+  };
+  static Params params(GemmArguments const& r) { return {static_cast<T const*>(r.epilogue.bias)}; }
+#if defined(__CUDACC__)
+  static WL_DEVICE void row(Params const& p, int row, int m, RowTerms& t) {
+    t.bias += detail::element(p.v, row, m);
+  }
+  static WL_DEVICE void column(Params const& p, int col, int n, ColumnTerms& t) {
+    float2 const b = detail::pair(p.v, col, n);
+    t.bias.x += b.x;
+    t.bias.y += b.y;
+  }
+#endif
+};
+
+// ---- Chunk ops ----------------------------------------------------------------------------------
+
+// pre_activation = z (D's type, either layout).
+struct PreActivation {
+  static constexpr Phase kPhase = Phase::Chunk;
+  using Params = MatrixParams;
+  static Params params(GemmArguments const& r) { return matrix_params(r.epilogue.pre_activation); }
+#if defined(__CUDACC__)
+  static WL_DEVICE bool column_major(Params const& p) {
+    return p.stride_row == 1;
+  }
+  template <class T, int kN>
+  static WL_DEVICE void chunk(Params const& p, Chunk<kN>& c) {
+    if (c.row >= c.m) return;
+    T* const at = detail::address<T>(p, c.row, c.col, c.l, c.m);
+    if (detail::whole_run<T>(p, c, at)) {
+      detail::Run<T, kN> run;
+#pragma unroll
+      for (int j = 0; j < kN; ++j) run.v[j] = T(c.v[j]);
+      *reinterpret_cast<detail::Run<T, kN>*>(at) = run;
+    } else {
+#pragma unroll
+      for (int j = 0; j < kN; ++j)
+        if (c.col + j < c.n) at[j * p.stride_col] = T(c.v[j]);
+    }
+  }
+#endif
+};
+
+// z = activation(z); Params::slope is LeakyReLU's.
+template <Activation kA>
+struct Act {
+  static constexpr Phase kPhase = Phase::Chunk;
+  static constexpr Activation kActivation = kA;
+  struct Params {
+    float slope;
+  };
+  static Params params(GemmArguments const& r) { return {r.epilogue.leaky_slope}; }
+#if defined(__CUDACC__)
+  static WL_DEVICE bool column_major(Params const&) {
+    return false;
+  }
+  template <class T, int kN>
+  static WL_DEVICE void chunk(Params const& p, Chunk<kN>& c) {
+#pragma unroll
+    for (int j = 0; j < kN; ++j) c.v[j] = activate<kA>(c.v[j], p.slope);
+  }
+#endif
+};
+
+// z += residual (D's type, either layout), after the activation.
+struct Residual {
+  static constexpr Phase kPhase = Phase::Chunk;
+  using Params = MatrixParams;
+  static Params params(GemmArguments const& r) { return matrix_params(r.epilogue.residual); }
+#if defined(__CUDACC__)
+  static WL_DEVICE bool column_major(Params const& p) {
+    return p.stride_row == 1;
+  }
+  template <class T, int kN>
+  static WL_DEVICE void chunk(Params const& p, Chunk<kN>& c) {
+    T const* const at = detail::address<T>(p, c.row, c.col, c.l, c.m);
+    if (detail::whole_run<T>(p, c, at)) {
+      detail::Run<T, kN> const run = *reinterpret_cast<detail::Run<T, kN> const*>(at);
+#pragma unroll
+      for (int j = 0; j < kN; ++j) c.v[j] += static_cast<float>(run.v[j]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kN; ++j)
+        if (c.row < c.m && c.col + j < c.n) c.v[j] += static_cast<float>(at[j * p.stride_col]);
+    }
+  }
+#endif
+};
+
+// ---- The composition ----------------------------------------------------------------------------
+
+template <class Op>
+struct Slot {
+  typename Op::Params params;
+};
+
+template <class Op>
+inline constexpr bool kIsBias = false;
+template <Broadcast kAlong, class T>
+inline constexpr bool kIsBias<Bias<kAlong, T>> = true;
+
+template <class Op>
+inline constexpr int kChunkOrder = std::is_same_v<Op, PreActivation> ? 0
+                                   : std::is_same_v<Op, Residual>    ? 2
+                                                                     : 1;
+
+// Whether the Chunk ops among Ops come in the order they must apply, each at most once.
+template <class... Ops>
+constexpr bool chunks_in_order() {
+  int const orders[] = {-1, (Ops::kPhase == Phase::Chunk ? kChunkOrder<Ops> : -1)...};
+  int last = -1;
+  for (int o : orders) {
+    if (o < 0) continue;
+    if (o <= last) return false;
+    last = o;
+  }
+  return true;
+}
+
+// The ops of one epilogue, in the order they apply within each phase.
+template <class... Ops>
+struct Chain {
+  template <class Op>
+  static constexpr int count = (static_cast<int>(std::is_same_v<Op, Ops>) + ... + 0);
+
+  // Preconditions
+  static_assert(((Ops::kPhase == Phase::Row || Ops::kPhase == Phase::Column ||
+                  Ops::kPhase == Phase::Chunk) &&
+                 ...),
+                "epi::Chain: every op takes part in one Phase (Row, Column or Chunk)");
+  static_assert(((count<Ops> == 1) && ...), "epi::Chain: each op at most once");
+  static_assert(chunks_in_order<Ops...>(),
+                "epi::Chain: the Chunk ops go PreActivation (stores z), Act (activates it), "
+                "Residual (adds after the activation), each at most once: list them so");
+
+  struct Params : Slot<Ops>... {};
+
+  static constexpr bool kFused = sizeof...(Ops) > 0;
+  static constexpr bool kRowTerms = ((Ops::kPhase == Phase::Row) || ...);
+  static constexpr bool kRowBias = ((Ops::kPhase == Phase::Row && kIsBias<Ops>) || ...);
+  static constexpr bool kColumnScale = (std::is_same_v<Ops, ColScale> || ...);
+  static constexpr bool kColumnBias = ((Ops::kPhase == Phase::Column && kIsBias<Ops>) || ...);
+  static constexpr bool kColumnTerms = kColumnScale || kColumnBias;
+  static constexpr bool kChunks = ((Ops::kPhase == Phase::Chunk) || ...);
+
+  // Host: every op's Params from resolved, row-major-D arguments (gemm.cpp).
+  static Params params([[maybe_unused]] GemmArguments const& r) {
+    Params p{};
+    ((static_cast<Slot<Ops>&>(p).params = Ops::params(r)), ...);
+    return p;
+  }
+
+#if defined(__CUDACC__)
+  template <class Op>
+  static WL_DEVICE typename Op::Params const& of(Params const& p) {
+    return static_cast<Slot<Op> const&>(p).params;
+  }
+
+  static WL_DEVICE void rows([[maybe_unused]] Params const& p, [[maybe_unused]] int row,
+                             [[maybe_unused]] int m, [[maybe_unused]] RowTerms& t) {
+    (
+        [&] {
+          if constexpr (Ops::kPhase == Phase::Row) Ops::row(of<Ops>(p), row, m, t);
+        }(),
+        ...);
+  }
+  static WL_DEVICE void columns([[maybe_unused]] Params const& p, [[maybe_unused]] int col,
+                                [[maybe_unused]] int n, [[maybe_unused]] ColumnTerms& t) {
+    (
+        [&] {
+          if constexpr (Ops::kPhase == Phase::Column) Ops::column(of<Ops>(p), col, n, t);
+        }(),
+        ...);
+  }
+  template <class T, int kN>
+  static WL_DEVICE void chunk([[maybe_unused]] Params const& p, [[maybe_unused]] Chunk<kN>& c) {
+    (
+        [&] {
+          if constexpr (Ops::kPhase == Phase::Chunk) Ops::template chunk<T>(of<Ops>(p), c);
+        }(),
+        ...);
+  }
+  // Whether a Chunk op addresses a column-major matrix: then the pass walks the subtile down its
+  // columns, so that a warp's 32 accesses of one element are 32 consecutive rows (coalesced).
+  static WL_DEVICE bool walks_columns([[maybe_unused]] Params const& p) {
+    bool by_column = false;
+    (
+        [&] {
+          if constexpr (Ops::kPhase == Phase::Chunk) by_column |= Ops::column_major(of<Ops>(p));
+        }(),
+        ...);
+    return by_column;
+  }
+#endif
+};
+
+}  // namespace warploom::gemm::sm90::epi

@@ -1,0 +1,146 @@
+// tests/cpu/gemm/sm90_config_test.cpp — sm90 GEMM configurations (src/gemm/sm90_instances.hpp,
+// sm90_config.cpp, sm90_source.cpp): names and their parsing, the fused epilogue's part of the
+// key, and the source the generator writes for it. No GPU, no compiler.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sm90_instances.hpp"
+#include "sm90_source.hpp"
+
+namespace {
+
+namespace sm90 = warploom::gemm::sm90;
+using warploom::gemm::Activation;
+using warploom::gemm::Broadcast;
+using warploom::gemm::ConsumerDesign;
+using warploom::gemm::GemmArguments;
+using warploom::gemm::MatrixLayout;
+using warploom::gemm::ScalarType;
+
+sm90::KernelConfig with_epilogue(sm90::EpilogueConfig e) {
+  return {.epilogue = e};
+}
+
+TEST(Sm90Config, ThePlainGemmKeepsItsName) {
+  EXPECT_EQ(sm90::name_of({}), "bf16_bf16_tn_cooperative_s4_b2_1x1");
+  EXPECT_FALSE(sm90::EpilogueConfig{}.fused());
+}
+
+TEST(Sm90Config, FusedEpiloguesAppendTheirOpsInOrder) {
+  EXPECT_EQ(sm90::name_of(with_epilogue(
+                {.bias = true, .bias_type = ScalarType::BF16, .activation = Activation::GELU})),
+            "bf16_bf16_tn_cooperative_s4_b2_1x1_colbiasbf16_gelu");
+  EXPECT_EQ(sm90::name_of(with_epilogue({.row_scale = true,
+                                         .col_scale = true,
+                                         .bias = true,
+                                         .bias_broadcast = Broadcast::PerRow,
+                                         .pre_activation = true,
+                                         .activation = Activation::LeakyReLU,
+                                         .residual = true})),
+            "bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_"
+            "residual");
+  EXPECT_EQ(sm90::name_of(with_epilogue({.activation = Activation::GELUTanh})),
+            "bf16_bf16_tn_cooperative_s4_b2_1x1_gelutanh");
+}
+
+TEST(Sm90Config, EveryNameParsesBackToItsConfiguration) {
+  sm90::KernelConfig c{.in = ScalarType::E4M3,
+                       .out = ScalarType::F16,
+                       .design = ConsumerDesign::PingPong,
+                       .stages = 6,
+                       .staging_buffers = 1,
+                       .cluster_m = 2};
+  for (Activation a : {Activation::Identity, Activation::ReLU, Activation::LeakyReLU,
+                       Activation::GELU, Activation::GELUTanh, Activation::HardSwish,
+                       Activation::Sigmoid, Activation::SiLU, Activation::Tanh}) {
+    for (int bias = 0; bias < 5; ++bias) {
+      for (int flags = 0; flags < 16; ++flags) {
+        c.epilogue = {
+            .row_scale = (flags & 1) != 0,
+            .col_scale = (flags & 2) != 0,
+            .bias = bias != 0,
+            .bias_broadcast = bias == 1 || bias == 2 ? Broadcast::PerRow : Broadcast::PerColumn,
+            .bias_type = bias == 2 || bias == 4 ? ScalarType::F16 : ScalarType::F32,
+            .pre_activation = (flags & 4) != 0,
+            .activation = a,
+            .residual = (flags & 8) != 0};
+        std::string const name = sm90::name_of(c);
+        auto const parsed = sm90::parse_config(name);
+        ASSERT_TRUE(parsed.has_value()) << name;
+        EXPECT_EQ(*parsed, c) << name;
+      }
+    }
+  }
+}
+
+TEST(Sm90Config, MalformedEpilogueNamesAreRefused) {
+  std::string const base = "bf16_bf16_tn_cooperative_s4_b2_1x1";
+  EXPECT_TRUE(sm90::parse_config(base + "_colbiasfp32_gelu").has_value());
+  for (std::string const bad : {
+           "_gelu_colbiasfp32",  // out of order
+           "_gelu_gelu",         // repeated
+           "_relu_gelu",         // two activations
+           "_identity",          // the default is spelled by no token
+           "_colbiasfp16",       // neither fp32 nor D's type
+           "_colbiase4m3",       // not a bias type
+           "_colbias",           // no type
+           "_leaky_relu",        // the activation's name has no underscore here
+           "_gelu_",             // empty token
+           "_bias",              // unknown
+       })
+    EXPECT_FALSE(sm90::parse_config(base + bad).has_value()) << bad;
+}
+
+TEST(Sm90Config, TheEpilogueComesFromTheArguments) {
+  GemmArguments r;
+  r.d_type = ScalarType::BF16;
+  EXPECT_FALSE(sm90::epilogue_config_of(r).fused());
+  float const scale = 1.0f;
+  r.epilogue.row_scale = &scale;
+  r.epilogue.bias = &scale;
+  r.epilogue.bias_type = ScalarType::BF16;
+  r.epilogue.bias_broadcast = Broadcast::PerRow;
+  r.epilogue.activation = Activation::SiLU;
+  r.epilogue.residual = {&scale, ScalarType::BF16, MatrixLayout::ColMajor};
+  sm90::EpilogueConfig const e = sm90::epilogue_config_of(r);
+  EXPECT_EQ(e, (sm90::EpilogueConfig{.row_scale = true,
+                                     .bias = true,
+                                     .bias_broadcast = Broadcast::PerRow,
+                                     .bias_type = ScalarType::BF16,
+                                     .activation = Activation::SiLU,
+                                     .residual = true}));
+  // Without a bias its broadcast and type are not part of the key (one instance, not three).
+  r.epilogue.bias = nullptr;
+  EXPECT_EQ(
+      sm90::epilogue_config_of(r),
+      (sm90::EpilogueConfig{.row_scale = true, .activation = Activation::SiLU, .residual = true}));
+  // The epilogue is no part of the schedule: a fused configuration runs the plain one's.
+  sm90::KernelConfig c{.epilogue = e};
+  EXPECT_EQ(sm90::schedule_of(c), sm90::schedule_of(sm90::KernelConfig{}));
+}
+
+TEST(Sm90Config, TheGeneratorWritesTheChain) {
+  sm90::KernelConfig const plain{};
+  sm90::KernelConfig const fused = with_epilogue({.col_scale = true,
+                                                  .bias = true,
+                                                  .bias_type = ScalarType::BF16,
+                                                  .pre_activation = true,
+                                                  .activation = Activation::HardSwish,
+                                                  .residual = true});
+  sm90::KernelConfig const both[] = {plain, fused};
+  std::string const source = sm90::instance_source(both);
+  EXPECT_NE(source.find("1, 1>>(args, tuning, stream);"), std::string::npos) << source;
+  EXPECT_NE(source.find("1, 1, epi::Chain<epi::ColScale, epi::Bias<Broadcast::PerColumn, "
+                        "cute::bfloat16_t>, epi::PreActivation, "
+                        "epi::Act<Activation::HardSwish>, epi::Residual>>>(args, tuning, stream);"),
+            std::string::npos)
+      << source;
+  std::string const table = sm90::instance_table_source(both);
+  EXPECT_NE(table.find("{false, true, true, Broadcast::PerColumn, ScalarType::BF16, true, "
+                       "Activation::HardSwish, true}"),
+            std::string::npos)
+      << table;
+}
+
+}  // namespace
