@@ -37,6 +37,7 @@
 namespace warploom::ops {
 
 using gemm::Activation;
+using gemm::Broadcast;
 using gemm::GemmArguments;
 using gemm::GemmEpilogue;
 
@@ -67,6 +68,23 @@ struct GemmOptions {
   // for it without a device (listing, validating, printing sources; CPU tests), and runs only on
   // a device of that architecture.
   std::optional<Arch> arch{};
+};
+
+// ops::EpilogueTensors
+//
+// The tensors of one run's fused epilogue, as views that run() checks against the problem (the
+// plan's GemmEpilogue holds bare pointers, which nothing can check). Each is optional: empty, no
+// term. bias: M (PerRow) or N (PerColumn) values of fp32 or D's type; row_scale and col_scale: M
+// and N fp32 values; a vector is a view with one row or one column, contiguous, shared by every
+// batch. residual (added after the activation) and pre_activation (written: z before the
+// activation, for a backward pass): M x N (x batch) of D's type, row- or column-major. A run
+// given them uses them in place of the plan's epilogue pointers and keeps the plan's activation,
+// so one plan serves every call of a layer (bindings pass a call's tensors this way).
+struct EpilogueTensors {
+  TensorView bias;
+  Broadcast bias_broadcast = Broadcast::PerColumn;
+  TensorView row_scale, col_scale;
+  TensorView residual, pre_activation;
 };
 
 // What a plan was made for, resolved.
@@ -103,8 +121,8 @@ class Gemm {
 
   // ---- The epilogue --------------------------------------------------------------------------
   // D = activation(alpha * acc + beta * C + bias ...) per GemmEpilogue (warploom/gemm.hpp); every
-  // run passes it to the kernel as GemmArguments::epilogue. Until the kernels run fused
-  // epilogues, a run with anything but the default is refused (by gemm::check_arguments).
+  // run passes it to the kernel as GemmArguments::epilogue (a run given EpilogueTensors, their
+  // views in place of its pointers).
   Activation activation() const;
   void set_activation(Activation a);
   static std::vector<Activation> activations();  // every one gemm::Activation names
@@ -151,11 +169,19 @@ class Gemm {
   // (and possibly compiled) on the first run that needs it.
   void run(TensorView const& a, TensorView const& b, TensorView const& c, TensorView const& d,
            float alpha = 1.0f, float beta = 0.0f, cudaStream_t stream = nullptr) const;
+  // The same with this call's epilogue tensors (EpilogueTensors: checked, then used in place of
+  // the plan's epilogue pointers).
+  void run(TensorView const& a, TensorView const& b, TensorView const& c, TensorView const& d,
+           EpilogueTensors const& epilogue, float alpha = 1.0f, float beta = 0.0f,
+           cudaStream_t stream = nullptr) const;
   // The gemm() arguments run() derives from the views, checked by gemm::check_arguments for the
   // plan's kernel: what a run would compute, without a device (tests, debugging, or a call of
   // gemm::gemm with the same arguments).
   GemmArguments arguments(TensorView const& a, TensorView const& b, TensorView const& c,
                           TensorView const& d, float alpha = 1.0f, float beta = 0.0f) const;
+  GemmArguments arguments(TensorView const& a, TensorView const& b, TensorView const& c,
+                          TensorView const& d, EpilogueTensors const& epilogue, float alpha = 1.0f,
+                          float beta = 0.0f) const;
 
  private:
   struct Impl;
