@@ -78,6 +78,10 @@ void bind_enums(nb::module_& m) {
       .value("sigmoid", Activation::Sigmoid)
       .value("silu", Activation::SiLU)
       .value("tanh", Activation::Tanh);
+  nb::enum_<gemm::Broadcast>(m, "Broadcast", "What an epilogue vector (bias, scale) runs along.")
+      .value("PerRow", gemm::Broadcast::PerRow, "M values, one per row of D")
+      .value("PerColumn", gemm::Broadcast::PerColumn,
+             "N values, one per column of D (a Linear layer's bias)");
   nb::enum_<ops::Arch>(m, "Arch", "A GPU architecture, by compute capability.")
       .value("Sm80", ops::Arch::Sm80)
       .value("Sm90", ops::Arch::Sm90)
@@ -149,6 +153,23 @@ void bind_views(nb::module_& m) {
       .def_prop_ro("done", &RunOperands::waited, "Whether sync() has returned.");
 }
 
+// A run's views, from the (owner, descriptor) operands the Python side hands over.
+struct RunViews {
+  TensorView a, b, c, d;
+  ops::EpilogueTensors epilogue;
+};
+
+RunViews views_of(RunOperands& operands, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
+                  EpilogueOperands const& epilogue) {
+  RunViews v;
+  v.a = operands.add(a, "a", false);
+  v.b = operands.add(b, "b", false);
+  v.c = c.is_none() ? TensorView{} : operands.add(c, "c", false);
+  v.d = operands.add(d, "d", true);
+  v.epilogue = epilogue.views(operands);
+  return v;
+}
+
 void bind_gemm(nb::module_& m) {
   nb::class_<GemmOptions>(m, "GemmOptions", "How a plan is declared (ops::GemmOptions).")
       .def(nb::init<>())
@@ -212,19 +233,16 @@ void bind_gemm(nb::module_& m) {
       .def(
           "run",
           [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,
-             float beta, std::uintptr_t stream, bool sync,
-             bool print_module) -> std::unique_ptr<RunOperands> {
+             float beta, std::uintptr_t stream, bool sync, bool print_module,
+             EpilogueOperands const& epilogue) -> std::unique_ptr<RunOperands> {
             auto operands = std::make_unique<RunOperands>(as_stream(stream));
             try {
-              TensorView const va = operands->add(a, "a", false);
-              TensorView const vb = operands->add(b, "b", false);
-              TensorView const vc = c.is_none() ? TensorView{} : operands->add(c, "c", false);
-              TensorView const vd = operands->add(d, "d", true);
+              RunViews const v = views_of(*operands, a, b, c, d, epilogue);
               if (print_module)
-                nb::print(plan.source(plan.description_for(va, vb, vc, vd)).c_str());
+                nb::print(plan.source(plan.description_for(v.a, v.b, v.c, v.d)).c_str());
               // The first run of a configuration may compile it (JIT): the GIL is free meanwhile.
               nb::gil_scoped_release unlocked;
-              plan.run(va, vb, vc, vd, alpha, beta, as_stream(stream));
+              plan.run(v.a, v.b, v.c, v.d, v.epilogue, alpha, beta, as_stream(stream));
             } catch (...) {
               operands->discard();
               throw;
@@ -234,9 +252,37 @@ void bind_gemm(nb::module_& m) {
             return nullptr;
           },
           "a"_a, "b"_a, "c"_a.none(), "d"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
-          "print_module"_a,
-          "Runs D = alpha * A . B + beta * C on (owner, descriptor) operands (warploom.op.Gemm "
-          "makes them). Returns a GemmRun when sync is False, else None.");
+          "print_module"_a, "epilogue"_a,
+          "Runs D = epilogue(alpha * A . B + beta * C) on (owner, descriptor) operands "
+          "(warploom.op.Gemm makes them). Returns a GemmRun when sync is False, else None.")
+      .def(
+          "check",
+          [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,
+             float beta, EpilogueOperands const& epilogue) {
+            RunOperands operands(nullptr);
+            try {
+              RunViews const v = views_of(operands, a, b, c, d, epilogue);
+              (void)plan.arguments(v.a, v.b, v.c, v.d, v.epilogue, alpha, beta);
+            } catch (...) {
+              operands.discard();
+              throw;
+            }
+            operands.discard();
+          },
+          "a"_a, "b"_a, "c"_a.none(), "d"_a, "alpha"_a, "beta"_a, "epilogue"_a,
+          "Checks a run's operands against the plan as run() does, without a device or a launch "
+          "(Gemm::arguments).");
+
+  nb::class_<EpilogueOperands>(m, "EpilogueOperands",
+                               "A run's epilogue tensors, as (owner, descriptor) operands or None "
+                               "(warploom.op.Gemm.run's keyword arguments).")
+      .def(nb::init<>())
+      .def_rw("bias", &EpilogueOperands::bias, nb::arg().none())
+      .def_rw("bias_broadcast", &EpilogueOperands::bias_broadcast)
+      .def_rw("row_scale", &EpilogueOperands::row_scale, nb::arg().none())
+      .def_rw("col_scale", &EpilogueOperands::col_scale, nb::arg().none())
+      .def_rw("residual", &EpilogueOperands::residual, nb::arg().none())
+      .def_rw("pre_activation", &EpilogueOperands::pre_activation, nb::arg().none());
 }
 
 }  // namespace

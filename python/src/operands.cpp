@@ -129,6 +129,20 @@ Described describe(nb::handle operand, char const* name) {
   return d;
 }
 
+// A 1-D tensor (an epilogue vector: bias, scale) as the one-row matrix plans read, the same
+// memory; other tensors as they are.
+Described as_row(Described d) {
+  if (d.t.ndim != 1) return d;
+  std::int64_t const n = d.t.shape[0];
+  std::int64_t const stride = d.t.strides != nullptr ? d.t.strides[0] : 1;
+  d.shape = {1, n};
+  d.strides = {n * stride, stride};
+  d.t.ndim = 2;
+  d.t.shape = d.shape.data();
+  d.t.strides = d.strides.data();
+  return d;
+}
+
 bool is_host(DLTensor const& t) {
   return t.device.device_type == kDLCPU || static_cast<int>(t.device.device_type) == kDlCudaHost;
 }
@@ -150,9 +164,9 @@ std::int64_t span_elements(ops::TensorView const& v) {
 
 }  // namespace
 
-ops::TensorView RunOperands::add(nb::handle operand, char const* name, bool output) {
+ops::TensorView RunOperands::add(nb::handle operand, char const* name, bool output, bool vector) {
   owners_.push_back(nb::borrow(operand));  // owner and capsule: alive until the run is waited for
-  Described const d = describe(operand, name);
+  Described const d = vector ? as_row(describe(operand, name)) : describe(operand, name);
   if (!is_host(d.t)) return ops::from_dlpack(d.t, name);
 
   int device = 0;
@@ -223,6 +237,20 @@ RunOperands::~RunOperands() {
     // A destructor cannot raise; the error stays unreported, as for any unsynchronized launch.
     (void)cudaGetLastError();
   }
+}
+
+ops::EpilogueTensors EpilogueOperands::views(RunOperands& operands) const {
+  auto view = [&](nb::object const& x, char const* name, bool output, bool vector) {
+    return x.is_none() ? ops::TensorView{} : operands.add(x, name, output, vector);
+  };
+  ops::EpilogueTensors e;
+  e.bias = view(bias, "bias", false, true);
+  e.bias_broadcast = bias_broadcast;
+  e.row_scale = view(row_scale, "row_scale", false, true);
+  e.col_scale = view(col_scale, "col_scale", false, true);
+  e.residual = view(residual, "residual", false, false);
+  e.pre_activation = view(pre_activation, "pre_activation", true, false);
+  return e;
 }
 
 ops::TensorView example_view(nb::handle operand, char const* name) {

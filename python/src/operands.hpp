@@ -15,6 +15,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>  // nb::cast<std::string>
 
+#include "warploom/ops/gemm.hpp"
 #include "warploom/ops/tensor.hpp"
 
 namespace warploom::python {
@@ -34,8 +35,9 @@ class RunOperands {
   RunOperands& operator=(RunOperands const&) = delete;
 
   // The view of `operand`, an (owner, descriptor) tuple, as argument `name`; `output`: the run
-  // writes it (a host copy goes back, and a read-only host array is refused).
-  ops::TensorView add(nanobind::handle operand, char const* name, bool output);
+  // writes it (a host copy goes back, and a read-only host array is refused); `vector`: a 1-D
+  // tensor is taken as one row (an epilogue's bias or scale).
+  ops::TensorView add(nanobind::handle operand, char const* name, bool output, bool vector = false);
 
   // Waits for the stream, copies host outputs back, frees the device copies; idempotent. Releases
   // the GIL while it waits.
@@ -58,6 +60,20 @@ class RunOperands {
   std::vector<nanobind::object> owners_;
   std::vector<HostCopy> copies_;
   bool waited_ = false;
+};
+
+// python::EpilogueOperands
+//
+// A run's epilogue tensors as Python hands them over: (owner, descriptor) tuples, or None for a
+// term the run does not have. views() adds them to the run's operands (pre_activation as an
+// output) and returns what ops::Gemm::run takes; the plan checks them against the problem.
+struct EpilogueOperands {
+  nanobind::object bias = nanobind::none();
+  gemm::Broadcast bias_broadcast = gemm::Broadcast::PerColumn;
+  nanobind::object row_scale = nanobind::none(), col_scale = nanobind::none();
+  nanobind::object residual = nanobind::none(), pre_activation = nanobind::none();
+
+  ops::EpilogueTensors views(RunOperands& operands) const;
 };
 
 // The view of an example tensor (a plan's construction reads its dtype and strides only; its

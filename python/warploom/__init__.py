@@ -14,6 +14,7 @@ no CUDA call, no file written, torch and NumPy left unimported.
 from . import _core
 from ._core import (
     Activation,
+    Broadcast,
     ConsumerDesign,
     DataType,
     GemmRun,
@@ -32,6 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Activation",
+    "Broadcast",
     "ConsumerDesign",
     "DataType",
     "Gemm",

@@ -6,7 +6,7 @@ warploom imports neither): torch.float16 prints as "torch.float16", numpy.float1
 ml_dtypes' bfloat16 is named "bfloat16".
 """
 
-from ._core import DataType, LayoutType, OpcodeClass
+from ._core import Broadcast, DataType, LayoutType, OpcodeClass
 
 _ELEMENTS = {
     "f16": DataType.f16,
@@ -88,5 +88,21 @@ def opcode_class(x):
         raise TypeError(
             f"Gemm: opclass = {x!r} is not an operator class: give warploom.OpcodeClass.TensorOp, "
             "Simt or Auto (or 'tensor_op', 'simt', 'auto')"
+        )
+    return found
+
+
+_BROADCASTS = {"row": Broadcast.PerRow, "column": Broadcast.PerColumn}
+
+
+def broadcast(x):
+    if isinstance(x, Broadcast):
+        return x
+    found = _BROADCASTS.get(x) if isinstance(x, str) else None
+    if found is None:
+        raise TypeError(
+            f"Gemm.run: bias_broadcast = {x!r} is not a broadcast: give "
+            "warploom.Broadcast.PerColumn (N values, a Linear layer's bias) or PerRow (M values), "
+            "or 'column', 'row'"
         )
     return found

@@ -4,9 +4,9 @@
     plan.activation = (warploom.epilogue.leaky_relu, 0.2)   # with its slope
 
 identity; relu max(z, 0); leaky_relu z, or slope * z below 0; gelu z * Phi(z) (erf); gelu_tanh its
-tanh approximation; hardswish z * clamp(z + 3, 0, 6) / 6; sigmoid; silu z * sigmoid(z); tanh. Until
-the GEMM kernels run fused epilogues, a run with any but identity is refused (ValueError naming
-the epilogue), never computed without it.
+tanh approximation; hardswish z * clamp(z + 3, 0, 6) / 6; sigmoid; silu z * sigmoid(z); tanh.
+The GEMM applies it in its own epilogue (no second kernel), after the bias and the scales that
+plan.run(..., bias=..., row_scale=...) passes.
 """
 
 from ._core import Activation

@@ -15,12 +15,13 @@ __array_interface__, the stream, tensors remembered from construction, print_mod
 """
 
 from . import _core
-from ._core import Activation, OpcodeClass
-from ._dtypes import data_type, layout_type, opcode_class
+from ._core import Activation, Broadcast, OpcodeClass
+from ._dtypes import broadcast, data_type, layout_type, opcode_class
 from ._operands import example_operand, run_operand, stream_handle
 
 _ARCHES = {80: _core.Arch.Sm80, 90: _core.Arch.Sm90, 100: _core.Arch.Sm100}
 _CC = {arch: cc for cc, arch in _ARCHES.items()}
+_DESCRIBE_ONLY = object()  # Gemm._operands' stream for check()
 
 
 class Gemm:
@@ -155,6 +156,11 @@ class Gemm:
             )
         self._plan.set_activation(value, float(slope))
 
+    @property
+    def leaky_slope(self):
+        """leaky_relu's slope below 0 (set with plan.activation = (leaky_relu, slope))."""
+        return self._plan.leaky_slope
+
     @staticmethod
     def activations():
         """Every activation the epilogue names (warploom.epilogue)."""
@@ -204,7 +210,8 @@ class Gemm:
     # ---- Running -------------------------------------------------------------------------------
 
     def run(self, A=None, B=None, C=None, D=None, alpha=None, beta=None, sync=True,
-            print_module=False, stream=None):
+            print_module=False, stream=None, *, bias=None, bias_broadcast=Broadcast.PerColumn,
+            row_scale=None, col_scale=None, residual=None, pre_activation=None):
         """D = activation(alpha * (A @ B) + beta * C) on any DLPack tensors (torch, CuPy, ...)
         in GPU memory, strides honoured, or NumPy arrays (copied to the GPU and D back).
 
@@ -214,17 +221,57 @@ class Gemm:
         stream. sync=True (the default) waits for the result; sync=False returns a GemmRun at
         once, whose sync() waits (and copies NumPy outputs back). print_module prints the
         source of the kernel the run uses.
+
+        The fused epilogue's tensors, all optional (docs/python.md):
+        z = alpha * row_scale[i] * col_scale[j] * (A @ B)[i, j] + beta * C + bias, written to
+        pre_activation when given; D = activation(z) + residual. bias: N values (one per column
+        of D, bias_broadcast=Broadcast.PerColumn, a Linear layer's) or M (PerRow), fp32 or D's
+        type; row_scale, col_scale: M and N fp32 values; residual, pre_activation: D's shape and
+        type. Vectors are 1-D (or one row or column), contiguous.
         """
+        a, b, c, d, handle, epilogue = self._operands(
+            (A, B, C, D), stream, bias, bias_broadcast, row_scale, col_scale, residual,
+            pre_activation)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        return self._plan.run(a, b, c, d, float(alpha), float(beta), handle, sync, print_module,
+                              epilogue)
+
+    def check(self, A=None, B=None, C=None, D=None, alpha=None, beta=None, *, bias=None,
+              bias_broadcast=Broadcast.PerColumn, row_scale=None, col_scale=None, residual=None,
+              pre_activation=None):
+        """Checks a run's tensors as run() would (every rule, the same errors), without a device
+        and without launching: tensors in GPU memory are described, not read."""
+        a, b, c, d, _, epilogue = self._operands(
+            (A, B, C, D), _DESCRIBE_ONLY, bias, bias_broadcast, row_scale, col_scale, residual,
+            pre_activation)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        self._plan.check(a, b, c, d, float(alpha), float(beta), epilogue)
+
+    def _operands(self, given, stream, bias, bias_broadcast, row_scale, col_scale, residual,
+                  pre_activation):
+        """(a, b, c, d, stream handle, EpilogueOperands) as the binding takes them: tensors not
+        given are the plan's. stream _DESCRIBE_ONLY: GPU tensors exported without synchronizing
+        any stream (check() reads none of them)."""
         tensors = []
-        for name, given in (("A", A), ("B", B), ("C", C), ("D", D)):
-            tensor = given if given is not None else self._tensors[name]
+        for name, tensor in zip("ABCD", given):
+            tensor = tensor if tensor is not None else self._tensors[name]
             if tensor is None and name != "C":
                 raise ValueError(f"Gemm.run: tensor {name} must be set: pass {name}, or give it "
                                  "when making the plan")
             tensors.append(tensor)
-        alpha = self.alpha if alpha is None else alpha
-        beta = self.beta if beta is None else beta
-        handle = stream_handle(stream, [t for t in tensors if t is not None])
-        a, b, c, d = (None if t is None else run_operand(t, name, handle)
-                      for t, name in zip(tensors, "abcd"))
-        return self._plan.run(a, b, c, d, float(alpha), float(beta), handle, sync, print_module)
+        if stream is _DESCRIBE_ONLY:
+            handle = None
+            operand = example_operand
+        else:
+            handle = stream_handle(stream, [t for t in tensors if t is not None])
+            operand = lambda tensor, name: run_operand(tensor, name, handle)  # noqa: E731
+        a, b, c, d = (None if t is None else operand(t, name) for t, name in zip(tensors, "abcd"))
+        epilogue = _core.EpilogueOperands()
+        epilogue.bias_broadcast = broadcast(bias_broadcast)
+        for field, tensor in (("bias", bias), ("row_scale", row_scale), ("col_scale", col_scale),
+                              ("residual", residual), ("pre_activation", pre_activation)):
+            if tensor is not None:
+                setattr(epilogue, field, operand(tensor, field))
+        return a, b, c, d, handle, epilogue
