@@ -44,7 +44,7 @@ echo "built and installed the package: $((SECONDS - start)) s"
 tests=$PWD/python/tests
 cd "$target"
 set +e
-PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD" "$python" -m pytest -p no:cacheprovider -rs -v \
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python" -m pytest -p no:cacheprovider -rs -v \
   --junitxml="$out/pytest.xml" "$tests" 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 set -e
