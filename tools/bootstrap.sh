@@ -9,6 +9,8 @@
 #   .deps/bin/{cuobjdump,nvdisasm}                           SASS disassembler (PyPI wheels)
 #   .deps/googletest                                         GoogleTest sources (Debian)
 #   .deps/sysroot/usr/include/{CLI,nlohmann,fmt,xxhash.h,dlpack} header-only host libs (Debian)
+#   .deps/python/wheels, .deps/python/site                   nanobind, scikit-build-core, pytest
+#                                                            (PyPI; pure-Python wheels)
 #
 # ccache is the one system-wide install: when missing, and we are root with apt-get, it is
 # installed with apt-get; without it the build simply runs uncached.
@@ -24,6 +26,12 @@ CUTLASS_WHEEL=nvidia-cutlass==4.2.0.0
 # finds beside itself.
 CUOBJDUMP_WHEELS=(nvidia-cuda-cuobjdump==13.2.51 nvidia-cuda-nvdisasm==13.2.51)
 SYSROOT_PACKAGES=(libcli11-dev nlohmann-json3-dev libfmt-dev libxxhash-dev libdlpack-dev)
+# The Python package's build (nanobind, scikit-build-core) and test (pytest) tools, every
+# dependency pinned: all pure-Python wheels, so one folder serves CI's Python 3.11 and the GPU
+# machine's 3.12, which has no network. The wheels themselves are kept too, for an offline
+# `pip install --no-index --find-links .deps/python/wheels .` (README).
+PYTHON_WHEELS=(nanobind==3.1.0 scikit-build-core==1.1.2 packaging==26.4 pathspec==1.1.1
+  pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 pygments==2.21.0)
 
 note() { echo "bootstrap: $*"; }
 
@@ -177,6 +185,20 @@ install_sysroot() {
   install_dir "$tmp/sysroot" "$DEPS/sysroot"
 }
 
+install_python() {
+  local tmp=$1 requirement
+  for requirement in "${PYTHON_WHEELS[@]}"; do
+    pip_download "$tmp/wheels" "$requirement"
+  done
+  python3 -m pip install --quiet --disable-pip-version-check --no-index --no-deps \
+    --no-compile --target "$tmp/site" "$tmp"/wheels/*.whl
+  # The console scripts pip writes name this machine's interpreter; `python3 -m pytest` is used.
+  rm -rf "$tmp/site/bin"
+  mkdir -p "$tmp/python"
+  mv "$tmp/wheels" "$tmp/site" "$tmp/python/"
+  install_dir "$tmp/python" "$DEPS/python"
+}
+
 main() {
   mkdir -p "$DEPS" "$STAMPS"
   local inc=$DEPS/sysroot/usr/include
@@ -187,6 +209,9 @@ main() {
   step googletest googletest-sources install_googletest "$DEPS/googletest/CMakeLists.txt"
   step sysroot "${SYSROOT_PACKAGES[*]}" install_sysroot \
     "$inc/CLI/CLI.hpp" "$inc/nlohmann/json.hpp" "$inc/fmt/format.h" "$inc/xxhash.h" "$inc/dlpack/dlpack.h"
+  step python "${PYTHON_WHEELS[*]}" install_python \
+    "$DEPS/python/site/nanobind/cmake" "$DEPS/python/site/scikit_build_core" \
+    "$DEPS/python/site/pytest"
 
   if have ccache; then
     note "ccache: found ($(command -v ccache))"

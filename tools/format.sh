@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # What we own: third-party code lives in .deps/ and build trees in build/, neither under these.
-dirs=(include src kernels tools tests bench)
+dirs=(include src kernels tools tests bench python)
 patterns=(-name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh')
 
 check=0

@@ -41,10 +41,10 @@ TensorView from_dlpack(DLTensor const& t, char const* name) {
                              t.ndim));
   std::optional<ScalarType> const dtype = scalar_type(t.dtype);
   if (!dtype)
-    refuse(name, fmt::format("dtype (code {}, bits {}, lanes {}) is not a GEMM element type: "
-                             "float16, bfloat16, float32, float64, float8_e4m3fn or float8_e5m2, "
-                             "one lane",
-                             t.dtype.code, t.dtype.bits, t.dtype.lanes));
+    throw DtypeError(fmt::format(
+        "from_dlpack: {}: dtype (code {}, bits {}, lanes {}) is not a GEMM element type: "
+        "float16, bfloat16, float32, float64, float8_e4m3fn or float8_e5m2, one lane",
+        name, t.dtype.code, t.dtype.bits, t.dtype.lanes));
   // Managed memory is device memory the GPU reads directly; pinned host memory (kDLCUDAHost) is
   // not something TMA may read at full speed, and CPU memory not at all.
   if (t.device.device_type != kDLCUDA && t.device.device_type != kDLCUDAManaged)

@@ -13,8 +13,10 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -85,10 +87,13 @@ template <class T>
 Given<T> own(std::optional<T> from_tensor, std::optional<T> explicit_value, char operand,
              char const* field) {
   std::string const field_name = fmt::format("{}_{}", field, operand);
-  if (from_tensor && explicit_value && *from_tensor != *explicit_value)
-    throw std::invalid_argument(fmt::format(
+  if (from_tensor && explicit_value && *from_tensor != *explicit_value) {
+    std::string const why = fmt::format(
         "Gemm: example tensor {} is {} but {} = {}: give one of them, or make them agree", operand,
-        text(*from_tensor), field_name, text(*explicit_value)));
+        text(*from_tensor), field_name, text(*explicit_value));
+    if constexpr (std::is_same_v<T, ScalarType>) throw DtypeError(why);
+    throw std::invalid_argument(why);
+  }
   if (from_tensor) return {from_tensor, fmt::format("tensor {}", operand)};
   if (explicit_value) return {explicit_value, field_name};
   return {};
@@ -448,6 +453,18 @@ struct Gemm::Impl {
     return fn;
   }
 
+  // The current device, checked against the plan's architecture the first time a run sees it.
+  int run_device() const {
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      device = -1;
+    }
+    if (device < 0 || device != checked_device.value.load(std::memory_order_relaxed))
+      check_device();
+    return device;
+  }
+
   // The slow path of run()'s device check: the current device is new to this plan.
   void check_device() const {
     detail::DeviceFacts const d = detail::current_device();
@@ -456,8 +473,12 @@ struct Gemm::Impl {
     checked_device.value.store(d.ordinal, std::memory_order_relaxed);
   }
 
+  // `tensors`: a run's own epilogue tensors, in place of the plan's pointers (null: none given).
   GemmArguments map(TensorView const& a, TensorView const& b, TensorView const& c,
-                    TensorView const& d, float alpha, float beta, int device) const;
+                    TensorView const& d, float alpha, float beta, int device,
+                    EpilogueTensors const* tensors = nullptr) const;
+  void run(GemmArguments const& args, cudaStream_t stream) const;    // checks and launches
+  GemmArguments checked_arguments(GemmArguments const& args) const;  // arguments()'s checks
 
   // The kernel's view of the plan's fused epilogue (which ops, the activation, the bias's type and
   // broadcast — after a column-major D's transposition): what gemm() derives from real arguments,
@@ -512,7 +533,8 @@ gemm::Matrix to_matrix(TensorView const& v, char const* name, ScalarType type, M
                        int device) {
   if (v.data == nullptr) refuse_view(name, "has no data");
   if (v.dtype != type)
-    refuse_view(name, fmt::format("is {}; this plan expects {}", text(v.dtype), text(type)));
+    throw DtypeError(fmt::format("Gemm.run: argument `{}` is {}; this plan expects {}", name,
+                                 text(v.dtype), text(type)));
   if (device >= 0 && v.device >= 0 && v.device != device)
     refuse_view(name, fmt::format("lives on device {}; the current device is {} (run the plan "
                                   "with its device current)",
@@ -578,10 +600,47 @@ int to_int(std::int64_t v, char const* name, char const* what) {
   return static_cast<int>(v);
 }
 
+// Vector `name` of a run's epilogue (bias, a scale): `count` values of `type` (or of `other`,
+// when given), one row or one column, contiguous — the kernel reads it as a packed array.
+void const* to_vector(TensorView const& v, char const* name, std::int64_t count, char const* what,
+                      ScalarType type, std::optional<ScalarType> other, int device) {
+  if (v.dtype != type && v.dtype != other)
+    throw DtypeError(fmt::format("Gemm.run: argument `{}` is {}; the epilogue reads it as {}{}",
+                                 name, text(v.dtype), text(type),
+                                 other ? " or " + text(*other) : std::string()));
+  if (device >= 0 && v.device >= 0 && v.device != device)
+    refuse_view(name,
+                fmt::format("lives on device {}; the current device is {}", v.device, device));
+  bool const row = v.rows == 1, column = v.cols == 1;
+  std::int64_t const length = row ? v.cols : v.rows;
+  if (v.batch != 1 || (!row && !column))
+    refuse_view(name, fmt::format("({}) is not a vector: give {} {} values, shared by every batch",
+                                  to_string(v), count, what));
+  if (length != count)
+    refuse_view(name,
+                fmt::format("has {} values; the epilogue reads {} ({})", length, count, what));
+  if (length > 1 && (row ? v.col_stride : v.row_stride) != 1)
+    refuse_view(
+        name, fmt::format("({}) is strided: the epilogue reads a contiguous vector", to_string(v)));
+  return v.data;
+}
+
+// Matrix `name` of a run's epilogue (residual, pre-activation): D's type and shape, in whichever
+// layout the view has.
+gemm::Matrix to_epilogue_matrix(TensorView const& v, char const* name, TensorView const& d,
+                                ScalarType type, int device) {
+  if (v.rows != d.rows || v.cols != d.cols || v.batch != d.batch)
+    refuse_view(name, fmt::format("is {}: it has D's shape, {}", to_string(v), to_string(d)));
+  MatrixLayout const layout =
+      v.is(MatrixLayout::RowMajor) ? MatrixLayout::RowMajor : MatrixLayout::ColMajor;
+  return to_matrix(v, name, type, layout, device);
+}
+
 }  // namespace
 
 GemmArguments Gemm::Impl::map(TensorView const& a, TensorView const& b, TensorView const& c,
-                              TensorView const& d, float alpha, float beta, int device) const {
+                              TensorView const& d, float alpha, float beta, int device,
+                              EpilogueTensors const* tensors) const {
   GemmArguments r;
   r.a = to_matrix(a, "a", types.a, types.layout_a, device);
   r.b = to_matrix(b, "b", types.b, types.layout_b, device);
@@ -619,6 +678,34 @@ GemmArguments Gemm::Impl::map(TensorView const& a, TensorView const& b, TensorVi
   r.scale_a = scale_a;
   r.scale_b = scale_b;
   r.epilogue = epilogue;
+  if (tensors != nullptr) {
+    EpilogueTensors const& t = *tensors;
+    GemmEpilogue& e = r.epilogue;
+    bool const per_row = t.bias_broadcast == Broadcast::PerRow;
+    e.bias = nullptr;
+    e.bias_broadcast = t.bias_broadcast;
+    if (!t.bias.empty()) {
+      e.bias = to_vector(t.bias, "bias", per_row ? r.m : r.n,
+                         per_row ? "M, one per row of D" : "N, one per column of D",
+                         ScalarType::F32, types.d, device);
+      e.bias_type = t.bias.dtype;
+    }
+    e.row_scale = t.row_scale.empty()
+                      ? nullptr
+                      : static_cast<float const*>(to_vector(t.row_scale, "row_scale", r.m, "M",
+                                                            ScalarType::F32, std::nullopt, device));
+    e.col_scale = t.col_scale.empty()
+                      ? nullptr
+                      : static_cast<float const*>(to_vector(t.col_scale, "col_scale", r.n, "N",
+                                                            ScalarType::F32, std::nullopt, device));
+    e.residual = t.residual.empty()
+                     ? gemm::Matrix{}
+                     : to_epilogue_matrix(t.residual, "residual", d, types.d, device);
+    e.pre_activation =
+        t.pre_activation.empty()
+            ? gemm::Matrix{}
+            : to_epilogue_matrix(t.pre_activation, "pre_activation", d, types.d, device);
+  }
   return r;
 }
 
@@ -766,13 +853,41 @@ std::string Gemm::source(TileDescription const& td) const {
   return sm90::instance_source(configs);
 }
 
+TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, TensorView const& c,
+                                      TensorView const& d) const {
+  Impl const& p = *impl_;
+  if (p.compiled) return *p.compiled;
+  if (p.kernel == GemmKernel::Simt) return p.simt_description();
+  GemmArguments const args = p.map(a, b, c, d, 1.0f, c.empty() ? 0.0f : 1.0f, /*device=*/-1);
+  GemmArguments r;
+  try {
+    r = gemm::kernel_arguments(args, p.kernel);
+  } catch (std::invalid_argument const& e) {
+    refuse_arguments(args, p.kernel, e);
+  }
+  // As run() chooses: the design for the size of the problem the kernel sees (D^T for a
+  // column-major D), in its default configuration.
+  sm90::KernelConfig const config =
+      p.config(gemm::selected_design(r, ConsumerDesign::Auto), 0, 0, 1, 1);
+  return p.tensor_op_description(config, 1, 1);
+}
+
 GemmArguments Gemm::arguments(TensorView const& a, TensorView const& b, TensorView const& c,
                               TensorView const& d, float alpha, float beta) const {
-  GemmArguments const args = impl_->map(a, b, c, d, alpha, beta, /*device=*/-1);
+  return impl_->checked_arguments(impl_->map(a, b, c, d, alpha, beta, /*device=*/-1));
+}
+
+GemmArguments Gemm::arguments(TensorView const& a, TensorView const& b, TensorView const& c,
+                              TensorView const& d, EpilogueTensors const& epilogue, float alpha,
+                              float beta) const {
+  return impl_->checked_arguments(impl_->map(a, b, c, d, alpha, beta, /*device=*/-1, &epilogue));
+}
+
+GemmArguments Gemm::Impl::checked_arguments(GemmArguments const& args) const {
   try {
-    gemm::check_arguments(args, impl_->kernel);
+    gemm::check_arguments(args, kernel);
   } catch (std::invalid_argument const& e) {
-    refuse_arguments(args, impl_->kernel, e);
+    refuse_arguments(args, kernel, e);
   }
   return args;
 }
@@ -780,14 +895,20 @@ GemmArguments Gemm::arguments(TensorView const& a, TensorView const& b, TensorVi
 void Gemm::run(TensorView const& a, TensorView const& b, TensorView const& c, TensorView const& d,
                float alpha, float beta, cudaStream_t stream) const {
   Impl const& p = *impl_;
-  int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    device = -1;
-  }
-  if (device < 0 || device != p.checked_device.value.load(std::memory_order_relaxed))
-    p.check_device();
-  GemmArguments const args = p.map(a, b, c, d, alpha, beta, device);
+  int const device = p.run_device();
+  p.run(p.map(a, b, c, d, alpha, beta, device), stream);
+}
+
+void Gemm::run(TensorView const& a, TensorView const& b, TensorView const& c, TensorView const& d,
+               EpilogueTensors const& epilogue, float alpha, float beta,
+               cudaStream_t stream) const {
+  Impl const& p = *impl_;
+  int const device = p.run_device();
+  p.run(p.map(a, b, c, d, alpha, beta, device, &epilogue), stream);
+}
+
+void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
+  Impl const& p = *this;
   GemmArguments r;
   try {
     r = gemm::kernel_arguments(args, p.kernel);

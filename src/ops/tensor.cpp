@@ -7,6 +7,8 @@
 
 namespace warploom::ops {
 
+DtypeError::~DtypeError() = default;
+
 TensorView TensorView::transposed() const {
   TensorView t = *this;
   std::swap(t.rows, t.cols);

@@ -37,6 +37,7 @@
 namespace warploom::ops {
 
 using gemm::Activation;
+using gemm::Broadcast;
 using gemm::GemmArguments;
 using gemm::GemmEpilogue;
 
@@ -67,6 +68,23 @@ struct GemmOptions {
   // for it without a device (listing, validating, printing sources; CPU tests), and runs only on
   // a device of that architecture.
   std::optional<Arch> arch{};
+};
+
+// ops::EpilogueTensors
+//
+// The tensors of one run's fused epilogue, as views that run() checks against the problem (the
+// plan's GemmEpilogue holds bare pointers, which nothing can check). Each is optional: empty, no
+// term. bias: M (PerRow) or N (PerColumn) values of fp32 or D's type; row_scale and col_scale: M
+// and N fp32 values; a vector is a view with one row or one column, contiguous, shared by every
+// batch. residual (added after the activation) and pre_activation (written: z before the
+// activation, for a backward pass): M x N (x batch) of D's type, row- or column-major. A run
+// given them uses them in place of the plan's epilogue pointers and keeps the plan's activation,
+// so one plan serves every call of a layer (bindings pass a call's tensors this way).
+struct EpilogueTensors {
+  TensorView bias;
+  Broadcast bias_broadcast = Broadcast::PerColumn;
+  TensorView row_scale, col_scale;
+  TensorView residual, pre_activation;
 };
 
 // What a plan was made for, resolved.
@@ -103,9 +121,10 @@ class Gemm {
 
   // ---- The epilogue --------------------------------------------------------------------------
   // D = activation(alpha * acc + beta * C + bias ...) per GemmEpilogue (warploom/gemm.hpp); every
-  // run passes it to the kernel as GemmArguments::epilogue. The epilogue is part of the kernel's
-  // configuration: compile() obtains the instance of the epilogue set then, and a run whose
-  // epilogue differs (set after compile()) obtains its own.
+  // run passes it to the kernel as GemmArguments::epilogue (a run given EpilogueTensors, their
+  // views in place of its pointers). The epilogue is part of the kernel's configuration: compile()
+  // obtains the instance of the epilogue set then, and a run whose epilogue differs obtains its
+  // own.
   Activation activation() const;
   void set_activation(Activation a);
   static std::vector<Activation> activations();  // every one gemm::Activation names
@@ -138,6 +157,12 @@ class Gemm {
   // build or the JIT compiles for it. The SIMT GEMM's kernels are prebuilt templates: for them, a
   // note naming the instance.
   std::string source(TileDescription const& td) const;
+  // The configuration a run on these views uses: the compiled description, else the default of
+  // the design gemm() picks for the problem's size (for Simt, the SIMT GEMM's shape). Checks the
+  // views as arguments() does, needs no device: what a binding prints before a run (the seed's
+  // print_module).
+  TileDescription description_for(TensorView const& a, TensorView const& b, TensorView const& c,
+                                  TensorView const& d) const;
 
   // ---- Running ---------------------------------------------------------------------------------
   // Enqueues D = epilogue(alpha * A . B + beta * C) on `stream` and returns (asynchronous). `c` may
@@ -146,11 +171,19 @@ class Gemm {
   // (and possibly compiled) on the first run that needs it.
   void run(TensorView const& a, TensorView const& b, TensorView const& c, TensorView const& d,
            float alpha = 1.0f, float beta = 0.0f, cudaStream_t stream = nullptr) const;
+  // The same with this call's epilogue tensors (EpilogueTensors: checked, then used in place of
+  // the plan's epilogue pointers).
+  void run(TensorView const& a, TensorView const& b, TensorView const& c, TensorView const& d,
+           EpilogueTensors const& epilogue, float alpha = 1.0f, float beta = 0.0f,
+           cudaStream_t stream = nullptr) const;
   // The gemm() arguments run() derives from the views, checked by gemm::check_arguments for the
   // plan's kernel: what a run would compute, without a device (tests, debugging, or a call of
   // gemm::gemm with the same arguments).
   GemmArguments arguments(TensorView const& a, TensorView const& b, TensorView const& c,
                           TensorView const& d, float alpha = 1.0f, float beta = 0.0f) const;
+  GemmArguments arguments(TensorView const& a, TensorView const& b, TensorView const& c,
+                          TensorView const& d, EpilogueTensors const& epilogue, float alpha = 1.0f,
+                          float beta = 0.0f) const;
 
  private:
   struct Impl;

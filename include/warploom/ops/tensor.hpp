@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "warploom/gemm.hpp"
@@ -26,6 +27,20 @@ namespace warploom::ops {
 
 using gemm::MatrixLayout;
 using gemm::ScalarType;
+
+// ops::DtypeError
+//
+// The std::invalid_argument a plan throws when an element type is wrong: an operand's is not the
+// one the plan expects, a tensor's is not a GEMM element type, or an example tensor's contradicts
+// the element_x it was given with. Callers that catch std::invalid_argument see no difference; a
+// binding can tell it apart (Python raises TypeError for it, ValueError for every other refusal).
+// Its key function lives in libwarploom_gemm.so, and so does its type_info, which a module built
+// with hidden visibility (a Python extension) matches by reference.
+class [[gnu::visibility("default")]] DtypeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+  ~DtypeError() override;
+};
 
 // ops::TensorView
 //

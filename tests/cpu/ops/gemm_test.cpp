@@ -89,6 +89,10 @@ TEST(GemmPlan, ATensorAndItsOwnElementThatDisagreeAreRefused) {
                .a = row_major(fake(1), ScalarType::F16, 16, 64)}));
   });
   EXPECT_CONTAINS(e, "example tensor a is fp16 but element_a = bf16");
+  EXPECT_THROW(Gemm(sm90({.layout = MatrixLayout::RowMajor,
+                          .element_a = ScalarType::BF16,
+                          .a = row_major(fake(1), ScalarType::F16, 16, 64)})),
+               DtypeError);
   std::string const l = invalid_argument_message([] {
     Gemm(sm90({.element = ScalarType::F16,
                .layout = MatrixLayout::RowMajor,

@@ -126,6 +126,11 @@ TEST(GemmPlanArguments, WrongDtypeIsRefusedNamingBoth) {
                              row_major(fake(4), kBF16, 64, 64));
             }),
             "Gemm.run: argument `b` is fp16; this plan expects bf16");
+  // A DtypeError, which the Python binding raises as TypeError.
+  EXPECT_THROW(plan.arguments(row_major(fake(1), kBF16, 64, 64),
+                              column_major(fake(2), ScalarType::F16, 64, 64), {},
+                              row_major(fake(4), kBF16, 64, 64)),
+               DtypeError);
 }
 
 TEST(GemmPlanArguments, WrongLayoutIsRefusedWithTheFix) {
@@ -312,6 +317,7 @@ TEST(FromDlpack, RefusalsNameTheField) {
   DlTensor x(fake(1), DLDataType{kDLInt, 8, 1}, {16, 16});
   EXPECT_CONTAINS(invalid_argument_message([&] { from_dlpack(x.t, "b"); }),
                   "from_dlpack: b: dtype (code 0, bits 8, lanes 1) is not a GEMM element type");
+  EXPECT_THROW(from_dlpack(x.t, "b"), DtypeError);
   x.t.dtype = DLDataType{kDLFloat, 16, 2};
   EXPECT_CONTAINS(invalid_argument_message([&] { from_dlpack(x.t, "b"); }), "lanes 2");
   x.t.dtype = kDlBF16;

@@ -6,8 +6,12 @@
 // numbers, and compile() obtains prebuilt kernels without compiling.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "sm90_instances.hpp"
 #include "warploom/ops/gemm.hpp"
@@ -23,6 +27,11 @@ using testing::invalid_argument_message;
 
 #define EXPECT_CONTAINS(TEXT, PART) \
   EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
+
+// A stand-in device address: views are never dereferenced on the host.
+void* fake(std::uintptr_t i) {
+  return reinterpret_cast<void*>(i << 20);
+}
 
 Gemm bf16_tn() {
   return Gemm({.element = ScalarType::BF16,
@@ -209,6 +218,28 @@ TEST(TileDescription, CompilingAPrebuiltConfigurationCompilesNothing) {
   plan.compile();  // the defaults of both designs, also prebuilt
   EXPECT_FALSE(plan.tile_description().has_value());
   ::unsetenv("WARPLOOM_JIT");
+}
+
+TEST(TileDescription, DescriptionForARunIsTheCompiledOneElseTheSizesDefault) {
+  Gemm plan = bf16_tn();
+  auto const views = [](std::int64_t m, std::int64_t n) {
+    return std::tuple{row_major(fake(1), ScalarType::BF16, m, 64),
+                      column_major(fake(2), ScalarType::BF16, 64, n),
+                      row_major(fake(4), ScalarType::BF16, m, n)};
+  };
+  // gemm()'s size rule: cooperative below 8192 x 8192 outputs, ping-pong from there on.
+  auto [a, b, d] = views(1024, 1024);
+  TileDescription const small = plan.description_for(a, b, {}, d);
+  EXPECT_EQ(small, plan.tile_descriptions().front());
+  EXPECT_EQ(small.design, ConsumerDesign::Cooperative);
+  auto [a2, b2, d2] = views(8192, 8192);
+  EXPECT_EQ(plan.description_for(a2, b2, {}, d2).design, ConsumerDesign::PingPong);
+  // The ping-pong default, prebuilt in every build: compile() runs no nvcc here.
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  TileDescription const chosen = *std::find_if(
+      all.begin(), all.end(), [](auto const& td) { return td.design == ConsumerDesign::PingPong; });
+  plan.compile(chosen);
+  EXPECT_EQ(plan.description_for(a, b, {}, d), chosen);
 }
 
 TEST(TileDescription, SourceIsTheGeneratedInstance) {

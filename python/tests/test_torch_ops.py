@@ -1,0 +1,95 @@
+"""The PyTorch custom ops (warploom.library) and warploom.nn.Linear. Without a GPU (skipped
+without torch): the ops are registered, their fake implementations give the output's shape and
+dtype on meta tensors, Linear refuses an unknown activation. With one (marker gpu): results,
+gradients through warploom against torch's, torch.compile(fullgraph=True), the current stream."""
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the custom ops are torch's")
+
+import warploom.library  # noqa: E402  (registers the ops)
+import warploom.nn  # noqa: E402
+
+
+def meta(*shape, dtype=torch.bfloat16):
+    return torch.empty(*shape, device="meta", dtype=dtype)
+
+
+def test_the_ops_are_registered():
+    assert hasattr(torch.ops.warploom, "gemm")
+    assert hasattr(torch.ops.warploom, "gemm_act")
+
+
+def test_fake_implementations_give_shape_and_dtype():
+    d = torch.ops.warploom.gemm(meta(64, 32), meta(32, 48))
+    assert (d.shape, d.dtype, d.device.type) == ((64, 48), torch.bfloat16, "meta")
+    d = torch.ops.warploom.gemm_act(meta(3, 64, 32, dtype=torch.float16),
+                                    meta(3, 32, 48, dtype=torch.float16), None, "relu", 0.01)
+    assert (d.shape, d.dtype) == ((3, 64, 48), torch.float16)
+
+
+def test_linear_on_meta_tensors_and_its_refusal():
+    layer = warploom.nn.Linear(32, 48, activation="gelu", device="meta", dtype=torch.bfloat16)
+    assert layer(meta(2, 5, 32)).shape == (2, 5, 48)
+    assert "activation=gelu" in repr(layer)
+    with pytest.raises(ValueError, match="activation = 'swish' is not one of"):
+        warploom.nn.Linear(32, 48, activation="swish")
+
+
+# ---- On the GPU ----------------------------------------------------------------------------------
+
+
+def _data(shape, dtype=torch.bfloat16):
+    return torch.randn(shape, device="cuda", dtype=torch.float32).div(4).to(dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("activation", sorted(warploom.library.TORCH_ACTIVATIONS))
+def test_gemm_act_against_torch(cuda, activation):
+    a, w, bias = _data((256, 128)), _data((192, 128)), _data((192,))
+    d = torch.ops.warploom.gemm_act(a, w.t(), bias, activation, 0.1)
+    z = (a.float() @ w.float().t() + bias.float()).to(torch.bfloat16).float()
+    expected = warploom.library.TORCH_ACTIVATIONS[activation](z, 0.1)
+    torch.testing.assert_close(d.float(), expected, rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.gpu
+def test_gradients_through_warploom_match_torchs(cuda):
+    a = _data((256, 128)).requires_grad_()
+    w = _data((192, 128)).requires_grad_()
+    bias = _data((192,)).requires_grad_()
+    torch.ops.warploom.gemm_act(a, w.t(), bias, "gelu", 0.01).float().square().sum().backward()
+    grads = [x.grad.clone() for x in (a, w, bias)]
+    for x in (a, w, bias):
+        x.grad = None
+    torch.nn.functional.gelu(a @ w.t() + bias).float().square().sum().backward()
+    for got, want in zip(grads, (a.grad, w.grad, bias.grad)):
+        torch.testing.assert_close(got.float(), want.float(), rtol=5e-2, atol=5e-2)
+
+
+@pytest.mark.gpu
+def test_gemm_gradcheck_in_double(cuda):
+    a = torch.randn(32, 16, device="cuda", dtype=torch.float64, requires_grad=True)
+    b = torch.randn(16, 24, device="cuda", dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(torch.ops.warploom.gemm, (a, b))
+
+
+@pytest.mark.gpu
+def test_linear_compiles_fullgraph_and_matches_torch(cuda):
+    layer = warploom.nn.Linear(128, 192, activation="silu", device="cuda", dtype=torch.bfloat16)
+    x = _data((4, 64, 128))
+    expected = torch.nn.functional.silu(torch.nn.functional.linear(x, layer.weight, layer.bias))
+    compiled = torch.compile(layer, fullgraph=True)
+    torch.testing.assert_close(compiled(x).float(), expected.float(), rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.gpu
+def test_runs_on_the_current_stream(cuda):
+    a, b = _data((256, 128)), _data((128, 192))
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        d = torch.ops.warploom.gemm(a, b)
+        d2 = d * 2  # ordered after the GEMM on the same stream, no synchronization
+    side.synchronize()
+    torch.testing.assert_close(d2.float(), 2 * (a.float() @ b.float()), rtol=2e-2, atol=2e-2)

@@ -1,0 +1,50 @@
+"""warploom: warp-specialized GPU kernels, verified; the GEMM plan API in Python.
+
+    import warploom
+    plan = warploom.op.Gemm(element=torch.float16, layout=warploom.LayoutType.RowMajor)
+    plan.run(A, B, C, D)
+    warploom.schedules()                  # every schedule this build verified (`warploom list`)
+    print(warploom.verify("sm90_ts_gemm")[0])   # its schedule table and verdict (`warploom verify`)
+
+The plan is the C++ one (warploom::ops, docs/ops.md), bound with nanobind (warploom._core);
+docs/python.md is the guide. Importing warploom loads the library and nothing else: no compile,
+no CUDA call, no file written, torch and NumPy left unimported.
+"""
+
+from . import _core
+from ._core import (
+    Activation,
+    Broadcast,
+    ConsumerDesign,
+    DataType,
+    GemmRun,
+    LayoutType,
+    OpcodeClass,
+    TileDescription,
+    TileSchedulerType,
+    Verdict,
+    schedules,
+    verify,
+)
+from . import epilogue, op
+from .op import Gemm
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Activation",
+    "Broadcast",
+    "ConsumerDesign",
+    "DataType",
+    "Gemm",
+    "GemmRun",
+    "LayoutType",
+    "OpcodeClass",
+    "TileDescription",
+    "TileSchedulerType",
+    "Verdict",
+    "epilogue",
+    "op",
+    "schedules",
+    "verify",
+]

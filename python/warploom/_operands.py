@@ -1,0 +1,104 @@
+"""Tensors and streams from Python frameworks, as the binding takes them.
+
+A tensor becomes an (owner, descriptor) pair for warploom._core: the descriptor is the DLPack
+capsule of a tensor in GPU memory (torch, CuPy, JAX ... through __dlpack__, made ready for the
+run's stream), or the __array_interface__ of a host array (NumPy: the binding copies it to the GPU
+and, for D, back), or the DLPack capsule of another framework's host tensor. The owner keeps the
+memory alive until the run is waited for.
+
+Nothing here imports torch or CuPy: a framework already imported is found in sys.modules when one
+of its tensors is passed.
+"""
+
+import sys
+
+# DLPack device types (dlpack.h, DLDeviceType).
+_DL_CUDA = 2
+_DL_CUDA_MANAGED = 13
+
+
+# DLPack 1.1's float8 type codes (dlpack.h: kDLFloat8_e4m3fn, kDLFloat8_e5m2).
+_TORCH_FP8 = {"torch.float8_e4m3fn": 10, "torch.float8_e5m2": 12}
+
+
+def _framework(x):
+    return type(x).__module__.partition(".")[0]
+
+
+def _dlpack(x, **stream):
+    """x.__dlpack__(**stream); for a torch fp8 tensor that torch cannot export (DLPack had no
+    float8 before 1.1), its bytes as uint8 with the type code beside them."""
+    try:
+        return x.__dlpack__(**stream)
+    except (BufferError, RuntimeError, TypeError):
+        code = _TORCH_FP8.get(str(getattr(x, "dtype", ""))) if _framework(x) == "torch" else None
+        if code is None:
+            raise
+        return (x.view(sys.modules["torch"].uint8).__dlpack__(**stream), code)
+
+
+def stream_handle(stream, tensors):
+    """The CUDA stream a run launches on, as an integer handle (0: the legacy default stream).
+
+    `stream` as given: an int, a torch.cuda.Stream (.cuda_stream), a CuPy stream (.ptr) or any
+    object with __cuda_stream__ (the CUDA stream protocol); None: the current stream of the first
+    torch (or CuPy) tensor among `tensors`, else the legacy default stream.
+    """
+    if stream is None:
+        for x in tensors:
+            framework = _framework(x)
+            if framework == "torch" and getattr(x, "is_cuda", False):
+                return sys.modules["torch"].cuda.current_stream(x.device).cuda_stream
+            if framework == "cupy":
+                return sys.modules["cupy"].cuda.get_current_stream().ptr
+        return 0
+    if isinstance(stream, int):
+        return stream
+    protocol = getattr(stream, "__cuda_stream__", None)
+    if protocol is not None:
+        return int(protocol()[1])
+    for attribute in ("cuda_stream", "ptr"):  # torch.cuda.Stream, cupy.cuda.Stream
+        handle = getattr(stream, attribute, None)
+        if isinstance(handle, int):
+            return handle
+    raise TypeError(
+        f"Gemm.run: stream = {stream!r} is not a CUDA stream: give an int handle, a "
+        "torch.cuda.Stream, a CuPy stream or an object with __cuda_stream__"
+    )
+
+
+def _not_a_tensor(x, name):
+    return TypeError(
+        f"Gemm.run: argument `{name}` ({type(x).__module__}.{type(x).__qualname__}) is not a "
+        "tensor: give a DLPack producer (torch, CuPy, JAX ...) or a NumPy array"
+    )
+
+
+def run_operand(x, name, handle):
+    """(x, descriptor) for a run on stream `handle`."""
+    device = getattr(x, "__dlpack_device__", None)
+    kind = device()[0] if device is not None else None
+    if kind in (_DL_CUDA, _DL_CUDA_MANAGED):
+        # DLPack's stream argument: the consumer's stream, which the producer makes wait for the
+        # tensor's pending work (torch records an event on its current stream when they differ).
+        # 0 is not allowed there; 1 is the legacy default stream.
+        return (x, _dlpack(x, stream=handle if handle != 0 else 1))
+    interface = getattr(x, "__array_interface__", None)
+    if interface is not None:
+        return (x, interface)
+    if device is not None:
+        return (x, _dlpack(x))
+    raise _not_a_tensor(x, name)
+
+
+def example_operand(x, name):
+    """(x, descriptor) of an example tensor: only its dtype and strides are read."""
+    device = getattr(x, "__dlpack_device__", None)
+    if device is not None and device()[0] in (_DL_CUDA, _DL_CUDA_MANAGED):
+        return (x, _dlpack(x, stream=-1))  # -1: no synchronization, nothing is read
+    interface = getattr(x, "__array_interface__", None)
+    if interface is not None:
+        return (x, interface)
+    if device is not None:
+        return (x, _dlpack(x))
+    raise _not_a_tensor(x, name)

@@ -1,0 +1,136 @@
+"""PyTorch custom ops over the GEMM plan: importing this module (it imports torch) registers
+
+    torch.ops.warploom.gemm(a, b)                                  # a @ b
+    torch.ops.warploom.gemm_act(a, b, bias, activation, slope)     # activation(a @ b + bias)
+
+with fake (meta) implementations, so torch.compile(fullgraph=True) traces models that call them,
+and autograd: dA = dD . B^T and dB = A^T . dD, both through warploom.gemm itself (gemm_act's
+backward recomputes the pre-activation with one more GEMM rather than storing it, and takes the
+activation's derivative from torch). a is M x K, b K x N, either layout (a transposed view is
+read in place); bias holds N values (one per output column, a Linear layer's). Each call runs on
+torch.cuda.current_stream() and returns without waiting, as torch's own ops do.
+
+warploom itself never imports this module: `import warploom` leaves torch unimported.
+"""
+
+from typing import Optional
+
+import torch
+import torch.nn.functional as F
+
+from . import op
+from ._core import Activation
+
+# The activation as torch computes it: gemm_act's backward differentiates it, tests compare with it.
+TORCH_ACTIVATIONS = {
+    "identity": lambda z, slope: z,
+    "relu": lambda z, slope: F.relu(z),
+    "leaky_relu": lambda z, slope: F.leaky_relu(z, slope),
+    "gelu": lambda z, slope: F.gelu(z),
+    "gelu_tanh": lambda z, slope: F.gelu(z, approximate="tanh"),
+    "hardswish": lambda z, slope: F.hardswish(z),
+    "sigmoid": lambda z, slope: torch.sigmoid(z),
+    "silu": lambda z, slope: F.silu(z),
+    "tanh": lambda z, slope: torch.tanh(z),
+}
+assert set(TORCH_ACTIVATIONS) == {a.name for a in Activation}
+
+_plans = {}  # (dtypes, layouts, activation, slope, device) -> warploom.op.Gemm
+
+
+def _readable(x):
+    """x itself when one of its two matrix dimensions has unit stride, else a contiguous copy."""
+    return x if x.stride(-1) == 1 or x.stride(-2) == 1 else x.contiguous()
+
+
+def _layout(x):
+    return "row" if x.stride(-1) == 1 else "column"
+
+
+def _plan(a, b, d, activation, slope):
+    key = (a.dtype, b.dtype, d.dtype, _layout(a), _layout(b), activation, slope, a.device.index)
+    plan = _plans.get(key)
+    if plan is None:
+        plan = op.Gemm(A=a, B=b, C=d, D=d)
+        plan.activation = (Activation[activation], slope)
+        _plans[key] = plan
+    return plan
+
+
+def _out(a, b):
+    return a.new_empty((*a.shape[:-1], b.shape[-1]))
+
+
+def _run(a, b, bias, activation, slope):
+    if not a.is_cuda or not b.is_cuda:
+        raise ValueError(f"warploom::gemm: a ({a.device}) and b ({b.device}) must be CUDA tensors")
+    a, b = _readable(a), _readable(b)
+    d = _out(a, b)
+    _plan(a, b, d, activation, slope).run(a, b, None, d, sync=False, bias=bias)
+    return d
+
+
+@torch.library.custom_op("warploom::gemm", mutates_args=())
+def gemm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return _run(a, b, None, "identity", 0.01)
+
+
+@torch.library.custom_op("warploom::gemm_act", mutates_args=())
+def gemm_act(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor], activation: str,
+             slope: float = 0.01) -> torch.Tensor:
+    if activation not in TORCH_ACTIVATIONS:
+        raise ValueError(f"warploom::gemm_act: activation = {activation!r} is not one of "
+                         f"{', '.join(TORCH_ACTIVATIONS)}")
+    return _run(a, b, bias, activation, slope)
+
+
+@gemm.register_fake
+def _(a, b):
+    return _out(a, b)
+
+
+@gemm_act.register_fake
+def _(a, b, bias, activation, slope=0.01):
+    return _out(a, b)
+
+
+def _input_grads(a, b, dz, needs):
+    """dA = dZ . B^T and dB = A^T . dZ, through warploom (each only when asked for)."""
+    da = gemm(dz, b.mT) if needs[0] else None
+    db = gemm(a.mT, dz) if needs[1] else None
+    return da, db
+
+
+def _save(ctx, inputs, output):
+    ctx.save_for_backward(*inputs[:2])
+
+
+def _gemm_backward(ctx, dd):
+    a, b = ctx.saved_tensors
+    return _input_grads(a, b, dd.contiguous(), ctx.needs_input_grad)
+
+
+def _save_act(ctx, inputs, output):
+    a, b, bias, activation, slope = inputs
+    ctx.save_for_backward(a, b, bias)
+    ctx.activation, ctx.slope = activation, slope
+
+
+def _gemm_act_backward(ctx, dd):
+    a, b, bias = ctx.saved_tensors
+    z = gemm(a, b)  # the pre-activation, recomputed rather than kept from the forward pass
+    if bias is not None:
+        z = z + bias
+    with torch.enable_grad():
+        z = z.detach().requires_grad_()
+        (dz,) = torch.autograd.grad(TORCH_ACTIVATIONS[ctx.activation](z, ctx.slope), z, dd)
+    da, db = _input_grads(a, b, dz.contiguous(), ctx.needs_input_grad)
+    dbias = None
+    if bias is not None and ctx.needs_input_grad[2]:
+        dbias = dz.sum(dim=tuple(range(dz.dim() - 1))).to(bias.dtype)
+    return da, db, dbias, None, None
+
+
+torch.library.register_autograd("warploom::gemm", _gemm_backward, setup_context=_save)
+torch.library.register_autograd("warploom::gemm_act", _gemm_act_backward,
+                                setup_context=_save_act)

@@ -1,0 +1,277 @@
+"""warploom.op.Gemm: a GEMM plan, as the CUTLASS Python interface's cutlass.op.Gemm.
+
+    import torch, warploom
+    plan = warploom.op.Gemm(element=torch.float16, layout=warploom.LayoutType.RowMajor,
+                            element_accumulator=torch.float32)
+    plan.run(A, B, C, D)                        # D = A @ B (alpha 1, beta 0), on torch's stream
+    plan.opclass = warploom.OpcodeClass.Simt    # the SIMT GEMM, same call
+    td = plan.tile_descriptions()[1]
+    plan.compile(td)                            # validated and obtained now; no run compiles
+    plan.run(A, B, C, D, alpha=1.0, beta=2.0)
+
+Everything is the C++ plan (warploom::ops::Gemm, docs/ops.md): the rules, the configurations and
+every message. This class adds the Python side: dtypes by name, tensors through DLPack or
+__array_interface__, the stream, tensors remembered from construction, print_module.
+"""
+
+from . import _core
+from ._core import Activation, Broadcast, OpcodeClass
+from ._dtypes import broadcast, data_type, layout_type, opcode_class
+from ._operands import example_operand, run_operand, stream_handle
+
+_ARCHES = {80: _core.Arch.Sm80, 90: _core.Arch.Sm90, 100: _core.Arch.Sm100}
+_CC = {arch: cc for cc, arch in _ARCHES.items()}
+_DESCRIBE_ONLY = object()  # Gemm._operands' stream for check()
+
+
+class Gemm:
+    """D = activation(alpha * (A @ B) + beta * C): A is M x K, B K x N, C and D M x N (or batches
+    of them).
+
+    Each operand's element type and layout come from, in this order: its example tensor (A, B, C,
+    D), its own element_X / layout_X, the generic element / layout. A tensor and an element_X that
+    disagree are refused (TypeError); C and D share one type and layout. Elements are
+    warploom.DataType values, torch or NumPy dtypes, or their names. element_accumulator is fp32
+    (fp64 for fp64 inputs), the only accumulators the kernels have. `cc`: the compute capability
+    to plan for (90); unset, the current device's (the plan then needs one).
+    """
+
+    def __init__(self, A=None, B=None, C=None, D=None, alpha=1.0, beta=0.0,
+                 element_accumulator=None, element=None, layout=None,
+                 element_A=None, element_B=None, element_C=None, element_D=None,
+                 layout_A=None, layout_B=None, layout_C=None, layout_D=None,
+                 opclass=OpcodeClass.Auto, cc=None):
+        o = _core.GemmOptions()
+        if element is not None:
+            o.element = data_type(element, "element")
+        if layout is not None:
+            o.layout = layout_type(layout, "layout")
+        for field, value in (("element_a", element_A), ("element_b", element_B),
+                             ("element_c", element_C), ("element_d", element_D),
+                             ("element_accumulator", element_accumulator)):
+            if value is not None:
+                setattr(o, field, data_type(value, field))
+        for field, value in (("layout_a", layout_A), ("layout_b", layout_B),
+                             ("layout_c", layout_C), ("layout_d", layout_D)):
+            if value is not None:
+                setattr(o, field, layout_type(value, field))
+        for field, tensor in (("a", A), ("b", B), ("c", C), ("d", D)):
+            if tensor is not None:
+                setattr(o, field, _core.example_view(example_operand(tensor, field), field))
+        o.opclass = opcode_class(opclass)
+        if cc is not None:
+            if cc not in _ARCHES:
+                raise ValueError(
+                    f"Gemm: cc = {cc!r} is not an architecture warploom plans for: 80, 90 or 100 "
+                    "(this build's kernels run on 90)"
+                )
+            o.arch = _ARCHES[cc]
+        self._plan = _core.Gemm(o)
+        # The seed's run() falls back to the tensors and scalars given here.
+        self._tensors = {"A": A, "B": B, "C": C, "D": D}
+        self.alpha = alpha
+        self.beta = beta
+
+    # ---- What the plan is --------------------------------------------------------------------
+
+    def __repr__(self):
+        return f"warploom.op.{self._plan.describe()}"
+
+    @property
+    def cc(self):
+        """The compute capability the plan was made for (90)."""
+        return _CC[self._plan.arch]
+
+    @property
+    def element_A(self):
+        return self._plan.types.a
+
+    @property
+    def element_B(self):
+        return self._plan.types.b
+
+    @property
+    def element_C(self):
+        return self._plan.types.c
+
+    @property
+    def element_D(self):
+        return self._plan.types.d
+
+    @property
+    def element_accumulator(self):
+        return self._plan.types.accumulator
+
+    @property
+    def layout_A(self):
+        return self._plan.types.layout_a
+
+    @property
+    def layout_B(self):
+        return self._plan.types.layout_b
+
+    @property
+    def layout_C(self):
+        return self._plan.types.layout_c
+
+    @property
+    def layout_D(self):
+        return self._plan.types.layout_d
+
+    @property
+    def opclass(self):
+        """TensorOp or Simt (Auto resolved when the plan was made). Setting it re-resolves the
+        plan and drops a compiled tile description; TensorOp is refused, with the reason, where
+        the tensor cores do not run the plan's types or layouts."""
+        return self._plan.opclass
+
+    @opclass.setter
+    def opclass(self, value):
+        self._plan.set_opclass(opcode_class(value))
+
+    # ---- The epilogue --------------------------------------------------------------------------
+
+    @property
+    def activation(self):
+        return self._plan.activation
+
+    @activation.setter
+    def activation(self, value):
+        """warploom.epilogue.relu, a name ("relu"), or (leaky_relu, slope)."""
+        slope = 0.01
+        if isinstance(value, tuple):
+            value, slope = value
+        if isinstance(value, str):
+            try:
+                value = Activation[value]
+            except KeyError:
+                raise ValueError(
+                    f"Gemm: activation = {value!r} is not an activation: one of "
+                    f"{', '.join(a.name for a in Activation)}"
+                ) from None
+        if not isinstance(value, Activation):
+            raise TypeError(
+                f"Gemm: activation = {value!r}: give a warploom.epilogue activation, its name, or "
+                "(warploom.epilogue.leaky_relu, slope)"
+            )
+        self._plan.set_activation(value, float(slope))
+
+    @property
+    def leaky_slope(self):
+        """leaky_relu's slope below 0 (set with plan.activation = (leaky_relu, slope))."""
+        return self._plan.leaky_slope
+
+    @staticmethod
+    def activations():
+        """Every activation the epilogue names (warploom.epilogue)."""
+        return _core.Gemm.activations()
+
+    # ---- Configurations ------------------------------------------------------------------------
+
+    def tile_descriptions(self):
+        """Every configuration the library runs for this plan, the default first."""
+        return self._plan.tile_descriptions()
+
+    @property
+    def tile_description(self):
+        """The description compile(td) chose; None for the default (chosen by problem size)."""
+        return self._plan.tile_description
+
+    @tile_description.setter
+    def tile_description(self, td):
+        self.compile(td)
+
+    def is_prebuilt(self, td):
+        """Whether td's kernel was compiled by the build (else compile() runs nvcc, about 20 s,
+        once per machine)."""
+        return self._plan.is_prebuilt(td)
+
+    def compile(self, td=None, print_module=False):
+        """Validates td (refused with the reason and the numbers) and obtains its kernel, so that
+        no run compiles; without td, the default kernels."""
+        if td is None:
+            self._plan.compile()
+            return
+        if print_module:
+            print(self._plan.source(td))
+        self._plan.compile(td)
+
+    def source(self, td=None):
+        """The generated source of td's kernel instance (default: the compiled description, else
+        the first one listed)."""
+        if td is None:
+            td = self.tile_description or self.tile_descriptions()[0]
+        return self._plan.source(td)
+
+    def print_module(self, td=None):
+        """Prints source(td): the module the seed's print_module shows."""
+        print(self.source(td))
+
+    # ---- Running -------------------------------------------------------------------------------
+
+    def run(self, A=None, B=None, C=None, D=None, alpha=None, beta=None, sync=True,
+            print_module=False, stream=None, *, bias=None, bias_broadcast=Broadcast.PerColumn,
+            row_scale=None, col_scale=None, residual=None, pre_activation=None):
+        """D = activation(alpha * (A @ B) + beta * C) on any DLPack tensors (torch, CuPy, ...)
+        in GPU memory, strides honoured, or NumPy arrays (copied to the GPU and D back).
+
+        Tensors and scalars not given are those given when the plan was made; C may be None when
+        beta is 0. Runs on `stream` (an int handle, torch or CuPy stream); by default on torch's
+        (or CuPy's) current stream when their tensors are passed, else on the legacy default
+        stream. sync=True (the default) waits for the result; sync=False returns a GemmRun at
+        once, whose sync() waits (and copies NumPy outputs back). print_module prints the
+        source of the kernel the run uses.
+
+        The fused epilogue's tensors, all optional (docs/python.md):
+        z = alpha * row_scale[i] * col_scale[j] * (A @ B)[i, j] + beta * C + bias, written to
+        pre_activation when given; D = activation(z) + residual. bias: N values (one per column
+        of D, bias_broadcast=Broadcast.PerColumn, a Linear layer's) or M (PerRow), fp32 or D's
+        type; row_scale, col_scale: M and N fp32 values; residual, pre_activation: D's shape and
+        type. Vectors are 1-D (or one row or column), contiguous.
+        """
+        a, b, c, d, handle, epilogue = self._operands(
+            (A, B, C, D), stream, bias, bias_broadcast, row_scale, col_scale, residual,
+            pre_activation)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        return self._plan.run(a, b, c, d, float(alpha), float(beta), handle, sync, print_module,
+                              epilogue)
+
+    def check(self, A=None, B=None, C=None, D=None, alpha=None, beta=None, *, bias=None,
+              bias_broadcast=Broadcast.PerColumn, row_scale=None, col_scale=None, residual=None,
+              pre_activation=None):
+        """Checks a run's tensors as run() would (every rule, the same errors), without a device
+        and without launching: tensors in GPU memory are described, not read."""
+        a, b, c, d, _, epilogue = self._operands(
+            (A, B, C, D), _DESCRIBE_ONLY, bias, bias_broadcast, row_scale, col_scale, residual,
+            pre_activation)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        self._plan.check(a, b, c, d, float(alpha), float(beta), epilogue)
+
+    def _operands(self, given, stream, bias, bias_broadcast, row_scale, col_scale, residual,
+                  pre_activation):
+        """(a, b, c, d, stream handle, EpilogueOperands) as the binding takes them: tensors not
+        given are the plan's. stream _DESCRIBE_ONLY: GPU tensors exported without synchronizing
+        any stream (check() reads none of them)."""
+        tensors = []
+        for name, tensor in zip("ABCD", given):
+            tensor = tensor if tensor is not None else self._tensors[name]
+            if tensor is None and name != "C":
+                raise ValueError(f"Gemm.run: tensor {name} must be set: pass {name}, or give it "
+                                 "when making the plan")
+            tensors.append(tensor)
+        if stream is _DESCRIBE_ONLY:
+            handle = None
+            operand = example_operand
+        else:
+            handle = stream_handle(stream, [t for t in tensors if t is not None])
+            operand = lambda tensor, name: run_operand(tensor, name, handle)  # noqa: E731
+        a, b, c, d = (None if t is None else operand(t, name) for t, name in zip(tensors, "abcd"))
+        epilogue = _core.EpilogueOperands()
+        epilogue.bias_broadcast = broadcast(bias_broadcast)
+        for field, tensor in (("bias", bias), ("row_scale", row_scale), ("col_scale", col_scale),
+                              ("residual", residual), ("pre_activation", pre_activation)):
+            if tensor is not None:
+                setattr(epilogue, field, operand(tensor, field))
+        return a, b, c, d, handle, epilogue

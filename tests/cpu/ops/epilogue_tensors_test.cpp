@@ -1,0 +1,117 @@
+// tests/cpu/ops/epilogue_tensors_test.cpp
+//
+// A run's epilogue tensors (ops::EpilogueTensors) mapped onto GemmEpilogue by Gemm::arguments,
+// without a GPU: vectors and matrices land in the right fields, they replace the plan's own
+// pointers, and every view the epilogue cannot read is refused naming the argument.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "warploom/ops/gemm.hpp"
+#include "warploom/testing/invalid_argument.hpp"
+
+namespace warploom::ops {
+namespace {
+
+using testing::invalid_argument_message;
+
+#define EXPECT_CONTAINS(TEXT, PART) \
+  EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
+
+// 1 MiB-aligned stand-in device addresses: nothing here dereferences them.
+void* fake(std::uintptr_t i) {
+  return reinterpret_cast<void*>(i << 20);
+}
+
+constexpr auto kBF16 = ScalarType::BF16;
+constexpr auto kF32 = ScalarType::F32;
+constexpr int kM = 128, kN = 64, kK = 32;
+
+// A Linear layer's plan: bf16, X row-major, W^T column-major, D row-major.
+Gemm linear_plan() {
+  return Gemm({.element = kBF16,
+               .layout_a = MatrixLayout::RowMajor,
+               .layout_b = MatrixLayout::ColMajor,
+               .layout_d = MatrixLayout::RowMajor,
+               .arch = Arch::Sm90});
+}
+
+GemmArguments arguments_with(Gemm const& plan, EpilogueTensors const& e) {
+  return plan.arguments(row_major(fake(1), kBF16, kM, kK), column_major(fake(2), kBF16, kK, kN), {},
+                        row_major(fake(4), kBF16, kM, kN), e);
+}
+
+TEST(EpilogueTensors, VectorsAndMatricesLandInTheEpilogue) {
+  EpilogueTensors e;
+  e.bias = row_major(fake(8), kF32, 1, kN);  // one row of N
+  e.row_scale = column_major(fake(9), kF32, kM, 1);
+  e.col_scale = row_major(fake(10), kF32, 1, kN);
+  e.residual = column_major(fake(11), kBF16, kM, kN);  // its own layout
+  e.pre_activation = row_major(fake(12), kBF16, kM, kN);
+  GemmEpilogue const g = arguments_with(linear_plan(), e).epilogue;
+  EXPECT_EQ(g.bias, fake(8));
+  EXPECT_EQ(g.bias_type, kF32);
+  EXPECT_EQ(g.bias_broadcast, Broadcast::PerColumn);
+  EXPECT_EQ(g.row_scale, fake(9));
+  EXPECT_EQ(g.col_scale, fake(10));
+  EXPECT_EQ(g.residual.data, fake(11));
+  EXPECT_EQ(g.residual.layout, MatrixLayout::ColMajor);
+  EXPECT_EQ(g.residual.ld, kM);
+  EXPECT_EQ(g.pre_activation.data, fake(12));
+  EXPECT_EQ(g.pre_activation.layout, MatrixLayout::RowMajor);
+}
+
+TEST(EpilogueTensors, ABiasPerRowInDsType) {
+  EpilogueTensors e;
+  e.bias = row_major(fake(8), kBF16, 1, kM);
+  e.bias_broadcast = Broadcast::PerRow;
+  GemmEpilogue const g = arguments_with(linear_plan(), e).epilogue;
+  EXPECT_EQ(g.bias, fake(8));
+  EXPECT_EQ(g.bias_type, kBF16);
+  EXPECT_EQ(g.bias_broadcast, Broadcast::PerRow);
+}
+
+TEST(EpilogueTensors, TheyReplaceThePlansPointersAndKeepItsActivation) {
+  Gemm plan = linear_plan();
+  GemmEpilogue set;
+  set.activation = Activation::GELU;
+  set.bias = fake(20);
+  plan.set_epilogue(set);
+  GemmEpilogue const g = arguments_with(plan, EpilogueTensors{}).epilogue;
+  EXPECT_EQ(g.bias, nullptr);
+  EXPECT_EQ(g.activation, Activation::GELU);
+}
+
+TEST(EpilogueTensors, RefusalsNameTheArgument) {
+  Gemm const plan = linear_plan();
+  auto refusal = [&](EpilogueTensors const& e) {
+    return invalid_argument_message([&] { arguments_with(plan, e); });
+  };
+  EpilogueTensors e;
+  e.bias = row_major(fake(8), kF32, 1, kM);  // M values for a per-column bias
+  EXPECT_CONTAINS(refusal(e), "argument `bias` has 128 values; the epilogue reads 64");
+  e.bias = row_major(fake(8), kF32, 2, kN);
+  EXPECT_CONTAINS(refusal(e), "argument `bias` (fp32 2 x 64 (strides 64, 1)) is not a vector");
+  e.bias = row_major(fake(8), kF32, 1, 2 * kN);
+  e.bias.cols = kN;
+  e.bias.col_stride = 2;
+  EXPECT_CONTAINS(refusal(e), "is strided: the epilogue reads a contiguous vector");
+  e.bias = row_major(fake(8), ScalarType::F16, 1, kN);
+  EXPECT_EQ(refusal(e), "Gemm.run: argument `bias` is fp16; the epilogue reads it as fp32 or bf16");
+  EXPECT_THROW(arguments_with(plan, e), DtypeError);  // TypeError in Python
+
+  EpilogueTensors s;
+  s.row_scale = row_major(fake(9), kBF16, 1, kM);
+  EXPECT_EQ(refusal(s), "Gemm.run: argument `row_scale` is bf16; the epilogue reads it as fp32");
+
+  EpilogueTensors r;
+  r.residual = row_major(fake(11), kBF16, kM, kN + 1);
+  EXPECT_CONTAINS(refusal(r), "argument `residual` is bf16 128 x 65");
+  EXPECT_CONTAINS(refusal(r), "it has D's shape");
+  r.residual = row_major(fake(11), kF32, kM, kN);
+  EXPECT_EQ(refusal(r), "Gemm.run: argument `residual` is fp32; this plan expects bf16");
+}
+
+}  // namespace
+}  // namespace warploom::ops

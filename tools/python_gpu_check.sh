@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The Python package's tests on the GPU machine (the H200: Python 3.12, torch, nanobind,
+# scikit-build-core and pytest installed, no network), in about a minute: the package is built
+# with pip against the warploom already built there in build/release (installed into a prefix
+# first), so only the binding's three sources compile — never the CUDA GEMM library
+# (cmake/WarploomPythonPrebuilt.cmake). Then every pytest test runs, GPU ones included.
+#
+#   bash tools/python_gpu_check.sh            # logs and the JUnit report in $OUT (default: ./out)
+#
+# Needs build/release (a release build of this tree, e.g. by tools/test.sh on that machine) and
+# .deps/ (tools/bootstrap.sh: dlpack.h and fmt for the binding).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=$(realpath -m "${OUT:-out}")
+mkdir -p "$out"
+python=${PYTHON:-python3}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD/..}
+
+if [[ ! -f build/release/CMakeCache.txt ]]; then
+  echo "python_gpu_check: no build/release here: build the library first (tools/test.sh)" >&2
+  exit 2
+fi
+
+start=$SECONDS
+# 1. The library as an installed package (a copy: seconds).
+prefix=build/python-prefix
+cmake --install build/release --prefix "$prefix" >"$out/install.log" 2>&1
+echo "installed build/release into $prefix: $((SECONDS - start)) s"
+
+# 2. The wheel against it, into a folder of its own (the interpreter's site-packages untouched).
+#    --no-build-isolation: scikit-build-core and nanobind come from the interpreter (no network).
+target=build/python-site
+rm -rf "$target"
+"$python" -m pip install --no-build-isolation --no-index --no-deps --disable-pip-version-check \
+  --target "$target" \
+  -C cmake.define.WARPLOOM_PREBUILT="$PWD/$prefix" \
+  -C build-dir=build/python-prebuilt \
+  -C cmake.build-type=Release \
+  . >"$out/pip.log" 2>&1 || { tail -40 "$out/pip.log"; exit 1; }
+echo "built and installed the package: $((SECONDS - start)) s"
+
+# 3. Every test, against the installed package (not the sources' python/warploom).
+#    Run from the installed folder, so that `import warploom` cannot find the sources' package.
+tests=$PWD/python/tests
+cd "$target"
+set +e
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python" -m pytest -p no:cacheprovider -rs -v \
+  --junitxml="$out/pytest.xml" "$tests" 2>&1 | tee "$out/pytest.log"
+rc=${PIPESTATUS[0]}
+set -e
+echo "python_gpu_check: pytest exit $rc in $((SECONDS - start)) s" | tee -a "$out/pytest.log"
+exit "$rc"
