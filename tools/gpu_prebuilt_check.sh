@@ -6,7 +6,9 @@
 # Python package's GPU tests.
 #
 # Where the build was made:
-#   cmake --preset release -B build/fused -DWARPLOOM_GEMM_INSTANCES=fused && cmake --build build/fused
+#   cmake --preset release -B build/fused -DWARPLOOM_GEMM_INSTANCES=fused
+#   cmake --build build/fused --target warploom_gemm warploom_host gemm_test ops_gemm_plan_test \
+#     warploom warploom-bench warploom-precompile host_costs
 #   bash tools/gpu_prebuilt_check.sh --pack           # -> build/fused.tar.xz (binaries, no objects)
 # On the device, with build/fused.tar.xz, .deps/cutlass and .deps/sysroot carried (the JIT's headers):
 #   OUT=<dir> bash tools/gpu_prebuilt_check.sh        # $OUT/check.log (every step's output, as it
@@ -20,8 +22,9 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build/fused}
 if [[ ${1:-} == --pack ]]; then
-  tar -cJf "$BUILD.tar.xz" --exclude='*.o' --exclude='*.a' --exclude='*.cu' --exclude='.ninja_*' \
-    --exclude='CMakeCache.txt' "$BUILD"
+  # The installed package too: the Python package builds against it (tools/python_gpu_check.sh).
+  cmake --install "$BUILD" --prefix "$BUILD/python-prefix" >/dev/null
+  tar -cJf "$BUILD.tar.xz" --exclude='*.o' --exclude='*.cu' --exclude='.ninja_*' "$BUILD"
   ls -la "$BUILD.tar.xz"
   exit 0
 fi
@@ -56,6 +59,9 @@ T=$BUILD/tests/gpu
 epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
 run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
 run ops-plan 90 "$T/ops_gemm_plan_test"
+# Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
+# pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
+run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
 shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096
 providers=warploom,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
 for epilogue in bias_gelu bias_silu; do
@@ -64,6 +70,8 @@ for epilogue in bias_gelu bias_silu; do
 done
 run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
+python_out=$(mktemp -d)
+run python 150 env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
 # The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
 # synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
 for tool in memcheck synccheck racecheck; do
@@ -74,7 +82,4 @@ for tool in memcheck synccheck racecheck; do
   run "$tool-ops" 45 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*'
 done
-if [[ -x tools/python_gpu_check.sh ]]; then
-  run python 150 bash tools/python_gpu_check.sh
-fi
 exit $status

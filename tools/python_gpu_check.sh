@@ -7,8 +7,9 @@
 #
 #   bash tools/python_gpu_check.sh            # logs and the JUnit report in $OUT (default: ./out)
 #
-# Needs build/release (a release build of this tree, e.g. by tools/test.sh on that machine) and
-# .deps/ (tools/bootstrap.sh: dlpack.h and fmt for the binding).
+# Needs $BUILD (default build/release: a release build of this tree, e.g. by tools/test.sh on that
+# machine, or one made elsewhere: tools/gpu_prebuilt_check.sh) and .deps/ (tools/bootstrap.sh:
+# dlpack.h and fmt for the binding). A prefix $BUILD/python-prefix installed already is used as is.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=$(realpath -m "${OUT:-out}")
@@ -16,16 +17,18 @@ mkdir -p "$out"
 python=${PYTHON:-python3}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD/..}
 
-if [[ ! -f build/release/CMakeCache.txt ]]; then
-  echo "python_gpu_check: no build/release here: build the library first (tools/test.sh)" >&2
-  exit 2
-fi
-
+BUILD=${BUILD:-build/release}
+prefix=$BUILD/python-prefix
 start=$SECONDS
 # 1. The library as an installed package (a copy: seconds).
-prefix=build/python-prefix
-cmake --install build/release --prefix "$prefix" >"$out/install.log" 2>&1
-echo "installed build/release into $prefix: $((SECONDS - start)) s"
+if [[ ! -f $prefix/lib/cmake/warploom/warploomConfig.cmake ]]; then
+  if [[ ! -f $BUILD/CMakeCache.txt ]]; then
+    echo "python_gpu_check: no $BUILD here: build the library first (tools/test.sh)" >&2
+    exit 2
+  fi
+  cmake --install "$BUILD" --prefix "$prefix" >"$out/install.log" 2>&1
+  echo "installed $BUILD into $prefix: $((SECONDS - start)) s"
+fi
 
 # 2. The wheel against it, into a folder of its own (the interpreter's site-packages untouched).
 #    --no-build-isolation: scikit-build-core and nanobind come from the interpreter (no network).
