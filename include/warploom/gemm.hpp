@@ -124,6 +124,15 @@ struct GemmArguments {
   std::int64_t batch_stride_d = kPacked;  // never 0 with batch > 1: D is not broadcast
   float alpha = 1.0f;                     // widened to double for fp64
   float beta = 0.0f;
+  // alpha and beta in device memory, as cuBLAS's CUBLAS_POINTER_MODE_DEVICE: a set pointer is read
+  // by the kernel when it runs, in place of alpha (beta), so an earlier kernel on the stream may
+  // compute it and a captured CUDA graph replays with whatever value it holds then. One float each
+  // (widened to double for fp64), 4-byte aligned, in memory the device reads; null (the default):
+  // the host value. The host value must then keep its default (alpha 1, beta 0), so that no call
+  // means both. beta_ptr requires C: whether C is read is decided on the device (*beta_ptr != 0),
+  // so every rule of C applies as for beta != 0.
+  float const* alpha_ptr = nullptr;
+  float const* beta_ptr = nullptr;
   // Per-tensor scales of fp8 inputs, as cuBLASLt's A/B scale pointers: device pointers to one
   // float each (4-byte aligned), read by the kernel when it runs (so they may be produced by an
   // earlier kernel on the stream); null means 1. D = alpha * *scale_a * *scale_b * (A . B) +
@@ -167,16 +176,18 @@ struct GemmTuning {
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
 // Every kernel: every enumeration value in range; M, N, K at most kMaxExtent, batch >= 1, and
 // M x N x batch at most 2^30 tiles of 64 x 64 (tile indices are 32-bit); A, B, D non-null (C too
-// when beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
-// inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
-// scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
-// contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap (Matrix);
-// every operand's extent in bytes within 64-bit offsets and the address space; every base pointer
-// aligned to its element; D sharing no byte with A or B, and with C only as C itself (in place:
-// c.data == d with D's ld and batch stride). TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A
-// row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory only
-// K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and batch
-// strides multiples of 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and
+// when beta != 0 or beta_ptr is set); A and B of one type (no e4m3 x e5m2 mix); D of that type, or
+// fp32 for fp16/bf16 inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type
+// and layout; scale_a / scale_b only with fp8 inputs; alpha_ptr only with alpha = 1, beta_ptr only
+// with beta = 0; these four device scalars 4-byte aligned and sharing no byte with D or
+// pre_activation (another CTA could overwrite one before this one read it); leading dimensions at
+// least the contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap
+// (Matrix); every operand's extent in bytes within 64-bit offsets and the address space; every base
+// pointer aligned to its element; D sharing no byte with A or B, and with C only as C itself (in
+// place: c.data == d with D's ld and batch stride). TensorCore adds: fp16, bf16 or fp8 inputs; for
+// fp8, A row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory
+// only K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and
+// batch strides multiples of 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and
 // column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs. The
 // fused epilogue (both kernels run it): a valid activation, a finite leaky_slope for LeakyReLU; the
 // bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their element; residual and

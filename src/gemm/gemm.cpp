@@ -289,6 +289,19 @@ std::vector<Vector> vectors_of(GemmArguments const& a) {
   return v;
 }
 
+// The device scalars the kernels read (one float each), by their argument names: set ones only.
+struct Scalar {
+  char const* name;
+  float const* data;
+};
+std::vector<Scalar> scalars_of(GemmArguments const& a) {
+  std::vector<Scalar> v;
+  for (Scalar const s : {Scalar{"alpha_ptr", a.alpha_ptr}, Scalar{"beta_ptr", a.beta_ptr},
+                         Scalar{"scale_a", a.scale_a}, Scalar{"scale_b", a.scale_b}})
+    if (s.data != nullptr) v.push_back(s);
+  return v;
+}
+
 // The first rule of the tensor-core GEMM that resolved arguments break, as an error message; ""
 // when it can run them. (C is read by the threads, not by TMA: it has no rule of its own.)
 std::string tensor_core_violation(GemmArguments const& r) {
@@ -321,6 +334,17 @@ ByteRange range_of(Matrix const& x, int rows, int cols, int batch) {
   return range_of(x.data, x.type, x.layout, x.ld, x.batch_stride, rows, cols, batch);
 }
 
+// Each CTA reads the device scalars when it starts a tile, while other CTAs already write the
+// outputs: none may lie in `written`, the bytes of output `name`.
+void check_scalars_outside(GemmArguments const& args, ByteRange written, char const* name) {
+  for (Scalar const& s : scalars_of(args)) {
+    auto const first = reinterpret_cast<std::uintptr_t>(s.data);
+    if (written.overlaps({first, first + sizeof(float)}))
+      fail(std::string(s.name) + " lies inside " + name +
+           ": the kernel reads it while writing there (keep it in memory of its own)");
+  }
+}
+
 // D may be C exactly (in place: each element of C is read by the thread that then writes it) but
 // must share no byte with A or B, nor with a C laid out otherwise: another CTA could read an
 // element after it was overwritten, a wrong answer that depends on the schedule.
@@ -331,6 +355,7 @@ void check_d_aliasing(GemmArguments const& args) {
     fail("d overlaps a.data: D must not alias A or B (their memory ranges overlap)");
   if (d.overlaps(range_of(args.b, args.k, args.n, args.batch)))
     fail("d overlaps b.data: D must not alias A or B (their memory ranges overlap)");
+  check_scalars_outside(args, d, "d");
   if (args.c.data == nullptr || !d.overlaps(range_of(args.c, args.m, args.n, args.batch))) return;
   if (args.c.data != args.d || args.c.ld != args.ldd || args.c.batch_stride != args.batch_stride_d)
     fail(
@@ -379,6 +404,7 @@ void resolve_epilogue(GemmArguments& args) {
         {"a.data", range_of(args.a, args.m, args.k, args.batch)},
         {"b.data", range_of(args.b, args.k, args.n, args.batch)},
         {"d", d}};
+    check_scalars_outside(args, pre, "epilogue.pre_activation.data");
     if (args.c.data != nullptr)
       others.push_back({"c.data", range_of(args.c, args.m, args.n, args.batch)});
     if (e.residual.data != nullptr)
@@ -422,8 +448,14 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   if (args.a.data == nullptr) fail("a.data is null");
   if (args.b.data == nullptr) fail("b.data is null");
   if (args.d == nullptr) fail("d is null");
-  bool const reads_c = args.beta != 0.0f;
-  if (reads_c && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
+  // With beta in device memory the kernel decides on the device whether to read C, so C must be
+  // there and keep C's rules whatever value *beta_ptr holds when it runs.
+  bool const reads_c = args.beta != 0.0f || args.beta_ptr != nullptr;
+  if (args.beta != 0.0f && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
+  if (args.beta_ptr != nullptr && args.c.data == nullptr)
+    fail(
+        "c.data is null but beta_ptr is set: the kernel reads C whenever *beta_ptr != 0, which "
+        "only the device knows; pass C (it may be D, in place)");
   // One input type. An e4m3 x e5m2 mix (gradients x weights in training) is not compiled: it would
   // double the fp8 tensor-core configurations (12 translation units instead of 6).
   if (args.a.type != args.b.type)
@@ -444,13 +476,23 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   // cuBLASLt rejects them there too.
   for (auto [name, scale] :
        {std::pair{"scale_a", args.scale_a}, std::pair{"scale_b", args.scale_b}}) {
-    if (scale == nullptr) continue;
-    if (!is_fp8(args.a.type))
+    if (scale != nullptr && !is_fp8(args.a.type))
       fail(std::string(name) + " is set but a.type = " + in +
            ": per-tensor scales apply to fp8 (e4m3, e5m2) inputs only; fold the factor into alpha");
-    if (reinterpret_cast<std::uintptr_t>(scale) % alignof(float) != 0)
-      fail(std::string(name) + " must be 4-byte aligned (it points to one float)");
   }
+  // A device alpha or beta replaces the host value; a host value set beside it would be ignored,
+  // a silent wrong answer for a caller who meant the product.
+  if (args.alpha_ptr != nullptr && args.alpha != 1.0f)
+    fail("alpha = " + std::to_string(args.alpha) +
+         " and alpha_ptr are both set: the kernel reads *alpha_ptr in place of alpha; leave alpha "
+         "at 1 (or fold the factor into the device value)");
+  if (args.beta_ptr != nullptr && args.beta != 0.0f)
+    fail("beta = " + std::to_string(args.beta) +
+         " and beta_ptr are both set: the kernel reads *beta_ptr in place of beta; leave beta at "
+         "0");
+  for (Scalar const& s : scalars_of(args))
+    if (reinterpret_cast<std::uintptr_t>(s.data) % alignof(float) != 0)
+      fail(std::string(s.name) + " must be 4-byte aligned (it points to one float)");
   if (reads_c && args.c.type != args.d_type)
     fail("c.type = " + std::string(to_string(args.c.type)) +
          " differs from d_type = " + std::string(to_string(args.d_type)));

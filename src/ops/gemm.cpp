@@ -625,6 +625,18 @@ void const* to_vector(TensorView const& v, char const* name, std::int64_t count,
   return v.data;
 }
 
+// Scalar `name` of a run (alpha, beta): one fp32 value in device memory, or null when the view is
+// empty. (to_vector checks its type and device.)
+float const* to_scalar(TensorView const& v, char const* name, int device) {
+  if (v.empty()) return nullptr;
+  if (v.rows != 1 || v.cols != 1 || v.batch != 1)
+    refuse_view(name, fmt::format("({}) is not one value: the kernel reads {} as one fp32 value "
+                                  "in device memory",
+                                  to_string(v), name));
+  return static_cast<float const*>(
+      to_vector(v, name, 1, "value", ScalarType::F32, std::nullopt, device));
+}
+
 // Matrix `name` of a run's epilogue (residual, pre-activation): D's type and shape, in whichever
 // layout the view has.
 gemm::Matrix to_epilogue_matrix(TensorView const& v, char const* name, TensorView const& d,
@@ -705,6 +717,8 @@ GemmArguments Gemm::Impl::map(TensorView const& a, TensorView const& b, TensorVi
         t.pre_activation.empty()
             ? gemm::Matrix{}
             : to_epilogue_matrix(t.pre_activation, "pre_activation", d, types.d, device);
+    r.alpha_ptr = to_scalar(t.alpha, "alpha", device);
+    r.beta_ptr = to_scalar(t.beta, "beta", device);
   }
   return r;
 }

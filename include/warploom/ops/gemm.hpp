@@ -80,11 +80,16 @@ struct GemmOptions {
 // activation, for a backward pass): M x N (x batch) of D's type, row- or column-major. A run
 // given them uses them in place of the plan's epilogue pointers and keeps the plan's activation,
 // so one plan serves every call of a layer (bindings pass a call's tensors this way).
+// alpha and beta: one fp32 value each in device memory (a view of one element), read by the kernel
+// when it runs in place of run()'s alpha and beta, which then keep their defaults 1 and 0
+// (gemm::GemmArguments::alpha_ptr, beta_ptr: a CUDA graph captured once replays with whatever
+// they hold then); beta needs C.
 struct EpilogueTensors {
   TensorView bias;
   Broadcast bias_broadcast = Broadcast::PerColumn;
   TensorView row_scale, col_scale;
   TensorView residual, pre_activation;
+  TensorView alpha, beta;
 };
 
 // What a plan was made for, resolved.

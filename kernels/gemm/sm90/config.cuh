@@ -136,6 +136,8 @@ struct GemmConfig {
     StrideD stride_c;
     StrideD stride_d;
     float alpha, beta;
+    float const* alpha_ptr;  // device alpha and beta, read in place of the values above; or null
+    float const* beta_ptr;
     float const* scale_a;  // fp8 per-tensor scales: device values, null = 1
     float const* scale_b;
     TileRaster raster;

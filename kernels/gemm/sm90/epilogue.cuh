@@ -1,7 +1,8 @@
 // kernels/gemm/sm90/epilogue.cuh
 //
 // The sm90 TS GEMMs' epilogue body for one typed configuration (config.cuh): writes
-// alpha * scale_a * scale_b * acc + beta * C to D, with the configuration's fused ops
+// alpha * scale_a * scale_b * acc + beta * C to D (alpha and beta from the host or read through
+// alpha_ptr / beta_ptr), with the configuration's fused ops
 // (epilogue_ops.cuh: scales, bias, activation, residual, pre-activation output) when it has any.
 // GmemD (resources.hpp) calls it.
 //
@@ -36,6 +37,7 @@
 #include <type_traits>  // std::conditional_t
 #include <utility>
 
+#include "gemm/device_scalar.cuh"
 #include "gemm/sm90/config.cuh"
 #include "gemm/sm90/epilogue_ops.cuh"
 #include "warploom/arch/sm90/tma.hpp"
@@ -65,11 +67,13 @@ struct Epilogue {
   WL_DEVICE void store(TileCoord tile, typename Cfg::Accumulator const& acc) const {
     using namespace cute;
     if (is_phantom(*p, tile)) return;
-    // Read once per tile, into registers: the scales live in device memory (written by an
-    // earlier kernel, as cuBLASLt's scale pointers), and *p could alias the staging stores.
-    Scalars const s{.alpha = p->alpha * (p->scale_a != nullptr ? *p->scale_a : 1.0f) *
-                             (p->scale_b != nullptr ? *p->scale_b : 1.0f),
-                    .beta = p->beta,
+    // Read once per tile, into registers: device scalars (written by an earlier kernel, as
+    // cuBLASLt's scale pointers and cuBLAS's device pointer mode) may change between launches of
+    // one captured graph, and *p could alias the staging stores. A device beta of 0 skips C as a
+    // host one does (store_subtile).
+    Scalars const s{.alpha = device_scalar(p->alpha_ptr, p->alpha) *
+                             device_scalar(p->scale_a, 1.0f) * device_scalar(p->scale_b, 1.0f),
+                    .beta = device_scalar(p->beta_ptr, p->beta),
                     .m = p->m,
                     .n = p->n};
     // The fence keeps the compiler from hoisting reads of the accumulator registers above the

@@ -112,6 +112,8 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .stride_d = {},
       .alpha = args.alpha,
       .beta = args.beta,
+      .alpha_ptr = args.alpha_ptr,
+      .beta_ptr = args.beta_ptr,
       .scale_a = args.scale_a,
       .scale_b = args.scale_b,
       .raster = {},

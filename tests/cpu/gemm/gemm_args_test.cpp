@@ -614,6 +614,109 @@ TEST(GemmEpilogue, VectorsMustNotOverlapTheOutputs) {
   EXPECT_REJECTED(a, "epilogue.row_scale overlaps epilogue.pre_activation.data");
 }
 
+// alpha and beta in device memory (cuBLAS's device pointer mode): each kernel takes them, beta_ptr
+// brings C's rules with it (whether C is read is decided on the device), a host value beside its
+// pointer is refused (it would be ignored), and like every device scalar they are 4-byte aligned
+// and outside the outputs.
+TEST(GemmDeviceScalars, AlphaAndBetaPointersPass) {
+  float const* const alpha = static_cast<float const*>(fake(5));
+  float const* const beta = alpha + 1;
+  for (ScalarType in : {ScalarType::BF16, ScalarType::F16, ScalarType::F32, ScalarType::F64}) {
+    GemmArguments a = with_inputs(in);
+    a.alpha_ptr = alpha;
+    EXPECT_EQ(error_of(a), "") << to_string(in);
+    EXPECT_EQ(error_of(a, GemmKernel::Simt), "") << to_string(in);
+    a.beta_ptr = beta;
+    a.c = {fake(4), in, MatrixLayout::RowMajor};
+    EXPECT_EQ(error_of(a), "") << to_string(in);
+    EXPECT_EQ(error_of(a, GemmKernel::Simt), "") << to_string(in);
+  }
+  GemmArguments a = valid();
+  a.alpha_ptr = alpha;
+  a.beta_ptr = beta;
+  a.c = {a.d, ScalarType::BF16, MatrixLayout::RowMajor};  // in place
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // fp8 inputs: beside the per-tensor scales.
+  a = fp8();
+  a.scale_a = alpha + 2;
+  a.alpha_ptr = alpha;
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+}
+
+TEST(GemmDeviceScalars, BetaPointerNeedsC) {
+  GemmArguments a = valid();
+  a.beta_ptr = static_cast<float const*>(fake(5));
+  EXPECT_REJECTED(a,
+                  "c.data is null but beta_ptr is set: the kernel reads C whenever *beta_ptr != "
+                  "0, which only the device knows; pass C (it may be D, in place)");
+  // ... and C's rules, as for beta != 0.
+  a.c = {fake(4), ScalarType::F16, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.type = fp16 differs from d_type = bf16");
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::ColMajor};
+  EXPECT_REJECTED(a, "c.layout = column-major differs from d_layout = row-major");
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor, 10};
+  EXPECT_REJECTED(a, "c.ld = 10 is less than the row-major operand's contiguous extent 64");
+  a.c = {off(a.d, 128), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.data overlaps d but is not the same matrix");
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_EQ(error_of(a), "");
+  // Resolved, C is described as given (not as D's shape, which stands in for an unread C).
+  EXPECT_EQ(resolved(a).c.data, fake(4));
+  EXPECT_EQ(resolved(a).c.ld, 64);
+}
+
+TEST(GemmDeviceScalars, AHostValueBesideItsPointerIsRefused) {
+  GemmArguments a = valid();
+  a.alpha_ptr = static_cast<float const*>(fake(5));
+  a.alpha = 2.0f;
+  EXPECT_REJECTED(a,
+                  "alpha = 2.000000 and alpha_ptr are both set: the kernel reads *alpha_ptr in "
+                  "place of alpha; leave alpha at 1");
+  a = valid();
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.beta_ptr = static_cast<float const*>(fake(5));
+  a.beta = 0.5f;
+  EXPECT_REJECTED(a,
+                  "beta = 0.500000 and beta_ptr are both set: the kernel reads *beta_ptr in place "
+                  "of beta; leave beta at 0");
+  a.beta = 0.0f;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmDeviceScalars, AlignedToAFloat) {
+  float const* const odd = reinterpret_cast<float const*>(static_cast<char const*>(fake(5)) + 2);
+  GemmArguments a = valid();
+  a.alpha_ptr = odd;
+  EXPECT_REJECTED(a, "alpha_ptr must be 4-byte aligned (it points to one float)");
+  a = valid();
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.beta_ptr = odd;
+  EXPECT_REJECTED(a, "beta_ptr must be 4-byte aligned (it points to one float)");
+  a.beta_ptr = odd + 1;  // 6 bytes on: still odd
+  EXPECT_REJECTED(a, "beta_ptr must be 4-byte aligned");
+  a.beta_ptr = reinterpret_cast<float const*>(static_cast<char const*>(fake(5)) + 4);
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmDeviceScalars, OutsideTheOutputs) {
+  GemmArguments a = valid();
+  a.alpha_ptr = reinterpret_cast<float const*>(off(a.d, 100 * 64 * 2 - 4));  // D's last float
+  EXPECT_REJECTED(a,
+                  "alpha_ptr lies inside d: the kernel reads it while writing there (keep it in "
+                  "memory of its own)");
+  a.alpha_ptr = reinterpret_cast<float const*>(off(a.d, 100 * 64 * 2));  // just past D
+  EXPECT_EQ(error_of(a), "");
+  // The fp8 scales too, and the pre-activation output is an output like D.
+  a = fp8();
+  a.scale_b = reinterpret_cast<float const*>(a.d);
+  EXPECT_REJECTED(a, "scale_b lies inside d");
+  a = fused();
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.beta_ptr = reinterpret_cast<float const*>(off(a.epilogue.pre_activation.data, 64));
+  EXPECT_REJECTED(a, "beta_ptr lies inside epilogue.pre_activation.data");
+}
+
 // Auto picks the tensor cores for a fused epilogue whenever their rules hold, like the plain
 // GEMM, and the SIMT GEMM otherwise.
 TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {

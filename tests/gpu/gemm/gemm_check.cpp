@@ -12,6 +12,7 @@
 #include <cstring>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "gemm/reference.hpp"
 #include "warploom/cuda_check.hpp"
@@ -101,6 +102,7 @@ std::string Problem::describe() const {
   if (c_offset != 0) s << " c_offset " << c_offset;
   if (scale_a) s << " scale_a " << *scale_a;
   if (scale_b) s << " scale_b " << *scale_b;
+  if (device_scalars) s << " (alpha, beta in device memory)";
   if (broadcast_a) s << " A broadcast";
   if (broadcast_b) s << " B broadcast";
   if (broadcast_c) s << " C broadcast";
@@ -208,7 +210,7 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.batch = p.batch;
   args_.a = {base(a_, p.in), p.in, p.a, sa.ld, batch_stride(sa, p.broadcast_a)};
   args_.b = {base(b_, p.in), p.in, p.b, sb.ld, batch_stride(sb, p.broadcast_b)};
-  if (p.beta != 0.0f) {
+  if (p.beta != 0.0f || p.device_scalars) {
     std::size_t const c_elems = elems(sd, p.broadcast_c) + static_cast<std::size_t>(p.c_offset);
     c_ = warploom::testing::DeviceBuffer(c_elems * size_of(p.out));
     fill(c_.get(), p.out, c_elems, seed + 2);
@@ -222,6 +224,14 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.batch_stride_d = sd.batch_elems;
   args_.alpha = p.alpha;
   args_.beta = p.beta;
+  if (p.device_scalars) {
+    device_scalars_ = warploom::testing::DeviceBuffer(2 * sizeof(float));
+    args_.alpha = 1.0f;
+    args_.beta = 0.0f;
+    args_.alpha_ptr = device_scalars_.as<float>();
+    args_.beta_ptr = device_scalars_.as<float>() + 1;
+    set_device_scalars(p.alpha, p.beta);
+  }
   if (p.scale_a || p.scale_b) {
     float const scales[2] = {p.scale_a.value_or(1.0f), p.scale_b.value_or(1.0f)};
     scales_ = warploom::testing::DeviceBuffer(sizeof(scales));
@@ -281,6 +291,15 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.epilogue.activation = e.activation;
   args_.epilogue.leaky_slope = e.leaky_slope;
   poison_d();
+}
+
+void ProblemData::set_device_scalars(float alpha, float beta, cudaStream_t stream) const {
+  if (device_scalars_.get() == nullptr)
+    throw std::logic_error("set_device_scalars: the problem has no device_scalars");
+  float const values[2] = {alpha, beta};
+  WL_CUDA_CHECK(cudaMemcpyAsync(device_scalars_.get(), values, sizeof(values),
+                                cudaMemcpyHostToDevice, stream));
+  WL_CUDA_CHECK(cudaStreamSynchronize(stream));  // `values` is on this stack frame
 }
 
 void ProblemData::poison_d() const {
