@@ -82,6 +82,8 @@ void check_device_pointers(GemmArguments const& r) {
       {"beta_ptr", r.beta_ptr},
       {"scale_a", r.scale_a},
       {"scale_b", r.scale_b},
+      {"scale_d", r.scale_d},
+      {"amax_d", r.amax_d},
       {"epilogue.bias", e.bias},
       {"epilogue.row_scale", e.row_scale},
       {"epilogue.col_scale", e.col_scale},

@@ -296,8 +296,9 @@ struct Scalar {
 };
 std::vector<Scalar> scalars_of(GemmArguments const& a) {
   std::vector<Scalar> v;
-  for (Scalar const s : {Scalar{"alpha_ptr", a.alpha_ptr}, Scalar{"beta_ptr", a.beta_ptr},
-                         Scalar{"scale_a", a.scale_a}, Scalar{"scale_b", a.scale_b}})
+  for (Scalar const s :
+       {Scalar{"alpha_ptr", a.alpha_ptr}, Scalar{"beta_ptr", a.beta_ptr},
+        Scalar{"scale_a", a.scale_a}, Scalar{"scale_b", a.scale_b}, Scalar{"scale_d", a.scale_d}})
     if (s.data != nullptr) v.push_back(s);
   return v;
 }
@@ -356,6 +357,19 @@ void check_d_aliasing(GemmArguments const& args) {
   if (d.overlaps(range_of(args.b, args.k, args.n, args.batch)))
     fail("d overlaps b.data: D must not alias A or B (their memory ranges overlap)");
   check_scalars_outside(args, d, "d");
+  // amax_d is written by every CTA while they read A and B and write D.
+  if (args.amax_d != nullptr) {
+    auto const first = reinterpret_cast<std::uintptr_t>(args.amax_d);
+    ByteRange const amax{first, first + sizeof(float)};
+    for (auto const& [name, range] :
+         {std::pair{"d", d}, std::pair{"a.data", range_of(args.a, args.m, args.k, args.batch)},
+          std::pair{"b.data", range_of(args.b, args.k, args.n, args.batch)}})
+      if (amax.overlaps(range))
+        fail("amax_d lies inside " + std::string(name) +
+             ": the kernel writes it while it reads A and B and writes D (keep it in memory of "
+             "its own)");
+    check_scalars_outside(args, amax, "amax_d");
+  }
   if (args.c.data == nullptr || !d.overlaps(range_of(args.c, args.m, args.n, args.batch))) return;
   if (args.c.data != args.d || args.c.ld != args.ldd || args.c.batch_stride != args.batch_stride_d)
     fail(
@@ -451,6 +465,14 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   // With beta in device memory the kernel decides on the device whether to read C, so C must be
   // there and keep C's rules whatever value *beta_ptr holds when it runs.
   bool const reads_c = args.beta != 0.0f || args.beta_ptr != nullptr;
+  bool const fp8_d = is_fp8(args.d_type);
+  // The epilogue reads C into D's staging buffer, in D's type: 8 bits would lose C's precision
+  // (cuBLASLt takes a 16-bit C beside an fp8 D, which this epilogue does not stage).
+  if (fp8_d && reads_c)
+    fail("beta = " + std::to_string(args.beta) +
+         (args.beta_ptr != nullptr ? " with beta_ptr" : "") +
+         " and d_type = " + std::string(to_string(args.d_type)) +
+         ": an fp8 D takes no C; keep beta 0 and beta_ptr null");
   if (args.beta != 0.0f && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
   if (args.beta_ptr != nullptr && args.c.data == nullptr)
     fail(
@@ -466,10 +488,25 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
     fail(input_type_violation(args.a.type));
   std::string const in = std::string(to_string(args.a.type));
   std::string const d_type = std::string(to_string(args.d_type));
-  if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32)
-    fail("d_type = " + d_type + ": D is " + in + " (the input type) or fp32");
-  if (is_fp8(args.a.type) && !is_16_bit(args.d_type) && args.d_type != ScalarType::F32)
-    fail("d_type = " + d_type + ": D of " + in + " inputs is bf16, fp16 or fp32 (no fp8 output)");
+  if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32 &&
+      !fp8_d)
+    fail("d_type = " + d_type + ": D is " + in + " (the input type), fp32, or e4m3 or e5m2");
+  if (is_fp8(args.a.type) && !is_16_bit(args.d_type) && args.d_type != ScalarType::F32 && !fp8_d)
+    fail("d_type = " + d_type + ": D of " + in + " inputs is bf16, fp16, fp32, e4m3 or e5m2");
+  if (fp8_d && kernel == GemmKernel::Simt)
+    fail("d_type = " + d_type +
+         ": the SIMT GEMM has no fp8 output; an fp8 D runs on the tensor cores (GemmKernel::"
+         "TensorCore or Auto)");
+  // The fused ops read z as staged in D's type: 8 bits would feed them a coarse z.
+  if (fp8_d && is_fused(args.epilogue))
+    fail("epilogue is fused but d_type = " + d_type +
+         ": an fp8 D takes the plain epilogue (run a fused epilogue with a 16-bit D)");
+  for (auto [name, p] : {std::pair<char const*, void const*>{"scale_d", args.scale_d},
+                         std::pair<char const*, void const*>{"amax_d", args.amax_d}}) {
+    if (p != nullptr && !fp8_d)
+      fail(std::string(name) + " is set but d_type = " + d_type +
+           ": scale_d and amax_d belong to an fp8 (e4m3, e5m2) D");
+  }
   if (!is_16_bit(args.a.type) && !is_fp8(args.a.type) && args.d_type != args.a.type)
     fail("d_type = " + d_type + ": D is " + in + " (the input type)");
   // Per-tensor scales dequantise fp8 data; other types have no use for them beyond alpha, and
@@ -493,6 +530,8 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   for (Scalar const& s : scalars_of(args))
     if (reinterpret_cast<std::uintptr_t>(s.data) % alignof(float) != 0)
       fail(std::string(s.name) + " must be 4-byte aligned (it points to one float)");
+  if (reinterpret_cast<std::uintptr_t>(args.amax_d) % alignof(float) != 0)
+    fail("amax_d must be 4-byte aligned (it points to one float, maxed atomically)");
   if (reads_c && args.c.type != args.d_type)
     fail("c.type = " + std::string(to_string(args.c.type)) +
          " differs from d_type = " + std::string(to_string(args.d_type)));
@@ -514,9 +553,10 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   }
   check_d_aliasing(args);
   resolve_epilogue(args);
-  if (kernel == GemmKernel::TensorCore) {
+  if (kernel == GemmKernel::TensorCore || (fp8_d && kernel == GemmKernel::Auto)) {
     std::string const e = tensor_core_violation(args);
-    if (!e.empty()) fail(e);
+    if (!e.empty())
+      fail(e + (kernel == GemmKernel::Auto ? " (an fp8 D runs on the tensor cores only)" : ""));
   }
   return args;
 }

@@ -138,6 +138,9 @@ class Gemm {
   // fp8 per-tensor dequantisation scales (GemmArguments::scale_a / scale_b: device pointers to one
   // float each, read when the kernel runs; null = 1).
   void set_input_scales(float const* scale_a, float const* scale_b);
+  // An fp8 D's scale and amax (GemmArguments::scale_d / amax_d: device pointers to one float each;
+  // D = saturate(*scale_d * z), *amax_d = max |z|, set by every run; null: scale 1, no amax).
+  void set_output_scale(float const* scale_d, float* amax_d);
 
   // ---- Configurations ------------------------------------------------------------------------
   // Every configuration the library runs for this plan's types, layouts and architecture, the

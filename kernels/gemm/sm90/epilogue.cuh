@@ -6,6 +6,13 @@
 // (epilogue_ops.cuh: scales, bias, activation, residual, pre-activation output) when it has any.
 // GmemD (resources.hpp) calls it.
 //
+// An fp8 D (e4m3, e5m2) stores saturate(scale_d * z) and reports amax = max |z| over the tile
+// (before the scale, as cuBLASLt's AMAX_D_POINTER): each thread keeps the maximum of its values,
+// its warp reduces them and one lane atomically maxes it into *amax_d, the float's bits compared
+// as unsigned integers (they order alike for non-negative floats); the launcher zeroes *amax_d
+// first. Out-of-bounds values are 0 (TMA zero-fills A and B; an fp8 D takes no C), so they never
+// raise it.
+//
 // The MMA threads of one accumulator tile stage it in shared memory, one subtile of
 // kTileM x kEpiN at a time (one 128-byte, 128B-swizzled row per tile row), and their first thread
 // stores each subtile with TMA, which clips rows beyond M. kStagingBuffers buffers alternate: a
@@ -58,6 +65,7 @@ struct Epilogue {
   static constexpr int kThreads = Cfg::kMmaThreads;
   static constexpr int kBuffers = Cfg::kStagingBuffers;
   static constexpr int kBarrier = 1 + kSlot;  // 0 is __syncthreads'
+  static constexpr bool kFp8Out = sizeof(TD) == 1;
   static constexpr int kBufferBytes = cute::cosize_v<SmemLayoutEpi> * static_cast<int>(sizeof(TD));
   static_assert(kEpiN * sizeof(TD) == 128, "one 128-byte swizzle row per subtile row");
 
@@ -75,7 +83,8 @@ struct Epilogue {
                              device_scalar(p->scale_a, 1.0f) * device_scalar(p->scale_b, 1.0f),
                     .beta = device_scalar(p->beta_ptr, p->beta),
                     .m = p->m,
-                    .n = p->n};
+                    .n = p->n,
+                    .scale_d = kFp8Out ? device_scalar(p->scale_d, 1.0f) : 1.0f};
     // The fence keeps the compiler from hoisting reads of the accumulator registers above the
     // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
     // (the local itself is not const).
@@ -89,17 +98,28 @@ struct Epilogue {
     // (cooperative, every op: about 7 K SASS instructions against the plain kernel's 2.8 K); a
     // rolled subtile loop would share them, but keeps every accumulator live through each pass
     // and spilled 312 bytes.
+    float amax = 0.0f;  // of this thread's values (fp8 D only)
     [&]<int... kE>(std::integer_sequence<int, kE...>) {
-      (store_subtile<kE>(accum, tile, s, rows), ...);
+      (store_subtile<kE>(accum, tile, s, rows, amax), ...);
     }
     (std::make_integer_sequence<int, kEpiTiles>{});
+    if constexpr (kFp8Out) report_amax(amax);
   }
 
  private:
   struct Scalars {
     float alpha, beta;
     int m, n;
+    float scale_d;  // 1 unless D is fp8
   };
+
+  // The tile's amax into *amax_d: the warp's maximum, one atomic per warp (the staging buffers
+  // hold no spare bytes for a reduction across warps).
+  WL_DEVICE void report_amax(float amax) const {
+    if (p->amax_d == nullptr) return;  // uniform
+    unsigned const bits = __reduce_max_sync(0xffffffffu, __float_as_uint(amax));
+    if (thread() % 32 == 0) atomicMax(reinterpret_cast<unsigned*>(p->amax_d), bits);
+  }
   struct alignas(2 * sizeof(TD)) Pair {
     TD v[2];
   };
@@ -179,8 +199,8 @@ struct Epilogue {
   // Subtile kE through staging buffer kE % kBuffers: C into it if beta != 0, the accumulator
   // values in, then a TMA store or, clipped at N, the threads' own stores. Nothing beyond N.
   template <int kE, class Acc>
-  WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s,
-                               Rows const& rows) const {
+  WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s, Rows const& rows,
+                               float& amax) const {
     using namespace cute;
     int const sub_col0 = tile.n * kTileN + kE * kEpiN;
     if (sub_col0 >= s.n) return;  // uniform
@@ -205,7 +225,7 @@ struct Epilogue {
     // Loaded here, not before the waits above: held across load_c, the column terms of a chain with
     // both col_scale and a column bias spilled (24 bytes, cooperative).
     Columns const cols = column_terms(sub_col0, s);
-    stage_values<kE>(accum, buffer, s, with_c, rows, cols);
+    stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
     if constexpr (Ops::kChunks) {
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);  // every z of the subtile staged
       finish(buffer, tile, sub_col0, s);
@@ -228,13 +248,15 @@ struct Epilogue {
 
   // This thread's accumulator values of subtile kE, alpha * acc (+ beta * the C in the buffer),
   // into the buffer; with a fused chain z: the row factor for alpha, times the column scale, plus
-  // the bias. Where the values sit (PTX ISA, "wgmma .m64nNk16 register fragment D"):
-  // value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi + 8 v1, column col0 + v0 + 8 g, for W
-  // warpgroups sharing the tile (warpgroup w starts at row 64 w).
+  // the bias; for an fp8 D, times scale_d after amax took |z|. Where the values sit (PTX ISA,
+  // "wgmma .m64nNk16 register fragment D"): value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi
+  // + 8 v1, column col0 + v0 + 8 g, for W warpgroups sharing the tile (warpgroup w starts at row 64
+  // w).
   template <int kE, class Acc>
   WL_DEVICE void stage_values(Acc const& accum, char* buffer, Scalars const& s, bool with_c,
                               [[maybe_unused]] Rows const& rows,
-                              [[maybe_unused]] Columns const& cols) const {
+                              [[maybe_unused]] Columns const& cols,
+                              [[maybe_unused]] float& amax) const {
     int const t = thread();
     int const lane = t % 32;
     int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
@@ -270,7 +292,12 @@ struct Epilogue {
             x0 += cols.at[g - kE * kGroups].bias.x;
             x1 += cols.at[g - kE * kGroups].bias.y;
           }
-          *slot = Pair{{TD(x0), TD(x1)}};
+          if constexpr (kFp8Out) {
+            amax = fmaxf(amax, fmaxf(fabsf(x0), fabsf(x1)));
+            x0 *= s.scale_d;
+            x1 *= s.scale_d;
+          }
+          *slot = Pair{{TD(x0), TD(x1)}};  // CuTe's fp8 conversions saturate (satfinite)
         }
       }
     }

@@ -104,7 +104,7 @@ TEST(GemmArguments, TypeCombinations) {
       a, "a.type = fp32: the tensor-core GEMM takes fp16, bf16, e4m3 or e5m2");
   a = valid();
   a.d_type = ScalarType::F16;
-  EXPECT_REJECTED(a, "d_type = fp16: D is bf16 (the input type) or fp32");
+  EXPECT_REJECTED(a, "d_type = fp16: D is bf16 (the input type), fp32, or e4m3 or e5m2");
   a.d_type = ScalarType::F32;
   EXPECT_EQ(error_of(a), "");
   a.beta = 1.0f;
@@ -246,12 +246,9 @@ TEST(GemmArguments, Fp8OutputIsBf16Fp16OrFp32) {
           << to_string(in) << " -> " << to_string(out);
     }
   }
-  GemmArguments a = fp8(ScalarType::E4M3);
-  a.d_type = ScalarType::E4M3;
-  EXPECT_REJECTED(a, "d_type = e4m3: D of e4m3 inputs is bf16, fp16 or fp32 (no fp8 output)");
-  a = fp8(ScalarType::E5M2);
+  GemmArguments a = fp8(ScalarType::E5M2);
   a.d_type = ScalarType::F64;
-  EXPECT_REJECTED(a, "d_type = fp64: D of e5m2 inputs is bf16, fp16 or fp32");
+  EXPECT_REJECTED(a, "d_type = fp64: D of e5m2 inputs is bf16, fp16, fp32, e4m3 or e5m2");
   // C has D's type, as for every input type.
   a = fp8();
   a.d_type = ScalarType::F32;
@@ -260,6 +257,105 @@ TEST(GemmArguments, Fp8OutputIsBf16Fp16OrFp32) {
   EXPECT_REJECTED(a, "c.type = e4m3 differs from d_type = fp32");
   a.c.type = ScalarType::F32;
   EXPECT_EQ(error_of(a), "");
+}
+
+// An fp8 D (e4m3, e5m2): from 16-bit or fp8 inputs, on the tensor cores only, without C or a
+// fused epilogue; scale_d and amax_d only with it, 4-byte aligned, amax_d (written) apart from
+// what the kernel reads and writes.
+GemmArguments fp8_d(ScalarType in = ScalarType::BF16, ScalarType out = ScalarType::E4M3) {
+  GemmArguments a = in == ScalarType::BF16 ? valid() : fp8(in);
+  a.a.type = a.b.type = in;
+  a.d_type = out;
+  a.scale_d = static_cast<float const*>(fake(6));
+  a.amax_d = static_cast<float*>(const_cast<void*>(fake(7)));
+  return a;
+}
+
+TEST(GemmFp8Output, FromSixteenBitAndFp8InputsOnTheTensorCores) {
+  for (ScalarType in : {ScalarType::BF16, ScalarType::E4M3, ScalarType::E5M2}) {
+    for (ScalarType out : {ScalarType::E4M3, ScalarType::E5M2}) {
+      GemmArguments const a = fp8_d(in, out);
+      EXPECT_EQ(error_of(a), "") << to_string(in) << " -> " << to_string(out);
+      EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "")
+          << to_string(in) << " -> " << to_string(out);
+      EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+    }
+  }
+  GemmArguments a = fp8_d();
+  a.scale_d = nullptr;  // scale 1
+  a.amax_d = nullptr;   // none
+  EXPECT_EQ(error_of(a), "");
+  a.a.type = a.b.type = ScalarType::F16;  // fp16 too
+  EXPECT_EQ(error_of(a), "");
+  a = with_inputs(ScalarType::F32);
+  a.d_type = ScalarType::E4M3;
+  EXPECT_REJECTED(a, "d_type = e4m3: D is fp32 (the input type)");
+}
+
+TEST(GemmFp8Output, NotOnTheSimtGemm) {
+  GemmArguments a = fp8_d();
+  EXPECT_NE(error_of(a, GemmKernel::Simt)
+                .find("d_type = e4m3: the SIMT GEMM has no fp8 output; an fp8 D runs on the tensor "
+                      "cores (GemmKernel::TensorCore or Auto)"),
+            std::string::npos)
+      << error_of(a, GemmKernel::Simt);
+  // Auto: only where the tensor cores run it (here: an ld that is no multiple of 16 bytes).
+  a.ldd = 72;
+  EXPECT_REJECTED(a,
+                  "ldd = 72 elements (72 bytes) must be a multiple of 16 bytes (TMA strides): for "
+                  "e4m3, a multiple of 16 (an fp8 D runs on the tensor cores only)");
+  a.ldd = 80;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmFp8Output, NoCAndNoFusedEpilogue) {
+  GemmArguments a = fp8_d();
+  a.beta = 1.0f;
+  a.c = {fake(4), ScalarType::E4M3, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a,
+                  "beta = 1.000000 and d_type = e4m3: an fp8 D takes no C; keep beta 0 and "
+                  "beta_ptr null");
+  a.beta = 0.0f;
+  a.beta_ptr = static_cast<float const*>(fake(8));
+  EXPECT_REJECTED(a, "beta = 0.000000 with beta_ptr and d_type = e4m3: an fp8 D takes no C");
+  a = fp8_d();
+  a.epilogue.activation = Activation::ReLU;
+  EXPECT_REJECTED(a,
+                  "epilogue is fused but d_type = e4m3: an fp8 D takes the plain epilogue (run a "
+                  "fused epilogue with a 16-bit D)");
+}
+
+TEST(GemmFp8Output, ScaleAndAmaxOnlyWithAnFp8D) {
+  GemmArguments a = valid();
+  a.scale_d = static_cast<float const*>(fake(6));
+  EXPECT_REJECTED(a,
+                  "scale_d is set but d_type = bf16: scale_d and amax_d belong to an fp8 (e4m3, "
+                  "e5m2) D");
+  a = fp8();
+  a.amax_d = static_cast<float*>(const_cast<void*>(fake(7)));
+  EXPECT_REJECTED(a, "amax_d is set but d_type = bf16");
+  a = fp8_d();
+  a.scale_d = reinterpret_cast<float const*>(static_cast<char const*>(fake(6)) + 1);
+  EXPECT_REJECTED(a, "scale_d must be 4-byte aligned (it points to one float)");
+  a = fp8_d();
+  a.amax_d = reinterpret_cast<float*>(static_cast<char*>(const_cast<void*>(fake(7))) + 2);
+  EXPECT_REJECTED(a, "amax_d must be 4-byte aligned (it points to one float, maxed atomically)");
+}
+
+TEST(GemmFp8Output, AmaxApartFromWhatTheKernelReadsAndWrites) {
+  GemmArguments a = fp8_d();
+  a.amax_d = static_cast<float*>(a.d) + 10;
+  EXPECT_REJECTED(a,
+                  "amax_d lies inside d: the kernel writes it while it reads A and B and writes "
+                  "D (keep it in memory of its own)");
+  a.amax_d = static_cast<float*>(const_cast<void*>(a.b.data));
+  EXPECT_REJECTED(a, "amax_d lies inside b.data");
+  a = fp8_d();
+  a.alpha_ptr = a.amax_d;
+  EXPECT_REJECTED(a, "alpha_ptr lies inside amax_d");
+  a = fp8_d();
+  a.scale_d = reinterpret_cast<float const*>(a.d);
+  EXPECT_REJECTED(a, "scale_d lies inside d");
 }
 
 TEST(GemmArguments, Fp8ScalesOnlyWithFp8Inputs) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -103,6 +104,8 @@ std::string Problem::describe() const {
   if (scale_a) s << " scale_a " << *scale_a;
   if (scale_b) s << " scale_b " << *scale_b;
   if (device_scalars) s << " (alpha, beta in device memory)";
+  if (scale_d) s << " scale_d " << *scale_d;
+  if (amax_d) s << " amax_d";
   if (broadcast_a) s << " A broadcast";
   if (broadcast_b) s << " B broadcast";
   if (broadcast_c) s << " C broadcast";
@@ -153,9 +156,10 @@ double tolerance(ScalarType out) {
       return 1e-4;  // fp32 accumulation only
     case ScalarType::F64:
       return 1e-12;
-    case ScalarType::E4M3:  // not output types
+    case ScalarType::E4M3:
+      return 7e-2;  // 3 mantissa bits: half an ulp is 6.25e-2 of |ref|
     case ScalarType::E5M2:
-      break;
+      return 1.3e-1;  // 2 mantissa bits: 1.25e-1
   }
   return 0.0;
 }
@@ -238,6 +242,16 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
     WL_CUDA_CHECK(cudaMemcpy(scales_.get(), scales, sizeof(scales), cudaMemcpyHostToDevice));
     if (p.scale_a) args_.scale_a = scales_.as<float>();
     if (p.scale_b) args_.scale_b = scales_.as<float>() + 1;
+  }
+
+  // An fp8 D's scale and amax: [scale_d, amax_d] in one buffer, the amax poisoned (the launcher
+  // must set it).
+  if (p.scale_d || p.amax_d) {
+    float const values[2] = {p.scale_d.value_or(1.0f), std::numeric_limits<float>::quiet_NaN()};
+    out_scalars_ = warploom::testing::DeviceBuffer(sizeof(values));
+    WL_CUDA_CHECK(cudaMemcpy(out_scalars_.get(), values, sizeof(values), cudaMemcpyHostToDevice));
+    if (p.scale_d) args_.scale_d = out_scalars_.as<float>();
+    if (p.amax_d) args_.amax_d = out_scalars_.as<float>() + 1;
   }
 
   // The fused epilogue: vectors past `offset` elements like every operand (element-aligned only
@@ -368,7 +382,30 @@ std::string ProblemData::check(std::vector<double> const& reference, GemmKernel 
   return check(Reference{reference, {}}, kernel);
 }
 
-std::string ProblemData::check(Reference const& ref, GemmKernel kernel) const {
+// An fp8 D holds saturate(scale_d * z): the reference of D from that of z.
+std::vector<double> fp8_stored(std::vector<double> z, ScalarType out, double scale_d) {
+  double const largest = out == ScalarType::E4M3 ? 448.0 : 57344.0;
+  for (double& v : z) v = std::clamp(v * scale_d, -largest, largest);
+  return z;
+}
+
+std::string ProblemData::check(Reference const& unscaled, GemmKernel kernel) const {
+  bool const fp8_out = p_.out == ScalarType::E4M3 || p_.out == ScalarType::E5M2;
+  std::string amax_error;
+  if (fp8_out && p_.amax_d) {
+    // max |z| before the scale: z's accumulation error only (the fp32 output's tolerance).
+    float got = 0.0f;
+    WL_CUDA_CHECK(cudaMemcpy(&got, args_.amax_d, sizeof(got), cudaMemcpyDeviceToHost));
+    double expected = 0.0;
+    for (double v : unscaled.d) expected = std::max(expected, std::abs(v));
+    double const bound =
+        tolerance(p_.in, ScalarType::F32, p_.k, selected_kernel(args_, kernel)) * 2.0 * expected;
+    if (!(std::abs(got - expected) <= bound))
+      amax_error = "amax_d = " + std::to_string(got) + ", expected " + std::to_string(expected) +
+                   " (bound " + std::to_string(bound) + ")\n";
+  }
+  Reference const ref =
+      fp8_out ? Reference{fp8_stored(unscaled.d, p_.out, p_.scale_d.value_or(1.0f)), {}} : unscaled;
   // z's tolerance is the plain GEMM's: accumulation (fp8: the tensor cores' reduced precision)
   // and the rounding of z to D's type. Without a fused epilogue D is z.
   double const tol_z = tolerance(p_.in, p_.out, p_.k, selected_kernel(args_, kernel));
@@ -396,9 +433,9 @@ std::string ProblemData::check(Reference const& ref, GemmKernel kernel) const {
         compare("pre_activation", pre_activation_, p_, p_.out, e.pre_activation_layout,
                 ge.pre_activation.ld, ge.pre_activation.batch_stride, z, z_bound, errors, reported);
   }
-  if (bad == 0) return "";
-  return std::to_string(bad) + " wrong elements (tolerance of z " + std::to_string(tol_z) +
-         " x (|z| + rms " + std::to_string(rms_z) + ")" +
+  if (bad == 0) return amax_error;
+  return amax_error + std::to_string(bad) + " wrong elements (tolerance of z " +
+         std::to_string(tol_z) + " x (|z| + rms " + std::to_string(rms_z) + ")" +
          (e.fused() ? " x activation slope " + std::to_string(slope) + ", of D's rounding " +
                           std::to_string(tol_out) + " x (|ref| + rms " + std::to_string(rms) + ")"
                     : std::string()) +

@@ -78,6 +78,10 @@ struct Problem {
   // alpha and beta passed in device memory (GemmArguments::alpha_ptr, beta_ptr; the host values
   // at their defaults); C is then given whatever beta is, since beta_ptr needs it.
   bool device_scalars = false;
+  // An fp8 D's per-tensor scale (GemmArguments::scale_d; none = nullptr, 1) and whether amax_d is
+  // set (check() compares it with max |z|).
+  std::optional<float> scale_d = std::nullopt;
+  bool amax_d = false;
   // Operands broadcast across the batch: one matrix stored, batch stride 0.
   bool broadcast_a = false, broadcast_b = false, broadcast_c = false;
   EpilogueSpec epilogue = {};
@@ -113,7 +117,7 @@ class ProblemData {
  private:
   Problem p_;
   GemmArguments args_;
-  warploom::testing::DeviceBuffer a_, b_, c_, d_, scales_, device_scalars_;
+  warploom::testing::DeviceBuffer a_, b_, c_, d_, scales_, device_scalars_, out_scalars_;
   warploom::testing::DeviceBuffer bias_, row_scale_, col_scale_, residual_, pre_activation_;
 };
 
