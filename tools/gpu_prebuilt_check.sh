@@ -87,8 +87,9 @@ done
 want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
 python_out=$(mktemp -d)
-# One test alone first, uncaptured: on 2026-12-01 a fused activation's first run ended the process.
-want python && run python-relu 90 env BUILD="$BUILD" OUT="$python_out" \
+# One test alone first, uncaptured, under gdb where it exists: on 2026-12-01 every run that
+# JIT-compiled a configuration in the Python process died there ("free(): invalid pointer").
+want python && run python-relu 90 env BUILD="$BUILD" OUT="$python_out" PYTEST_UNDER_GDB=1 \
   PYTEST_ARGS="$PWD/python/tests/test_epilogue_gpu.py -k bfloat16-relu -s" \
   bash tools/python_gpu_check.sh
 want python && run python 150 env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh

@@ -46,14 +46,19 @@ echo "built and installed the package: $((SECONDS - start)) s"
 #    installed folder so that `import warploom` cannot find the sources' package. tee-sys: what the
 #    C++ side writes to stderr reaches the log even when the process dies; with pytest-xdist (where
 #    installed) a test that kills its worker is reported and the rest still run. PYTEST_ARGS
-#    replaces the test selection (e.g. one test, to read why it died).
+#    replaces the test selection (e.g. one test, to read why it died); PYTEST_UNDER_GDB=1 runs it
+#    under gdb, whose native backtrace says where a process that aborts died.
 tests=$PWD/python/tests
 cd "$target"
 parallel=()
 if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n 4); fi
+debugger=()
+if [[ -n ${PYTEST_UNDER_GDB:-} ]] && command -v gdb >/dev/null; then
+  debugger=(gdb -batch -ex run -ex bt -ex "info sharedlibrary" --args)
+fi
 set +e
 # shellcheck disable=SC2086  # PYTEST_ARGS is words
-PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python" -m pytest \
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "${debugger[@]}" "$python" -m pytest \
   -p no:cacheprovider -rs -v --capture=tee-sys "${parallel[@]}" --junitxml="$out/pytest.xml" \
   ${PYTEST_ARGS:-"$tests"} 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
