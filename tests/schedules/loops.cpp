@@ -442,6 +442,55 @@ using PersistentGemm =
                               ts::DependsOn<Staging, OperandA4, OperandB4, TileQueue>,
                               ts::DependsOn<Output, Staging, TileQueue>>>;
 
+// ---- Ordering tokens ----------------------------------------------------------------------------
+
+// A one-stage signal between two tasks, carrying no data: an ordering token (ResourceKind::Barrier,
+// no producer drain at exit) or, for the violating twins, a data ring of the same shape (Memory:
+// its producer drains it, so a last fill nobody takes hangs).
+template <Name kName, ts::ResourceKind kKind>
+struct Signal {
+  static constexpr ts::ResourceSpec spec{
+      .name = kName.view(),
+      .pipeline = ts::async_async(1, ts::threads(32), ts::threads(32)),
+      .kind = kKind};
+};
+
+// The store may start item i once the load finished item i - 1: the load signals every item, the
+// store waits from its second item on, so the load's last signal is never waited for.
+template <ts::ResourceKind kKind>
+struct SignalEveryItem {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1};
+  using src = ts::list<Coords>;
+  using dst = ts::list<Output, Signal<"loaded", kKind>>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& out, auto& loaded) {
+    ctx.domain_loop(in->n, [&](auto&) {
+      ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
+      loaded.acquire();
+      loaded.commit();
+    });
+  }
+};
+template <ts::ResourceKind kKind>
+struct FollowPreviousItem {
+  static constexpr ts::TaskSpec spec{.name = "store", .warp_idx = 0, .num_warps = 1};
+  using src = ts::list<Coords, Signal<"loaded", kKind>>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& loaded, auto& out) {
+    ctx.domain_loop(in->n, [&](auto& loop) {
+      loop.not_first_iter([&] {
+        loaded.wait();
+        loaded.release();
+      });
+      ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
+    });
+  }
+};
+template <ts::ResourceKind kKind>
+using LastSignalUnwaited =
+    ts::TaskManager<ts::Tasks<SignalEveryItem<kKind>, FollowPreviousItem<kKind>>,
+                    ts::Graph<ts::DependsOn<Signal<"loaded", kKind>, Coords>,
+                              ts::DependsOn<Output, Coords, Signal<"loaded", kKind>>>>;
+
 Entry loop_entry(std::string_view name, std::string_view description,
                  ts::ManagerModel (*model)(std::string_view),
                  std::vector<std::string_view> expected = {}) {
@@ -522,6 +571,18 @@ void add_loops(Corpus& c) {
                          model_of<Copy<Smem, CountdownLoad, Store<Smem, 8>>>));
   c.push_back(loop_entry("unrolled_loops", "Both run-time loops unrolled by ts::unroll<4>",
                          model_of<Copy<Smem, UnrolledLoad, UnrolledStore>>));
+  c.push_back({.name = "token_last_signal_unwaited",
+               .theme = kLoops,
+               .description = "The load signals an ordering token (ResourceKind::Barrier) after "
+                              "every item, the store waits for it from its second item on: the "
+                              "last signal is never waited for, and a token is not drained at exit",
+               .expected = {},
+               .model = model_of<LastSignalUnwaited<ts::ResourceKind::Barrier>>,
+               .controls = {"R-M1"}});
+  c.push_back(loop_entry("ring_last_fill_unconsumed",
+                         "The same signals through a data ring (ResourceKind::Memory): its last "
+                         "fill is never consumed, so the load's drain at exit waits forever",
+                         model_of<LastSignalUnwaited<ts::ResourceKind::Memory>>, {"R-M1"}));
   c.push_back({.name = "step_two_consumer_takes_two",
                .theme = kLoops,
                .description =

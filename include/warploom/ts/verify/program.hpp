@@ -240,10 +240,11 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     }
     p.steps.push_back(st);
   }
-  // The producer tail the TaskManager emits for every pipelined resource the task produces.
+  // The producer tail the TaskManager emits for the pipelined resources the task produces (not
+  // for a one-CTA ordering token, see drains_at_exit).
   for (int r : t.dst) {
     PipelineConfig const cfg = m.resources[r].pipeline;
-    if (!cfg.enabled()) continue;
+    if (!drains_at_exit(m.resources[r].kind, cfg)) continue;
     detail::Cursor c = acq[r];
     for (int i = 0; i < cfg.num_stages; ++i) {
       p.steps.push_back({StepKind::Tail, -1, r, c.index, c.parity, 0, 0});
