@@ -442,7 +442,7 @@ using PersistentGemm =
                               ts::DependsOn<Staging, OperandA4, OperandB4, TileQueue>,
                               ts::DependsOn<Output, Staging, TileQueue>>>;
 
-// ---- Ordering tokens ----------------------------------------------------------------------------
+// ---- Ordering tokens and one domain split by offset ---------------------------------------------
 
 // A one-stage signal between two tasks, carrying no data: an ordering token (ResourceKind::Barrier,
 // no producer drain at exit) or, for the violating twins, a data ring of the same shape (Memory:
@@ -454,6 +454,40 @@ struct Signal {
       .pipeline = ts::async_async(1, ts::threads(32), ts::threads(32)),
       .kind = kKind};
 };
+
+// Stores item i after the other task signalled item i - 1, then signals item i itself; handles
+// the items [kStart, n) with step kStep.
+template <int kStart, int kStep, class Mine, class Theirs, int kWarp, Name kName>
+struct TurnTaker {
+  static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 1};
+  using src = ts::list<Coords, Theirs>;
+  using dst = ts::list<Output, Mine>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& theirs, auto& out, auto& mine) {
+    ctx.domain_loop(ts::c<kStart>, in->n, ts::c<kStep>, [&](auto& loop) {
+      auto turn = [&] {
+        theirs.wait();
+        theirs.release();
+      };
+      if constexpr (kStart == 0)
+        loop.not_first_iter(turn);  // item 0 waits for nobody
+      else
+        turn();
+      ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
+      mine.acquire();
+      mine.commit();
+    });
+  }
+};
+
+// The even items (0, n, 2) and the odd ones (1, n, kOddStep) in two tasks, in turns.
+template <ts::ResourceKind kKind, int kOddStep = 2>
+using EvenOdd = ts::TaskManager<
+    ts::Tasks<
+        TurnTaker<0, 2, Signal<"even_done", kKind>, Signal<"odd_done", kKind>, 0, "even">,
+        TurnTaker<1, kOddStep, Signal<"odd_done", kKind>, Signal<"even_done", kKind>, 1, "odd">>,
+    ts::Graph<ts::DependsOn<Signal<"even_done", kKind>, Coords>,
+              ts::DependsOn<Signal<"odd_done", kKind>, Coords>,
+              ts::DependsOn<Output, Signal<"even_done", kKind>, Signal<"odd_done", kKind>>>>;
 
 // The store may start item i once the load finished item i - 1: the load signals every item, the
 // store waits from its second item on, so the load's last signal is never waited for.
@@ -583,6 +617,18 @@ void add_loops(Corpus& c) {
                          "The same signals through a data ring (ResourceKind::Memory): its last "
                          "fill is never consumed, so the load's drain at exit waits forever",
                          model_of<LastSignalUnwaited<ts::ResourceKind::Memory>>, {"R-M1"}));
+  c.push_back({.name = "even_odd_turns",
+               .theme = kLoops,
+               .description = "Two tasks take the even items (ts::c<0>, n, ts::c<2>) and the odd "
+                              "ones (ts::c<1>, n, ts::c<2>) in turns through two ordering tokens: "
+                              "one domain, so ceil(n/2) and floor(n/2) trips from the same n",
+               .expected = {},
+               .model = model_of<EvenOdd<ts::ResourceKind::Barrier>>,
+               .controls = {"R-M1"}});
+  c.push_back(loop_entry("even_odd_turns_odd_step_one",
+                         "The odd task steps by 1 from item 1 (n - 1 items) while the even task "
+                         "takes ceil(n/2): it waits for a turn the even task never gives",
+                         model_of<EvenOdd<ts::ResourceKind::Barrier, 1>>, {"R-M1"}));
   c.push_back({.name = "step_two_consumer_takes_two",
                .theme = kLoops,
                .description =
