@@ -174,6 +174,13 @@ struct TileScheduler {
 using QueueProducer =
     ts::TaskManager<ts::Tasks<TileScheduler, PersistentElementwise>,
                     ts::Graph<ts::DependsOn<QueueA, Coords>, ts::DependsOn<Output, QueueA>>>;
+// A second scheduler filling the same queue.
+struct SecondTileScheduler : TileScheduler {
+  static constexpr ts::TaskSpec spec{.name = "scheduler_b", .warp_idx = 5, .num_warps = 1};
+};
+using TwoQueueProducers =
+    ts::TaskManager<ts::Tasks<TileScheduler, SecondTileScheduler, PersistentElementwise>,
+                    ts::Graph<ts::DependsOn<QueueA, Coords>, ts::DependsOn<Output, QueueA>>>;
 
 // R-B7 / R-D2: the tutorial's registers (store 160, load 40, padding for warps 5-7).
 template <int kLoad, int kPadding, bool kPad = true>
@@ -543,9 +550,14 @@ void add_rules(Corpus& c) {
   c.push_back(bad("r_b4_two_work_queues",
                   "A persistent task lists two work queues in src: whose tiles does it take?",
                   model_of<TwoQueues>, {"R-B4"}));
-  c.push_back(bad("r_b4_queue_as_destination",
-                  "A scheduler task lists the work queue only in dst (it pushes tiles)",
-                  model_of<QueueProducer>, {"R-B4"}));
+  c.push_back(good("r_b4_scheduler_fills_the_queue",
+                   "A scheduler task lists the work queue only in dst (it pushes tiles), the "
+                   "persistent task takes them",
+                   model_of<QueueProducer>, {"R-B4"}));
+  c.push_back(bad("r_b4_two_schedulers",
+                  "Two scheduler tasks fill one work queue: which tile sequence do the "
+                  "consumers see?",
+                  model_of<TwoQueueProducers>, {"R-B4"}));
   c.push_back(good("r_b4_one_work_queue", "A persistent task takes its tiles from one work queue",
                    model_of<OneQueue>, {"R-B4"}));
   // R-B6

@@ -13,7 +13,7 @@ namespace warploom::ts {
 
 enum class Rule {
   B3_LoopStep,            // loop step must not be 0, unroll >= 1
-  B4_WorkQueue,           // at most one work queue per task, on the consumer side
+  B4_WorkQueue,           // at most one work queue per task in src, one task filling each
   B6_BlockStructure,      // first/last-iteration blocks inside their loop
   B7_RegisterValue,       // num_registers a multiple of 8 in [24, 256]
   D2_WarpGroupRegisters,  // all warps of a warpgroup share one register budget
@@ -50,7 +50,7 @@ struct RuleInfo {
 
 inline constexpr RuleInfo kRules[] = {
     {Rule::B3_LoopStep, "R-B3", "domain loop step must not be 0"},
-    {Rule::B4_WorkQueue, "R-B4", "a task uses at most one work queue, as a source"},
+    {Rule::B4_WorkQueue, "R-B4", "a task takes tiles from one work queue; one task fills it"},
     {Rule::B6_BlockStructure, "R-B6", "first/last-iteration blocks belong to an enclosing loop"},
     {Rule::B7_RegisterValue, "R-B7", "num_registers is a multiple of 8 in [24, 256]"},
     {Rule::D2_WarpGroupRegisters, "R-D2", "all warps of a warpgroup share one register budget"},
