@@ -72,6 +72,25 @@ struct PeekStore : Store<Smem, kRuntime, false, 5, 1, 0, "peek"> {
   }
 };
 
+// A monitor: waits on every stage of a ring it never releases (the store releases them), to pace
+// itself; kRead: it also reads each stage. The ring advances its wait cursor on wait.
+using Watched = Ring<"smem", tma(2).with_advance_on_wait()>;
+template <int kTrips, bool kRead>
+struct Monitor {
+  static constexpr ts::TaskSpec spec{.name = "monitor", .warp_idx = 5, .num_warps = 1};
+  using src = ts::list<Watched>;
+  using dst = std::conditional_t<kRead, ts::list<Output>, ts::list<>>;
+  static constexpr void schedule(auto& ctx, auto& smem, auto&... out) {
+    ctx.domain_loop(trips<kTrips>(smem), [&](auto&) {
+      smem.wait();
+      if constexpr (kRead) ts::work<&Output::store>(out..., ts::work<&Watched::take>(smem));
+    });
+  }
+};
+template <int kTrips, bool kRead>
+using Monitored =
+    Copy<Watched, Load<Watched, kTrips>, Store<Watched, kTrips>, Monitor<kTrips, kRead>>;
+
 // ---- Loops of different lengths
 // --------------------------------------------------------------------
 
@@ -267,6 +286,14 @@ void add_hangs(Corpus& c) {
                    "A second consumer (peek) waits and reads every stage but never releases: its "
                    "waits fall behind the ring",
                    model_of<Copy<Smem, Load<Smem>, Store<Smem>, PeekStore>>, {"R-D10"}));
+  c.push_back(hang("monitor_paces_itself",
+                   "A monitor waits on both fills of a 2-stage ring (advance_on_wait) and never "
+                   "releases; the store releases them. Two fills cannot lap it",
+                   model_of<Monitored<2, false>>, {}, {"R-D10"}));
+  c.push_back(hang("monitor_reads_refilled_stage",
+                   "A monitor waits and reads every stage but never releases: once the store "
+                   "released a stage the load refills it under the monitor's read",
+                   model_of<Monitored<kRuntime, true>>, {"R-M1", "R-M4", "R-M5"}));
   c.push_back(hang("producer_loop_longer",
                    "The load runs ts::c<5> iterations, the store ts::c<4>: the load's last stage "
                    "is never released and its exit drain waits forever",

@@ -7,8 +7,9 @@
 //
 // On a pipelined resource, producer work needs an acquired, not yet committed stage; consumer work
 // a waited, not yet released one. Every acquire is committed and every wait released before the
-// task ends; skip() (passing a stage to another consumer task) only with no waited stage open.
-// Auxiliary work and resources without a pipeline are exempt.
+// task ends, except by a monitor (a task that waits on a resource and never releases it, which
+// needs advance_on_wait); skip() (passing a stage to another consumer task) only with no waited
+// stage open. Auxiliary work and resources without a pipeline are exempt.
 #pragma once
 
 #include <string>
@@ -87,6 +88,12 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
             break;
           case OpKind::Wait:
             c.try_pending = false;
+            if (monitors(m, t, n.resource) && !m.resources[n.resource].pipeline.advance_on_wait)
+              report(Rule::D10_WorkBracketing, n.resource, "wait",
+                     "the task waits on the resource and never releases it (a monitor), but "
+                     "without advance_on_wait its wait cursor moves only at release: every wait "
+                     "after the first would pass on the same stage; give the pipeline "
+                     "with_advance_on_wait()");
             ++c.open;
             break;
           case OpKind::Release:
@@ -135,7 +142,10 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
           if (prod[res].open > 0)
             report(Rule::D10_WorkBracketing, res, "acquire",
                    "an acquired stage is never committed by the task's end");
-          if (cons[res].open > 0)
+          // A task that waits on a resource and never releases it is a monitor: it observes
+          // the fills (e.g. to pace itself) while other tasks release the stages. The model check
+          // decides whether it is ever lapped or reads a stage being refilled.
+          if (cons[res].open > 0 && !monitors(m, t, res))
             report(Rule::D10_WorkBracketing, res, "wait",
                    "a waited stage is never released by the task's end");
         }

@@ -261,12 +261,37 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       }
     }
   };
-  for (Step const& st : p.steps) {
+  // A monitor (a task that waits on a resource and never releases it) owns a waited stage only
+  // while it reads it: from the wait to its last read of that stage before its next wait on the
+  // resource (no read: not at all). Its stages are refilled once the releasing consumers are done,
+  // so a read the refill can overtake is a race (R-M4) and a lapped wait a hang or stale pass.
+  int const num_steps = static_cast<int>(p.steps.size());
+  std::vector<bool> monitored(num_res, false);
+  for (int r = 0; r < num_res; ++r) monitored[r] = monitors(m, t, r);
+  std::vector<int> monitor_read_end(num_steps, -1);  // [wait pc]: pc of the last read, or -1
+  for (int i = 0; i < num_steps; ++i) {
+    Step const& w = p.steps[i];
+    if (w.kind != StepKind::Wait || !monitored[w.resource]) continue;
+    for (int j = i + 1; j < num_steps; ++j) {
+      Step const& x = p.steps[j];
+      if (x.resource != w.resource) continue;
+      if (x.kind == StepKind::Wait) break;
+      if (x.kind == StepKind::ConsumeWork && x.stage == w.stage) monitor_read_end[i] = j;
+    }
+  }
+  std::vector<bool> monitor_drop_after(num_steps, false);
+  for (int i = 0; i < num_steps; ++i)
+    if (monitor_read_end[i] >= 0) monitor_drop_after[monitor_read_end[i]] = true;
+  for (int i = 0; i < num_steps; ++i) {
+    Step const& st = p.steps[i];
     p.holds.push_back(held);
+    bool const monitor = st.kind == StepKind::Wait && monitored[st.resource];
     if (st.kind == StepKind::Acquire) held.push_back({st.resource, st.stage, true});
     if (st.kind == StepKind::Commit) drop(st.resource, st.stage, true);
-    if (st.kind == StepKind::Wait) held.push_back({st.resource, st.stage, false});
+    if (st.kind == StepKind::Wait && (!monitor || monitor_read_end[i] >= 0))
+      held.push_back({st.resource, st.stage, false});
     if (st.kind == StepKind::Release) drop(st.resource, st.stage, false);
+    if (monitor_drop_after[i]) drop(st.resource, st.stage, false);
   }
   p.holds.push_back(held);  // after the last step
   return p;
