@@ -719,8 +719,9 @@ void add_rules(Corpus& c) {
   // R-M3
   c.push_back(bad("r_m3_read_after_release",
                   "The store waits twice (the same stage), releases, then reads: the read is of "
-                  "the next stage, never waited for",
-                  model_of<Copy<Queue, Load<Queue>, ReadAfterReleaseStore>>, {"R-M3"}));
+                  "the next stage, never waited for, and the stage waited twice stays held "
+                  "when the load comes back to it (R-M5)",
+                  model_of<Copy<Queue, Load<Queue>, ReadAfterReleaseStore>>, {"R-M3", "R-M5"}));
   c.push_back(good("r_m3_wait_read_release", "wait, read, release",
                    model_of<Copy<Queue, Load<Queue>, WaitReadReleaseStore>>, {"R-M3"}));
   // R-M5

@@ -198,6 +198,24 @@ class ModelChecker {
            k == StepKind::TryAcquire || k == StepKind::TryWait;
   }
 
+  // A transition runs a segment of a task: from a synchronisation point towards the next one,
+  // cut so that everything another task could observe in the full interleaving it also observes
+  // at a segment boundary (the argument is in docs/verification/README.md §3):
+  //  - it ends right after an acquire or wait, so every stage a task holds is held at a boundary,
+  //    where every other task's next segment is checked against it;
+  //  - a work after a step that may enable another transition (an arrival, a wgmma/bulk wait,
+  //    a TMA copy issued) starts a new one: what it enables could run before the work.
+  static constexpr bool ends_segment(Step const& st) {
+    return st.kind == StepKind::Acquire || st.kind == StepKind::Wait;
+  }
+  static constexpr bool may_enable_others(Step const& st) {
+    return st.kind == StepKind::Commit || st.kind == StepKind::Release ||
+           st.kind == StepKind::AsyncWait || (st.kind == StepKind::ProduceWork && st.tx_units > 0);
+  }
+  static constexpr bool is_work(StepKind k) {
+    return k == StepKind::ProduceWork || k == StepKind::ConsumeWork;
+  }
+
   constexpr bool done(S const& s, int t) const {
     return s[layout_.pc(t)] >= static_cast<int>(programs_[t].steps.size());
   }
@@ -309,7 +327,7 @@ class ModelChecker {
   constexpr void expand(detail::StateTable& table, int id, S const& s) {
     int const T = layout_.tasks;
     // Partial-order reduction: a local step commutes with everything; run it alone.
-    for (int t = 0; t < T; ++t) {
+    for (int t = 0; opt_.reduce && t < T; ++t) {
       if (done(s, t)) continue;
       if (programs_[t].steps[s[layout_.pc(t)]].kind == StepKind::Local) {
         S next = s;
@@ -323,16 +341,19 @@ class ModelChecker {
       if (!enabled(s, t)) continue;
       any = true;
       S next = s;
-      // A transition runs the task up to its next synchronisation point (acquire, wait, tail or
-      // a try_* probe): the steps in between only arrive on barriers, which can enable other tasks
-      // but never disable them, and own their stages, so interleaving inside the segment shows
-      // nothing new.
+      // A transition is a segment of the task (see ends_segment); unreduced, one step.
       int const begin = s[layout_.pc(t)];
       segment_task_ = t;
       segment_begin_ = begin;
+      Step const& first = programs_[t].steps[begin];
       bool ok = step(next, t, id);
-      while (ok && !done(next, t) && !is_sync_point(programs_[t].steps[next[layout_.pc(t)]].kind))
+      bool enabled_others = may_enable_others(first);
+      while (ok && opt_.reduce && !ends_segment(first) && !done(next, t)) {
+        Step const& st = programs_[t].steps[next[layout_.pc(t)]];
+        if (is_sync_point(st.kind) || (enabled_others && is_work(st.kind))) break;
+        enabled_others = enabled_others || may_enable_others(st);
         ok = step(next, t, id);
+      }
       if (ok) push(table, next, {id, t, begin, -1, 0, next[layout_.pc(t)]});
     }
     segment_task_ = -1;
