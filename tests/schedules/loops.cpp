@@ -547,7 +547,7 @@ void add_loops(Corpus& c) {
       "fixed_producer_runtime_consumer",
       "The load runs ts::c<4> iterations, the store a run-time n: it hangs whenever n != 4 "
       "(the verifier shows n = 0, 1, 2 and 3)",
-      model_of<Copy<Smem, Load<Smem, 4>, Store<Smem>>>, {"R-M1"}));
+      model_of<Copy<Smem, Load<Smem, 4>, Store<Smem>>>, {"R-D1", "R-M1"}));
   c.push_back(loop_entry("first_last_iteration_blocks",
                          "The load sets up its descriptor in first_iter (auxiliary work); the "
                          "store accumulates in a task-local and stores it in last_iter",
@@ -558,7 +558,7 @@ void add_loops(Corpus& c) {
       "first_iter, commit in last_iter) "
       "and read once after it: with 0 iterations nothing is committed and the store waits "
       "forever",
-      model_of<Copy<Queue, WholeLoopLoad, OneStageStore>>, {"R-M1"}));
+      model_of<Copy<Queue, WholeLoopLoad, OneStageStore>>, {"R-D1", "R-M1"}));
   c.push_back(loop_entry("bracket_across_loop_matched",
                          "The same stage read under the same first_iter/last_iter guards: an "
                          "empty loop reads nothing either",
@@ -612,11 +612,11 @@ void add_loops(Corpus& c) {
                               "last signal is never waited for, and a token is not drained at exit",
                .expected = {},
                .model = model_of<LastSignalUnwaited<ts::ResourceKind::Barrier>>,
-               .controls = {"R-M1"}});
+               .controls = {"R-D1", "R-M1"}});
   c.push_back(loop_entry("ring_last_fill_unconsumed",
                          "The same signals through a data ring (ResourceKind::Memory): its last "
                          "fill is never consumed, so the load's drain at exit waits forever",
-                         model_of<LastSignalUnwaited<ts::ResourceKind::Memory>>, {"R-M1"}));
+                         model_of<LastSignalUnwaited<ts::ResourceKind::Memory>>, {"R-D1", "R-M1"}));
   c.push_back({.name = "even_odd_turns",
                .theme = kLoops,
                .description = "Two tasks take the even items (ts::c<0>, n, ts::c<2>) and the odd "
@@ -628,7 +628,7 @@ void add_loops(Corpus& c) {
   c.push_back(loop_entry("even_odd_turns_odd_step_one",
                          "The odd task steps by 1 from item 1 (n - 1 items) while the even task "
                          "takes ceil(n/2): it waits for a turn the even task never gives",
-                         model_of<EvenOdd<ts::ResourceKind::Barrier, 1>>, {"R-M1"}));
+                         model_of<EvenOdd<ts::ResourceKind::Barrier, 1>>, {"R-D1", "R-M1"}));
   c.push_back({.name = "step_two_consumer_takes_two",
                .theme = kLoops,
                .description =

@@ -691,9 +691,9 @@ void add_rules(Corpus& c) {
   // R-M1
   c.push_back(bad("r_m1_store_waits_for_a_third_stage",
                   "The load fills 2 stages, the store waits for 3: it waits forever",
-                  model_of<Copy<Smem, Load<Smem, 2>, Store<Smem, 3>>>, {"R-M1"}));
+                  model_of<Copy<Smem, Load<Smem, 2>, Store<Smem, 3>>>, {"R-D1", "R-M1"}));
   c.push_back(good("r_m1_three_and_three", "Both sides move 3 items",
-                   model_of<Copy<Smem, Load<Smem, 3>, Store<Smem, 3>>>, {"R-M1", "R-M2"}));
+                   model_of<Copy<Smem, Load<Smem, 3>, Store<Smem, 3>>>, {"R-D1", "R-M1", "R-M2"}));
   // R-M2, R-M4, R-M5
   c.push_back(bad("r_m5_turn_skips_onto_stale_phase",
                   "Two stores take turns on a 3-stage ring: \"odd\" skips onto a stage whose "
@@ -721,21 +721,22 @@ void add_rules(Corpus& c) {
                   "The store waits twice (the same stage), releases, then reads: the read is of "
                   "the next stage, never waited for, and the stage waited twice stays held "
                   "when the load comes back to it (R-M5)",
-                  model_of<Copy<Queue, Load<Queue>, ReadAfterReleaseStore>>, {"R-M3", "R-M5"}));
+                  model_of<Copy<Queue, Load<Queue>, ReadAfterReleaseStore>>,
+                  {"R-D1", "R-M3", "R-M5"}));
   c.push_back(good("r_m3_wait_read_release", "wait, read, release",
                    model_of<Copy<Queue, Load<Queue>, WaitReadReleaseStore>>, {"R-M3"}));
   // R-M5
   c.push_back(bad("r_m5_commit_without_acquire",
                   "A thread-written ring's writer acquires twice and commits twice: the second "
                   "commit publishes the next stage, which it never acquired",
-                  model_of<Copy<Queue, DoubleAcquireWriter, Store<Queue>>>, {"R-M5"}));
+                  model_of<Copy<Queue, DoubleAcquireWriter, Store<Queue>>>, {"R-D1", "R-M5"}));
   c.push_back(good("r_m5_acquire_commit", "acquire, write, commit", model_of<SimpleCopy<Queue>>,
                    {"R-M5", "R-M6"}));
   // R-M6
   c.push_back(bad("r_m6_acquire_twice",
                   "A TMA load acquires twice before committing: the second acquire arms the "
                   "stage's full barrier once more than its phase expects",
-                  model_of<Copy<Smem, DoubleAcquireLoad, Store<Smem>>>, {"R-M6"}));
+                  model_of<Copy<Smem, DoubleAcquireLoad, Store<Smem>>>, {"R-D1", "R-M6"}));
   // R-M7
   c.push_back({.name = "r_m7_state_budget_exhausted",
                .theme = kRules,

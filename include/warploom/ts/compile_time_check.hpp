@@ -24,6 +24,7 @@ inline void R_B3_domain_loop_step_must_not_be_zero() {}
 inline void R_B4_a_task_takes_tiles_from_at_most_one_work_queue() {}
 inline void R_B6_iteration_blocks_belong_inside_their_loop() {}
 inline void R_B7_num_registers_must_be_a_multiple_of_8_in_24_to_256() {}
+inline void R_D1_a_consumer_takes_more_or_fewer_stages_than_are_filled() {}
 inline void R_D2_all_warps_of_a_warpgroup_need_the_same_num_registers() {}
 inline void R_D3_register_budgets_exceed_the_register_file() {}
 inline void R_D5_op_on_the_wrong_side_of_a_resource() {}
@@ -62,6 +63,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::B7_RegisterValue:
       violation::R_B7_num_registers_must_be_a_multiple_of_8_in_24_to_256();
+      break;
+    case Rule::D1_FillsTaken:
+      violation::R_D1_a_consumer_takes_more_or_fewer_stages_than_are_filled();
       break;
     case Rule::D2_WarpGroupRegisters:
       violation::R_D2_all_warps_of_a_warpgroup_need_the_same_num_registers();

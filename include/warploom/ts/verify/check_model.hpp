@@ -141,6 +141,56 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
   return out;
 }
 
+// R-D1 in one scenario: every task producing a ring fills (commits) the same number of stages,
+// and every task that releases it takes (waits on or skips) exactly that many. A monitor (waits,
+// never releases) and the consumer of an ordering token may take fewer — a signal may go unwaited
+// — never more. An imbalance is reported as this count, besides the hang or the lost tile it
+// leads to, so the finding says what to fix rather than only where a task got stuck.
+struct Imbalance {
+  int task = -1;  // the task whose count differs (-1: none)
+  int resource = -1;
+  int count = 0;  // its fills (a producer) or takes (a consumer)
+  int filled = 0;
+  int producer = -1;  // the producer whose fills it is compared with
+  bool fills = false;
+};
+
+constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> const& programs) {
+  int const R = static_cast<int>(m.resources.size()), T = static_cast<int>(m.tasks.size());
+  for (int r = 0; r < R; ++r) {
+    if (!m.resources[r].pipeline.enabled() || m.resources[r].kind == ResourceKind::WorkQueue)
+      continue;
+    std::vector<int> commits(T, 0), takes(T, 0);
+    for (int t = 0; t < T; ++t) {
+      for (Step const& st : programs[t].steps) {
+        if (st.resource != r) continue;
+        bool const skip = st.kind == StepKind::Local && st.node >= 0 &&
+                          m.tasks[t].schedule.nodes[st.node].op == OpKind::Skip;
+        commits[t] += st.kind == StepKind::Commit;
+        takes[t] += st.kind == StepKind::Wait || skip;
+      }
+    }
+    int producer = -1;
+    for (int t = 0; t < T; ++t) {
+      if (!contains(m.tasks[t].dst, r)) continue;
+      if (producer < 0)
+        producer = t;
+      else if (commits[t] != commits[producer])
+        return {t, r, commits[t], commits[producer], producer, true};
+    }
+    if (producer < 0) continue;
+    int const filled = commits[producer];
+    for (int t = 0; t < T; ++t) {
+      if (!contains(m.tasks[t].src, r)) continue;
+      bool const may_take_fewer =
+          !task_releases(m.tasks[t], r) || m.resources[r].kind == ResourceKind::Barrier;
+      if (takes[t] > filled || (!may_take_fewer && takes[t] < filled))
+        return {t, r, takes[t], filled, producer, false};
+    }
+  }
+  return {};
+}
+
 constexpr std::string scenario_text(Scenario const& sc) {
   if (sc.runtime_trips.empty()) return "";
   std::string s = " (run-time loops running ";
@@ -155,7 +205,7 @@ constexpr std::string scenario_text(Scenario const& sc) {
 constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt = {},
                              ModelCheckStats* stats = nullptr) {
   Report report;
-  report.checks_run += 7;
+  report.checks_run += 8;
   ModelCheckStats st;
   for (verify::Scenario const& sc : verify::scenarios_of(m, opt.max_runtime_trips)) {
     verify::ModelChecker mc(m, sc, opt);
@@ -176,6 +226,24 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
         v.message = f.what + verify::scenario_text(sc);
         v.timeline = verify::render_timeline(m, mc, f.state, f.task, f.pc_begin, f.pc_end);
       }
+      report.violations.push_back(std::move(v));
+    }
+    if (verify::Imbalance const b = verify::find_imbalance(m, mc.programs());
+        b.task >= 0 && !report.has(Rule::D1_FillsTaken)) {
+      Violation v{Rule::D1_FillsTaken,
+                  m.tasks[b.task].spec.name,
+                  m.resources[b.resource].name,
+                  b.fills ? std::string_view("commit") : std::string_view("wait"),
+                  {},
+                  {}};
+      if (!std::is_constant_evaluated())
+        v.message = (b.fills ? "fills " : "takes ") + to_str(b.count) + " stages while task `" +
+                    std::string(m.tasks[b.producer].spec.name) + "` fills " + to_str(b.filled) +
+                    (b.fills ? ": the producers of a ring arrive for the same phases, so they "
+                               "fill alike"
+                             : ": each task that releases a ring takes every fill exactly once "
+                               "(a monitor or an ordering token's consumer: at most every fill)") +
+                    verify::scenario_text(sc);
       report.violations.push_back(std::move(v));
     }
     if (!mc.decided()) {

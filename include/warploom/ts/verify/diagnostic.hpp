@@ -16,6 +16,7 @@ enum class Rule {
   B4_WorkQueue,           // at most one work queue per task in src, one task filling each
   B6_BlockStructure,      // first/last-iteration blocks inside their loop
   B7_RegisterValue,       // num_registers a multiple of 8 in [24, 256]
+  D1_FillsTaken,          // each consumer of a ring takes as many stages as its producers fill
   D2_WarpGroupRegisters,  // all warps of a warpgroup share one register budget
   D3_RegisterBudget,      // the budgets fit the register file
   D5_StageRoles,          // producer ops on dst resources, consumer ops on src resources
@@ -53,6 +54,7 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::B4_WorkQueue, "R-B4", "a task takes tiles from one work queue; one task fills it"},
     {Rule::B6_BlockStructure, "R-B6", "first/last-iteration blocks belong to an enclosing loop"},
     {Rule::B7_RegisterValue, "R-B7", "num_registers is a multiple of 8 in [24, 256]"},
+    {Rule::D1_FillsTaken, "R-D1", "each consumer of a ring takes as many stages as are filled"},
     {Rule::D2_WarpGroupRegisters, "R-D2", "all warps of a warpgroup share one register budget"},
     {Rule::D3_RegisterBudget, "R-D3", "register budgets fit the 64K-register file"},
     {Rule::D5_StageRoles, "R-D5", "producer ops on dst resources, consumer ops on src resources"},
