@@ -640,7 +640,7 @@ void add_loops(Corpus& c) {
                .note = "Position-matched run-time loops get the same trip count whatever their "
                        "bounds and step: the store's loop (n iterations at run time) is run as "
                        "often as the load's (2n), so it takes twice the items and the verifier "
-                       "reports R-M1."});
+                       "reports R-D1 and R-M1."});
   c.push_back(loop_entry("persistent_tiles_k_loop",
                          "Persistent kernel: both tasks loop over tiles from a work queue "
                          "(run-time) around a run-time k-loop; the mma stores each tile",

@@ -75,7 +75,8 @@ TEST(ModelCheck, DeadlockNamesTheBlockedTaskAndShowsTheTimeline) {
       ts::Tasks<fixtures::LoadTask, FirstIterationOnlyStore, ts::PaddingTask<5, 3, 40>>,
       fixtures::CopyGraph>;
   ts::Report r = ts::verify_manager(M::model("copy"));
-  ASSERT_EQ(ids(r), std::vector<std::string>{"R-M1"});
+  // The hang, and its cause: the store takes one stage of the load's n (R-D1).
+  ASSERT_EQ(ids(r), (std::vector<std::string>{"R-M1", "R-D1"}));
   ts::Violation const& v = r.violations[0];
   EXPECT_EQ(v.task, "load");
   EXPECT_NE(v.message.find("task `load` waits in smem.producer_tail() [stage 1]"),
@@ -161,13 +162,15 @@ TEST(ModelCheck, LoopsOverOneDomainWithOtherOffsetsShareTheExtent) {
   EXPECT_TRUE(one_less);
 }
 
-// The reduced search is exact on the models here too (the corpus test checks every entry).
+// The reduced search reaches the unreduced verdict with fewer states (the corpus test checks
+// every entry). The GEMM-shaped manager is out of reach unreduced: it passes 4M states in a
+// scenario.
 TEST(ModelCheck, UnreducedSearchReachesTheSameVerdictWithMoreStates) {
   ts::ModelCheckStats reduced, full;
   ts::ModelCheckOptions opt;
-  ts::Report const a = ts::model_check(gemm_shaped::Manager<>::model("gemm"), opt, &reduced);
+  ts::Report const a = ts::model_check(fixtures::CopyManager::model("copy"), opt, &reduced);
   opt.reduce = false;
-  ts::Report const b = ts::model_check(gemm_shaped::Manager<>::model("gemm"), opt, &full);
+  ts::Report const b = ts::model_check(fixtures::CopyManager::model("copy"), opt, &full);
   EXPECT_EQ(ids(a), ids(b));
   EXPECT_GT(full.states, reduced.states);
 }

@@ -63,7 +63,7 @@ TEST(Diagnostic, EveryRuleHasAUniqueId) {
     EXPECT_EQ(ts::info(i.rule).id, i.id);
     ids.insert(i.id);
   }
-  EXPECT_EQ(ids.size(), 27u);  // 18 structural rules, R-D13, R-D16, R-M1..R-M7
+  EXPECT_EQ(ids.size(), 28u);  // 18 structural rules, R-D1, R-D13, R-D16, R-M1..R-M7
   EXPECT_EQ(ts::info(Rule::D10_WorkBracketing).id, "R-D10");
   EXPECT_EQ(ts::info(Rule::W2_WarpRange).id, "R-W2");
 }
