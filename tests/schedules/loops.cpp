@@ -525,6 +525,26 @@ using LastSignalUnwaited =
                     ts::Graph<ts::DependsOn<Signal<"loaded", kKind>, Coords>,
                               ts::DependsOn<Output, Coords, Signal<"loaded", kKind>>>>;
 
+// ---- Independent trip counts per loop
+// ------------------------------------------------------------
+
+// Per tile the load acquires one stage of a thread-written ring and fills it over an inner
+// run-time loop of k-blocks; kCommitInLastIter: the commit sits in the inner loop's last
+// iteration, which a tile with no k-block never reaches (the outer loop runs, the inner one not).
+template <bool kCommitInLastIter>
+struct TileBracketLoad : Load<Queue> {
+  static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
+    ctx.domain_loop(in->tiles, [&](auto&) {
+      ring.acquire();
+      ctx.domain_loop(in->k, [&](auto& kblock) {
+        ts::work<&Queue::put>(ring, ts::work<&Coords::coord>(in));
+        if constexpr (kCommitInLastIter) kblock.last_iter([&] { ring.commit(); });
+      });
+      if constexpr (!kCommitInLastIter) ring.commit();
+    });
+  }
+};
+
 Entry loop_entry(std::string_view name, std::string_view description,
                  ts::ManagerModel (*model)(std::string_view),
                  std::vector<std::string_view> expected = {}) {
@@ -629,6 +649,17 @@ void add_loops(Corpus& c) {
                          "The odd task steps by 1 from item 1 (n - 1 items) while the even task "
                          "takes ceil(n/2): it waits for a turn the even task never gives",
                          model_of<EvenOdd<ts::ResourceKind::Barrier, 1>>, {"R-D1", "R-M1"}));
+  c.push_back(loop_entry("bracket_commit_in_inner_last_iter",
+                         "Per tile: acquire, an inner k-loop of puts, the commit in the inner "
+                         "loop's last iteration: a tile with no k-block leaves its stage "
+                         "acquired (the outer loop running, the inner one not)",
+                         model_of<Copy<Queue, TileBracketLoad<true>, Store<Queue>>>, {"R-D10"}));
+  c.push_back({.name = "bracket_commit_after_inner_loop",
+               .theme = kLoops,
+               .description = "The same load with the commit after the inner loop",
+               .expected = {},
+               .model = model_of<Copy<Queue, TileBracketLoad<false>, Store<Queue>>>,
+               .controls = {"R-D10"}});
   c.push_back({.name = "step_two_consumer_takes_two",
                .theme = kLoops,
                .description =

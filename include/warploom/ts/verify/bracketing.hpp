@@ -1,9 +1,10 @@
 // warploom/ts/verify/bracketing.hpp
 //
-// R-D10 work bracketing and R-D11 try-before-blocking, judged on executions of each task (every
-// run-time loop running 0, 1, 2 and 3 times, see walk.hpp) rather than on the schedule's text, so
-// an acquire in a first-iteration block paired with a commit in a last-iteration block is
-// understood, and a bracket a zero-trip loop skips is caught.
+// R-D10 work bracketing and R-D11 try-before-blocking, judged on executions of each task
+// (every run-time loop running 0, 1, 2 and 3 times, each independently of the task's other
+// run-time loops, see trip_vectors) rather than on the schedule's text, so an acquire in a
+// first-iteration block paired with a commit in a last-iteration block is understood, and a
+// bracket a zero-trip loop skips — or an empty inner loop under a running outer one — is caught.
 //
 // On a pipelined resource, producer work needs an acquired, not yet committed stage; consumer work
 // a waited, not yet released one. Every acquire is committed and every wait released before the
@@ -23,9 +24,47 @@ namespace warploom::ts::verify {
 
 namespace detail {
 
-constexpr std::string scenario(Schedule const& s, int trips) {
-  if (!has_runtime_loop(s)) return "";
-  return " (with run-time loops running " + to_str(trips) + " time" + (trips == 1 ? "" : "s") + ")";
+// trips[i]: the trip count of the task's i-th run-time loop (schedule order).
+constexpr std::string scenario(std::vector<int> const& trips) {
+  if (trips.empty()) return "";
+  bool alike = true;
+  for (int v : trips) alike = alike && v == trips.front();
+  if (alike)
+    return " (with run-time loops running " + to_str(trips.front()) + " time" +
+           (trips.front() == 1 ? "" : "s") + ")";
+  std::string text = " (with its run-time loops running ";
+  for (std::size_t i = 0; i < trips.size(); ++i) text += (i ? ", " : "") + to_str(trips[i]);
+  return text + " times)";
+}
+
+// The executions each task is judged on: every run-time loop running each of kTripScenarios
+// times, independently of the task's other run-time loops (so an outer loop running while the
+// inner one is empty is tried), all alike first; with more than three run-time loops, only alike
+// (4^k executions would be too many).
+constexpr std::vector<std::vector<int>> trip_vectors(int loops) {
+  std::vector<std::vector<int>> out;
+  if (loops == 0) {  // one execution: compile-time loops run their own counts
+    out.push_back({});
+    return out;
+  }
+  for (int v : kTripScenarios) out.push_back(std::vector<int>(static_cast<std::size_t>(loops), v));
+  if (loops < 2 || loops > 3) return out;
+  std::vector<int> idx(static_cast<std::size_t>(loops), 0);
+  int const n = static_cast<int>(sizeof(kTripScenarios) / sizeof(kTripScenarios[0]));
+  while (true) {
+    std::vector<int> v;
+    bool alike = true;
+    for (int i : idx) {
+      v.push_back(kTripScenarios[i]);
+      alike = alike && i == idx.front();
+    }
+    if (!alike) out.push_back(v);
+    int k = 0;
+    while (k < loops && ++idx[static_cast<std::size_t>(k)] == n)
+      idx[static_cast<std::size_t>(k++)] = 0;
+    if (k == loops) break;
+  }
+  return out;
 }
 
 struct SideState {
@@ -41,18 +80,26 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
     std::string_view task = t.spec.name;
     auto const& s = t.schedule;
     int num_res = static_cast<int>(m.resources.size());
-    for (int trips : kTripScenarios) {
-      if (trips == 0 && !has_runtime_loop(s)) continue;
+    // The task's run-time loops, each with its index into a trip vector.
+    std::vector<int> loop_index(s.nodes.size(), -1);
+    int loops = 0;
+    for (std::size_t i = 0; i < s.nodes.size(); ++i)
+      if (is_runtime_loop(s.nodes[i])) loop_index[i] = loops++;
+    for (std::vector<int> const& trips : detail::trip_vectors(loops)) {
       std::vector<detail::SideState> prod(num_res), cons(num_res);
       bool reported = false;
       // `msg` is a literal (the sentence is built only off the constant-evaluation path, see
       // add()).
       auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg) {
         add(r, rule, task, resource_name(m, res), op,
-            [&] { return std::string(msg) + detail::scenario(s, trips); });
+            [&] { return std::string(msg) + detail::scenario(trips); });
         reported = true;
       };
-      for (int id : flatten(s, trips)) {
+      std::vector<int> const order = flatten_with(s, [&](int node) {
+        int const i = loop_index[static_cast<std::size_t>(node)];
+        return i >= 0 ? trips[static_cast<std::size_t>(i)] : trip_count(s.nodes[node], 0);
+      });
+      for (int id : order) {
         Node const& n = s.nodes[id];
         if (n.op == OpKind::AsyncWait || n.resource < 0 || n.resource >= num_res ||
             !m.resources[n.resource].pipeline.enabled())
