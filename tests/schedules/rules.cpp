@@ -94,6 +94,22 @@ ts::ManagerModel copy_plus_work_on_out(std::string_view name) {
   return m;
 }
 
+// R-D23: the default copy with the load's loop body reordered so that its copy (put) comes
+// before the coordinate work whose value it reads, as a model built without C++ could record it.
+ts::ManagerModel d23_value_read_first(std::string_view name) {
+  ts::ManagerModel m = SimpleCopy<Smem>::model(name);
+  for (auto& t : m.tasks) {
+    if (t.spec.name != "load") continue;
+    for (auto& n : t.schedule.nodes) {
+      if (n.kind != ts::NodeKind::Loop || n.children.empty()) continue;
+      // [coord, acquire, put, commit] -> [acquire, put, commit, coord]
+      n.children.push_back(n.children.front());
+      n.children.erase(n.children.begin());
+    }
+  }
+  return m;
+}
+
 // ---- C++ managers
 // ---------------------------------------------------------------------------------
 
@@ -593,6 +609,15 @@ void add_rules(Corpus& c) {
   c.push_back(good("r_d5_producer_work_on_destination",
                    "The same store calls a producer work (store) on `out`",
                    copy_plus_work_on_out<ts::Role::Producer>, {"R-D5"}));
+  // R-D23
+  c.push_back(bad("r_d23_value_read_before_its_work",
+                  "A hand-built load whose copy reads the coordinate its loop computes only "
+                  "later in the iteration",
+                  d23_value_read_first, {"R-D23"},
+                  "Not writable in C++: a work's value is a variable the schedule can only read "
+                  "after the call that returns it; the entry is a model built any other way."));
+  c.push_back(good("r_d23_value_read_after_its_work", "The captured copy: coord, then put(coord)",
+                   model_of<SimpleCopy<Smem>>, {"R-D23"}));
   // R-D6
   c.push_back(bad("r_d6_edge_no_task_realises",
                   "The graph says out <- coords, but no task reads coords and writes out",

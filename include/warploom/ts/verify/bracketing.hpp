@@ -1,8 +1,8 @@
 // warploom/ts/verify/bracketing.hpp
 //
-// R-D10 work bracketing and R-D11 try-before-blocking, judged on executions of each task
-// (every run-time loop running 0, 1, 2 and 3 times, each independently of the task's other
-// run-time loops, see trip_vectors) rather than on the schedule's text, so an acquire in a
+// R-D10 work bracketing, R-D11 try-before-blocking and R-D23 value order, judged on executions of
+// each task (every run-time loop running 0, 1, 2 and 3 times, each independently of the task's
+// other run-time loops, see trip_vectors) rather than on the schedule's text, so an acquire in a
 // first-iteration block paired with a commit in a last-iteration block is understood, and a
 // bracket a zero-trip loop skips — or an empty inner loop under a running outer one — is caught.
 //
@@ -75,7 +75,7 @@ struct SideState {
 }  // namespace detail
 
 constexpr void check_bracketing(ManagerModel const& m, Report& r) {
-  r.checks_run += 2;
+  r.checks_run += 3;
   for (auto const& t : m.tasks) {
     std::string_view task = t.spec.name;
     auto const& s = t.schedule;
@@ -85,8 +85,14 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
     int loops = 0;
     for (std::size_t i = 0; i < s.nodes.size(); ++i)
       if (is_runtime_loop(s.nodes[i])) loop_index[i] = loops++;
+    // R-D23: for each node, the op nodes whose value it reads (recorded value edges).
+    std::vector<std::vector<int>> reads(s.nodes.size());
+    for (DataEdge const& e : s.edges)
+      if (e.arg >= 0 && e.from >= 0 && e.to >= 0 && s.nodes[e.from].kind == NodeKind::Op)
+        reads[static_cast<std::size_t>(e.to)].push_back(e.from);
     for (std::vector<int> const& trips : detail::trip_vectors(loops)) {
       std::vector<detail::SideState> prod(num_res), cons(num_res);
+      std::vector<bool> ran(s.nodes.size(), false);
       bool reported = false;
       // `msg` is a literal (the sentence is built only off the constant-evaluation path, see
       // add()).
@@ -99,8 +105,29 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
         int const i = loop_index[static_cast<std::size_t>(node)];
         return i >= 0 ? trips[static_cast<std::size_t>(i)] : trip_count(s.nodes[node], 0);
       });
-      for (int id : order) {
+      // Where each node first runs in this execution (-1: never).
+      std::vector<int> first_run(s.nodes.size(), -1);
+      for (int i = static_cast<int>(order.size()) - 1; i >= 0; --i)
+        first_run[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = i;
+      for (int at = 0; at < static_cast<int>(order.size()); ++at) {
+        int const id = order[static_cast<std::size_t>(at)];
         Node const& n = s.nodes[id];
+        // A value is read only after the work that produces it ran (R-D23): a recorded edge
+        // from a work that runs only later in the execution reads a value that does not exist
+        // yet. (A work that never runs, e.g. in a loop with no iteration, leaves the reader its
+        // local's earlier value: not this rule.)
+        for (int from : reads[static_cast<std::size_t>(id)]) {
+          if (ran[static_cast<std::size_t>(from)] || first_run[static_cast<std::size_t>(from)] < at)
+            continue;
+          add(r, Rule::D23_ValueOrder, task, resource_name(m, n.resource), op_name(n), [&] {
+            return "reads the value of `" + std::string(op_name(s.nodes[from])) +
+                   "` before that work runs" + detail::scenario(trips);
+          });
+          reported = true;
+          break;
+        }
+        if (reported) break;
+        ran[static_cast<std::size_t>(id)] = true;
         if (n.op == OpKind::AsyncWait || n.resource < 0 || n.resource >= num_res ||
             !m.resources[n.resource].pipeline.enabled())
           continue;
