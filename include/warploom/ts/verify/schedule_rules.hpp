@@ -2,7 +2,8 @@
 //
 // Rules each task's schedule must satisfy on its own: R-D5 ops on the right side of each
 // resource, R-D9 every declared resource used, R-D20 every work named, R-B3 loop steps,
-// R-B4 work queues, R-B6 iteration blocks inside their loop.
+// R-B4 work queues (one per consumer, one scheduler filling each), R-B6 iteration blocks inside
+// their loop.
 //
 // Most of these are compile errors for schedules written in C++ (a producer op on a src handle
 // does not compile); the model-level checks catch models built any other way.
@@ -101,18 +102,30 @@ constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
     int queues = 0;
     for (int res : t.src)
       if (m.resources[res].kind == ResourceKind::WorkQueue) ++queues;
-    for (int res : t.dst) {
-      if (m.resources[res].kind == ResourceKind::WorkQueue && !contains(t.src, res))
-        add(r, Rule::B4_WorkQueue, task, resource_name(m, res), "", [&] {
-          return std::string("a work queue must be a source of the tasks that take tiles from it");
-        });
-    }
     if (queues > 1)
       add(r, Rule::B4_WorkQueue, task, "", "", [&] {
         return std::string(
             "lists " + to_str(queues) +
             " work queues in src; a persistent task takes its tiles from exactly one");
       });
+  }
+  // A queue in a task's dst is filled by that task: the scheduler warp of a dynamic queue (it
+  // fetches tile indices and hands them to the consumers). Two fillers would hand out one tile
+  // sequence twice, interleaved in no defined order.
+  for (int res = 0; res < static_cast<int>(m.resources.size()); ++res) {
+    if (m.resources[res].kind != ResourceKind::WorkQueue) continue;
+    int first = -1;
+    for (auto const& t : m.tasks) {
+      if (!contains(t.dst, res)) continue;
+      if (first < 0) {
+        first = static_cast<int>(&t - m.tasks.data());
+        continue;
+      }
+      add(r, Rule::B4_WorkQueue, t.spec.name, resource_name(m, res), "", [&] {
+        return "fills the work queue that task `" + std::string(m.tasks[first].spec.name) +
+               "` fills too; one scheduler task fills a queue";
+      });
+    }
   }
 }
 
