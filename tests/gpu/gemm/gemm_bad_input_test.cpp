@@ -319,5 +319,33 @@ TEST(GemmHostPointer, IsRefusedByName) {
   EXPECT_EQ(data.check(reference), "");
 }
 
+// gemm() recorded into a CUDA graph in the default (global) capture mode, on every kernel: the
+// pointer checks before the launch must not invalidate the capture, and each replay computes D.
+TEST(GemmCapture, GlobalModeGraphOnEveryKernel) {
+  ProblemData const data(
+      {.in = ScalarType::BF16, .out = ScalarType::BF16, .m = 129, .n = 200, .k = 72});
+  std::vector<double> const reference = reference_of(data.args());
+  cudaStream_t stream{};
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (Runner const& r : runners()) {
+    SCOPED_TRACE(r.name);
+    cudaGraph_t graph{};
+    WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    gemm(data.args(), stream, r.tuning);
+    WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec{};
+    WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 2; ++replay) {
+      data.poison_d();
+      WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+      EXPECT_EQ(data.check(reference, r.tuning.kernel), "") << "replay " << replay;
+    }
+    WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    WL_CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 }  // namespace
 }  // namespace warploom::gemm::testing
