@@ -19,6 +19,11 @@ namespace warploom::ts {
 
 namespace verify {
 
+// "1 stage", "0 stages", "3 stages".
+constexpr std::string count_of(long long n, std::string_view noun) {
+  return to_str(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 // Loops over one run-time domain that differ only in a compile-time offset, e.g. the even and
 // the odd items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive
 // compile-time step, compile-time starts. Their trip counts are not independent — both follow
@@ -237,8 +242,9 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
                   {},
                   {}};
       if (!std::is_constant_evaluated())
-        v.message = (b.fills ? "fills " : "takes ") + to_str(b.count) + " stages while task `" +
-                    std::string(m.tasks[b.producer].spec.name) + "` fills " + to_str(b.filled) +
+        v.message = (b.fills ? "fills " : "takes ") + verify::count_of(b.count, "stage") +
+                    " while task `" + std::string(m.tasks[b.producer].spec.name) + "` fills " +
+                    to_str(b.filled) +
                     (b.fills ? ": the producers of a ring arrive for the same phases, so they "
                                "fill alike"
                              : ": each task that releases a ring takes every fill exactly once "
