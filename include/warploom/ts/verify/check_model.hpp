@@ -24,14 +24,18 @@ constexpr std::string count_of(long long n, std::string_view noun) {
   return to_str(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-// Loops over one run-time domain that differ only in a compile-time offset, e.g. the even and
-// the odd items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive
-// compile-time step, compile-time starts. Their trip counts are not independent — both follow
-// from the one extent n (ceil((n - start) / step) each) — so they share a scenario value.
+// Loops over one run-time domain that differ only in their offset, e.g. the even and the odd
+// items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive step, starts
+// that may differ. Their trip counts are not independent — both follow from the one extent n
+// (ceil((n - start) / step) each) — so they share a scenario value. Starts and steps are taken as
+// captured, whether written ts::c<k> or as plain integers: the capture cannot tell a literal from
+// a run-time value, and loop domains already match run-time bounds by their captured values
+// (LoopKey). Steps above kMaxStridedStep keep their loops apart (the extents to try grow with the
+// step).
+inline constexpr long long kMaxStridedStep = 64;
 constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
   return a.depth == b.depth && !a.end.is_static && !b.end.is_static && a.end.value == b.end.value &&
-         a.step.is_static && b.step.is_static && a.step.value == b.step.value && a.step.value > 0 &&
-         a.start.is_static && b.start.is_static;
+         a.step.value == b.step.value && a.step.value > 0 && a.step.value <= kMaxStridedStep;
 }
 
 // A domain's choices: for each value of `values` (the trip count of its lowest-offset loop),
