@@ -456,14 +456,15 @@ struct Signal {
 };
 
 // Stores item i after the other task signalled item i - 1, then signals item i itself; handles
-// the items [kStart, n) with step kStep.
-template <int kStart, int kStep, class Mine, class Theirs, int kWarp, Name kName>
+// the items [kStart, n) with step kStep, written ts::c<k> or, with kPlain, as plain integers.
+template <int kStart, int kStep, class Mine, class Theirs, int kWarp, Name kName,
+          bool kPlain = false>
 struct TurnTaker {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 1};
   using src = ts::list<Coords, Theirs>;
   using dst = ts::list<Output, Mine>;
   static constexpr void schedule(auto& ctx, auto& in, auto& theirs, auto& out, auto& mine) {
-    ctx.domain_loop(ts::c<kStart>, in->n, ts::c<kStep>, [&](auto& loop) {
+    auto body = [&](auto& loop) {
       auto turn = [&] {
         theirs.wait();
         theirs.release();
@@ -475,16 +476,21 @@ struct TurnTaker {
       ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
       mine.acquire();
       mine.commit();
-    });
+    };
+    if constexpr (kPlain)
+      ctx.domain_loop(kStart, in->n, kStep, body);
+    else
+      ctx.domain_loop(ts::c<kStart>, in->n, ts::c<kStep>, body);
   }
 };
 
 // The even items (0, n, 2) and the odd ones (1, n, kOddStep) in two tasks, in turns.
-template <ts::ResourceKind kKind, int kOddStep = 2>
+template <ts::ResourceKind kKind, int kOddStep = 2, bool kPlain = false>
 using EvenOdd = ts::TaskManager<
     ts::Tasks<
-        TurnTaker<0, 2, Signal<"even_done", kKind>, Signal<"odd_done", kKind>, 0, "even">,
-        TurnTaker<1, kOddStep, Signal<"odd_done", kKind>, Signal<"even_done", kKind>, 1, "odd">>,
+        TurnTaker<0, 2, Signal<"even_done", kKind>, Signal<"odd_done", kKind>, 0, "even", kPlain>,
+        TurnTaker<1, kOddStep, Signal<"odd_done", kKind>, Signal<"even_done", kKind>, 1, "odd",
+                  kPlain>>,
     ts::Graph<ts::DependsOn<Signal<"even_done", kKind>, Coords>,
               ts::DependsOn<Signal<"odd_done", kKind>, Coords>,
               ts::DependsOn<Output, Signal<"even_done", kKind>, Signal<"odd_done", kKind>>>>;
@@ -645,6 +651,17 @@ void add_loops(Corpus& c) {
                .expected = {},
                .model = model_of<EvenOdd<ts::ResourceKind::Barrier>>,
                .controls = {"R-M1"}});
+  c.push_back({.name = "even_odd_turns_plain_int",
+               .theme = kLoops,
+               .description = "The even/odd turns with plain integer offsets and step, (0, n, 2) "
+                              "and (1, n, 2): one domain as with ts::c<k>",
+               .expected = {},
+               .model = model_of<EvenOdd<ts::ResourceKind::Barrier, 2, true>>,
+               .controls = {"R-M1"}});
+  c.push_back(loop_entry("even_odd_turns_plain_int_odd_step_one",
+                         "The plain-integer turns with the odd task stepping by 1 from item 1: it "
+                         "waits for a turn the even task never gives",
+                         model_of<EvenOdd<ts::ResourceKind::Barrier, 1, true>>, {"R-D1", "R-M1"}));
   c.push_back(loop_entry("even_odd_turns_odd_step_one",
                          "The odd task steps by 1 from item 1 (n - 1 items) while the even task "
                          "takes ceil(n/2): it waits for a turn the even task never gives",

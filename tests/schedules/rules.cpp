@@ -513,6 +513,71 @@ ts::ModelCheckOptions tiny_budget() {
   return o;
 }
 
+// R-D24: counts computed from the thread index. The store (warps 0-3) and the load (warp 4, one
+// warp) read ctx.task_thread_idx() / ctx.warp_idx() in a loop bound or a guard around their
+// pipeline ops; a warp-dependent count is uniform inside the one-warp load, divergent elsewhere.
+// Lane-dependent loop end: each thread of the store waits a different number of stages (the
+// varlen pattern of a per-thread row count used as the stage count).
+struct LaneBoundStore : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n + ctx.task_thread_idx() % 2, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+// Warp-dependent loop end in the four-warp store: warp w takes n + w stages.
+struct WarpBoundStore : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n + ctx.warp_idx(), [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+// An elect-one guard around the release: one thread of 128 arrives, the phase never completes.
+struct ElectedReleaseStore : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      if (ctx.task_thread_idx() == 0) smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+// Controls: the one-warp load's count from its warp index (uniform: one warp), and an elect-one
+// guard around a work only (the store of the value), not around a pipeline op.
+struct WarpBoundLoad : Load<Smem> {
+  static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
+    ctx.domain_loop(in->n + ctx.warp_idx() % 4, [&](auto&) {  // warp 4: + 0
+      auto c = ts::work<&Coords::coord>(in);
+      smem.acquire();
+      ts::work<&Smem::put>(smem, c);
+      smem.commit();
+    });
+  }
+};
+struct ElectedStoreWork : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      if (ctx.task_thread_idx() == 0) ts::work<&Output::store>(out, v);
+    });
+  }
+};
+using LaneBoundCopy = Copy<Smem, Load<Smem>, LaneBoundStore>;
+using WarpBoundCopy = Copy<Smem, Load<Smem>, WarpBoundStore>;
+using ElectedReleaseCopy = Copy<Smem, Load<Smem>, ElectedReleaseStore>;
+using WarpBoundLoadCopy = Copy<Smem, WarpBoundLoad, Store<Smem>>;
+using ElectedStoreWorkCopy = Copy<Smem, Load<Smem>, ElectedStoreWork>;
+
 // A violating entry and its passing control.
 Entry bad(std::string_view name, std::string_view description,
           ts::ManagerModel (*model)(std::string_view), std::vector<std::string_view> expected,
@@ -618,6 +683,22 @@ void add_rules(Corpus& c) {
                   "after the call that returns it; the entry is a model built any other way."));
   c.push_back(good("r_d23_value_read_after_its_work", "The captured copy: coord, then put(coord)",
                    model_of<SimpleCopy<Smem>>, {"R-D23"}));
+  // R-D24
+  c.push_back(bad("r_d24_lane_dependent_loop_bound",
+                  "The store waits n + task_thread_idx() % 2 stages: a per-thread stage count",
+                  model_of<LaneBoundCopy>, {"R-D24"}));
+  c.push_back(bad("r_d24_warp_dependent_loop_bound",
+                  "The four-warp store waits n + warp_idx() stages: a per-warp stage count",
+                  model_of<WarpBoundCopy>, {"R-D24"}));
+  c.push_back(bad("r_d24_elected_release",
+                  "The store releases only when task_thread_idx() == 0: 1 of 128 arrivals",
+                  model_of<ElectedReleaseCopy>, {"R-D24"}));
+  c.push_back(good("r_d24_warp_bound_in_one_warp_task",
+                   "The one-warp load's loop bound reads warp_idx(): uniform in one warp",
+                   model_of<WarpBoundLoadCopy>, {"R-D24"}));
+  c.push_back(good("r_d24_elected_work_only",
+                   "The store's global store (a work, no pipeline op) runs on thread 0 only",
+                   model_of<ElectedStoreWorkCopy>, {"R-D24"}));
   // R-D6
   c.push_back(bad("r_d6_edge_no_task_realises",
                   "The graph says out <- coords, but no task reads coords and writes out",

@@ -42,6 +42,7 @@ inline void R_W2_task_warp_range_outside_the_block() {}
 inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
 inline void R_D13_stage_released_while_its_asynchronous_reads_are_in_flight() {}
 inline void R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large() {}
+inline void R_D24_pipeline_op_count_depends_on_the_thread_index() {}
 inline void R_M1_deadlock() {}
 inline void R_M2_a_barrier_phase_is_left_incomplete_at_exit() {}
 inline void R_M3_stage_accessed_without_owning_it() {}
@@ -94,6 +95,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::D15_ArrivalCounts:
       violation::R_D15_pipeline_group_size_does_not_match_the_arriving_tasks();
+      break;
+    case Rule::D24_DivergentCount:
+      violation::R_D24_pipeline_op_count_depends_on_the_thread_index();
       break;
     case Rule::D20_WorkLabels:
       violation::R_D20_work_call_names_no_declared_work();

@@ -19,14 +19,23 @@ namespace warploom::ts {
 
 namespace verify {
 
-// Loops over one run-time domain that differ only in a compile-time offset, e.g. the even and
-// the odd items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive
-// compile-time step, compile-time starts. Their trip counts are not independent — both follow
-// from the one extent n (ceil((n - start) / step) each) — so they share a scenario value.
+// "1 stage", "0 stages", "3 stages".
+constexpr std::string count_of(long long n, std::string_view noun) {
+  return to_str(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+// Loops over one run-time domain that differ only in their offset, e.g. the even and the odd
+// items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive step, starts
+// that may differ. Their trip counts are not independent — both follow from the one extent n
+// (ceil((n - start) / step) each) — so they share a scenario value. Starts and steps are taken as
+// captured, whether written ts::c<k> or as plain integers: the capture cannot tell a literal from
+// a run-time value, and loop domains already match run-time bounds by their captured values
+// (LoopKey). Steps above kMaxStridedStep keep their loops apart (the extents to try grow with the
+// step).
+inline constexpr long long kMaxStridedStep = 64;
 constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
   return a.depth == b.depth && !a.end.is_static && !b.end.is_static && a.end.value == b.end.value &&
-         a.step.is_static && b.step.is_static && a.step.value == b.step.value && a.step.value > 0 &&
-         a.start.is_static && b.start.is_static;
+         a.step.value == b.step.value && a.step.value > 0 && a.step.value <= kMaxStridedStep;
 }
 
 // A domain's choices: for each value of `values` (the trip count of its lowest-offset loop),
@@ -237,8 +246,9 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
                   {},
                   {}};
       if (!std::is_constant_evaluated())
-        v.message = (b.fills ? "fills " : "takes ") + to_str(b.count) + " stages while task `" +
-                    std::string(m.tasks[b.producer].spec.name) + "` fills " + to_str(b.filled) +
+        v.message = (b.fills ? "fills " : "takes ") + verify::count_of(b.count, "stage") +
+                    " while task `" + std::string(m.tasks[b.producer].spec.name) + "` fills " +
+                    to_str(b.filled) +
                     (b.fills ? ": the producers of a ring arrive for the same phases, so they "
                                "fill alike"
                              : ": each task that releases a ring takes every fill exactly once "

@@ -30,6 +30,7 @@ enum class Rule {
   D21_SmemCapacity,       // shared memory fits the block
   D22_Multicast,          // multicast stages: a TMA producer, 1 to 16 CTAs
   D23_ValueOrder,         // a work reads a value only after the work producing it ran
+  D24_DivergentCount,     // no reserved op counted from the thread (or, multi-warp, warp) index
   W1_WarpOverlap,         // tasks' warp ranges are disjoint
   W2_WarpRange,           // warp ranges lie inside the block
   D16_TmaBytes,           // a TMA stage's transaction bytes are the stage's buffer bytes
@@ -69,6 +70,7 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D21_SmemCapacity, "R-D21", "shared memory fits the block"},
     {Rule::D22_Multicast, "R-D22", "a multicast pipeline has a TMA producer and 1-16 CTAs"},
     {Rule::D23_ValueOrder, "R-D23", "a value is read only after the work producing it ran"},
+    {Rule::D24_DivergentCount, "R-D24", "pipeline op counts do not depend on the thread index"},
     {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
     {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
     {Rule::D16_TmaBytes, "R-D16", "TMA transaction bytes match the stage's buffer bytes"},
