@@ -128,9 +128,10 @@ GemmProblem gemm_problem(h::Problem const& p) {
 // The problem's arguments at placeholder addresses (aligned, never dereferenced), for the rules a
 // contender checks before anything is allocated.
 wg::GemmArguments placeholder_arguments(GemmProblem const& p) {
-  auto* const address = reinterpret_cast<char*>(std::uintptr_t{1} << 20);
-  auto const* const scale = reinterpret_cast<float const*>(address);
-  return gemm_arguments(p, address, address, address, scale, scale, address);
+  // 2^40 bytes apart: no operand overlaps another (gemm() refuses D aliasing A or B).
+  auto const address = [](std::uintptr_t i) { return reinterpret_cast<char*>(i << 40); };
+  auto const* const scale = reinterpret_cast<float const*>(address(5));
+  return gemm_arguments(p, address(1), address(2), address(3), scale, scale, address(4));
 }
 
 void require_no_epilogue(std::string_view who, wg::GemmArguments const& args) {

@@ -56,25 +56,47 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
   --format=csv,noheader | tee -a "$LOG"
 B=$BUILD/bin
 T=$BUILD/tests/gpu
+# STEPS: the steps to run, by name (default: all of them, in this order).
+steps=" ${STEPS:-precompile gemm-epilogue ops-plan gemm-edges bench host-costs python sanitizers} "
+want() { [[ "$steps" == *" $1 "* ]]; }
+# The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
+# both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
+# most of the steps' time limits on them.
+if want precompile; then
+  configs=()
+  for letters in tt nn nt; do
+    for design in cooperative_s4_b2 pingpong_s6_b1; do
+      for cluster in 1x1 2x1 1x2; do configs+=("bf16_bf16_${letters}_${design}_${cluster}"); done
+    done
+  done
+  run precompile 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
+fi
 epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
-run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
-run ops-plan 90 "$T/ops_gemm_plan_test"
+want gemm-epilogue && run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
+want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
-run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
+want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
 shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096
 providers=warploom,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
 for epilogue in bias_gelu bias_silu; do
+  want bench || break
   run "bench-$epilogue" 75 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
 done
-run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
+want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
 python_out=$(mktemp -d)
-run python 150 env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
+# One test alone first, uncaptured, under gdb where it exists: on 2026-12-01 every run that
+# JIT-compiled a configuration in the Python process died there ("free(): invalid pointer").
+want python && run python-relu 90 env BUILD="$BUILD" OUT="$python_out" PYTEST_UNDER_GDB=1 \
+  PYTEST_ARGS="$PWD/python/tests/test_epilogue_gpu.py -k bfloat16-relu -s" \
+  bash tools/python_gpu_check.sh
+want python && run python 150 env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
 # The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
 # synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
 for tool in memcheck synccheck racecheck; do
+  want sanitizers || break
   filter=$epilogue_tests
   [[ $tool == racecheck ]] && filter='TsGemmEpilogue.ColumnMajorD:SimtGemmEpilogue.*'
   run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \

@@ -42,13 +42,25 @@ rm -rf "$target"
   . >"$out/pip.log" 2>&1 || { tail -40 "$out/pip.log"; exit 1; }
 echo "built and installed the package: $((SECONDS - start)) s"
 
-# 3. Every test, against the installed package (not the sources' python/warploom).
-#    Run from the installed folder, so that `import warploom` cannot find the sources' package.
+# 3. Every test, against the installed package (not the sources' python/warploom), run from the
+#    installed folder so that `import warploom` cannot find the sources' package. tee-sys: what the
+#    C++ side writes to stderr reaches the log even when the process dies; with pytest-xdist (where
+#    installed) a test that kills its worker is reported and the rest still run. PYTEST_ARGS
+#    replaces the test selection (e.g. one test, to read why it died); PYTEST_UNDER_GDB=1 runs it
+#    under gdb, whose native backtrace says where a process that aborts died.
 tests=$PWD/python/tests
 cd "$target"
+parallel=()
+if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n 4); fi
+debugger=()
+if [[ -n ${PYTEST_UNDER_GDB:-} ]] && command -v gdb >/dev/null; then
+  debugger=(gdb -batch -ex run -ex bt -ex "info sharedlibrary" --args)
+fi
 set +e
-PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python" -m pytest -p no:cacheprovider -rs -v \
-  --junitxml="$out/pytest.xml" "$tests" 2>&1 | tee "$out/pytest.log"
+# shellcheck disable=SC2086  # PYTEST_ARGS is words
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "${debugger[@]}" "$python" -m pytest \
+  -p no:cacheprovider -rs -v --capture=tee-sys "${parallel[@]}" --junitxml="$out/pytest.xml" \
+  ${PYTEST_ARGS:-"$tests"} 2>&1 | tee "$out/pytest.log"
 rc=${PIPESTATUS[0]}
 set -e
 echo "python_gpu_check: pytest exit $rc in $((SECONDS - start)) s" | tee -a "$out/pytest.log"

@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 FUNC_SPLIT = re.compile(r"\n\s+Function : ")
-INSTR = re.compile(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z0-9_.]+)")
+INSTR = re.compile(r"/\*[0-9a-f]{4,6}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z0-9_.]+)")
 
 
 def demangle(names):
@@ -36,7 +36,7 @@ def kernels(sass_text):
     for chunk in FUNC_SPLIT.split(sass_text)[1:]:
         name = chunk.split("\n", 1)[0].strip()
         ops = collections.Counter(m.group(1).split(".")[0] for m in INSTR.finditer(chunk))
-        lines = [l.strip() for l in chunk.split("\n") if re.search(r"/\*[0-9a-f]{4}\*/", l)]
+        lines = [l.strip() for l in chunk.split("\n") if re.search(r"/\*[0-9a-f]{4,6}\*/", l)]
         result[name] = {"ops": ops, "lines": lines}
     return result
 

@@ -11,6 +11,8 @@ docs/python.md is the guide. Importing warploom loads the library and nothing el
 no CUDA call, no file written, torch and NumPy left unimported.
 """
 
+__version__ = "0.1.0"  # before the submodules: emit writes it into the files it generates
+
 from . import _core
 from ._core import (
     Activation,
@@ -26,10 +28,8 @@ from ._core import (
     schedules,
     verify,
 )
-from . import epilogue, op
+from . import emit, epilogue, op
 from .op import Gemm
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Activation",
@@ -43,6 +43,7 @@ __all__ = [
     "TileDescription",
     "TileSchedulerType",
     "Verdict",
+    "emit",
     "epilogue",
     "op",
     "schedules",

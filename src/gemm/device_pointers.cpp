@@ -68,6 +68,22 @@ std::string unreachable(void const* p, bool& pageable_known, bool& pageable) {
   }
 }
 
+// While a CUDA graph is being captured in its default (global) mode, the runtime refuses
+// "potentially unsafe" calls, and a refused call invalidates the capture. A pointer query enqueues
+// nothing and leaves the graph as it is, so this thread relaxes the rule for the queries only
+// (the push-pop use cudaThreadExchangeStreamCaptureMode's documentation gives): gemm() stays
+// capturable in every mode.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() { (void)cudaThreadExchangeStreamCaptureMode(&mode_); }
+  ~RelaxedCaptureMode() { (void)cudaThreadExchangeStreamCaptureMode(&mode_); }
+  RelaxedCaptureMode(RelaxedCaptureMode const&) = delete;
+  RelaxedCaptureMode& operator=(RelaxedCaptureMode const&) = delete;
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+};
+
 }  // namespace
 
 void check_device_pointers(GemmArguments const& r) {
@@ -90,6 +106,7 @@ void check_device_pointers(GemmArguments const& r) {
       {"epilogue.residual.data", e.residual.data},
       {"epilogue.pre_activation.data", e.pre_activation.data}};
   bool pageable_known = false, pageable = false;
+  RelaxedCaptureMode const relaxed;
   for (auto const& [name, p] : pointers) {
     if (p == nullptr) continue;
     std::string const why = unreachable(p, pageable_known, pageable);

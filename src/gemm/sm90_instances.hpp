@@ -107,8 +107,8 @@ struct PrebuiltInstance {
 // Every instance the build compiled (generated: sm90_instance_table.cpp in the build tree).
 std::span<PrebuiltInstance const> prebuilt_instances();
 
-// The launcher of `c` (check_fits and check_schedule first): the prebuilt instance, or else one
-// compiled when first needed and kept in memory and in the on-disk kernel cache (sm90_jit.cpp).
+// The launcher of `c`: the prebuilt instance, or else one compiled when first needed (after
+// check_fits and check_schedule) and kept in memory and in the on-disk kernel cache.
 // Throws std::runtime_error with the compiler's messages when that compilation fails.
 LaunchFn instance_for(KernelConfig const& c);
 

@@ -6,18 +6,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <random>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
+#include <thread>
 #include <unordered_map>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "content_hash.hpp"
 
@@ -56,18 +59,97 @@ std::optional<std::string> memoized_file_hash(fs::path const& path) {
   return it->second.hash;
 }
 
-// Whether dependency `d` of a manifest still has the content it was compiled from. The stamp
-// recorded beside the hash is a shortcut, not the criterion: an unchanged size and nanosecond
-// modification time skip reading the file (a lookup must stay in milliseconds, ~1000 headers);
-// any change is decided by the content hash, so a touched but unchanged header still hits.
-bool dependency_unchanged(nlohmann::json const& d) {
-  fs::path const path = d.at("path").get<std::string>();
-  if (d.contains("size") && d.contains("mtime_ns")) {
-    std::optional<Stamp> const now = stamp_of(path);
-    if (now && *now == Stamp{d.at("size").get<std::uintmax_t>(), d.at("mtime_ns").get<long long>()})
-      return true;
+// A header a library was compiled from, as its manifest records it.
+struct Dependency {
+  std::string hash;
+  Stamp stamp;
+  std::string path;
+};
+
+// Whether dependency `d` still has the content it was compiled from. The stamp recorded beside the
+// hash is a shortcut, not the criterion: an unchanged size and nanosecond modification time skip
+// reading the file (a lookup must stay in milliseconds, ~1000 headers); any change is decided by
+// the content hash, so a touched but unchanged header still hits.
+bool dependency_unchanged(Dependency const& d) {
+  if (std::optional<Stamp> const now = stamp_of(d.path); now && *now == d.stamp) return true;
+  return memoized_file_hash(d.path) == d.hash;
+}
+
+// Whether every dependency is unchanged. A GEMM instance has ~1000 headers, one stat each (~1 us):
+// four threads share them, so that a load from the cache stays well inside its 5 ms.
+bool all_unchanged(std::vector<Dependency> const& deps) {
+  constexpr std::size_t kPerThread = 256;
+  std::size_t const threads = std::min<std::size_t>(4, (deps.size() + kPerThread - 1) / kPerThread);
+  std::atomic<bool> unchanged{true};
+  auto const check = [&](std::size_t first) {
+    for (std::size_t i = first; i < deps.size() && unchanged.load(std::memory_order_relaxed);
+         i += std::max<std::size_t>(threads, 1))
+      if (!dependency_unchanged(deps[i])) unchanged = false;
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(check, t);
+  check(0);
+  for (std::thread& h : helpers) h.join();
+  return unchanged;
+}
+
+constexpr std::string_view kFormatLine = "warploom kernel cache manifest 2";
+
+// Splits off the text before the next space of `rest` (nullopt when there is none).
+std::optional<std::string_view> next_field(std::string_view& rest) {
+  std::size_t const space = rest.find(' ');
+  if (space == std::string_view::npos || space == 0) return std::nullopt;
+  std::string_view const field = rest.substr(0, space);
+  rest.remove_prefix(space + 1);
+  return field;
+}
+
+template <class T>
+bool parse_number(std::string_view text, T& out) {
+  auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc{} && end == text.data() + text.size();
+}
+
+// "<hash> <size> <mtime_ns> <path>": the path is the rest of the line, spaces and all.
+std::optional<Dependency> parse_dependency(std::string_view rest) {
+  Dependency d;
+  std::optional<std::string_view> const hash = next_field(rest);
+  std::optional<std::string_view> const size = next_field(rest);
+  std::optional<std::string_view> const mtime = next_field(rest);
+  if (!hash || !size || !mtime || rest.empty() || !parse_number(*size, d.stamp.size) ||
+      !parse_number(*mtime, d.stamp.mtime_ns))
+    return std::nullopt;
+  d.hash = *hash;
+  d.path = rest;
+  return d;
+}
+
+// A manifest as publish() writes it; nullopt for a torn (no `end` line) or foreign one.
+struct Manifest {
+  std::string library, checksum;
+  std::vector<Dependency> dependencies;
+};
+std::optional<Manifest> parse_manifest(std::istream& in) {
+  std::string line;
+  if (!std::getline(in, line) || line != kFormatLine) return std::nullopt;
+  Manifest m;
+  while (std::getline(in, line)) {
+    std::string_view const l = line;
+    if (l == "end")
+      return m.library.empty() || m.checksum.empty() ? std::nullopt : std::optional(m);
+    if (l.starts_with("library ")) {
+      m.library = l.substr(8);
+    } else if (l.starts_with("checksum ")) {
+      m.checksum = l.substr(9);
+    } else if (l.starts_with("dep ")) {
+      std::optional<Dependency> d = parse_dependency(l.substr(4));
+      if (!d) return std::nullopt;
+      m.dependencies.push_back(std::move(*d));
+    } else {
+      return std::nullopt;
+    }
   }
-  return memoized_file_hash(path) == d.at("hash").get<std::string>();
+  return std::nullopt;
 }
 
 // Unique across processes and threads: pid, a per-process counter and a random draw.
@@ -99,50 +181,47 @@ fs::path KernelCache::default_dir() {
 }
 
 std::optional<fs::path> KernelCache::find(std::string const& key) const {
-  std::ifstream in(dir_ / (key + ".json"));
+  std::ifstream in(manifest(key));
   if (!in) return std::nullopt;
-  try {
-    nlohmann::json const manifest = nlohmann::json::parse(in);
-    fs::path const library = dir_ / manifest.at("library").get<std::string>();
-    if (file_hash(library) != manifest.at("checksum").get<std::string>()) return std::nullopt;
-    for (auto const& d : manifest.at("dependencies"))
-      if (!dependency_unchanged(d)) return std::nullopt;
-    return library;
-  } catch (nlohmann::json::exception const&) {
-    return std::nullopt;  // a torn or foreign manifest: a miss, replaced by the next publish
-  }
+  std::optional<Manifest> const m = parse_manifest(in);
+  // A torn or foreign manifest is a miss, replaced by the next publish; so is a library whose
+  // bytes are not the ones published (truncated, corrupted) or a header that changed.
+  if (!m || m->library.find('/') != std::string::npos) return std::nullopt;
+  fs::path const library = dir_ / m->library;
+  if (file_hash(library) != m->checksum) return std::nullopt;
+  if (!all_unchanged(m->dependencies)) return std::nullopt;
+  return library;
 }
 
 fs::path KernelCache::publish(std::string const& key, fs::path const& library,
                               std::vector<fs::path> const& dependencies) const {
   std::optional<std::string> const checksum = file_hash(library);
   if (!checksum) fail("cannot read the compiled library " + library.string());
-  nlohmann::json manifest;
-  manifest["format"] = 1;
-  manifest["checksum"] = *checksum;
-  manifest["dependencies"] = nlohmann::json::array();
+  std::string text = std::string(kFormatLine) + "\n";
   for (fs::path const& d : dependencies) {
     std::optional<std::string> const h = memoized_file_hash(d);
     std::optional<Stamp> const stamp = stamp_of(d);
     if (!h || !stamp) fail("cannot read " + d.string() + ", which the kernel was compiled from");
-    manifest["dependencies"].push_back(
-        {{"path", d.string()}, {"hash", *h}, {"size", stamp->size}, {"mtime_ns", stamp->mtime_ns}});
+    if (d.string().find('\n') != std::string::npos)
+      fail("a header path holds a newline: " + d.string());
+    text += "dep " + *h + " " + std::to_string(stamp->size) + " " +
+            std::to_string(stamp->mtime_ns) + " " + d.string() + "\n";
   }
   // The library gets a name of its own: the manifest's rename is the one commit point, so
   // whichever publisher renames last leaves a manifest that names its own, complete library.
   std::string const suffix = unique_suffix();
   std::string const name = key + "." + suffix + ".so";
-  manifest["library"] = name;
+  text += "library " + name + "\nchecksum " + *checksum + "\nend\n";
   std::error_code ec;
   fs::rename(library, dir_ / name, ec);
   if (ec) fail("cannot move " + library.string() + " into " + dir_.string(), ec);
-  fs::path const staged = dir_ / "tmp" / (key + "." + suffix + ".json");
+  fs::path const staged = dir_ / "tmp" / (key + "." + suffix + ".manifest");
   {
     std::ofstream out(staged);
-    out << manifest.dump(1) << '\n';
+    out << text;
     if (!out.flush()) fail("cannot write " + staged.string());
   }
-  fs::rename(staged, dir_ / (key + ".json"), ec);
+  fs::rename(staged, manifest(key), ec);
   if (ec) fail("cannot publish " + key, ec);
   return dir_ / name;
 }

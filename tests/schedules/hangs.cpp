@@ -72,6 +72,25 @@ struct PeekStore : Store<Smem, kRuntime, false, 5, 1, 0, "peek"> {
   }
 };
 
+// A monitor: waits on every stage of a ring it never releases (the store releases them), to pace
+// itself; kRead: it also reads each stage. The ring advances its wait cursor on wait.
+using Watched = Ring<"smem", tma(2).with_advance_on_wait()>;
+template <int kTrips, bool kRead>
+struct Monitor {
+  static constexpr ts::TaskSpec spec{.name = "monitor", .warp_idx = 5, .num_warps = 1};
+  using src = ts::list<Watched>;
+  using dst = std::conditional_t<kRead, ts::list<Output>, ts::list<>>;
+  static constexpr void schedule(auto& ctx, auto& smem, auto&... out) {
+    ctx.domain_loop(trips<kTrips>(smem), [&](auto&) {
+      smem.wait();
+      if constexpr (kRead) ts::work<&Output::store>(out..., ts::work<&Watched::take>(smem));
+    });
+  }
+};
+template <int kTrips, bool kRead>
+using Monitored =
+    Copy<Watched, Load<Watched, kTrips>, Store<Watched, kTrips>, Monitor<kTrips, kRead>>;
+
 // ---- Loops of different lengths
 // --------------------------------------------------------------------
 
@@ -258,7 +277,7 @@ void add_hangs(Corpus& c) {
                    "The store handles its first tile and treats the rest as 'no more work' while "
                    "the load keeps filling the ring: the load waits on an empty barrier forever "
                    "(marin #8870)",
-                   model_of<Copy<Smem, Load<Smem>, FirstTileOnlyStore>>, {"R-M1"}));
+                   model_of<Copy<Smem, Load<Smem>, FirstTileOnlyStore>>, {"R-D1", "R-M1"}));
   c.push_back(hang("exit_path_arrives_without_waiting",
                    "After its loop the store's exit path releases once more without a wait: an "
                    "arrival nobody accounts for (vLLM #26026)",
@@ -267,25 +286,33 @@ void add_hangs(Corpus& c) {
                    "A second consumer (peek) waits and reads every stage but never releases: its "
                    "waits fall behind the ring",
                    model_of<Copy<Smem, Load<Smem>, Store<Smem>, PeekStore>>, {"R-D10"}));
+  c.push_back(hang("monitor_paces_itself",
+                   "A monitor waits on both fills of a 2-stage ring (advance_on_wait) and never "
+                   "releases; the store releases them. Two fills cannot lap it",
+                   model_of<Monitored<2, false>>, {}, {"R-D10"}));
+  c.push_back(hang("monitor_reads_refilled_stage",
+                   "A monitor waits and reads every stage but never releases: once the store "
+                   "released a stage the load refills it under the monitor's read",
+                   model_of<Monitored<kRuntime, true>>, {"R-M1", "R-M4", "R-M5"}));
   c.push_back(hang("producer_loop_longer",
                    "The load runs ts::c<5> iterations, the store ts::c<4>: the load's last stage "
                    "is never released and its exit drain waits forever",
-                   model_of<Copy<Smem, Load<Smem, 5>, Store<Smem, 4>>>, {"R-M1"}));
+                   model_of<Copy<Smem, Load<Smem, 5>, Store<Smem, 4>>>, {"R-D1", "R-M1"}));
   c.push_back({.name = "producer_loop_longer_runtime",
                .theme = kHangs,
                .description = "The load loops n + 1 times, the store n times (both run-time): it "
                               "hangs for every n",
-               .expected = {"R-M1"},
+               .expected = {"R-D1", "R-M1"},
                .model = model_of<Copy<Smem, OneMoreLoad, Store<Smem>>>});
   c.push_back(hang("consumer_loop_longer",
                    "The store runs ts::c<5> iterations, the load ts::c<4>: the store waits for a "
                    "fifth stage that never comes",
-                   model_of<Copy<Smem, Load<Smem, 4>, Store<Smem, 5>>>, {"R-M1"}));
+                   model_of<Copy<Smem, Load<Smem, 4>, Store<Smem, 5>>>, {"R-D1", "R-M1"}));
   c.push_back(hang("phase_from_loop_index",
                    "Per tile the load fills 2 stages (the ring's stage count), the store drains 3 "
                    "(it assumes another stage count): the phase a side waits on no longer follows "
                    "the barrier (TileLang #2927, PR #3087)",
-                   model_of<Copy<Smem, TileLoad<Smem, 2>, TileStore<Smem, 3>>>, {"R-M1"}));
+                   model_of<Copy<Smem, TileLoad<Smem, 2>, TileStore<Smem, 3>>>, {"R-D1", "R-M1"}));
   c.push_back(hang("inner_loop_not_a_multiple_of_stages",
                    "Both sides move 3 items per tile through a 2-stage ring: every tile starts "
                    "on another stage and phase, and TS's per-barrier cursors follow",
@@ -298,7 +325,7 @@ void add_hangs(Corpus& c) {
                    "250 rows in tiles of 64: the load covers the partial last tile, the store "
                    "only the whole ones ([0, 192)): the last stage is never released "
                    "(TileLang #2567)",
-                   model_of<Copy<Smem3, RowLoad<250>, RowStore<192>>>, {"R-M1"}));
+                   model_of<Copy<Smem3, RowLoad<250>, RowStore<192>>>, {"R-D1", "R-M1"}));
   c.push_back(hang("unaligned_tail_kept",
                    "250 rows in tiles of 64 through 3 stages on both sides, the partial tile "
                    "included",
@@ -307,7 +334,7 @@ void add_hangs(Corpus& c) {
                    "Two consumer warpgroups share one ring but run 4 and 3 iterations: the "
                    "shorter one stops releasing and the ring stalls (DeepGEMM #429: a CTA pair "
                    "straddling two groups with different K-loops)",
-                   model_of<TwoGroups<4, 3>>, {"R-M1"}));
+                   model_of<TwoGroups<4, 3>>, {"R-D1", "R-M1"}));
   c.push_back(hang("register_oversubscription",
                    "12 warps: two consumer warpgroups at 256 registers and the load warpgroup at "
                    "40 need 70656 registers; setmaxnreg.inc waits forever "
@@ -338,7 +365,7 @@ void add_hangs(Corpus& c) {
   c.push_back(hang("acquire_twice_over_arrival",
                    "The load acquires twice before committing twice: the second acquire arms the "
                    "same full barrier again, one arrival more than its phase expects",
-                   model_of<Copy<Smem, DoubleAcquireLoad, Store<Smem>>>, {"R-M6"}));
+                   model_of<Copy<Smem, DoubleAcquireLoad, Store<Smem>>>, {"R-D1", "R-M6"}));
   c.push_back(hang("overlapping_warps", "The load on warp 3 lies inside the store's warps 0-3",
                    model_of<Copy<Smem, Load<Smem, kRuntime, false, 3>, Store<Smem>>>, {"R-W1"}));
   c.push_back(hang("ping_pong_both_wait_first",

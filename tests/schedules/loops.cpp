@@ -442,6 +442,115 @@ using PersistentGemm =
                               ts::DependsOn<Staging, OperandA4, OperandB4, TileQueue>,
                               ts::DependsOn<Output, Staging, TileQueue>>>;
 
+// ---- Ordering tokens and one domain split by offset ---------------------------------------------
+
+// A one-stage signal between two tasks, carrying no data: an ordering token (ResourceKind::Barrier,
+// no producer drain at exit) or, for the violating twins, a data ring of the same shape (Memory:
+// its producer drains it, so a last fill nobody takes hangs).
+template <Name kName, ts::ResourceKind kKind>
+struct Signal {
+  static constexpr ts::ResourceSpec spec{
+      .name = kName.view(),
+      .pipeline = ts::async_async(1, ts::threads(32), ts::threads(32)),
+      .kind = kKind};
+};
+
+// Stores item i after the other task signalled item i - 1, then signals item i itself; handles
+// the items [kStart, n) with step kStep, written ts::c<k> or, with kPlain, as plain integers.
+template <int kStart, int kStep, class Mine, class Theirs, int kWarp, Name kName,
+          bool kPlain = false>
+struct TurnTaker {
+  static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 1};
+  using src = ts::list<Coords, Theirs>;
+  using dst = ts::list<Output, Mine>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& theirs, auto& out, auto& mine) {
+    auto body = [&](auto& loop) {
+      auto turn = [&] {
+        theirs.wait();
+        theirs.release();
+      };
+      if constexpr (kStart == 0)
+        loop.not_first_iter(turn);  // item 0 waits for nobody
+      else
+        turn();
+      ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
+      mine.acquire();
+      mine.commit();
+    };
+    if constexpr (kPlain)
+      ctx.domain_loop(kStart, in->n, kStep, body);
+    else
+      ctx.domain_loop(ts::c<kStart>, in->n, ts::c<kStep>, body);
+  }
+};
+
+// The even items (0, n, 2) and the odd ones (1, n, kOddStep) in two tasks, in turns.
+template <ts::ResourceKind kKind, int kOddStep = 2, bool kPlain = false>
+using EvenOdd = ts::TaskManager<
+    ts::Tasks<
+        TurnTaker<0, 2, Signal<"even_done", kKind>, Signal<"odd_done", kKind>, 0, "even", kPlain>,
+        TurnTaker<1, kOddStep, Signal<"odd_done", kKind>, Signal<"even_done", kKind>, 1, "odd",
+                  kPlain>>,
+    ts::Graph<ts::DependsOn<Signal<"even_done", kKind>, Coords>,
+              ts::DependsOn<Signal<"odd_done", kKind>, Coords>,
+              ts::DependsOn<Output, Signal<"even_done", kKind>, Signal<"odd_done", kKind>>>>;
+
+// The store may start item i once the load finished item i - 1: the load signals every item, the
+// store waits from its second item on, so the load's last signal is never waited for.
+template <ts::ResourceKind kKind>
+struct SignalEveryItem {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1};
+  using src = ts::list<Coords>;
+  using dst = ts::list<Output, Signal<"loaded", kKind>>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& out, auto& loaded) {
+    ctx.domain_loop(in->n, [&](auto&) {
+      ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
+      loaded.acquire();
+      loaded.commit();
+    });
+  }
+};
+template <ts::ResourceKind kKind>
+struct FollowPreviousItem {
+  static constexpr ts::TaskSpec spec{.name = "store", .warp_idx = 0, .num_warps = 1};
+  using src = ts::list<Coords, Signal<"loaded", kKind>>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& loaded, auto& out) {
+    ctx.domain_loop(in->n, [&](auto& loop) {
+      loop.not_first_iter([&] {
+        loaded.wait();
+        loaded.release();
+      });
+      ts::work<&Output::store>(out, ts::work<&Coords::coord>(in));
+    });
+  }
+};
+template <ts::ResourceKind kKind>
+using LastSignalUnwaited =
+    ts::TaskManager<ts::Tasks<SignalEveryItem<kKind>, FollowPreviousItem<kKind>>,
+                    ts::Graph<ts::DependsOn<Signal<"loaded", kKind>, Coords>,
+                              ts::DependsOn<Output, Coords, Signal<"loaded", kKind>>>>;
+
+// ---- Independent trip counts per loop
+// ------------------------------------------------------------
+
+// Per tile the load acquires one stage of a thread-written ring and fills it over an inner
+// run-time loop of k-blocks; kCommitInLastIter: the commit sits in the inner loop's last
+// iteration, which a tile with no k-block never reaches (the outer loop runs, the inner one not).
+template <bool kCommitInLastIter>
+struct TileBracketLoad : Load<Queue> {
+  static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
+    ctx.domain_loop(in->tiles, [&](auto&) {
+      ring.acquire();
+      ctx.domain_loop(in->k, [&](auto& kblock) {
+        ts::work<&Queue::put>(ring, ts::work<&Coords::coord>(in));
+        if constexpr (kCommitInLastIter) kblock.last_iter([&] { ring.commit(); });
+      });
+      if constexpr (!kCommitInLastIter) ring.commit();
+    });
+  }
+};
+
 Entry loop_entry(std::string_view name, std::string_view description,
                  ts::ManagerModel (*model)(std::string_view),
                  std::vector<std::string_view> expected = {}) {
@@ -464,7 +573,7 @@ void add_loops(Corpus& c) {
       "fixed_producer_runtime_consumer",
       "The load runs ts::c<4> iterations, the store a run-time n: it hangs whenever n != 4 "
       "(the verifier shows n = 0, 1, 2 and 3)",
-      model_of<Copy<Smem, Load<Smem, 4>, Store<Smem>>>, {"R-M1"}));
+      model_of<Copy<Smem, Load<Smem, 4>, Store<Smem>>>, {"R-D1", "R-M1"}));
   c.push_back(loop_entry("first_last_iteration_blocks",
                          "The load sets up its descriptor in first_iter (auxiliary work); the "
                          "store accumulates in a task-local and stores it in last_iter",
@@ -475,7 +584,7 @@ void add_loops(Corpus& c) {
       "first_iter, commit in last_iter) "
       "and read once after it: with 0 iterations nothing is committed and the store waits "
       "forever",
-      model_of<Copy<Queue, WholeLoopLoad, OneStageStore>>, {"R-M1"}));
+      model_of<Copy<Queue, WholeLoopLoad, OneStageStore>>, {"R-D1", "R-M1"}));
   c.push_back(loop_entry("bracket_across_loop_matched",
                          "The same stage read under the same first_iter/last_iter guards: an "
                          "empty loop reads nothing either",
@@ -522,6 +631,52 @@ void add_loops(Corpus& c) {
                          model_of<Copy<Smem, CountdownLoad, Store<Smem, 8>>>));
   c.push_back(loop_entry("unrolled_loops", "Both run-time loops unrolled by ts::unroll<4>",
                          model_of<Copy<Smem, UnrolledLoad, UnrolledStore>>));
+  c.push_back({.name = "token_last_signal_unwaited",
+               .theme = kLoops,
+               .description = "The load signals an ordering token (ResourceKind::Barrier) after "
+                              "every item, the store waits for it from its second item on: the "
+                              "last signal is never waited for, and a token is not drained at exit",
+               .expected = {},
+               .model = model_of<LastSignalUnwaited<ts::ResourceKind::Barrier>>,
+               .controls = {"R-D1", "R-M1"}});
+  c.push_back(loop_entry("ring_last_fill_unconsumed",
+                         "The same signals through a data ring (ResourceKind::Memory): its last "
+                         "fill is never consumed, so the load's drain at exit waits forever",
+                         model_of<LastSignalUnwaited<ts::ResourceKind::Memory>>, {"R-D1", "R-M1"}));
+  c.push_back({.name = "even_odd_turns",
+               .theme = kLoops,
+               .description = "Two tasks take the even items (ts::c<0>, n, ts::c<2>) and the odd "
+                              "ones (ts::c<1>, n, ts::c<2>) in turns through two ordering tokens: "
+                              "one domain, so ceil(n/2) and floor(n/2) trips from the same n",
+               .expected = {},
+               .model = model_of<EvenOdd<ts::ResourceKind::Barrier>>,
+               .controls = {"R-M1"}});
+  c.push_back({.name = "even_odd_turns_plain_int",
+               .theme = kLoops,
+               .description = "The even/odd turns with plain integer offsets and step, (0, n, 2) "
+                              "and (1, n, 2): one domain as with ts::c<k>",
+               .expected = {},
+               .model = model_of<EvenOdd<ts::ResourceKind::Barrier, 2, true>>,
+               .controls = {"R-M1"}});
+  c.push_back(loop_entry("even_odd_turns_plain_int_odd_step_one",
+                         "The plain-integer turns with the odd task stepping by 1 from item 1: it "
+                         "waits for a turn the even task never gives",
+                         model_of<EvenOdd<ts::ResourceKind::Barrier, 1, true>>, {"R-D1", "R-M1"}));
+  c.push_back(loop_entry("even_odd_turns_odd_step_one",
+                         "The odd task steps by 1 from item 1 (n - 1 items) while the even task "
+                         "takes ceil(n/2): it waits for a turn the even task never gives",
+                         model_of<EvenOdd<ts::ResourceKind::Barrier, 1>>, {"R-D1", "R-M1"}));
+  c.push_back(loop_entry("bracket_commit_in_inner_last_iter",
+                         "Per tile: acquire, an inner k-loop of puts, the commit in the inner "
+                         "loop's last iteration: a tile with no k-block leaves its stage "
+                         "acquired (the outer loop running, the inner one not)",
+                         model_of<Copy<Queue, TileBracketLoad<true>, Store<Queue>>>, {"R-D10"}));
+  c.push_back({.name = "bracket_commit_after_inner_loop",
+               .theme = kLoops,
+               .description = "The same load with the commit after the inner loop",
+               .expected = {},
+               .model = model_of<Copy<Queue, TileBracketLoad<false>, Store<Queue>>>,
+               .controls = {"R-D10"}});
   c.push_back({.name = "step_two_consumer_takes_two",
                .theme = kLoops,
                .description =
@@ -533,7 +688,7 @@ void add_loops(Corpus& c) {
                .note = "Position-matched run-time loops get the same trip count whatever their "
                        "bounds and step: the store's loop (n iterations at run time) is run as "
                        "often as the load's (2n), so it takes twice the items and the verifier "
-                       "reports R-M1."});
+                       "reports R-D1 and R-M1."});
   c.push_back(loop_entry("persistent_tiles_k_loop",
                          "Persistent kernel: both tasks loop over tiles from a work queue "
                          "(run-time) around a run-time k-loop; the mma stores each tile",

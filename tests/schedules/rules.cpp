@@ -94,6 +94,22 @@ ts::ManagerModel copy_plus_work_on_out(std::string_view name) {
   return m;
 }
 
+// R-D23: the default copy with the load's loop body reordered so that its copy (put) comes
+// before the coordinate work whose value it reads, as a model built without C++ could record it.
+ts::ManagerModel d23_value_read_first(std::string_view name) {
+  ts::ManagerModel m = SimpleCopy<Smem>::model(name);
+  for (auto& t : m.tasks) {
+    if (t.spec.name != "load") continue;
+    for (auto& n : t.schedule.nodes) {
+      if (n.kind != ts::NodeKind::Loop || n.children.empty()) continue;
+      // [coord, acquire, put, commit] -> [acquire, put, commit, coord]
+      n.children.push_back(n.children.front());
+      n.children.erase(n.children.begin());
+    }
+  }
+  return m;
+}
+
 // ---- C++ managers
 // ---------------------------------------------------------------------------------
 
@@ -173,6 +189,13 @@ struct TileScheduler {
 };
 using QueueProducer =
     ts::TaskManager<ts::Tasks<TileScheduler, PersistentElementwise>,
+                    ts::Graph<ts::DependsOn<QueueA, Coords>, ts::DependsOn<Output, QueueA>>>;
+// A second scheduler filling the same queue.
+struct SecondTileScheduler : TileScheduler {
+  static constexpr ts::TaskSpec spec{.name = "scheduler_b", .warp_idx = 5, .num_warps = 1};
+};
+using TwoQueueProducers =
+    ts::TaskManager<ts::Tasks<TileScheduler, SecondTileScheduler, PersistentElementwise>,
                     ts::Graph<ts::DependsOn<QueueA, Coords>, ts::DependsOn<Output, QueueA>>>;
 
 // R-B7 / R-D2: the tutorial's registers (store 160, load 40, padding for warps 5-7).
@@ -490,6 +513,71 @@ ts::ModelCheckOptions tiny_budget() {
   return o;
 }
 
+// R-D24: counts computed from the thread index. The store (warps 0-3) and the load (warp 4, one
+// warp) read ctx.task_thread_idx() / ctx.warp_idx() in a loop bound or a guard around their
+// pipeline ops; a warp-dependent count is uniform inside the one-warp load, divergent elsewhere.
+// Lane-dependent loop end: each thread of the store waits a different number of stages (the
+// varlen pattern of a per-thread row count used as the stage count).
+struct LaneBoundStore : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n + ctx.task_thread_idx() % 2, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+// Warp-dependent loop end in the four-warp store: warp w takes n + w stages.
+struct WarpBoundStore : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n + ctx.warp_idx(), [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+// An elect-one guard around the release: one thread of 128 arrives, the phase never completes.
+struct ElectedReleaseStore : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      if (ctx.task_thread_idx() == 0) smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+// Controls: the one-warp load's count from its warp index (uniform: one warp), and an elect-one
+// guard around a work only (the store of the value), not around a pipeline op.
+struct WarpBoundLoad : Load<Smem> {
+  static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
+    ctx.domain_loop(in->n + ctx.warp_idx() % 4, [&](auto&) {  // warp 4: + 0
+      auto c = ts::work<&Coords::coord>(in);
+      smem.acquire();
+      ts::work<&Smem::put>(smem, c);
+      smem.commit();
+    });
+  }
+};
+struct ElectedStoreWork : Store<Smem> {
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
+    ctx.domain_loop(out->n, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      if (ctx.task_thread_idx() == 0) ts::work<&Output::store>(out, v);
+    });
+  }
+};
+using LaneBoundCopy = Copy<Smem, Load<Smem>, LaneBoundStore>;
+using WarpBoundCopy = Copy<Smem, Load<Smem>, WarpBoundStore>;
+using ElectedReleaseCopy = Copy<Smem, Load<Smem>, ElectedReleaseStore>;
+using WarpBoundLoadCopy = Copy<Smem, WarpBoundLoad, Store<Smem>>;
+using ElectedStoreWorkCopy = Copy<Smem, Load<Smem>, ElectedStoreWork>;
+
 // A violating entry and its passing control.
 Entry bad(std::string_view name, std::string_view description,
           ts::ManagerModel (*model)(std::string_view), std::vector<std::string_view> expected,
@@ -543,9 +631,14 @@ void add_rules(Corpus& c) {
   c.push_back(bad("r_b4_two_work_queues",
                   "A persistent task lists two work queues in src: whose tiles does it take?",
                   model_of<TwoQueues>, {"R-B4"}));
-  c.push_back(bad("r_b4_queue_as_destination",
-                  "A scheduler task lists the work queue only in dst (it pushes tiles)",
-                  model_of<QueueProducer>, {"R-B4"}));
+  c.push_back(good("r_b4_scheduler_fills_the_queue",
+                   "A scheduler task lists the work queue only in dst (it pushes tiles), the "
+                   "persistent task takes them",
+                   model_of<QueueProducer>, {"R-B4"}));
+  c.push_back(bad("r_b4_two_schedulers",
+                  "Two scheduler tasks fill one work queue: which tile sequence do the "
+                  "consumers see?",
+                  model_of<TwoQueueProducers>, {"R-B4"}));
   c.push_back(good("r_b4_one_work_queue", "A persistent task takes its tiles from one work queue",
                    model_of<OneQueue>, {"R-B4"}));
   // R-B6
@@ -581,6 +674,31 @@ void add_rules(Corpus& c) {
   c.push_back(good("r_d5_producer_work_on_destination",
                    "The same store calls a producer work (store) on `out`",
                    copy_plus_work_on_out<ts::Role::Producer>, {"R-D5"}));
+  // R-D23
+  c.push_back(bad("r_d23_value_read_before_its_work",
+                  "A hand-built load whose copy reads the coordinate its loop computes only "
+                  "later in the iteration",
+                  d23_value_read_first, {"R-D23"},
+                  "Not writable in C++: a work's value is a variable the schedule can only read "
+                  "after the call that returns it; the entry is a model built any other way."));
+  c.push_back(good("r_d23_value_read_after_its_work", "The captured copy: coord, then put(coord)",
+                   model_of<SimpleCopy<Smem>>, {"R-D23"}));
+  // R-D24
+  c.push_back(bad("r_d24_lane_dependent_loop_bound",
+                  "The store waits n + task_thread_idx() % 2 stages: a per-thread stage count",
+                  model_of<LaneBoundCopy>, {"R-D24"}));
+  c.push_back(bad("r_d24_warp_dependent_loop_bound",
+                  "The four-warp store waits n + warp_idx() stages: a per-warp stage count",
+                  model_of<WarpBoundCopy>, {"R-D24"}));
+  c.push_back(bad("r_d24_elected_release",
+                  "The store releases only when task_thread_idx() == 0: 1 of 128 arrivals",
+                  model_of<ElectedReleaseCopy>, {"R-D24"}));
+  c.push_back(good("r_d24_warp_bound_in_one_warp_task",
+                   "The one-warp load's loop bound reads warp_idx(): uniform in one warp",
+                   model_of<WarpBoundLoadCopy>, {"R-D24"}));
+  c.push_back(good("r_d24_elected_work_only",
+                   "The store's global store (a work, no pipeline op) runs on thread 0 only",
+                   model_of<ElectedStoreWorkCopy>, {"R-D24"}));
   // R-D6
   c.push_back(bad("r_d6_edge_no_task_realises",
                   "The graph says out <- coords, but no task reads coords and writes out",
@@ -679,9 +797,9 @@ void add_rules(Corpus& c) {
   // R-M1
   c.push_back(bad("r_m1_store_waits_for_a_third_stage",
                   "The load fills 2 stages, the store waits for 3: it waits forever",
-                  model_of<Copy<Smem, Load<Smem, 2>, Store<Smem, 3>>>, {"R-M1"}));
+                  model_of<Copy<Smem, Load<Smem, 2>, Store<Smem, 3>>>, {"R-D1", "R-M1"}));
   c.push_back(good("r_m1_three_and_three", "Both sides move 3 items",
-                   model_of<Copy<Smem, Load<Smem, 3>, Store<Smem, 3>>>, {"R-M1", "R-M2"}));
+                   model_of<Copy<Smem, Load<Smem, 3>, Store<Smem, 3>>>, {"R-D1", "R-M1", "R-M2"}));
   // R-M2, R-M4, R-M5
   c.push_back(bad("r_m5_turn_skips_onto_stale_phase",
                   "Two stores take turns on a 3-stage ring: \"odd\" skips onto a stage whose "
@@ -707,22 +825,24 @@ void add_rules(Corpus& c) {
   // R-M3
   c.push_back(bad("r_m3_read_after_release",
                   "The store waits twice (the same stage), releases, then reads: the read is of "
-                  "the next stage, never waited for",
-                  model_of<Copy<Queue, Load<Queue>, ReadAfterReleaseStore>>, {"R-M3"}));
+                  "the next stage, never waited for, and the stage waited twice stays held "
+                  "when the load comes back to it (R-M5)",
+                  model_of<Copy<Queue, Load<Queue>, ReadAfterReleaseStore>>,
+                  {"R-D1", "R-M3", "R-M5"}));
   c.push_back(good("r_m3_wait_read_release", "wait, read, release",
                    model_of<Copy<Queue, Load<Queue>, WaitReadReleaseStore>>, {"R-M3"}));
   // R-M5
   c.push_back(bad("r_m5_commit_without_acquire",
                   "A thread-written ring's writer acquires twice and commits twice: the second "
                   "commit publishes the next stage, which it never acquired",
-                  model_of<Copy<Queue, DoubleAcquireWriter, Store<Queue>>>, {"R-M5"}));
+                  model_of<Copy<Queue, DoubleAcquireWriter, Store<Queue>>>, {"R-D1", "R-M5"}));
   c.push_back(good("r_m5_acquire_commit", "acquire, write, commit", model_of<SimpleCopy<Queue>>,
                    {"R-M5", "R-M6"}));
   // R-M6
   c.push_back(bad("r_m6_acquire_twice",
                   "A TMA load acquires twice before committing: the second acquire arms the "
                   "stage's full barrier once more than its phase expects",
-                  model_of<Copy<Smem, DoubleAcquireLoad, Store<Smem>>>, {"R-M6"}));
+                  model_of<Copy<Smem, DoubleAcquireLoad, Store<Smem>>>, {"R-D1", "R-M6"}));
   // R-M7
   c.push_back({.name = "r_m7_state_budget_exhausted",
                .theme = kRules,

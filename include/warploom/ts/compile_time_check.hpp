@@ -24,7 +24,9 @@ inline void R_B3_domain_loop_step_must_not_be_zero() {}
 inline void R_B4_a_task_takes_tiles_from_at_most_one_work_queue() {}
 inline void R_B6_iteration_blocks_belong_inside_their_loop() {}
 inline void R_B7_num_registers_must_be_a_multiple_of_8_in_24_to_256() {}
+inline void R_D1_a_consumer_takes_more_or_fewer_stages_than_are_filled() {}
 inline void R_D2_all_warps_of_a_warpgroup_need_the_same_num_registers() {}
+inline void R_D23_a_value_is_read_before_the_work_producing_it_ran() {}
 inline void R_D3_register_budgets_exceed_the_register_file() {}
 inline void R_D5_op_on_the_wrong_side_of_a_resource() {}
 inline void R_D6_dependency_edge_not_realised_by_any_task() {}
@@ -40,6 +42,7 @@ inline void R_W2_task_warp_range_outside_the_block() {}
 inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
 inline void R_D13_stage_released_while_its_asynchronous_reads_are_in_flight() {}
 inline void R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large() {}
+inline void R_D24_pipeline_op_count_depends_on_the_thread_index() {}
 inline void R_M1_deadlock() {}
 inline void R_M2_a_barrier_phase_is_left_incomplete_at_exit() {}
 inline void R_M3_stage_accessed_without_owning_it() {}
@@ -62,6 +65,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::B7_RegisterValue:
       violation::R_B7_num_registers_must_be_a_multiple_of_8_in_24_to_256();
+      break;
+    case Rule::D1_FillsTaken:
+      violation::R_D1_a_consumer_takes_more_or_fewer_stages_than_are_filled();
       break;
     case Rule::D2_WarpGroupRegisters:
       violation::R_D2_all_warps_of_a_warpgroup_need_the_same_num_registers();
@@ -90,6 +96,9 @@ constexpr void fail_at_compile_time(Rule r) {
     case Rule::D15_ArrivalCounts:
       violation::R_D15_pipeline_group_size_does_not_match_the_arriving_tasks();
       break;
+    case Rule::D24_DivergentCount:
+      violation::R_D24_pipeline_op_count_depends_on_the_thread_index();
+      break;
     case Rule::D20_WorkLabels:
       violation::R_D20_work_call_names_no_declared_work();
       break;
@@ -98,6 +107,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::D22_Multicast:
       violation::R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large();
+      break;
+    case Rule::D23_ValueOrder:
+      violation::R_D23_a_value_is_read_before_the_work_producing_it_ran();
       break;
     case Rule::W1_WarpOverlap:
       violation::R_W1_task_warp_ranges_overlap();

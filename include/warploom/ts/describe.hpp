@@ -5,11 +5,13 @@
 // time (the CLI, tests) and in constant expressions (the compile-time gate in task_manager.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "warploom/ts/labels.hpp"
 #include "warploom/ts/manager_traits.hpp"
@@ -89,13 +91,84 @@ constexpr void call_schedule(Recorder& rec, Handles& handles, std::index_sequenc
 }
 
 template <class Traits, class T, class... Src, class... Dst>
-constexpr Schedule capture(list<Src...>, list<Dst...>) {
+constexpr Schedule capture_at(Recorder::Coords coords, bool* reads_thread, list<Src...>,
+                              list<Dst...>) {
   Schedule s;
-  Recorder rec(s);
+  Recorder rec(s, coords, reads_thread);
   std::tuple<RecordHandle<Src, access_v<T, Src>>..., RecordHandle<Dst, access_v<T, Dst>>...>
       handles{make_record_handle<Traits, T, Src>(rec)...,
               make_record_handle<Traits, T, Dst>(rec)...};
   call_schedule<T>(rec, handles, std::index_sequence_for<Src..., Dst...>{});
+  return s;
+}
+
+constexpr bool is_reserved(Node const& n) {
+  return n.kind == NodeKind::Op && n.op != OpKind::Work && n.op != OpKind::AsyncWait;
+}
+
+// The reserved ops of `s` in program order, and the loops that hold some reserved op.
+struct Reserved {
+  std::vector<int> ops, loops;
+};
+constexpr void reserved_of(Schedule const& s, int id, Reserved& out) {
+  Node const& n = s.nodes[id];
+  if (is_reserved(n)) out.ops.push_back(id);
+  std::size_t const before = out.ops.size();
+  int const slot = static_cast<int>(out.loops.size());
+  if (n.kind == NodeKind::Loop) out.loops.push_back(id);
+  for (int c : n.children) reserved_of(s, c, out);
+  if (n.kind == NodeKind::Loop && out.ops.size() == before)
+    out.loops.erase(out.loops.begin() + slot);  // no reserved op inside
+}
+
+// R-D24: compares `base` with the capture `other` made as another lane (or warp) and records in
+// `base` the first reserved op whose count differs: a guard (the reserved ops differ) or a loop
+// bound (a loop around reserved ops has other bounds).
+constexpr void mark_divergence(Schedule& base, Schedule const& other, bool warp) {
+  Reserved a, b;
+  reserved_of(base, 0, a);
+  reserved_of(other, 0, b);
+  auto same_op = [&](int i, int j) {
+    return base.nodes[i].op == other.nodes[j].op &&
+           base.nodes[i].resource == other.nodes[j].resource;
+  };
+  std::size_t const n = std::min(a.ops.size(), b.ops.size());
+  for (std::size_t k = 0; k <= n; ++k) {
+    if (k == n && a.ops.size() == b.ops.size()) break;
+    if (k < n && same_op(a.ops[k], b.ops[k])) continue;
+    Node const& op = k < a.ops.size() ? base.nodes[a.ops[k]] : other.nodes[b.ops[k]];
+    base.divergent.push_back({warp, false, k < a.ops.size() ? a.ops[k] : -1, op.op, op.resource});
+    return;
+  }
+  auto same_bound = [](Bound const& x, Bound const& y) {
+    return x.is_static == y.is_static && x.value == y.value;
+  };
+  for (std::size_t k = 0; k < a.loops.size() && k < b.loops.size(); ++k) {
+    Node const& x = base.nodes[a.loops[k]];
+    Node const& y = other.nodes[b.loops[k]];
+    if (same_bound(x.start, y.start) && same_bound(x.end, y.end) && same_bound(x.step, y.step))
+      continue;
+    int first = -1;
+    for (int id : a.ops)
+      for (int p = id; p >= 0 && first < 0; p = base.nodes[p].parent)
+        if (p == a.loops[k]) first = id;
+    base.divergent.push_back({warp, true, first, base.nodes[first].op, base.nodes[first].resource});
+    return;
+  }
+}
+
+// Captures T's schedule; one that reads a thread coordinate is captured again as lanes 1 and 31
+// of the same warp and as lane 0 of the next warp, and the differences are marked (R-D24).
+template <class Traits, class T, class... Src, class... Dst>
+constexpr Schedule capture(list<Src...> src, list<Dst...> dst) {
+  bool reads_thread = false;
+  Schedule s = capture_at<Traits, T>({}, &reads_thread, src, dst);
+  if (reads_thread) {
+    mark_divergence(s, capture_at<Traits, T>({1, 1, 0}, nullptr, src, dst), false);
+    if (s.divergent.empty())
+      mark_divergence(s, capture_at<Traits, T>({31, 31, 0}, nullptr, src, dst), false);
+    mark_divergence(s, capture_at<Traits, T>({32, 32, 1}, nullptr, src, dst), true);
+  }
   return s;
 }
 

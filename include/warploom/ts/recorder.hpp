@@ -46,16 +46,39 @@ class Recorder {
  public:
   static constexpr bool is_device = false;
 
-  constexpr explicit Recorder(Schedule& s) : s_(&s) {}
+  // The placeholder coordinates a capture runs with. The TaskManager captures a schedule that
+  // reads a thread coordinate again as another lane and as another warp (describe.hpp): a loop
+  // bound or guard computed from the coordinate then differs between the captures, which is how
+  // the verifier tells a thread-dependent count from a uniform one (R-D24).
+  struct Coords {
+    int thread = 0;       // thread_idx()
+    int task_thread = 0;  // task_thread_idx()
+    int warp = 0;         // warp_idx()
+  };
+
+  constexpr explicit Recorder(Schedule& s) : s_(&s), coords_{0, 0, 0} {}
+  // `reads_thread`, when given, is set once the schedule reads a thread coordinate (thread, task
+  // thread or warp index).
+  constexpr Recorder(Schedule& s, Coords c, bool* reads_thread)
+      : s_(&s), coords_(c), reads_thread_(reads_thread) {}
 
   // CTA coordinates. Their capture-time values are placeholders: bounds computed from them are
   // run-time bounds, which the verifier treats as unknown.
-  constexpr int thread_idx() const { return 0; }
+  constexpr int thread_idx() const {
+    if (reads_thread_) *reads_thread_ = true;
+    return coords_.thread;
+  }
   constexpr int block_idx() const { return 0; }
   constexpr int block_dim() const { return 32; }
   constexpr int grid_dim() const { return 1; }
-  constexpr int warp_idx() const { return 0; }
-  constexpr int task_thread_idx() const { return 0; }
+  constexpr int warp_idx() const {
+    if (reads_thread_) *reads_thread_ = true;
+    return coords_.warp;
+  }
+  constexpr int task_thread_idx() const {
+    if (reads_thread_) *reads_thread_ = true;
+    return coords_.task_thread;
+  }
 
   template <class... Args>
   constexpr void domain_loop(Args... args);
@@ -158,6 +181,8 @@ class Recorder {
   struct is_local<RecordLocal<T>> : std::true_type {};
 
   Schedule* s_;
+  Coords coords_;
+  bool* reads_thread_ = nullptr;
   int parent_ = 0;
 };
 

@@ -43,6 +43,17 @@ struct ResourceSpec {
   ResourceKind kind = ResourceKind::Memory;
 };
 
+// Whether a task that produces the resource drains it at its end (the producer tail: wait until
+// the consumers released every stage once more). The drain keeps the CTA alive while arrivals
+// from other CTAs may still target its barriers (multicast), and on a data ring it turns a fill
+// nobody consumes (a lost tile) into a hang the verifier reports. An ordering token of one CTA
+// needs neither: it carries no data, and its last signal may rightly go unwaited (e.g. "the next
+// tile may start" after the last tile), where a drain would hang the kernel. The device
+// (DeviceHandle::producer_tail) and the model checker (build_program) both ask this.
+constexpr bool drains_at_exit(ResourceKind kind, PipelineConfig const& p) {
+  return p.enabled() && (kind != ResourceKind::Barrier || p.multicast_ctas > 1);
+}
+
 namespace detail {
 
 // "Does R have a member called X?" without knowing its kind: a derived class that also inherits

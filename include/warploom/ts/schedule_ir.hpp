@@ -116,9 +116,23 @@ struct DataEdge {
   int arg = -1;
 };
 
+// A reserved op whose count depends on the thread index (R-D24): the schedule, captured again
+// with another lane's (`warp` false) or another warp's (`warp` true) coordinates, runs it a
+// different number of times: a loop bound or a guard computed from ctx.thread_idx(),
+// task_thread_idx() or warp_idx(). `node` is the op in this capture, or -1 when only the other
+// capture runs it; `in_loop` tells a loop bound from a guard.
+struct Divergence {
+  bool warp = false;
+  bool in_loop = false;
+  int node = -1;
+  OpKind op = OpKind::Work;
+  int resource = -1;
+};
+
 struct Schedule {
   std::vector<Node> nodes{Node{}};  // nodes[0] is the root
   std::vector<DataEdge> edges;
+  std::vector<Divergence> divergent;  // filled by the capture (describe.hpp)
 
   constexpr int add(Node n) {
     nodes.push_back(n);

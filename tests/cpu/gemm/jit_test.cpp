@@ -53,7 +53,7 @@ TEST(GemmJit, CompilesLoadsAndCachesAConfigurationTheBuildDidNotPrebuild) {
   EXPECT_EQ(sm90::instance_for(c), first);  // from memory, not compiled again
   int manifests = 0;
   for (auto const& e : fs::directory_iterator(cache))
-    manifests += e.path().extension() == ".json" ? 1 : 0;
+    manifests += e.path().extension() == ".manifest" ? 1 : 0;
   EXPECT_EQ(manifests, 1);
   fs::remove_all(cache);
 }

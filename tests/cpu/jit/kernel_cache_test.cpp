@@ -78,10 +78,13 @@ TEST_F(KernelCacheTest, TruncatedOrCorruptedLibraryIsAMissAndIsReplaced) {
 TEST_F(KernelCacheTest, TornOrForeignManifestIsAMiss) {
   KernelCache const cache(root_ / "cache");
   cache.publish("k", built(cache, "bytes"), {});
-  write(cache.dir() / "k.json", "{\"library\": ");
+  std::string const whole = read(cache.manifest("k"));
+  write(cache.manifest("k"), whole.substr(0, whole.size() - 4));  // torn: no `end` line
   EXPECT_FALSE(cache.find("k").has_value());
-  write(cache.dir() / "k.json", "[1, 2, 3]");
+  write(cache.manifest("k"), "{\"library\": \"k.so\"}");  // foreign (format 1 was JSON)
   EXPECT_FALSE(cache.find("k").has_value());
+  write(cache.manifest("k"), whole);
+  EXPECT_TRUE(cache.find("k").has_value());
 }
 
 TEST_F(KernelCacheTest, ChangedOrMissingHeaderIsAMiss) {
@@ -95,6 +98,18 @@ TEST_F(KernelCacheTest, ChangedOrMissingHeaderIsAMiss) {
   write(header, "v1");
   EXPECT_TRUE(cache.find("k").has_value());
   fs::remove(header);
+  EXPECT_FALSE(cache.find("k").has_value());
+}
+
+// A header path is the rest of its manifest line: spaces in it are kept.
+TEST_F(KernelCacheTest, HeaderPathsWithSpaces) {
+  KernelCache const cache(root_ / "cache");
+  fs::create_directories(root_ / "a dir");
+  fs::path const header = root_ / "a dir" / "epi logue.cuh";
+  write(header, "v1");
+  cache.publish("k", built(cache, "bytes"), {header});
+  EXPECT_TRUE(cache.find("k").has_value());
+  write(header, "v2");
   EXPECT_FALSE(cache.find("k").has_value());
 }
 
@@ -151,6 +166,17 @@ TEST(ContentHash, IsStableAndTellsContentsApart) {
   EXPECT_EQ(warploom::jit::content_hash("abc"), warploom::jit::content_hash("abc"));
   EXPECT_NE(warploom::jit::content_hash("abc"), warploom::jit::content_hash("abd"));
   EXPECT_FALSE(warploom::jit::file_hash("/nonexistent/warploom").has_value());
+}
+
+// A file is hashed in 64 KiB reads: the result is the hash of its whole content, across reads.
+TEST_F(KernelCacheTest, FileHashIsTheContentHashOfTheWholeFile) {
+  std::string bytes(200'003, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 % 251);
+  fs::path const file = root_ / "big.bin";
+  write(file, bytes);
+  EXPECT_EQ(warploom::jit::file_hash(file), warploom::jit::content_hash(bytes));
+  write(file, "");
+  EXPECT_EQ(warploom::jit::file_hash(file), warploom::jit::content_hash(""));
 }
 
 }  // namespace

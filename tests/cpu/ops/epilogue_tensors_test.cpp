@@ -8,21 +8,16 @@
 #include <cstdint>
 #include <string>
 
+#include "stand_ins.hpp"
 #include "warploom/ops/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 
 namespace warploom::ops {
 namespace {
 
+using test_support::fake;
+
 using testing::invalid_argument_message;
-
-#define EXPECT_CONTAINS(TEXT, PART) \
-  EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
-
-// 1 MiB-aligned stand-in device addresses: nothing here dereferences them.
-void* fake(std::uintptr_t i) {
-  return reinterpret_cast<void*>(i << 20);
-}
 
 constexpr auto kBF16 = ScalarType::BF16;
 constexpr auto kF32 = ScalarType::F32;

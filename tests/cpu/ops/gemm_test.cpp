@@ -9,27 +9,22 @@
 #include <string>
 
 #include "device.hpp"
+#include "stand_ins.hpp"
 #include "warploom/ops/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 
 namespace warploom::ops {
 namespace {
 
+using test_support::fake;
+
 using gemm::ConsumerDesign;
 using testing::invalid_argument_message;
-
-#define EXPECT_CONTAINS(TEXT, PART) \
-  EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
 
 // A plan for sm_90a, whatever the machine has (CPU tests run without a GPU).
 GemmOptions sm90(GemmOptions o) {
   o.arch = Arch::Sm90;
   return o;
-}
-
-// A stand-in device address: views are never dereferenced on the host.
-void* fake(std::uintptr_t i) {
-  return reinterpret_cast<void*>(i << 20);
 }
 
 TEST(GemmPlan, GenericElementAndLayout) {

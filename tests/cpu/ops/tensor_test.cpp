@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 
+#include "stand_ins.hpp"
 #include "warploom/ops/dlpack.hpp"
 #include "warploom/ops/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
@@ -19,17 +20,11 @@
 namespace warploom::ops {
 namespace {
 
+using test_support::fake;
+
 using gemm::Matrix;
 using testing::invalid_argument_message;
 using testing::runtime_error_message;
-
-#define EXPECT_CONTAINS(TEXT, PART) \
-  EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
-
-// 256-byte aligned stand-in device addresses: nothing here dereferences them.
-void* fake(std::uintptr_t i) {
-  return reinterpret_cast<void*>(i << 20);
-}
 
 constexpr auto kRow = MatrixLayout::RowMajor;
 constexpr auto kCol = MatrixLayout::ColMajor;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sm90_instances.hpp"
+#include "stand_ins.hpp"
 #include "warploom/ops/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 #include "warploom/ts/schedule_unit.hpp"
@@ -21,17 +22,11 @@
 namespace warploom::ops {
 namespace {
 
+using test_support::fake;
+
 namespace sm90 = gemm::sm90;
 using gemm::ConsumerDesign;
 using testing::invalid_argument_message;
-
-#define EXPECT_CONTAINS(TEXT, PART) \
-  EXPECT_NE(std::string(TEXT).find(PART), std::string::npos) << "got: " << (TEXT)
-
-// A stand-in device address: views are never dereferenced on the host.
-void* fake(std::uintptr_t i) {
-  return reinterpret_cast<void*>(i << 20);
-}
 
 Gemm bf16_tn() {
   return Gemm({.element = ScalarType::BF16,

@@ -202,7 +202,9 @@ std::string expect_rows(void const* d, std::int64_t m, std::int64_t n, std::int6
 TEST(GemmEdge, MAtKMaxExtentOnBothKernels) {
   std::int64_t const m = kMaxExtent;
   constexpr std::size_t kGuard = 4096;
-  DeviceBuffer a(static_cast<std::size_t>(m) * 2), b(64);
+  // B is 1 x 8, column-major with ld 8: its last element is 7 x 8 elements in (128 bytes in all; a
+  // 64-byte B, read past its end, once made this test fail on every kernel).
+  DeviceBuffer a(static_cast<std::size_t>(m) * 2), b(128);
   WL_CUDA_CHECK(cudaMemset(a.get(), 0x40, a.bytes()));  // bf16 0x4040 = 3.0
   WL_CUDA_CHECK(cudaMemset(b.get(), 0x40, b.bytes()));
   for (MatrixLayout d_layout : {kRow, kCol}) {
@@ -273,10 +275,15 @@ TEST(GemmAliasing, DInPlaceOverCOnEveryKernel) {
                               .beta = 0.5f});
       GemmArguments args = data.args();
       std::vector<double> const reference = reference_of(args);
-      // C's values moved into D's memory, packed alike: then C is D.
-      ASSERT_EQ(args.c.ld, args.ldd);
-      ASSERT_EQ(args.c.batch_stride, args.batch_stride_d);
-      std::size_t const bytes = std::size_t{129} * 200 * 2 * 2;
+      // C's values moved into D's memory, laid out alike: then C is D. The span follows the
+      // resolved strides (a column-major D's ld is padded to 16 bytes: 136, not 129; copying 129 x
+      // 200 x 2 packed elements once left the end of D's batch 1 poisoned).
+      GemmArguments const laid = resolved(args);
+      ASSERT_EQ(laid.c.ld, laid.ldd);
+      ASSERT_EQ(laid.c.batch_stride, laid.batch_stride_d);
+      std::int64_t const strided = d == kRow ? laid.m : laid.n;
+      std::size_t const bytes = static_cast<std::size_t>(
+          ((laid.batch - 1) * laid.batch_stride_d + laid.ldd * strided) * 2);
       WL_CUDA_CHECK(cudaMemcpy(args.d, args.c.data, bytes, cudaMemcpyDeviceToDevice));
       args.c.data = args.d;
       gemm(args, nullptr, r.tuning);
@@ -310,6 +317,34 @@ TEST(GemmHostPointer, IsRefusedByName) {
   gemm(data.args());
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(data.check(reference), "");
+}
+
+// gemm() recorded into a CUDA graph in the default (global) capture mode, on every kernel: the
+// pointer checks before the launch must not invalidate the capture, and each replay computes D.
+TEST(GemmCapture, GlobalModeGraphOnEveryKernel) {
+  ProblemData const data(
+      {.in = ScalarType::BF16, .out = ScalarType::BF16, .m = 129, .n = 200, .k = 72});
+  std::vector<double> const reference = reference_of(data.args());
+  cudaStream_t stream{};
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (Runner const& r : runners()) {
+    SCOPED_TRACE(r.name);
+    cudaGraph_t graph{};
+    WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    gemm(data.args(), stream, r.tuning);
+    WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec{};
+    WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 2; ++replay) {
+      data.poison_d();
+      WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+      EXPECT_EQ(data.check(reference, r.tuning.kernel), "") << "replay " << replay;
+    }
+    WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    WL_CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 }  // namespace

@@ -275,7 +275,8 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
 
   // Emitted by the TaskManager at the end of a task that produces this resource.
   WL_DEVICE void producer_tail() const {
-    if constexpr (kPipeline.enabled() && kAccess != Access::Source) pipe_.producer_tail(acquire_);
+    if constexpr (drains_at_exit(R::spec.kind, kPipeline) && kAccess != Access::Source)
+      pipe_.producer_tail(acquire_);
   }
 
  private:

@@ -1,14 +1,16 @@
 // warploom/ts/verify/bracketing.hpp
 //
-// R-D10 work bracketing and R-D11 try-before-blocking, judged on executions of each task (every
-// run-time loop running 0, 1, 2 and 3 times, see walk.hpp) rather than on the schedule's text, so
-// an acquire in a first-iteration block paired with a commit in a last-iteration block is
-// understood, and a bracket a zero-trip loop skips is caught.
+// R-D10 work bracketing, R-D11 try-before-blocking and R-D23 value order, judged on executions of
+// each task (every run-time loop running 0, 1, 2 and 3 times, each independently of the task's
+// other run-time loops, see trip_vectors) rather than on the schedule's text, so an acquire in a
+// first-iteration block paired with a commit in a last-iteration block is understood, and a
+// bracket a zero-trip loop skips — or an empty inner loop under a running outer one — is caught.
 //
 // On a pipelined resource, producer work needs an acquired, not yet committed stage; consumer work
 // a waited, not yet released one. Every acquire is committed and every wait released before the
-// task ends; skip() (passing a stage to another consumer task) only with no waited stage open.
-// Auxiliary work and resources without a pipeline are exempt.
+// task ends, except by a monitor (a task that waits on a resource and never releases it, which
+// needs advance_on_wait); skip() (passing a stage to another consumer task) only with no waited
+// stage open. Auxiliary work and resources without a pipeline are exempt.
 #pragma once
 
 #include <string>
@@ -22,9 +24,47 @@ namespace warploom::ts::verify {
 
 namespace detail {
 
-constexpr std::string scenario(Schedule const& s, int trips) {
-  if (!has_runtime_loop(s)) return "";
-  return " (with run-time loops running " + to_str(trips) + " time" + (trips == 1 ? "" : "s") + ")";
+// trips[i]: the trip count of the task's i-th run-time loop (schedule order).
+constexpr std::string scenario(std::vector<int> const& trips) {
+  if (trips.empty()) return "";
+  bool alike = true;
+  for (int v : trips) alike = alike && v == trips.front();
+  if (alike)
+    return " (with run-time loops running " + to_str(trips.front()) + " time" +
+           (trips.front() == 1 ? "" : "s") + ")";
+  std::string text = " (with its run-time loops running ";
+  for (std::size_t i = 0; i < trips.size(); ++i) text += (i ? ", " : "") + to_str(trips[i]);
+  return text + " times)";
+}
+
+// The executions each task is judged on: every run-time loop running each of kTripScenarios
+// times, independently of the task's other run-time loops (so an outer loop running while the
+// inner one is empty is tried), all alike first; with more than three run-time loops, only alike
+// (4^k executions would be too many).
+constexpr std::vector<std::vector<int>> trip_vectors(int loops) {
+  std::vector<std::vector<int>> out;
+  if (loops == 0) {  // one execution: compile-time loops run their own counts
+    out.push_back({});
+    return out;
+  }
+  for (int v : kTripScenarios) out.push_back(std::vector<int>(static_cast<std::size_t>(loops), v));
+  if (loops < 2 || loops > 3) return out;
+  std::vector<int> idx(static_cast<std::size_t>(loops), 0);
+  int const n = static_cast<int>(sizeof(kTripScenarios) / sizeof(kTripScenarios[0]));
+  while (true) {
+    std::vector<int> v;
+    bool alike = true;
+    for (int i : idx) {
+      v.push_back(kTripScenarios[i]);
+      alike = alike && i == idx.front();
+    }
+    if (!alike) out.push_back(v);
+    int k = 0;
+    while (k < loops && ++idx[static_cast<std::size_t>(k)] == n)
+      idx[static_cast<std::size_t>(k++)] = 0;
+    if (k == loops) break;
+  }
+  return out;
 }
 
 struct SideState {
@@ -35,24 +75,59 @@ struct SideState {
 }  // namespace detail
 
 constexpr void check_bracketing(ManagerModel const& m, Report& r) {
-  r.checks_run += 2;
+  r.checks_run += 3;
   for (auto const& t : m.tasks) {
     std::string_view task = t.spec.name;
     auto const& s = t.schedule;
     int num_res = static_cast<int>(m.resources.size());
-    for (int trips : kTripScenarios) {
-      if (trips == 0 && !has_runtime_loop(s)) continue;
+    // The task's run-time loops, each with its index into a trip vector.
+    std::vector<int> loop_index(s.nodes.size(), -1);
+    int loops = 0;
+    for (std::size_t i = 0; i < s.nodes.size(); ++i)
+      if (is_runtime_loop(s.nodes[i])) loop_index[i] = loops++;
+    // R-D23: for each node, the op nodes whose value it reads (recorded value edges).
+    std::vector<std::vector<int>> reads(s.nodes.size());
+    for (DataEdge const& e : s.edges)
+      if (e.arg >= 0 && e.from >= 0 && e.to >= 0 && s.nodes[e.from].kind == NodeKind::Op)
+        reads[static_cast<std::size_t>(e.to)].push_back(e.from);
+    for (std::vector<int> const& trips : detail::trip_vectors(loops)) {
       std::vector<detail::SideState> prod(num_res), cons(num_res);
+      std::vector<bool> ran(s.nodes.size(), false);
       bool reported = false;
       // `msg` is a literal (the sentence is built only off the constant-evaluation path, see
       // add()).
       auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg) {
         add(r, rule, task, resource_name(m, res), op,
-            [&] { return std::string(msg) + detail::scenario(s, trips); });
+            [&] { return std::string(msg) + detail::scenario(trips); });
         reported = true;
       };
-      for (int id : flatten(s, trips)) {
+      std::vector<int> const order = flatten_with(s, [&](int node) {
+        int const i = loop_index[static_cast<std::size_t>(node)];
+        return i >= 0 ? trips[static_cast<std::size_t>(i)] : trip_count(s.nodes[node], 0);
+      });
+      // Where each node first runs in this execution (-1: never).
+      std::vector<int> first_run(s.nodes.size(), -1);
+      for (int i = static_cast<int>(order.size()) - 1; i >= 0; --i)
+        first_run[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = i;
+      for (int at = 0; at < static_cast<int>(order.size()); ++at) {
+        int const id = order[static_cast<std::size_t>(at)];
         Node const& n = s.nodes[id];
+        // A value is read only after the work that produces it ran (R-D23): a recorded edge
+        // from a work that runs only later in the execution reads a value that does not exist
+        // yet. (A work that never runs, e.g. in a loop with no iteration, leaves the reader its
+        // local's earlier value: not this rule.)
+        for (int from : reads[static_cast<std::size_t>(id)]) {
+          if (ran[static_cast<std::size_t>(from)] || first_run[static_cast<std::size_t>(from)] < at)
+            continue;
+          add(r, Rule::D23_ValueOrder, task, resource_name(m, n.resource), op_name(n), [&] {
+            return "reads the value of `" + std::string(op_name(s.nodes[from])) +
+                   "` before that work runs" + detail::scenario(trips);
+          });
+          reported = true;
+          break;
+        }
+        if (reported) break;
+        ran[static_cast<std::size_t>(id)] = true;
         if (n.op == OpKind::AsyncWait || n.resource < 0 || n.resource >= num_res ||
             !m.resources[n.resource].pipeline.enabled())
           continue;
@@ -87,6 +162,12 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
             break;
           case OpKind::Wait:
             c.try_pending = false;
+            if (monitors(m, t, n.resource) && !m.resources[n.resource].pipeline.advance_on_wait)
+              report(Rule::D10_WorkBracketing, n.resource, "wait",
+                     "the task waits on the resource and never releases it (a monitor), but "
+                     "without advance_on_wait its wait cursor moves only at release: every wait "
+                     "after the first would pass on the same stage; give the pipeline "
+                     "with_advance_on_wait()");
             ++c.open;
             break;
           case OpKind::Release:
@@ -135,7 +216,10 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
           if (prod[res].open > 0)
             report(Rule::D10_WorkBracketing, res, "acquire",
                    "an acquired stage is never committed by the task's end");
-          if (cons[res].open > 0)
+          // A task that waits on a resource and never releases it is a monitor: it observes
+          // the fills (e.g. to pace itself) while other tasks release the stages. The model check
+          // decides whether it is ever lapped or reads a stage being refilled.
+          if (cons[res].open > 0 && !monitors(m, t, res))
             report(Rule::D10_WorkBracketing, res, "wait",
                    "a waited stage is never released by the task's end");
         }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warploom/ts/model.hpp"
@@ -18,10 +19,78 @@ namespace warploom::ts {
 
 namespace verify {
 
-// The scenarios to explore: with k run-time loop domains (see LoopKeys), every combination of
-// {0, 1, 2, stages+1} when k <= 2, else the four with every loop alike.
+// "1 stage", "0 stages", "3 stages".
+constexpr std::string count_of(long long n, std::string_view noun) {
+  return to_str(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+// Loops over one run-time domain that differ only in their offset, e.g. the even and the odd
+// items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive step, starts
+// that may differ. Their trip counts are not independent — both follow from the one extent n
+// (ceil((n - start) / step) each) — so they share a scenario value. Starts and steps are taken as
+// captured, whether written ts::c<k> or as plain integers: the capture cannot tell a literal from
+// a run-time value, and loop domains already match run-time bounds by their captured values
+// (LoopKey). Steps above kMaxStridedStep keep their loops apart (the extents to try grow with the
+// step).
+inline constexpr long long kMaxStridedStep = 64;
+constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
+  return a.depth == b.depth && !a.end.is_static && !b.end.is_static && a.end.value == b.end.value &&
+         a.step.value == b.step.value && a.step.value > 0 && a.step.value <= kMaxStridedStep;
+}
+
+// A domain's choices: for each value of `values` (the trip count of its lowest-offset loop),
+// the distinct vectors of trip counts, one per loop of the domain, that some extent n gives.
+struct DomainChoices {
+  std::vector<int> keys;
+  std::vector<std::vector<std::vector<int>>> by_value;  // [value index][variant][loop]
+};
+
+constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& keys,
+                                                    std::vector<int> const& values) {
+  std::vector<DomainChoices> out;
+  for (int k = 0; k < static_cast<int>(keys.size()); ++k) {
+    bool placed = false;
+    for (auto& d : out) {
+      if (same_strided_domain(keys[d.keys.front()], keys[k])) {
+        d.keys.push_back(k);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) out.push_back({{k}, {}});
+  }
+  for (auto& d : out) {
+    if (d.keys.size() == 1) {  // a lone loop: its trip count is the value itself
+      for (int v : values) d.by_value.push_back({{v}});
+      continue;
+    }
+    long long lo = keys[d.keys.front()].start.value;
+    for (int k : d.keys) lo = std::min(lo, keys[k].start.value);
+    long long const step = keys[d.keys.front()].step.value;
+    for (int v : values) {
+      // The extents n that give the lowest-offset loop v trips: (lo + (v-1)·step, lo + v·step].
+      long long const first = v == 0 ? lo : lo + (v - 1) * step + 1, last = lo + v * step;
+      std::vector<std::vector<int>> variants;
+      for (long long n = first; n <= last; ++n) {
+        std::vector<int> trips;
+        for (int k : d.keys) {
+          long long const rest = n - keys[k].start.value;
+          trips.push_back(rest > 0 ? static_cast<int>((rest + step - 1) / step) : 0);
+        }
+        if (std::find(variants.begin(), variants.end(), trips) == variants.end())
+          variants.push_back(trips);
+      }
+      d.by_value.push_back(variants);
+    }
+  }
+  return out;
+}
+
+// The scenarios to explore. Values {0, 1, 2, stages+1} per run-time loop domain (see LoopKeys;
+// loops of one strided domain together, see same_strided_domain): every combination when there
+// are at most two domains, else the scenarios with every domain at the same value.
 constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30) {
-  int const keys = static_cast<int>(loop_keys(m).keys.size());
+  std::vector<LoopKey> const keys = loop_keys(m).keys;
   int stages = 0;
   for (auto const& r : m.resources)
     stages = std::max(stages, r.pipeline.enabled() ? r.pipeline.num_stages : 0);
@@ -29,22 +98,106 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
   for (int v : {0, 1, 2, stages + 1})
     if (v <= max_trips && (values.empty() || values.back() < v)) values.push_back(v);
   std::vector<Scenario> out;
-  if (keys == 0) {
+  if (keys.empty()) {
     out.push_back({});
-  } else if (keys <= 2) {
-    std::vector<int> idx(keys, 0);
+    return out;
+  }
+  std::vector<DomainChoices> const domains = domain_choices(keys, values);
+  int const D = static_cast<int>(domains.size());
+  // One domain's choices flattened: (value index, variant) pairs.
+  auto options = [&](int d) {
+    std::vector<std::pair<int, int>> o;
+    for (int vi = 0; vi < static_cast<int>(values.size()); ++vi)
+      for (int j = 0; j < static_cast<int>(domains[d].by_value[vi].size()); ++j)
+        o.push_back({vi, j});
+    return o;
+  };
+  auto scenario = [&](std::vector<std::pair<int, int>> const& pick) {
+    Scenario sc;
+    sc.runtime_trips.assign(keys.size(), 0);
+    for (int d = 0; d < D; ++d) {
+      std::vector<int> const& trips = domains[d].by_value[pick[d].first][pick[d].second];
+      for (std::size_t i = 0; i < trips.size(); ++i)
+        sc.runtime_trips[domains[d].keys[i]] = trips[i];
+    }
+    return sc;
+  };
+  if (D <= 2) {
+    std::vector<std::vector<std::pair<int, int>>> opts;
+    for (int d = 0; d < D; ++d) opts.push_back(options(d));
+    std::vector<int> idx(D, 0);
     while (true) {
-      Scenario sc;
-      for (int k = 0; k < keys; ++k) sc.runtime_trips.push_back(values[idx[k]]);
-      out.push_back(sc);
-      int k = 0;
-      while (k < keys && ++idx[k] == static_cast<int>(values.size())) idx[k++] = 0;
-      if (k == keys) break;
+      std::vector<std::pair<int, int>> pick;
+      for (int d = 0; d < D; ++d) pick.push_back(opts[d][idx[d]]);
+      out.push_back(scenario(pick));
+      int d = 0;
+      while (d < D && ++idx[d] == static_cast<int>(opts[d].size())) idx[d++] = 0;
+      if (d == D) break;
     }
   } else {
-    for (int v : values) out.push_back({std::vector<int>(keys, v)});
+    for (int vi = 0; vi < static_cast<int>(values.size()); ++vi) {
+      int variants = 1;
+      for (auto const& d : domains)
+        variants = std::max(variants, static_cast<int>(d.by_value[vi].size()));
+      for (int j = 0; j < variants; ++j) {
+        std::vector<std::pair<int, int>> pick;
+        for (auto const& d : domains)
+          pick.push_back({vi, std::min(j, static_cast<int>(d.by_value[vi].size()) - 1)});
+        out.push_back(scenario(pick));
+      }
+    }
   }
   return out;
+}
+
+// R-D1 in one scenario: every task producing a ring fills (commits) the same number of stages,
+// and every task that releases it takes (waits on or skips) exactly that many. A monitor (waits,
+// never releases) and the consumer of an ordering token may take fewer — a signal may go unwaited
+// — never more. An imbalance is reported as this count, besides the hang or the lost tile it
+// leads to, so the finding says what to fix rather than only where a task got stuck.
+struct Imbalance {
+  int task = -1;  // the task whose count differs (-1: none)
+  int resource = -1;
+  int count = 0;  // its fills (a producer) or takes (a consumer)
+  int filled = 0;
+  int producer = -1;  // the producer whose fills it is compared with
+  bool fills = false;
+};
+
+constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> const& programs) {
+  int const R = static_cast<int>(m.resources.size()), T = static_cast<int>(m.tasks.size());
+  for (int r = 0; r < R; ++r) {
+    if (!m.resources[r].pipeline.enabled() || m.resources[r].kind == ResourceKind::WorkQueue)
+      continue;
+    std::vector<int> commits(T, 0), takes(T, 0);
+    for (int t = 0; t < T; ++t) {
+      for (Step const& st : programs[t].steps) {
+        if (st.resource != r) continue;
+        bool const skip = st.kind == StepKind::Local && st.node >= 0 &&
+                          m.tasks[t].schedule.nodes[st.node].op == OpKind::Skip;
+        commits[t] += st.kind == StepKind::Commit;
+        takes[t] += st.kind == StepKind::Wait || skip;
+      }
+    }
+    int producer = -1;
+    for (int t = 0; t < T; ++t) {
+      if (!contains(m.tasks[t].dst, r)) continue;
+      if (producer < 0)
+        producer = t;
+      else if (commits[t] != commits[producer])
+        return {t, r, commits[t], commits[producer], producer, true};
+    }
+    if (producer < 0) continue;
+    int const filled = commits[producer];
+    for (int t = 0; t < T; ++t) {
+      if (!contains(m.tasks[t].src, r)) continue;
+      bool const may_take_fewer =
+          !task_releases(m.tasks[t], r) || m.resources[r].kind == ResourceKind::Barrier;
+      if (takes[t] > filled || (!may_take_fewer && takes[t] < filled))
+        return {t, r, takes[t], filled, producer, false};
+    }
+  }
+  return {};
 }
 
 constexpr std::string scenario_text(Scenario const& sc) {
@@ -61,7 +214,7 @@ constexpr std::string scenario_text(Scenario const& sc) {
 constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt = {},
                              ModelCheckStats* stats = nullptr) {
   Report report;
-  report.checks_run += 7;
+  report.checks_run += 8;
   ModelCheckStats st;
   for (verify::Scenario const& sc : verify::scenarios_of(m, opt.max_runtime_trips)) {
     verify::ModelChecker mc(m, sc, opt);
@@ -82,6 +235,25 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
         v.message = f.what + verify::scenario_text(sc);
         v.timeline = verify::render_timeline(m, mc, f.state, f.task, f.pc_begin, f.pc_end);
       }
+      report.violations.push_back(std::move(v));
+    }
+    if (verify::Imbalance const b = verify::find_imbalance(m, mc.programs());
+        b.task >= 0 && !report.has(Rule::D1_FillsTaken)) {
+      Violation v{Rule::D1_FillsTaken,
+                  m.tasks[b.task].spec.name,
+                  m.resources[b.resource].name,
+                  b.fills ? std::string_view("commit") : std::string_view("wait"),
+                  {},
+                  {}};
+      if (!std::is_constant_evaluated())
+        v.message = (b.fills ? "fills " : "takes ") + verify::count_of(b.count, "stage") +
+                    " while task `" + std::string(m.tasks[b.producer].spec.name) + "` fills " +
+                    to_str(b.filled) +
+                    (b.fills ? ": the producers of a ring arrive for the same phases, so they "
+                               "fill alike"
+                             : ": each task that releases a ring takes every fill exactly once "
+                               "(a monitor or an ordering token's consumer: at most every fill)") +
+                    verify::scenario_text(sc);
       report.violations.push_back(std::move(v));
     }
     if (!mc.decided()) {

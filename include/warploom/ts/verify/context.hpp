@@ -33,6 +33,28 @@ constexpr bool contains(std::vector<int> const& v, int x) {
   return false;
 }
 
+constexpr bool task_releases(TaskModel const& t, int res) {
+  for (auto const& n : t.schedule.nodes)
+    if (n.kind == NodeKind::Op && n.resource == res &&
+        (n.op == OpKind::Release || n.op == OpKind::Skip))
+      return true;
+  return false;
+}
+
+// The task waits on `res`, never releases (nor skips) it, and another task releases it: a
+// monitor of the resource, which observes the fills while the other tasks free the stages (R-D10;
+// the model checker lets it hold a stage only while it reads it). A task that waits and nobody
+// releases is no monitor but a stage never released.
+constexpr bool monitors(ManagerModel const& m, TaskModel const& t, int res) {
+  bool waits = false;
+  for (auto const& n : t.schedule.nodes)
+    waits = waits || (n.kind == NodeKind::Op && n.resource == res && n.op == OpKind::Wait);
+  if (!waits || task_releases(t, res)) return false;
+  for (auto const& other : m.tasks)
+    if (&other != &t && task_releases(other, res)) return true;
+  return false;
+}
+
 // Records a violation. `message` is a callable building the sentence; it is not called in
 // constant evaluation, where only the rule matters (and where GCC 12 mis-evaluates some
 // std::string operations).

@@ -13,9 +13,10 @@ namespace warploom::ts {
 
 enum class Rule {
   B3_LoopStep,            // loop step must not be 0, unroll >= 1
-  B4_WorkQueue,           // at most one work queue per task, on the consumer side
+  B4_WorkQueue,           // at most one work queue per task in src, one task filling each
   B6_BlockStructure,      // first/last-iteration blocks inside their loop
   B7_RegisterValue,       // num_registers a multiple of 8 in [24, 256]
+  D1_FillsTaken,          // each consumer of a ring takes as many stages as its producers fill
   D2_WarpGroupRegisters,  // all warps of a warpgroup share one register budget
   D3_RegisterBudget,      // the budgets fit the register file
   D5_StageRoles,          // producer ops on dst resources, consumer ops on src resources
@@ -28,6 +29,8 @@ enum class Rule {
   D20_WorkLabels,         // every work call names a declared work
   D21_SmemCapacity,       // shared memory fits the block
   D22_Multicast,          // multicast stages: a TMA producer, 1 to 16 CTAs
+  D23_ValueOrder,         // a work reads a value only after the work producing it ran
+  D24_DivergentCount,     // no reserved op counted from the thread (or, multi-warp, warp) index
   W1_WarpOverlap,         // tasks' warp ranges are disjoint
   W2_WarpRange,           // warp ranges lie inside the block
   D16_TmaBytes,           // a TMA stage's transaction bytes are the stage's buffer bytes
@@ -50,9 +53,10 @@ struct RuleInfo {
 
 inline constexpr RuleInfo kRules[] = {
     {Rule::B3_LoopStep, "R-B3", "domain loop step must not be 0"},
-    {Rule::B4_WorkQueue, "R-B4", "a task uses at most one work queue, as a source"},
+    {Rule::B4_WorkQueue, "R-B4", "a task takes tiles from one work queue; one task fills it"},
     {Rule::B6_BlockStructure, "R-B6", "first/last-iteration blocks belong to an enclosing loop"},
     {Rule::B7_RegisterValue, "R-B7", "num_registers is a multiple of 8 in [24, 256]"},
+    {Rule::D1_FillsTaken, "R-D1", "each consumer of a ring takes as many stages as are filled"},
     {Rule::D2_WarpGroupRegisters, "R-D2", "all warps of a warpgroup share one register budget"},
     {Rule::D3_RegisterBudget, "R-D3", "register budgets fit the 64K-register file"},
     {Rule::D5_StageRoles, "R-D5", "producer ops on dst resources, consumer ops on src resources"},
@@ -65,6 +69,8 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D20_WorkLabels, "R-D20", "every work call names a declared work"},
     {Rule::D21_SmemCapacity, "R-D21", "shared memory fits the block"},
     {Rule::D22_Multicast, "R-D22", "a multicast pipeline has a TMA producer and 1-16 CTAs"},
+    {Rule::D23_ValueOrder, "R-D23", "a value is read only after the work producing it ran"},
+    {Rule::D24_DivergentCount, "R-D24", "pipeline op counts do not depend on the thread index"},
     {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
     {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
     {Rule::D16_TmaBytes, "R-D16", "TMA transaction bytes match the stage's buffer bytes"},

@@ -87,11 +87,17 @@ class ModelChecker {
     SmemLayout const l = layout_smem(m);
     int const R = static_cast<int>(m.resources.size());
     aliased_.assign(static_cast<std::size_t>(R * R), false);
-    for (auto const& a : l.placements)
+    aliased_any_.assign(static_cast<std::size_t>(R), false);
+    for (auto const& a : l.placements) {
+      if (a.barriers || a.resource < 0) continue;
+      buffers_.push_back(a);
       for (auto const& b : l.placements)
-        if (!a.barriers && !b.barriers && a.resource != b.resource &&
-            a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes)
+        if (!b.barriers && a.resource != b.resource && b.resource >= 0 &&
+            a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes) {
           aliased_[static_cast<std::size_t>(a.resource * R + b.resource)] = true;
+          aliased_any_[static_cast<std::size_t>(a.resource)] = true;
+        }
+    }
   }
 
   // Every task at its first step, every barrier in phase 0 expecting its full arrival count.
@@ -196,6 +202,24 @@ class ModelChecker {
   static constexpr bool is_sync_point(StepKind k) {
     return k == StepKind::Acquire || k == StepKind::Wait || k == StepKind::Tail ||
            k == StepKind::TryAcquire || k == StepKind::TryWait;
+  }
+
+  // A transition runs a segment of a task: from a synchronisation point towards the next one,
+  // cut so that everything another task could observe in the full interleaving it also observes
+  // at a segment boundary (the argument is in docs/verification/README.md §3):
+  //  - it ends right after an acquire or wait, so every stage a task holds is held at a boundary,
+  //    where every other task's next segment is checked against it;
+  //  - a work after a step that may enable another transition (an arrival, a wgmma/bulk wait,
+  //    a TMA copy issued) starts a new one: what it enables could run before the work.
+  static constexpr bool ends_segment(Step const& st) {
+    return st.kind == StepKind::Acquire || st.kind == StepKind::Wait;
+  }
+  static constexpr bool may_enable_others(Step const& st) {
+    return st.kind == StepKind::Commit || st.kind == StepKind::Release ||
+           st.kind == StepKind::AsyncWait || (st.kind == StepKind::ProduceWork && st.tx_units > 0);
+  }
+  static constexpr bool is_work(StepKind k) {
+    return k == StepKind::ProduceWork || k == StepKind::ConsumeWork;
   }
 
   constexpr bool done(S const& s, int t) const {
@@ -309,9 +333,10 @@ class ModelChecker {
   constexpr void expand(detail::StateTable& table, int id, S const& s) {
     int const T = layout_.tasks;
     // Partial-order reduction: a local step commutes with everything; run it alone.
-    for (int t = 0; t < T; ++t) {
+    for (int t = 0; opt_.reduce && t < T; ++t) {
       if (done(s, t)) continue;
-      if (programs_[t].steps[s[layout_.pc(t)]].kind == StepKind::Local) {
+      Step const& st = programs_[t].steps[s[layout_.pc(t)]];
+      if (st.kind == StepKind::Local && !aliased_local(t, st)) {
         S next = s;
         ++next[layout_.pc(t)];
         push(table, next, {id, t, s[layout_.pc(t)]});
@@ -323,16 +348,21 @@ class ModelChecker {
       if (!enabled(s, t)) continue;
       any = true;
       S next = s;
-      // A transition runs the task up to its next synchronisation point (acquire, wait, tail or
-      // a try_* probe): the steps in between only arrive on barriers, which can enable other tasks
-      // but never disable them, and own their stages, so interleaving inside the segment shows
-      // nothing new.
+      // A transition is a segment of the task (see ends_segment); unreduced, one step.
       int const begin = s[layout_.pc(t)];
       segment_task_ = t;
       segment_begin_ = begin;
+      Step const& first = programs_[t].steps[begin];
       bool ok = step(next, t, id);
-      while (ok && !done(next, t) && !is_sync_point(programs_[t].steps[next[layout_.pc(t)]].kind))
+      bool enabled_others = may_enable_others(first);
+      while (ok && opt_.reduce && !ends_segment(first) && !done(next, t)) {
+        Step const& st = programs_[t].steps[next[layout_.pc(t)]];
+        if (is_sync_point(st.kind) ||
+            (enabled_others && (is_work(st.kind) || aliased_local(t, st))))
+          break;
+        enabled_others = enabled_others || may_enable_others(st);
         ok = step(next, t, id);
+      }
       if (ok) push(table, next, {id, t, begin, -1, 0, next[layout_.pc(t)]});
     }
     segment_task_ = -1;
@@ -433,13 +463,45 @@ class ModelChecker {
     return -1;
   }
 
-  // A resource aliased with `r` that some task other than `self` is using (reading, writing, or
-  // with copies or reads in flight; `writes_only`: only writing), as (resource, task), or (-1, -1).
-  constexpr std::pair<int, int> aliased_use(S const& s, int self, int r, bool writes_only) const {
+  // Whether stage `s` of r's buffers and stage `s2` of r2's share a byte. A pipelined buffer is
+  // laid out stage-major (its stage is the outermost mode, as in every multistage smem layout),
+  // so stage i is the i-th equal slice of it; an unpipelined buffer is one slice.
+  constexpr bool stages_overlap(int r, int s, int r2, int s2) const {
+    auto slice = [&](SmemPlacement const& p, int res, int stage) {
+      long long const n = layout_.stages[res] > 0 ? layout_.stages[res] : 1;
+      long long const per = p.bytes / n;
+      return std::pair<long long, long long>{p.offset + stage * per, p.offset + (stage + 1) * per};
+    };
+    for (auto const& a : buffers_) {
+      if (a.resource != r) continue;
+      for (auto const& b : buffers_) {
+        if (b.resource != r2) continue;
+        std::pair<long long, long long> const x = slice(a, r, s), y = slice(b, r2, s2);
+        if (x.first < y.second && y.first < x.second) return true;
+      }
+    }
+    return false;
+  }
+
+  // A work on an unpipelined resource whose buffer shares bytes with a pipelined one (a staging
+  // buffer in an alias group): not local, it is checked against the pipelined stages in use.
+  constexpr bool aliased_local(int t, Step const& st) const {
+    return st.kind == StepKind::Local && st.resource >= 0 &&
+           st.resource < static_cast<int>(aliased_any_.size()) &&
+           aliased_any_[static_cast<std::size_t>(st.resource)] && st.node >= 0 &&
+           m_.tasks[t].schedule.nodes[st.node].op == OpKind::Work;
+  }
+
+  // A stage of a resource aliased with stage `stage` of `r` (byte ranges overlap) that some task
+  // other than `self` is using (reading, writing, or with copies or reads in flight;
+  // `writes_only`: only writing), as (resource, task), or (-1, -1).
+  constexpr std::pair<int, int> aliased_use(S const& s, int self, int r, int stage,
+                                            bool writes_only) const {
     int const R = static_cast<int>(m_.resources.size());
     for (int r2 = 0; r2 < R; ++r2) {
       if (!aliased_[static_cast<std::size_t>(r * R + r2)] || layout_.stages[r2] == 0) continue;
       for (int i = 0; i < layout_.stages[r2]; ++i) {
+        if (!stages_overlap(r, stage, r2, i)) continue;
         if (s[layout_.slot(r2, i, detail::InFlight)] > 0) return {r2, -1};
         if (int const o = owner(s, self, r2, i, true); o >= 0) return {r2, o};
         if (writes_only) continue;
@@ -458,6 +520,20 @@ class ModelChecker {
     int const r = st.resource;
     switch (st.kind) {
       case StepKind::Local:
+        if (aliased_local(t, st)) {
+          bool const writes = is_producer_side(m_.tasks[t].schedule.nodes[st.node].role);
+          if (std::pair<int, int> const use = aliased_use(s, t, r, 0, !writes); use.first >= 0) {
+            int const r2 = use.first, o = use.second;
+            report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+              return std::string(writes ? "writes" : "reads") +
+                     " its buffer, whose bytes it shares with `" +
+                     std::string(resource_name(m_, r2)) + "` (alias group), while " +
+                     (o >= 0 ? "task `" + task_name(o) + "` uses that stage"
+                             : std::string("a copy into it is in flight"));
+            });
+            return false;
+          }
+        }
         break;
       case StepKind::TryAcquire:
         set_try_flag(s, t, r, true, s[layout_.slot(r, st.stage, detail::EmptyParity)] != st.parity);
@@ -522,7 +598,7 @@ class ModelChecker {
           return false;
         }
         // (No structured bindings here: nvcc's front end cannot read them in constant evaluation.)
-        if (std::pair<int, int> const use = aliased_use(s, t, r, false); use.first >= 0) {
+        if (std::pair<int, int> const use = aliased_use(s, t, r, st.stage, false); use.first >= 0) {
           int const r2 = use.first, o = use.second;
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "writes stage " + to_str(st.stage) + ", whose bytes it shares with `" +
@@ -568,7 +644,7 @@ class ModelChecker {
           });
           return false;
         }
-        if (std::pair<int, int> const use = aliased_use(s, t, r, true); use.first >= 0) {
+        if (std::pair<int, int> const use = aliased_use(s, t, r, st.stage, true); use.first >= 0) {
           int const r2 = use.first, o2 = use.second;
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "reads stage " + to_str(st.stage) + ", whose bytes it shares with `" +
@@ -685,7 +761,9 @@ class ModelChecker {
   // Asynchronous reads (wgmma) each task has in flight, oldest first, as 1 + resource * 64 +
   // stage (0: empty slot); present only when some pipeline has an asynchronous consumer.
   static constexpr int kMaxAsyncReads = 8;
-  std::vector<bool> aliased_;  // [a * resources + b]: a's and b's buffers overlap
+  std::vector<bool> aliased_;           // [a * resources + b]: a's and b's buffers overlap
+  std::vector<bool> aliased_any_;       // [a]: a's buffers overlap another resource's
+  std::vector<SmemPlacement> buffers_;  // the data buffers (not barriers), for byte ranges
   bool has_async_reads_ = false;
   int async_base_ = 0;
   int segment_task_ = -1;  // the task whose segment is running, for findings inside it

@@ -13,6 +13,11 @@ struct ModelCheckOptions {
   // Run-time loops run 0, 1, 2 and stages+1 times; a smaller cap limits the scenarios (the
   // compile-time check uses 2).
   int max_runtime_trips = 1 << 30;
+  // Reductions (docs/verification/README.md §3): a step touching nothing shared runs alone, and
+  // a task runs from one synchronisation point to the next as one transition, cut where another
+  // task could observe it. Off: every step of every task is its own transition — the reference
+  // the reduced search is tested against (same verdicts on the whole corpus).
+  bool reduce = true;
 };
 
 struct ModelCheckStats {

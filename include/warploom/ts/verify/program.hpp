@@ -40,9 +40,9 @@ struct Step {
   int stage = 0;
   int parity = 0;    // the phase parity waited on (acquire, wait, tail)
   int arrivals = 0;  // arrivals the step makes on its barrier
-  int tx_units = 0;
-  int unit = 0;  // AsyncWait and asynchronous consumer work: the AsyncReader  // TMA: transaction
-                 // groups the acquire arms / the work starts (first work only)
+  int tx_units = 0;  // TMA: transaction groups the acquire arms / the work starts (the last
+                     // work of the acquire..commit bracket only)
+  int unit = 0;      // AsyncWait and asynchronous consumer work: the AsyncReader
 };
 
 // Which stage a task owns between acquire..commit (producer) or wait..release (consumer).
@@ -153,7 +153,12 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       rel(num_res, detail::Cursor{0, 0});
   std::vector<detail::Cursor> owned_p(num_res, detail::Cursor{0, 1});
   std::vector<detail::Cursor> owned_c(num_res, detail::Cursor{0, 0});
-  std::vector<bool> copies_issued(num_res, false);  // TMA copies issued since the last acquire
+  // The step of the latest TMA work since the last acquire (-1: none). A bracket's copies land as
+  // one transaction group, issued with its last work: every copy of the bracket is under way
+  // before the group can complete the phase (issuing it with the first would let the phase
+  // complete between a stage's A and B loads, which the hardware cannot do: the bytes of both are
+  // armed).
+  std::vector<int> last_copy(num_res, -1);
   Program p;
   int const warps = t.spec.num_warps;
   for (int id : ops) {
@@ -191,7 +196,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         // the bracket's works issue land as one transaction group (R-D16 checks the byte sum).
         st = {StepKind::Acquire,         id, r, acq[r].index, acq[r].parity, tma_units,
               cfg.tma_producer() ? 1 : 0};
-        copies_issued[r] = false;
+        last_copy[r] = -1;
         if (cfg.advance_on_acquire) {
           owned_p[r] = acq[r];
           detail::advance(acq[r], S);
@@ -229,10 +234,12 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         break;
       case OpKind::Work:
         if (is_producer_side(n.role)) {
-          bool const first_copy = cfg.tma_producer() && !copies_issued[r];
-          copies_issued[r] = copies_issued[r] || cfg.tma_producer();
-          st = {StepKind::ProduceWork, id, r, producer_stage.index, producer_stage.parity, 0,
-                first_copy ? 1 : 0};
+          st = {StepKind::ProduceWork,     id, r, producer_stage.index, producer_stage.parity, 0,
+                cfg.tma_producer() ? 1 : 0};
+          if (cfg.tma_producer()) {
+            if (last_copy[r] >= 0) p.steps[last_copy[r]].tx_units = 0;
+            last_copy[r] = static_cast<int>(p.steps.size());
+          }
         } else
           st = {StepKind::ConsumeWork, id, r, consumer_stage.index,
                 consumer_stage.parity, 0,  0, static_cast<int>(cfg.async_reader())};
@@ -240,10 +247,11 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     }
     p.steps.push_back(st);
   }
-  // The producer tail the TaskManager emits for every pipelined resource the task produces.
+  // The producer tail the TaskManager emits for the pipelined resources the task produces (not
+  // for a one-CTA ordering token, see drains_at_exit).
   for (int r : t.dst) {
     PipelineConfig const cfg = m.resources[r].pipeline;
-    if (!cfg.enabled()) continue;
+    if (!drains_at_exit(m.resources[r].kind, cfg)) continue;
     detail::Cursor c = acq[r];
     for (int i = 0; i < cfg.num_stages; ++i) {
       p.steps.push_back({StepKind::Tail, -1, r, c.index, c.parity, 0, 0});
@@ -260,12 +268,37 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       }
     }
   };
-  for (Step const& st : p.steps) {
+  // A monitor (a task that waits on a resource and never releases it) owns a waited stage only
+  // while it reads it: from the wait to its last read of that stage before its next wait on the
+  // resource (no read: not at all). Its stages are refilled once the releasing consumers are done,
+  // so a read the refill can overtake is a race (R-M4) and a lapped wait a hang or stale pass.
+  int const num_steps = static_cast<int>(p.steps.size());
+  std::vector<bool> monitored(num_res, false);
+  for (int r = 0; r < num_res; ++r) monitored[r] = monitors(m, t, r);
+  std::vector<int> monitor_read_end(num_steps, -1);  // [wait pc]: pc of the last read, or -1
+  for (int i = 0; i < num_steps; ++i) {
+    Step const& w = p.steps[i];
+    if (w.kind != StepKind::Wait || !monitored[w.resource]) continue;
+    for (int j = i + 1; j < num_steps; ++j) {
+      Step const& x = p.steps[j];
+      if (x.resource != w.resource) continue;
+      if (x.kind == StepKind::Wait) break;
+      if (x.kind == StepKind::ConsumeWork && x.stage == w.stage) monitor_read_end[i] = j;
+    }
+  }
+  std::vector<bool> monitor_drop_after(num_steps, false);
+  for (int i = 0; i < num_steps; ++i)
+    if (monitor_read_end[i] >= 0) monitor_drop_after[monitor_read_end[i]] = true;
+  for (int i = 0; i < num_steps; ++i) {
+    Step const& st = p.steps[i];
     p.holds.push_back(held);
+    bool const monitor = st.kind == StepKind::Wait && monitored[st.resource];
     if (st.kind == StepKind::Acquire) held.push_back({st.resource, st.stage, true});
     if (st.kind == StepKind::Commit) drop(st.resource, st.stage, true);
-    if (st.kind == StepKind::Wait) held.push_back({st.resource, st.stage, false});
+    if (st.kind == StepKind::Wait && (!monitor || monitor_read_end[i] >= 0))
+      held.push_back({st.resource, st.stage, false});
     if (st.kind == StepKind::Release) drop(st.resource, st.stage, false);
+    if (monitor_drop_after[i]) drop(st.resource, st.stage, false);
   }
   p.holds.push_back(held);  // after the last step
   return p;

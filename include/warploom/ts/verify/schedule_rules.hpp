@@ -2,7 +2,8 @@
 //
 // Rules each task's schedule must satisfy on its own: R-D5 ops on the right side of each
 // resource, R-D9 every declared resource used, R-D20 every work named, R-B3 loop steps,
-// R-B4 work queues, R-B6 iteration blocks inside their loop.
+// R-B4 work queues (one per consumer, one scheduler filling each), R-B6 iteration blocks inside
+// their loop, R-D24 no pipeline op counted from the thread index.
 //
 // Most of these are compile errors for schedules written in C++ (a producer op on a src handle
 // does not compile); the model-level checks catch models built any other way.
@@ -101,18 +102,54 @@ constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
     int queues = 0;
     for (int res : t.src)
       if (m.resources[res].kind == ResourceKind::WorkQueue) ++queues;
-    for (int res : t.dst) {
-      if (m.resources[res].kind == ResourceKind::WorkQueue && !contains(t.src, res))
-        add(r, Rule::B4_WorkQueue, task, resource_name(m, res), "", [&] {
-          return std::string("a work queue must be a source of the tasks that take tiles from it");
-        });
-    }
     if (queues > 1)
       add(r, Rule::B4_WorkQueue, task, "", "", [&] {
         return std::string(
             "lists " + to_str(queues) +
             " work queues in src; a persistent task takes its tiles from exactly one");
       });
+  }
+  // A queue in a task's dst is filled by that task: the scheduler warp of a dynamic queue (it
+  // fetches tile indices and hands them to the consumers). Two fillers would hand out one tile
+  // sequence twice, interleaved in no defined order.
+  for (int res = 0; res < static_cast<int>(m.resources.size()); ++res) {
+    if (m.resources[res].kind != ResourceKind::WorkQueue) continue;
+    int first = -1;
+    for (auto const& t : m.tasks) {
+      if (!contains(t.dst, res)) continue;
+      if (first < 0) {
+        first = static_cast<int>(&t - m.tasks.data());
+        continue;
+      }
+      add(r, Rule::B4_WorkQueue, t.spec.name, resource_name(m, res), "", [&] {
+        return "fills the work queue that task `" + std::string(m.tasks[first].spec.name) +
+               "` fills too; one scheduler task fills a queue";
+      });
+    }
+  }
+}
+
+// R-D24: every thread of a task arrives on (or waits for) a barrier phase the same number of times.
+// The capture marks each reserved op whose count changes when the schedule runs as another lane,
+// or as another warp (Schedule::divergent): a loop bound or a guard computed from
+// ctx.thread_idx() / task_thread_idx() / warp_idx(). The warp index is uniform inside a one-warp
+// task, so only the lane variant counts there.
+constexpr void check_divergent_counts(ManagerModel const& m, Report& r) {
+  r.checks_run += 1;
+  for (auto const& t : m.tasks) {
+    for (Divergence const& d : t.schedule.divergent) {
+      if (d.warp && t.spec.num_warps <= 1) continue;
+      add(r, Rule::D24_DivergentCount, t.spec.name, resource_name(m, d.resource), to_string(d.op),
+          [&] {
+            return std::string(d.in_loop ? "runs in a loop whose bounds"
+                                         : "sits behind a guard that") +
+                   " depend on the " + (d.warp ? "warp" : "lane (thread)") +
+                   " index, so the task's " + (d.warp ? "warps" : "threads") +
+                   " arrive or wait a different number of times and the barrier phases never "
+                   "balance; compute the count from values uniform across the task (tile "
+                   "counts, ts::c<N>) and keep lane-dependent work inside works";
+          });
+    }
   }
 }
 

@@ -21,6 +21,7 @@ constexpr Report verify_structure(ManagerModel const& m) {
   verify::check_registers(m, r);
   verify::check_schedule_structure(m, r);
   verify::check_stage_roles(m, r);
+  verify::check_divergent_counts(m, r);
   verify::check_dependency_graph(m, r);
   verify::check_bracketing(m, r);
   verify::check_arrival_counts(m, r);

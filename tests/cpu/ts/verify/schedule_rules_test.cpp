@@ -95,9 +95,12 @@ struct PersistentStore : Store<T> {
   }
 };
 
-// Fills a queue (a CLC-style scheduler, which sm90 has no use for).
+// Fills a queue: the scheduler warp of a dynamic queue (it fetches tile indices and hands them
+// to the persistent tasks).
+template <int kWarp = 5, char kSuffix = 0>
 struct QueueFiller {
-  static constexpr ts::TaskSpec spec{.name = "scheduler", .warp_idx = 5};
+  static constexpr char kName[] = {'s', 'c', 'h', 'e', 'd', 'u', 'l', 'e', 'r', kSuffix, 0};
+  static constexpr ts::TaskSpec spec{.name = kName, .warp_idx = kWarp};
   using src = ts::list<>;
   using dst = ts::list<TileQueue<0>>;
   static constexpr void schedule(auto&, auto& q) { ts::work<&TileQueue<0>::push_tile>(q); }
@@ -125,14 +128,23 @@ TEST(Verify, R_B4_TwoWorkQueuesInOneTaskAreRejected) {
   EXPECT_TRUE(mentions(v->message, "lists 2 work queues in src")) << v->message;
 }
 
-TEST(Verify, R_B4_WorkQueueOnlyAsDestinationIsRejected) {
-  using M = ts::TaskManager<ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>, QueueFiller>,
+TEST(Verify, R_B4_SchedulerFillingTheQueueIsAccepted) {
+  using M = ts::TaskManager<ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>, QueueFiller<>>,
                             QueueGraph<TileQueue<0>>>;
+  ts::Report r = verify_manager<M>();
+  EXPECT_FALSE(r.has(Rule::B4_WorkQueue));
+}
+
+TEST(Verify, R_B4_TwoTasksFillingOneQueueAreRejected) {
+  using M = ts::TaskManager<
+      ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>, QueueFiller<>, QueueFiller<6, 'b'>>,
+      QueueGraph<TileQueue<0>>>;
   ts::Report r = verify_manager<M>();
   ASSERT_EQ(rule_ids(r), Ids{"R-B4"});
   ts::Violation const* v = first_of(r, Rule::B4_WorkQueue);
-  EXPECT_EQ(v->task, "scheduler");
+  EXPECT_EQ(v->task, "schedulerb");
   EXPECT_EQ(v->resource, "tile_queue");
+  EXPECT_TRUE(mentions(v->message, "task `scheduler` fills too")) << v->message;
 }
 
 // ---- R-B6

@@ -22,7 +22,7 @@ TEST(Verify, TutorialCopyPassesEveryCheck) {
   ts::Report r = verify_manager<CopyManager>();
   EXPECT_TRUE(r.ok());
   EXPECT_TRUE(r.violations.empty());
-  EXPECT_EQ(r.checks_run, 17);
+  EXPECT_EQ(r.checks_run, 19);
   EXPECT_TRUE(CopyManager::verify().ok());
 }
 
@@ -63,7 +63,7 @@ TEST(Diagnostic, EveryRuleHasAUniqueId) {
     EXPECT_EQ(ts::info(i.rule).id, i.id);
     ids.insert(i.id);
   }
-  EXPECT_EQ(ids.size(), 27u);  // 18 structural rules, R-D13, R-D16, R-M1..R-M7
+  EXPECT_EQ(ids.size(), 30u);  // 20 structural rules, R-D1, R-D13, R-D16, R-M1..R-M7
   EXPECT_EQ(ts::info(Rule::D10_WorkBracketing).id, "R-D10");
   EXPECT_EQ(ts::info(Rule::W2_WarpRange).id, "R-W2");
 }
@@ -86,3 +86,67 @@ TEST(Diagnostic, ToStrFormatsIntegers) {
 }
 
 }  // namespace
+
+// R-D24: the capture marks a pipeline op whose count follows the lane index, names the rule,
+// task, resource and op, and leaves a one-warp task's warp-index bound alone.
+namespace d24 {
+struct Ring {
+  static constexpr ts::ResourceSpec spec{
+      .name = "ring", .pipeline = ts::async_async(2, ts::threads(32), ts::threads(32))};
+  ts::SmemBuffer<int, 2 * 64> stages;
+  using smem_buffers = ts::buffers<&Ring::stages>;
+  void put(ts::Produce const&) {}
+  int take(ts::Consume const& s) const { return s.stage_idx; }
+};
+struct Items {
+  static constexpr ts::ResourceSpec spec{.name = "items"};
+  int n = 0;
+  void store(ts::Produce const&, int v) { (void)v; }
+};
+template <bool kLane>
+struct Load {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 1, .num_warps = 1};
+  using src = ts::list<>;
+  using dst = ts::list<Ring>;
+  static constexpr void schedule(auto& ctx, auto& ring) {
+    int const extra = kLane ? ctx.task_thread_idx() % 2 : ctx.warp_idx() % 4 - 1;  // warp 1: 0
+    ctx.domain_loop(ts::c<2> + extra, [&](auto&) {
+      ring.acquire();
+      ts::work<&Ring::put>(ring);
+      ring.commit();
+    });
+  }
+};
+struct Store {
+  static constexpr ts::TaskSpec spec{.name = "store", .warp_idx = 0, .num_warps = 1};
+  using src = ts::list<Ring>;
+  using dst = ts::list<Items>;
+  static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
+    ctx.domain_loop(ts::c<2>, [&](auto&) {
+      ring.wait();
+      auto v = ts::work<&Ring::take>(ring);
+      ring.release();
+      ts::work<&Items::store>(out, v);
+    });
+  }
+};
+template <bool kLane>
+using Manager = ts::TaskManager<ts::Tasks<Load<kLane>, Store>,
+                                ts::Graph<ts::DependsOn<Ring>, ts::DependsOn<Items, Ring>>,
+                                ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;
+}  // namespace d24
+
+TEST(Verify, R_D24_LaneDependentCountIsNamed) {
+  ts::Report r = ts::verify_structure(d24::Manager<true>::model("d24"));
+  ASSERT_TRUE(r.has(Rule::D24_DivergentCount));
+  ts::Violation const* v = nullptr;
+  for (auto const& x : r.violations)
+    if (x.rule == Rule::D24_DivergentCount) v = &x;
+  EXPECT_EQ(v->task, "load");
+  EXPECT_EQ(v->resource, "ring");
+  EXPECT_EQ(v->op, "acquire");
+  EXPECT_NE(v->message.find("loop whose bounds depend on the lane"), std::string::npos)
+      << v->message;
+  EXPECT_FALSE(
+      ts::verify_structure(d24::Manager<false>::model("d24")).has(Rule::D24_DivergentCount));
+}
