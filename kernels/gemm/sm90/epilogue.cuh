@@ -99,8 +99,11 @@ struct Epilogue {
     // rolled subtile loop would share them, but keeps every accumulator live through each pass
     // and spilled 312 bytes.
     float amax = 0.0f;  // of this thread's values (fp8 D only)
+    // A subtile's column terms are loaded while the one before it is finished and stored (see
+    // store_subtile); the first subtile's here, beside the row terms' loads.
+    Columns cols = s.beta == 0.0f ? column_terms(tile.n * kTileN, s) : Columns{};
     [&]<int... kE>(std::integer_sequence<int, kE...>) {
-      (store_subtile<kE>(accum, tile, s, rows, amax), ...);
+      (store_subtile<kE>(accum, tile, s, rows, cols, amax), ...);
     }
     (std::make_integer_sequence<int, kEpiTiles>{});
     if constexpr (kFp8Out) report_amax(amax);
@@ -200,7 +203,7 @@ struct Epilogue {
   // values in, then a TMA store or, clipped at N, the threads' own stores. Nothing beyond N.
   template <int kE, class Acc>
   WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s, Rows const& rows,
-                               float& amax) const {
+                               Columns& cols, float& amax) const {
     using namespace cute;
     int const sub_col0 = tile.n * kTileN + kE * kEpiN;
     if (sub_col0 >= s.n) return;  // uniform
@@ -218,14 +221,19 @@ struct Epilogue {
       }
     }
     warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+    // This subtile's column terms: loaded during the previous subtile (or with the row terms), so
+    // that their global-memory latency hides behind its finish and store; with C they are loaded
+    // only now, after load_c: held across it, the terms of a chain with both col_scale and a
+    // column bias spilled (24 bytes, cooperative).
     if (with_c) {
       load_c(buffer, tile, sub_col0, s);
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+      cols = column_terms(sub_col0, s);
     }
-    // Loaded here, not before the waits above: held across load_c, the column terms of a chain with
-    // both col_scale and a column bias spilled (24 bytes, cooperative).
-    Columns const cols = column_terms(sub_col0, s);
     stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
+    if constexpr (kE + 1 < kEpiTiles) {
+      if (!with_c) cols = column_terms(sub_col0 + kEpiN, s);  // the next subtile's
+    }
     if constexpr (Ops::kChunks) {
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);  // every z of the subtile staged
       finish(buffer, tile, sub_col0, s);
