@@ -53,8 +53,13 @@ cd "$target"
 parallel=()
 if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n 4); fi
 debugger=()
-if [[ -n ${PYTEST_UNDER_GDB:-} ]] && command -v gdb >/dev/null; then
-  debugger=(gdb -batch -ex run -ex bt -ex "info sharedlibrary" --args)
+if [[ -n ${PYTEST_UNDER_GDB:-} ]]; then
+  if command -v gdb >/dev/null; then
+    debugger=(gdb -batch -ex run -ex "thread apply all bt" -ex "info sharedlibrary" --args)
+  else  # no gdb: at least the Python stacks of every thread when the process dies
+    echo "python_gpu_check: no gdb here; Python's faulthandler instead"
+    export PYTHONFAULTHANDLER=1
+  fi
 fi
 set +e
 # shellcheck disable=SC2086  # PYTEST_ARGS is words
