@@ -91,7 +91,7 @@ shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4
 providers=warploom,warploom_coop,warploom_pp,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
 for epilogue in bias_gelu bias_silu; do
   want bench || break
-  run "bench-$epilogue" 75 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
+  run "bench-$epilogue" 150 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
 done
 want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
