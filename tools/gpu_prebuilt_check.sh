@@ -57,7 +57,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan gemm-edges bench host-costs python python-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan gemm-edges bench ncu host-costs python python-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -80,8 +80,9 @@ fi
 epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
 want gemm-epilogue && run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
 # Device alpha/beta (graph replays with new values), fp8 D with its scale and amax, and the plain
-# kernels' own tests after the epilogue changed.
-scalar_tests='DeviceScalars.*:Fp8Output.*:TsGemm.*:SimtGemm.*'
+# kernels' own tests after the epilogue changed (TsGemm's prebuilt bf16 "tn" ones: the rest of
+# TsGemm compiles dozens of configurations, more than a step's minutes).
+scalar_tests='DeviceScalars.*:Fp8Output.*:SimtGemm.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
 want scalars && run scalars 240 "$T/gemm_test" --gtest_filter="$scalar_tests"
 want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
@@ -94,6 +95,16 @@ for epilogue in bias_gelu bias_silu; do
   run "bench-$epilogue" 150 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
 done
+# Nsight Compute on the fused (bias + GELU) and plain ping-pong kernels at 8192x8192x1024, where
+# fusing costs most: the full section set, and the fused kernel's per-instruction stall samples.
+if want ncu; then
+  run ncu 240 ncu --set full -k regex:ts_gemm_kernel --launch-count 6 \
+    -o "$OUT/epilogue_8192x8192x1024" -f "$B/warploom" bench gemm --shapes 8192x8192x1024 \
+    --epilogue bias_gelu --providers warploom_pp,warploom_plain --reps 1 --no-check
+  run ncu-details 60 ncu -i "$OUT/epilogue_8192x8192x1024.ncu-rep" --page details
+  run ncu-source 60 sh -c "ncu -i '$OUT/epilogue_8192x8192x1024.ncu-rep' --page source --csv \
+    --print-source sass | xz > '$OUT/epilogue_8192x8192x1024_source.csv.xz'"
+fi
 want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
 python_out=$(mktemp -d)
