@@ -252,7 +252,11 @@ struct Epilogue {
 
   // Byte offset of (row, byte) in a staging buffer: row-major, 128 bytes per row, 16-byte chunks
   // XOR-swizzled by row % 8 (cute's Swizzle<3, 4, 3>, the TMA's 128B swizzle).
-  static WL_DEVICE int swizzled(int row, int byte) { return (row * 128 + byte) ^ (row % 8 << 4); }
+  static WL_DEVICE int swizzled(int row, int byte) {
+    // Unsigned (row and byte are never negative): row % 8 of a signed int costs a sign fix-up.
+    auto const r = static_cast<unsigned>(row);
+    return static_cast<int>((r * 128u + static_cast<unsigned>(byte)) ^ ((r & 7u) << 4));
+  }
 
   // This thread's accumulator values of subtile kE, alpha * acc (+ beta * the C in the buffer),
   // into the buffer; with a fused chain z: the row factor for alpha, times the column scale, plus
@@ -351,12 +355,14 @@ struct Epilogue {
     struct alignas(16) Run {
       TD v[kPerChunk];
     };
-    int const t = thread();
+    auto const t = static_cast<unsigned>(thread());
     bool const by_column = Ops::walks_columns(p->epilogue);
+    // Unsigned: the divisions and remainders by powers of two become shifts and masks (signed, they
+    // cost about 10 of the loop's instructions per chunk).
 #pragma unroll 1
-    for (int i = t; i < kChunks; i += kThreads) {
-      int const r = by_column ? i % kTileM : i / kChunksPerRow;
-      int const chunk = by_column ? i / kTileM : i % kChunksPerRow;
+    for (unsigned i = t; i < unsigned{kChunks}; i += unsigned{kThreads}) {
+      int const r = static_cast<int>(by_column ? i % kTileM : i / kChunksPerRow);
+      int const chunk = static_cast<int>(by_column ? i / kTileM : i % kChunksPerRow);
       auto* const at = reinterpret_cast<Run*>(buffer + swizzled(r, chunk * 16));
       epi::Chunk<kPerChunk> c{.v = {},
                               .row = tile.m * kTileM + r,
