@@ -225,7 +225,9 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
-// Auto the one measured faster for problems of that size (docs/kernels/sm90_ts_gemm.md).
+// Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of
+// 8192 x 8192 and more, and for every epilogue with an activation, a residual or a pre-activation
+// output; docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
 }  // namespace warploom::gemm

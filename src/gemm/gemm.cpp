@@ -616,8 +616,16 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   // 16384x16384x4096: 684 against 658; 8192^3: within 2 % either way), where its warpgroups'
   // epilogues hide behind each other's main loops; on smaller outputs the cooperative kernel's
   // 128 x 256 tiles are faster (4096^3: 740 against 690; 1024x8192x8192: 757 against 700).
+  // An epilogue with a second pass over each subtile (an activation, a residual or the
+  // pre-activation output: epilogue_ops.cuh's Chunk phase) takes ping-pong on every size: the
+  // cooperative design's epilogue stalls both warpgroups' tensor cores, ping-pong's runs beside the
+  // other warpgroup's main loop (bf16 bias + GELU, H200, 2026-12-01: 4096^3 0.218 against 0.237 ms,
+  // 1024x8192x8192 0.208 against 0.213, 8192x8192x1024 0.320 against 0.397; SiLU alike).
+  GemmEpilogue const& e = args.epilogue;
+  bool const second_pass = e.activation != Activation::Identity || e.residual.data != nullptr ||
+                           e.pre_activation.data != nullptr;
   bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
-  return large_output ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+  return large_output || second_pass ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {

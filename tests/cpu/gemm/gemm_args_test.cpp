@@ -841,8 +841,8 @@ TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
   }
 }
 
-// Auto picks ping-pong for outputs of 8192 x 8192 and more (where it measured faster) and the
-// cooperative design otherwise; an explicit design is kept.
+// Auto picks ping-pong for outputs of 8192 x 8192 and more and for epilogues with a second pass
+// (where it measured faster), the cooperative design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
   a.m = a.n = 8192;
@@ -855,6 +855,17 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   a.k = 8192;
   a.m = 1024;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
+  // An epilogue with a second pass (activation, residual, pre-activation) takes ping-pong on any
+  // size; a bias or scales alone (folded into the accumulator pass) do not.
+  float const bias[1] = {};
+  a.epilogue.bias = bias;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
+  a.epilogue.activation = Activation::SiLU;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Cooperative), ConsumerDesign::Cooperative);
+  a.epilogue.activation = Activation::Identity;
+  a.epilogue.residual = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
