@@ -51,7 +51,9 @@ if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
   mkdir -p "$(dirname "$BUILT_AT")" && ln -sfn "$PWD" "$BUILT_AT"
 fi
 [[ -d $BUILD/bin ]] || tar -xJf "$BUILD.tar.xz"
-export WARPLOOM_CACHE_DIR=$(mktemp -d)
+# One kernel cache for the whole check, kept in the build folder: a later call on a machine still
+# warm finds the instances an earlier one compiled.
+export WARPLOOM_CACHE_DIR=${WARPLOOM_CACHE_DIR:-$PWD/$BUILD-jit-cache}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit \
   --format=csv,noheader | tee -a "$LOG"
 B=$BUILD/bin

@@ -56,8 +56,11 @@ debugger=()
 if [[ -n ${PYTEST_UNDER_GDB:-} ]]; then
   if command -v gdb >/dev/null; then
     debugger=(gdb -batch -ex run -ex "thread apply all bt" -ex "info sharedlibrary" --args)
-  else  # no gdb: at least the Python stacks of every thread when the process dies
-    echo "python_gpu_check: no gdb here; Python's faulthandler instead"
+  else  # no gdb: the native stack from a preloaded signal handler, and Python's stacks
+    echo "python_gpu_check: no gdb here; tools/abort_backtrace.c and faulthandler instead"
+    if "${CC:-cc}" -shared -fPIC -O1 -o "$out/abort_backtrace.so" tools/abort_backtrace.c; then
+      export LD_PRELOAD="$out/abort_backtrace.so${LD_PRELOAD:+:$LD_PRELOAD}"
+    fi
     export PYTHONFAULTHANDLER=1
   fi
 fi
