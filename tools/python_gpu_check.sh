@@ -58,7 +58,7 @@ if [[ -n ${PYTEST_UNDER_GDB:-} ]]; then
     debugger=(gdb -batch -ex run -ex "thread apply all bt" -ex "info sharedlibrary" --args)
   else  # no gdb: the native stack from a preloaded signal handler, and Python's stacks
     echo "python_gpu_check: no gdb here; tools/abort_backtrace.c and faulthandler instead"
-    if "${CC:-cc}" -shared -fPIC -O1 -o "$out/abort_backtrace.so" tools/abort_backtrace.c; then
+    if "${CC:-cc}" -shared -fPIC -O1 -o "$out/abort_backtrace.so" "$tests/../../tools/abort_backtrace.c"; then
       export LD_PRELOAD="$out/abort_backtrace.so${LD_PRELOAD:+:$LD_PRELOAD}"
     fi
     export PYTHONFAULTHANDLER=1
