@@ -115,7 +115,7 @@ python_out=$(mktemp -d)
 want python && run python-relu 90 env BUILD="$BUILD" OUT="$python_out" PYTEST_UNDER_GDB=1 \
   PYTEST_ARGS="$PWD/python/tests/test_epilogue_gpu.py -k bfloat16-relu -s" \
   bash tools/python_gpu_check.sh
-want python && run python 150 env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
+want python && run python "${PYTHON_LIMIT:-150}" env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
 # warploom.nn.Linear against torch's Linear + activation, and the host cost of a call from Python
 # (the package tools/python_gpu_check.sh installed into build/python-site).
 want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site" \

@@ -51,7 +51,7 @@ echo "built and installed the package: $((SECONDS - start)) s"
 tests=$PWD/python/tests
 cd "$target"
 parallel=()
-if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n 4); fi
+if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n "${PYTEST_WORKERS:-4}"); fi
 debugger=()
 if [[ -n ${PYTEST_UNDER_GDB:-} ]]; then
   if command -v gdb >/dev/null; then
