@@ -209,6 +209,25 @@ GemmContender warploom_contender(std::string name, std::string description, wg::
           kernel == wg::GemmKernel::Auto ? warploom_space : nullptr};
 }
 
+// gemm() with one consumer design forced (the problem's epilogue included): what Auto's choice
+// between them (gemm.cpp, selected_design) is measured against.
+GemmContender warploom_design_contender(std::string name, wg::ConsumerDesign design) {
+  return {std::move(name),
+          std::string("gemm() with the ") + std::string(wg::to_string(design)) +
+              " design forced (Auto picks one by shape and epilogue)",
+          [](wg::GemmArguments const& args) {
+            wg::check_arguments(args, wg::GemmKernel::TensorCore);
+          },
+          [design](wg::GemmArguments const&) -> GemmLaunch {
+            return [design](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+              wg::GemmTuning tuning = gemm_tuning(t);
+              tuning.kernel = wg::GemmKernel::TensorCore;
+              tuning.design = design;
+              wg::gemm(a, s, tuning);
+            };
+          }};
+}
+
 // Ours without the epilogue: the plain GEMM's time, what the fused epilogue costs on top of it (it
 // solves another problem: checked against the reference without the epilogue).
 GemmContender warploom_plain_contender() {
@@ -348,6 +367,8 @@ std::vector<GemmContender> const& contenders() {
       warploom_contender("warploom_simt", "gemm() with GemmKernel::Simt: the SIMT TS GEMM",
                          wg::GemmKernel::Simt),
       warploom_plan_contender(),
+      warploom_design_contender("warploom_coop", wg::ConsumerDesign::Cooperative),
+      warploom_design_contender("warploom_pp", wg::ConsumerDesign::PingPong),
       warploom_plain_contender(),
       {"warploom_unfused",
        "gemm() without the epilogue, then a bias+activation kernel (the unfused chain on ours)",
@@ -414,7 +435,8 @@ harness::PlanFamily gemm_plan_family() {
   for (GemmContender const& c : contenders())
     family.providers.push_back({c.name, c.description,
                                 [&c](h::Problem const& p) { return make_plan(c, gemm_problem(p)); },
-                                c.name != "warploom_simt" && c.name != "warploom_plan"});
+                                c.name != "warploom_simt" && c.name != "warploom_plan" &&
+                                    c.name != "warploom_coop" && c.name != "warploom_pp"});
   return family;
 }
 

@@ -51,13 +51,15 @@ if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
   mkdir -p "$(dirname "$BUILT_AT")" && ln -sfn "$PWD" "$BUILT_AT"
 fi
 [[ -d $BUILD/bin ]] || tar -xJf "$BUILD.tar.xz"
-export WARPLOOM_CACHE_DIR=$(mktemp -d)
+# One kernel cache for the whole check, kept in the build folder: a later call on a machine still
+# warm finds the instances an earlier one compiled.
+export WARPLOOM_CACHE_DIR=${WARPLOOM_CACHE_DIR:-$PWD/$BUILD-jit-cache}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit \
   --format=csv,noheader | tee -a "$LOG"
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue ops-plan gemm-edges bench host-costs python sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan gemm-edges bench ncu host-costs python python-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -69,21 +71,42 @@ if want precompile; then
       for cluster in 1x1 2x1 1x2; do configs+=("bf16_bf16_${letters}_${design}_${cluster}"); done
     done
   done
+  # fp8 outputs and a device alpha in a fused chain (tests/gpu/gemm/fp8_output_test.cpp,
+  # device_scalars_test.cpp).
+  for design in cooperative_s4_b2 pingpong_s6_b1; do
+    for types in bf16_e4m3 bf16_e5m2 e4m3_e4m3 fp16_e4m3; do configs+=("${types}_tn_${design}_1x1"); done
+  done
+  configs+=(bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_colbiasfp32_preact_gelu_residual)
   run precompile 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
 fi
 epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
 want gemm-epilogue && run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
+# Device alpha/beta (graph replays with new values), fp8 D with its scale and amax, and the plain
+# kernels' own tests after the epilogue changed (TsGemm's prebuilt bf16 "tn" ones: the rest of
+# TsGemm compiles dozens of configurations, more than a step's minutes).
+scalar_tests='DeviceScalars.*:Fp8Output.*:SimtGemm.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
+want scalars && run scalars 240 "$T/gemm_test" --gtest_filter="$scalar_tests"
 want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
-want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
+want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
 shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096
-providers=warploom,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
+providers=warploom,warploom_coop,warploom_pp,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
 for epilogue in bias_gelu bias_silu; do
   want bench || break
-  run "bench-$epilogue" 75 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
+  run "bench-$epilogue" 150 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
 done
+# Nsight Compute on the fused (bias + GELU) and plain ping-pong kernels at 8192x8192x1024, where
+# fusing costs most: the full section set, and the fused kernel's per-instruction stall samples.
+if want ncu; then
+  run ncu 240 ncu --set full -k regex:ts_gemm_kernel --launch-count 6 \
+    -o "$OUT/epilogue_8192x8192x1024" -f "$B/warploom" bench gemm --shapes 8192x8192x1024 \
+    --epilogue bias_gelu --providers warploom_pp,warploom_plain --reps 1 --no-check
+  run ncu-details 60 ncu -i "$OUT/epilogue_8192x8192x1024.ncu-rep" --page details
+  run ncu-source 60 sh -c "ncu -i '$OUT/epilogue_8192x8192x1024.ncu-rep' --page source --csv \
+    --print-source sass | xz > '$OUT/epilogue_8192x8192x1024_source.csv.xz'"
+fi
 want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
 python_out=$(mktemp -d)
@@ -92,13 +115,17 @@ python_out=$(mktemp -d)
 want python && run python-relu 90 env BUILD="$BUILD" OUT="$python_out" PYTEST_UNDER_GDB=1 \
   PYTEST_ARGS="$PWD/python/tests/test_epilogue_gpu.py -k bfloat16-relu -s" \
   bash tools/python_gpu_check.sh
-want python && run python 150 env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
+want python && run python "${PYTHON_LIMIT:-150}" env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
+# warploom.nn.Linear against torch's Linear + activation, and the host cost of a call from Python
+# (the package tools/python_gpu_check.sh installed into build/python-site).
+want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site" \
+  python3 bench/python/linear_and_overhead.py --json "$OUT/linear_and_overhead.json"
 # The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
 # synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
 for tool in memcheck synccheck racecheck; do
   want sanitizers || break
-  filter=$epilogue_tests
-  [[ $tool == racecheck ]] && filter='TsGemmEpilogue.ColumnMajorD:SimtGemmEpilogue.*'
+  filter="$epilogue_tests:DeviceScalars.*:Fp8Output.*"
+  [[ $tool == racecheck ]] && filter='TsGemmEpilogue.ColumnMajorD:SimtGemmEpilogue.*:Fp8Output.*'
   run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/gemm_test" --gtest_filter="$filter"
   run "$tool-ops" 45 compute-sanitizer --tool "$tool" --error-exitcode 1 \

@@ -51,10 +51,18 @@ echo "built and installed the package: $((SECONDS - start)) s"
 tests=$PWD/python/tests
 cd "$target"
 parallel=()
-if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n 4); fi
+if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n "${PYTEST_WORKERS:-4}"); fi
 debugger=()
-if [[ -n ${PYTEST_UNDER_GDB:-} ]] && command -v gdb >/dev/null; then
-  debugger=(gdb -batch -ex run -ex bt -ex "info sharedlibrary" --args)
+if [[ -n ${PYTEST_UNDER_GDB:-} ]]; then
+  if command -v gdb >/dev/null; then
+    debugger=(gdb -batch -ex run -ex "thread apply all bt" -ex "info sharedlibrary" --args)
+  else  # no gdb: the native stack from a preloaded signal handler, and Python's stacks
+    echo "python_gpu_check: no gdb here; tools/abort_backtrace.c and faulthandler instead"
+    if "${CC:-cc}" -shared -fPIC -O1 -o "$out/abort_backtrace.so" "$tests/../../tools/abort_backtrace.c"; then
+      export LD_PRELOAD="$out/abort_backtrace.so${LD_PRELOAD:+:$LD_PRELOAD}"
+    fi
+    export PYTHONFAULTHANDLER=1
+  fi
 fi
 set +e
 # shellcheck disable=SC2086  # PYTEST_ARGS is words

@@ -30,7 +30,8 @@
 namespace warploom::gemm {
 
 // E4M3 and E5M2 are the OCP fp8 formats (CUDA's __nv_fp8_e4m3 / __nv_fp8_e5m2: e4m3 has no
-// infinities, max 448; e5m2 is IEEE-like, max 57344). They are input types only.
+// infinities, max 448; e5m2 is IEEE-like, max 57344). Input types, and D's type on the tensor
+// cores (GemmArguments::scale_d, amax_d).
 enum class ScalarType { F16, BF16, F32, F64, E4M3, E5M2 };
 enum class MatrixLayout { RowMajor, ColMajor };
 
@@ -124,6 +125,15 @@ struct GemmArguments {
   std::int64_t batch_stride_d = kPacked;  // never 0 with batch > 1: D is not broadcast
   float alpha = 1.0f;                     // widened to double for fp64
   float beta = 0.0f;
+  // alpha and beta in device memory, as cuBLAS's CUBLAS_POINTER_MODE_DEVICE: a set pointer is read
+  // by the kernel when it runs, in place of alpha (beta), so an earlier kernel on the stream may
+  // compute it and a captured CUDA graph replays with whatever value it holds then. One float each
+  // (widened to double for fp64), 4-byte aligned, in memory the device reads; null (the default):
+  // the host value. The host value must then keep its default (alpha 1, beta 0), so that no call
+  // means both. beta_ptr requires C: whether C is read is decided on the device (*beta_ptr != 0),
+  // so every rule of C applies as for beta != 0.
+  float const* alpha_ptr = nullptr;
+  float const* beta_ptr = nullptr;
   // Per-tensor scales of fp8 inputs, as cuBLASLt's A/B scale pointers: device pointers to one
   // float each (4-byte aligned), read by the kernel when it runs (so they may be produced by an
   // earlier kernel on the stream); null means 1. D = alpha * *scale_a * *scale_b * (A . B) +
@@ -131,6 +141,15 @@ struct GemmArguments {
   // (fold the factor into alpha, or into the data).
   float const* scale_a = nullptr;
   float const* scale_b = nullptr;
+  // An fp8 D (d_type e4m3 or e5m2, from fp8 or 16-bit inputs, on the tensor cores only): D =
+  // saturate_to_fp8(*scale_d * z) with z = alpha * scale_a * scale_b * (A . B), rounded to nearest
+  // and clamped to the format's largest finite value (448, 57344) as cuBLASLt's D scale does;
+  // scale_d null means 1. amax_d, when set, receives max |z| over D (before scale_d, as cuBLASLt's
+  // AMAX_D_POINTER), set on the stream, not accumulated across calls: what the next step's scale
+  // is computed from. Both are device pointers to one float, 4-byte aligned, taken only with an
+  // fp8 D, which has no C (beta 0, no beta_ptr) and no fused epilogue.
+  float const* scale_d = nullptr;
+  float* amax_d = nullptr;
   GemmEpilogue epilogue;  // fused bias, scales, activation, residual, pre-activation output
 };
 
@@ -167,22 +186,26 @@ struct GemmTuning {
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
 // Every kernel: every enumeration value in range; M, N, K at most kMaxExtent, batch >= 1, and
 // M x N x batch at most 2^30 tiles of 64 x 64 (tile indices are 32-bit); A, B, D non-null (C too
-// when beta != 0); A and B of one type (no e4m3 x e5m2 mix); D of that type, or fp32 for fp16/bf16
-// inputs, or bf16, fp16 or fp32 for fp8 inputs (no fp8 output); C of D's type and layout;
-// scale_a / scale_b only with fp8 inputs, 4-byte aligned; leading dimensions at least the
-// contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do not overlap (Matrix);
-// every operand's extent in bytes within 64-bit offsets and the address space; every base pointer
-// aligned to its element; D sharing no byte with A or B, and with C only as C itself (in place:
-// c.data == d with D's ld and batch stride). TensorCore adds: fp16, bf16 or fp8 inputs; for fp8, A
-// row-major and B column-major (both K-major: wgmma reads 8-bit operands from shared memory only
-// K-major); A's, B's and D's base pointers 16-byte aligned and their leading dimensions and batch
-// strides multiples of 16 bytes below 2^40 bytes (TMA's rules; for fp8 a row-major A and
-// column-major B need K, or their ld, a multiple of 16). Auto accepts what either kernel runs. The
-// fused epilogue (both kernels run it): a valid activation, a finite leaky_slope for LeakyReLU; the
-// bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their element; residual and
-// pre_activation of D's type, in either layout, their ld and batch stride resolved and checked like
-// C's (pre_activation like D's: never broadcast); pre_activation overlapping none of A, B, C, D and
-// the residual, the residual not overlapping D, the vectors neither D nor pre_activation.
+// when beta != 0 or beta_ptr is set); A and B of one type (no e4m3 x e5m2 mix); D of that type, or
+// fp32 for fp16/bf16 inputs, or bf16, fp16 or fp32 for fp8 inputs, or fp8 on the tensor cores
+// (then no C, no fused epilogue); scale_d / amax_d only with an fp8 D; C of D's type and layout;
+// scale_a / scale_b only with fp8 inputs; alpha_ptr only with alpha = 1, beta_ptr only with beta =
+// 0; these device scalars (and scale_d, amax_d) 4-byte aligned and sharing no byte with D,
+// pre_activation or amax_d (another CTA could overwrite one before this one read it); leading
+// dimensions at least the contiguous extent; batch strides kPacked, 0 (A, B, C) or batches that do
+// not overlap (Matrix); every operand's extent in bytes within 64-bit offsets and the address
+// space; every base pointer aligned to its element; D sharing no byte with A or B, and with C only
+// as C itself (in place: c.data == d with D's ld and batch stride). TensorCore adds: fp16, bf16 or
+// fp8 inputs; for fp8, A row-major and B column-major (both K-major: wgmma reads 8-bit operands
+// from shared memory only K-major); A's, B's and D's base pointers 16-byte aligned and their
+// leading dimensions and batch strides multiples of 16 bytes below 2^40 bytes (TMA's rules; for fp8
+// a row-major A and column-major B need K, or their ld, a multiple of 16). Auto accepts what either
+// kernel runs. The fused epilogue (both kernels run it): a valid activation, a finite leaky_slope
+// for LeakyReLU; the bias fp32 or of D's type, along a valid Broadcast; vectors aligned to their
+// element; residual and pre_activation of D's type, in either layout, their ld and batch stride
+// resolved and checked like C's (pre_activation like D's: never broadcast); pre_activation
+// overlapping none of A, B, C, D and the residual, the residual not overlapping D, the vectors
+// neither D nor pre_activation.
 void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // check_arguments, then `args` with every leading dimension and batch stride resolved (ld 0 and
@@ -202,7 +225,9 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
-// Auto the one measured faster for problems of that size (docs/kernels/sm90_ts_gemm.md).
+// Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of
+// 8192 x 8192 and more, and for every epilogue with an activation, a residual or a pre-activation
+// output; docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
 }  // namespace warploom::gemm

@@ -72,16 +72,22 @@ Epilogue epilogue_of(GemmEpilogue const& e) {
           operand(e.residual)};
 }
 
-// `scale_a`, `scale_b`: the fp8 per-tensor scales (device values, null = 1), folded into alpha in
-// double.
+// The device scalars of `args` (null: absent), read when the reference runs as the GEMM reads
+// them: alpha_ptr and beta_ptr in place of alpha and beta, the fp8 per-tensor scales folded into
+// alpha in double (null = 1).
+struct DeviceScalars {
+  float const *alpha, *beta, *scale_a, *scale_b;
+};
+
 __global__ void reference_kernel(int m, int n, int k, int batch, Operand a, Operand b, Operand c,
-                                 double alpha, double beta, float const* scale_a,
-                                 float const* scale_b, Epilogue e, double* out,
-                                 double* pre_activation) {
+                                 double alpha, double beta, DeviceScalars s, Epilogue e,
+                                 double* out, double* pre_activation) {
   int const j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (j >= n) return;
-  if (scale_a != nullptr) alpha *= *scale_a;
-  if (scale_b != nullptr) alpha *= *scale_b;
+  if (s.alpha != nullptr) alpha = *s.alpha;
+  if (s.beta != nullptr) beta = *s.beta;
+  if (s.scale_a != nullptr) alpha *= *s.scale_a;
+  if (s.scale_b != nullptr) alpha *= *s.scale_b;
   for (int l = static_cast<int>(blockIdx.z); l < batch; l += static_cast<int>(gridDim.z)) {
     for (int i = static_cast<int>(blockIdx.y); i < m; i += static_cast<int>(gridDim.y)) {
       double sum = 0.0;
@@ -110,8 +116,9 @@ void reference_gemm(GemmArguments const& args, double* out, cudaStream_t stream,
   dim3 const grid((r.n + kThreads - 1) / kThreads, r.m < kMaxGridYZ ? r.m : kMaxGridYZ,
                   r.batch < kMaxGridYZ ? r.batch : kMaxGridYZ);
   reference_kernel<<<grid, kThreads, 0, stream>>>(
-      r.m, r.n, r.k, r.batch, operand(r.a), operand(r.b), operand(r.c), r.alpha, r.beta, r.scale_a,
-      r.scale_b, epilogue_of(r.epilogue), out, pre_activation);
+      r.m, r.n, r.k, r.batch, operand(r.a), operand(r.b), operand(r.c), r.alpha, r.beta,
+      DeviceScalars{r.alpha_ptr, r.beta_ptr, r.scale_a, r.scale_b}, epilogue_of(r.epilogue), out,
+      pre_activation);
   WL_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -47,7 +47,8 @@ WL_HOST_DEVICE double reference_activation(Activation a, double z, double slope)
 }
 
 // With z(l, i, j) = alpha * scale_a * scale_b * row_scale[i] * col_scale[j] * sum_k A(i, k) B(k, j)
-// + beta * C(i, j) + bias (the scales read on the device, 1 when null; no bias: 0),
+// + beta * C(i, j) + bias (the scales read on the device, 1 when null; alpha and beta through
+// alpha_ptr and beta_ptr when set, as the GEMM reads them; no bias: 0),
 // out[(l * m + i) * n + j] = activation(z) + residual(i, j), and, when `pre_activation` is not
 // null, pre_activation[(l * m + i) * n + j] = z. Both hold batch * m * n doubles (row-major,
 // packed). `args.d` and `args.epilogue.pre_activation` are ignored. Checks `args` first.

@@ -27,7 +27,11 @@ def _framework(x):
 
 def _dlpack(x, **stream):
     """x.__dlpack__(**stream); for a torch fp8 tensor that torch cannot export (DLPack had no
-    float8 before 1.1), its bytes as uint8 with the type code beside them."""
+    float8 before 1.1), its bytes as uint8 with the type code beside them. A torch tensor that
+    requires grad (a parameter; any tensor inside a custom op's autograd) is exported detached:
+    torch refuses to export it otherwise, and the GEMM only reads or writes its memory."""
+    if getattr(x, "requires_grad", False) and _framework(x) == "torch":
+        x = x.detach()
     try:
         return x.__dlpack__(**stream)
     except (BufferError, RuntimeError, TypeError):

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -87,13 +88,18 @@ class RelaxedCaptureMode {
 
 void check_device_pointers(GemmArguments const& r) {
   GemmEpilogue const& e = r.epilogue;
+  bool const reads_c = r.beta != 0.0f || r.beta_ptr != nullptr;  // (beta_ptr: maybe)
   std::vector<std::pair<char const*, void const*>> const pointers = {
       {"a.data", r.a.data},
       {"b.data", r.b.data},
-      {"c.data", r.beta != 0.0f ? r.c.data : nullptr},  // unread when beta == 0
+      {"c.data", reads_c ? r.c.data : nullptr},  // unread when beta == 0
       {"d", r.d},
+      {"alpha_ptr", r.alpha_ptr},
+      {"beta_ptr", r.beta_ptr},
       {"scale_a", r.scale_a},
       {"scale_b", r.scale_b},
+      {"scale_d", r.scale_d},
+      {"amax_d", r.amax_d},
       {"epilogue.bias", e.bias},
       {"epilogue.row_scale", e.row_scale},
       {"epilogue.col_scale", e.col_scale},
@@ -104,8 +110,15 @@ void check_device_pointers(GemmArguments const& r) {
   for (auto const& [name, p] : pointers) {
     if (p == nullptr) continue;
     std::string const why = unreachable(p, pageable_known, pageable);
-    if (!why.empty())
-      throw std::invalid_argument("gemm: " + std::string(name) + " = " + hex(p) + why);
+    if (why.empty()) continue;
+    // cuBLAS's default pointer mode takes alpha and beta from the host: a caller used to it may
+    // pass a host address here.
+    std::string_view const n = name;
+    std::string const host_value =
+        n == "alpha_ptr" || n == "beta_ptr"
+            ? " (a value on the host goes in " + std::string(n.substr(0, n.size() - 4)) + ")"
+            : "";
+    throw std::invalid_argument("gemm: " + std::string(name) + " = " + hex(p) + why + host_value);
   }
 }
 

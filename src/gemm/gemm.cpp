@@ -289,6 +289,20 @@ std::vector<Vector> vectors_of(GemmArguments const& a) {
   return v;
 }
 
+// The device scalars the kernels read (one float each), by their argument names: set ones only.
+struct Scalar {
+  char const* name;
+  float const* data;
+};
+std::vector<Scalar> scalars_of(GemmArguments const& a) {
+  std::vector<Scalar> v;
+  for (Scalar const s :
+       {Scalar{"alpha_ptr", a.alpha_ptr}, Scalar{"beta_ptr", a.beta_ptr},
+        Scalar{"scale_a", a.scale_a}, Scalar{"scale_b", a.scale_b}, Scalar{"scale_d", a.scale_d}})
+    if (s.data != nullptr) v.push_back(s);
+  return v;
+}
+
 // The first rule of the tensor-core GEMM that resolved arguments break, as an error message; ""
 // when it can run them. (C is read by the threads, not by TMA: it has no rule of its own.)
 std::string tensor_core_violation(GemmArguments const& r) {
@@ -321,6 +335,17 @@ ByteRange range_of(Matrix const& x, int rows, int cols, int batch) {
   return range_of(x.data, x.type, x.layout, x.ld, x.batch_stride, rows, cols, batch);
 }
 
+// Each CTA reads the device scalars when it starts a tile, while other CTAs already write the
+// outputs: none may lie in `written`, the bytes of output `name`.
+void check_scalars_outside(GemmArguments const& args, ByteRange written, char const* name) {
+  for (Scalar const& s : scalars_of(args)) {
+    auto const first = reinterpret_cast<std::uintptr_t>(s.data);
+    if (written.overlaps({first, first + sizeof(float)}))
+      fail(std::string(s.name) + " lies inside " + name +
+           ": the kernel reads it while writing there (keep it in memory of its own)");
+  }
+}
+
 // D may be C exactly (in place: each element of C is read by the thread that then writes it) but
 // must share no byte with A or B, nor with a C laid out otherwise: another CTA could read an
 // element after it was overwritten, a wrong answer that depends on the schedule.
@@ -331,6 +356,20 @@ void check_d_aliasing(GemmArguments const& args) {
     fail("d overlaps a.data: D must not alias A or B (their memory ranges overlap)");
   if (d.overlaps(range_of(args.b, args.k, args.n, args.batch)))
     fail("d overlaps b.data: D must not alias A or B (their memory ranges overlap)");
+  check_scalars_outside(args, d, "d");
+  // amax_d is written by every CTA while they read A and B and write D.
+  if (args.amax_d != nullptr) {
+    auto const first = reinterpret_cast<std::uintptr_t>(args.amax_d);
+    ByteRange const amax{first, first + sizeof(float)};
+    for (auto const& [name, range] :
+         {std::pair{"d", d}, std::pair{"a.data", range_of(args.a, args.m, args.k, args.batch)},
+          std::pair{"b.data", range_of(args.b, args.k, args.n, args.batch)}})
+      if (amax.overlaps(range))
+        fail("amax_d lies inside " + std::string(name) +
+             ": the kernel writes it while it reads A and B and writes D (keep it in memory of "
+             "its own)");
+    check_scalars_outside(args, amax, "amax_d");
+  }
   if (args.c.data == nullptr || !d.overlaps(range_of(args.c, args.m, args.n, args.batch))) return;
   if (args.c.data != args.d || args.c.ld != args.ldd || args.c.batch_stride != args.batch_stride_d)
     fail(
@@ -379,6 +418,7 @@ void resolve_epilogue(GemmArguments& args) {
         {"a.data", range_of(args.a, args.m, args.k, args.batch)},
         {"b.data", range_of(args.b, args.k, args.n, args.batch)},
         {"d", d}};
+    check_scalars_outside(args, pre, "epilogue.pre_activation.data");
     if (args.c.data != nullptr)
       others.push_back({"c.data", range_of(args.c, args.m, args.n, args.batch)});
     if (e.residual.data != nullptr)
@@ -422,8 +462,22 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   if (args.a.data == nullptr) fail("a.data is null");
   if (args.b.data == nullptr) fail("b.data is null");
   if (args.d == nullptr) fail("d is null");
-  bool const reads_c = args.beta != 0.0f;
-  if (reads_c && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
+  // With beta in device memory the kernel decides on the device whether to read C, so C must be
+  // there and keep C's rules whatever value *beta_ptr holds when it runs.
+  bool const reads_c = args.beta != 0.0f || args.beta_ptr != nullptr;
+  bool const fp8_d = is_fp8(args.d_type);
+  // The epilogue reads C into D's staging buffer, in D's type: 8 bits would lose C's precision
+  // (cuBLASLt takes a 16-bit C beside an fp8 D, which this epilogue does not stage).
+  if (fp8_d && reads_c)
+    fail("beta = " + std::to_string(args.beta) +
+         (args.beta_ptr != nullptr ? " with beta_ptr" : "") +
+         " and d_type = " + std::string(to_string(args.d_type)) +
+         ": an fp8 D takes no C; keep beta 0 and beta_ptr null");
+  if (args.beta != 0.0f && args.c.data == nullptr) fail("c.data is null but beta != 0 reads C");
+  if (args.beta_ptr != nullptr && args.c.data == nullptr)
+    fail(
+        "c.data is null but beta_ptr is set: the kernel reads C whenever *beta_ptr != 0, which "
+        "only the device knows; pass C (it may be D, in place)");
   // One input type. An e4m3 x e5m2 mix (gradients x weights in training) is not compiled: it would
   // double the fp8 tensor-core configurations (12 translation units instead of 6).
   if (args.a.type != args.b.type)
@@ -434,23 +488,50 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
     fail(input_type_violation(args.a.type));
   std::string const in = std::string(to_string(args.a.type));
   std::string const d_type = std::string(to_string(args.d_type));
-  if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32)
-    fail("d_type = " + d_type + ": D is " + in + " (the input type) or fp32");
-  if (is_fp8(args.a.type) && !is_16_bit(args.d_type) && args.d_type != ScalarType::F32)
-    fail("d_type = " + d_type + ": D of " + in + " inputs is bf16, fp16 or fp32 (no fp8 output)");
+  if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32 &&
+      !fp8_d)
+    fail("d_type = " + d_type + ": D is " + in + " (the input type), fp32, or e4m3 or e5m2");
+  if (is_fp8(args.a.type) && !is_16_bit(args.d_type) && args.d_type != ScalarType::F32 && !fp8_d)
+    fail("d_type = " + d_type + ": D of " + in + " inputs is bf16, fp16, fp32, e4m3 or e5m2");
+  if (fp8_d && kernel == GemmKernel::Simt)
+    fail("d_type = " + d_type +
+         ": the SIMT GEMM has no fp8 output; an fp8 D runs on the tensor cores (GemmKernel::"
+         "TensorCore or Auto)");
+  // The fused ops read z as staged in D's type: 8 bits would feed them a coarse z.
+  if (fp8_d && is_fused(args.epilogue))
+    fail("epilogue is fused but d_type = " + d_type +
+         ": an fp8 D takes the plain epilogue (run a fused epilogue with a 16-bit D)");
+  for (auto [name, p] : {std::pair<char const*, void const*>{"scale_d", args.scale_d},
+                         std::pair<char const*, void const*>{"amax_d", args.amax_d}}) {
+    if (p != nullptr && !fp8_d)
+      fail(std::string(name) + " is set but d_type = " + d_type +
+           ": scale_d and amax_d belong to an fp8 (e4m3, e5m2) D");
+  }
   if (!is_16_bit(args.a.type) && !is_fp8(args.a.type) && args.d_type != args.a.type)
     fail("d_type = " + d_type + ": D is " + in + " (the input type)");
   // Per-tensor scales dequantise fp8 data; other types have no use for them beyond alpha, and
   // cuBLASLt rejects them there too.
   for (auto [name, scale] :
        {std::pair{"scale_a", args.scale_a}, std::pair{"scale_b", args.scale_b}}) {
-    if (scale == nullptr) continue;
-    if (!is_fp8(args.a.type))
+    if (scale != nullptr && !is_fp8(args.a.type))
       fail(std::string(name) + " is set but a.type = " + in +
            ": per-tensor scales apply to fp8 (e4m3, e5m2) inputs only; fold the factor into alpha");
-    if (reinterpret_cast<std::uintptr_t>(scale) % alignof(float) != 0)
-      fail(std::string(name) + " must be 4-byte aligned (it points to one float)");
   }
+  // A device alpha or beta replaces the host value; a host value set beside it would be ignored,
+  // a silent wrong answer for a caller who meant the product.
+  if (args.alpha_ptr != nullptr && args.alpha != 1.0f)
+    fail("alpha = " + std::to_string(args.alpha) +
+         " and alpha_ptr are both set: the kernel reads *alpha_ptr in place of alpha; leave alpha "
+         "at 1 (or fold the factor into the device value)");
+  if (args.beta_ptr != nullptr && args.beta != 0.0f)
+    fail("beta = " + std::to_string(args.beta) +
+         " and beta_ptr are both set: the kernel reads *beta_ptr in place of beta; leave beta at "
+         "0");
+  for (Scalar const& s : scalars_of(args))
+    if (reinterpret_cast<std::uintptr_t>(s.data) % alignof(float) != 0)
+      fail(std::string(s.name) + " must be 4-byte aligned (it points to one float)");
+  if (reinterpret_cast<std::uintptr_t>(args.amax_d) % alignof(float) != 0)
+    fail("amax_d must be 4-byte aligned (it points to one float, maxed atomically)");
   if (reads_c && args.c.type != args.d_type)
     fail("c.type = " + std::string(to_string(args.c.type)) +
          " differs from d_type = " + std::string(to_string(args.d_type)));
@@ -472,9 +553,10 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   }
   check_d_aliasing(args);
   resolve_epilogue(args);
-  if (kernel == GemmKernel::TensorCore) {
+  if (kernel == GemmKernel::TensorCore || (fp8_d && kernel == GemmKernel::Auto)) {
     std::string const e = tensor_core_violation(args);
-    if (!e.empty()) fail(e);
+    if (!e.empty())
+      fail(e + (kernel == GemmKernel::Auto ? " (an fp8 D runs on the tensor cores only)" : ""));
   }
   return args;
 }
@@ -534,8 +616,16 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   // 16384x16384x4096: 684 against 658; 8192^3: within 2 % either way), where its warpgroups'
   // epilogues hide behind each other's main loops; on smaller outputs the cooperative kernel's
   // 128 x 256 tiles are faster (4096^3: 740 against 690; 1024x8192x8192: 757 against 700).
+  // An epilogue with a second pass over each subtile (an activation, a residual or the
+  // pre-activation output: epilogue_ops.cuh's Chunk phase) takes ping-pong on every size: the
+  // cooperative design's epilogue stalls both warpgroups' tensor cores, ping-pong's runs beside the
+  // other warpgroup's main loop (bf16 bias + GELU, H200, 2026-12-01: 4096^3 0.218 against 0.237 ms,
+  // 1024x8192x8192 0.208 against 0.213, 8192x8192x1024 0.320 against 0.397; SiLU alike).
+  GemmEpilogue const& e = args.epilogue;
+  bool const second_pass = e.activation != Activation::Identity || e.residual.data != nullptr ||
+                           e.pre_activation.data != nullptr;
   bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
-  return large_output ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+  return large_output || second_pass ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {

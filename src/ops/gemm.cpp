@@ -176,7 +176,7 @@ GemmTypes resolve_types(GemmOptions const& o) {
 // A problem of the plan's types and layouts that breaks no other rule, for asking gemm's own checks
 // which combinations and kernels exist: 256-byte aligned stand-in addresses (the checks read
 // pointers' values only), extents that are multiples of every alignment, and beta = 1 so that C's
-// rules are checked too.
+// rules are checked too (not for an fp8 D, which takes no C).
 GemmArguments stand_in(GemmTypes const& t) {
   auto const fake = [](std::uintptr_t i) { return reinterpret_cast<void*>(i << 20); };
   GemmArguments p;
@@ -187,7 +187,8 @@ GemmArguments stand_in(GemmTypes const& t) {
   p.d = fake(4);
   p.d_type = t.d;
   p.d_layout = t.layout_d;
-  p.beta = 1.0f;
+  bool const fp8_d = t.d == ScalarType::E4M3 || t.d == ScalarType::E5M2;
+  p.beta = fp8_d ? 0.0f : 1.0f;
   return p;
 }
 
@@ -289,6 +290,8 @@ struct Gemm::Impl {
   GemmEpilogue epilogue;
   float const* scale_a = nullptr;
   float const* scale_b = nullptr;
+  float const* scale_d = nullptr;
+  float* amax_d = nullptr;
 
   // compile(td): the description, its tuning (in the kernel's terms) and its tensor-core kernel.
   std::optional<TileDescription> compiled;
@@ -625,6 +628,18 @@ void const* to_vector(TensorView const& v, char const* name, std::int64_t count,
   return v.data;
 }
 
+// Scalar `name` of a run (alpha, beta): one fp32 value in device memory, or null when the view is
+// empty. (to_vector checks its type and device.)
+float const* to_scalar(TensorView const& v, char const* name, int device) {
+  if (v.empty()) return nullptr;
+  if (v.rows != 1 || v.cols != 1 || v.batch != 1)
+    refuse_view(name, fmt::format("({}) is not one value: the kernel reads {} as one fp32 value "
+                                  "in device memory",
+                                  to_string(v), name));
+  return static_cast<float const*>(
+      to_vector(v, name, 1, "value", ScalarType::F32, std::nullopt, device));
+}
+
 // Matrix `name` of a run's epilogue (residual, pre-activation): D's type and shape, in whichever
 // layout the view has.
 gemm::Matrix to_epilogue_matrix(TensorView const& v, char const* name, TensorView const& d,
@@ -677,6 +692,8 @@ GemmArguments Gemm::Impl::map(TensorView const& a, TensorView const& b, TensorVi
   r.beta = beta;
   r.scale_a = scale_a;
   r.scale_b = scale_b;
+  r.scale_d = scale_d;
+  r.amax_d = amax_d;
   r.epilogue = epilogue;
   if (tensors != nullptr) {
     EpilogueTensors const& t = *tensors;
@@ -705,6 +722,8 @@ GemmArguments Gemm::Impl::map(TensorView const& a, TensorView const& b, TensorVi
         t.pre_activation.empty()
             ? gemm::Matrix{}
             : to_epilogue_matrix(t.pre_activation, "pre_activation", d, types.d, device);
+    r.alpha_ptr = to_scalar(t.alpha, "alpha", device);
+    r.beta_ptr = to_scalar(t.beta, "beta", device);
   }
   return r;
 }
@@ -772,6 +791,11 @@ GemmEpilogue const& Gemm::epilogue() const {
 
 void Gemm::set_epilogue(GemmEpilogue const& e) {
   impl_->epilogue = e;
+}
+
+void Gemm::set_output_scale(float const* scale_d, float* amax_d) {
+  impl_->scale_d = scale_d;
+  impl_->amax_d = amax_d;
 }
 
 void Gemm::set_input_scales(float const* scale_a, float const* scale_b) {

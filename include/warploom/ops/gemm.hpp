@@ -80,11 +80,16 @@ struct GemmOptions {
 // activation, for a backward pass): M x N (x batch) of D's type, row- or column-major. A run
 // given them uses them in place of the plan's epilogue pointers and keeps the plan's activation,
 // so one plan serves every call of a layer (bindings pass a call's tensors this way).
+// alpha and beta: one fp32 value each in device memory (a view of one element), read by the kernel
+// when it runs in place of run()'s alpha and beta, which then keep their defaults 1 and 0
+// (gemm::GemmArguments::alpha_ptr, beta_ptr: a CUDA graph captured once replays with whatever
+// they hold then); beta needs C.
 struct EpilogueTensors {
   TensorView bias;
   Broadcast bias_broadcast = Broadcast::PerColumn;
   TensorView row_scale, col_scale;
   TensorView residual, pre_activation;
+  TensorView alpha, beta;
 };
 
 // What a plan was made for, resolved.
@@ -133,6 +138,9 @@ class Gemm {
   // fp8 per-tensor dequantisation scales (GemmArguments::scale_a / scale_b: device pointers to one
   // float each, read when the kernel runs; null = 1).
   void set_input_scales(float const* scale_a, float const* scale_b);
+  // An fp8 D's scale and amax (GemmArguments::scale_d / amax_d: device pointers to one float each;
+  // D = saturate(*scale_d * z), *amax_d = max |z|, set by every run; null: scale 1, no amax).
+  void set_output_scale(float const* scale_d, float* amax_d);
 
   // ---- Configurations ------------------------------------------------------------------------
   // Every configuration the library runs for this plan's types, layouts and architecture, the

@@ -138,6 +138,8 @@ struct GemmConfig : S {
     std::int64_t ldd = 0, batch_stride_d = 0;
     int m = 0, n = 0, k = 0;
     TAcc alpha = 1, beta = 0;
+    float const* alpha_ptr = nullptr;  // device alpha and beta, read in place of the values above
+    float const* beta_ptr = nullptr;
     float const* scale_a = nullptr;  // fp8 per-tensor scales: device values, null = 1
     float const* scale_b = nullptr;
     TileRaster raster;

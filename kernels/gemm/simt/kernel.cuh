@@ -102,6 +102,8 @@ void launch_simt_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaS
   p.k = args.k;
   p.alpha = static_cast<TAcc>(args.alpha);
   p.beta = static_cast<TAcc>(args.beta);
+  p.alpha_ptr = args.alpha_ptr;
+  p.beta_ptr = args.beta_ptr;
   p.scale_a = args.scale_a;
   p.scale_b = args.scale_b;
   p.epilogue = fused_epilogue(args);

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "gemm/activation.cuh"
+#include "gemm/device_scalar.cuh"
 #include "gemm/simt/config.cuh"
 #include "gemm/tile_raster.hpp"
 #include "warploom/ts/stage_info.hpp"
@@ -123,10 +124,12 @@ struct Works {
     int const row0 = tile.m * kTileM + o.row;
     int const col0 = tile.n * kTileN + o.col;
     TOut* const d = p.d + tile.l * p.batch_stride_d;
-    bool const reads_c = p.beta != TAcc(0);  // C may be null then, and is never read
-    // The scales are device values (cuBLASLt's scale pointers): read once per tile.
-    TAcc const alpha = p.alpha * TAcc(p.scale_a != nullptr ? *p.scale_a : 1.0f) *
-                       TAcc(p.scale_b != nullptr ? *p.scale_b : 1.0f);
+    // The device scalars (cuBLAS's device alpha and beta, cuBLASLt's scale pointers) are read
+    // once per tile.
+    TAcc const beta = device_scalar(p.beta_ptr, p.beta);
+    bool const reads_c = beta != TAcc(0);  // C may be null then, and is never read
+    TAcc const alpha = device_scalar(p.alpha_ptr, p.alpha) * TAcc(device_scalar(p.scale_a, 1.0f)) *
+                       TAcc(device_scalar(p.scale_b, 1.0f));
     [[maybe_unused]] FusedEpilogue const& e = p.epilogue;
     // The column terms of the thread's kThreadN columns, read once per tile (1 and 0 when absent
     // or past N).
@@ -160,7 +163,7 @@ struct Works {
           TAcc x = row_alpha * acc.v[i][j];
           if constexpr (kFused) x *= col_scale[j];
           if (reads_c)
-            x += p.beta *
+            x += beta *
                  widen<TAcc>(p.c[tile.l * p.batch_stride_c + std::int64_t{row} * p.ldc + col]);
           if constexpr (kFused) x += row_bias + col_bias[j];
           d[std::int64_t{row} * p.ldd + col] = narrow<TOut>(x);

@@ -136,8 +136,12 @@ struct GemmConfig {
     StrideD stride_c;
     StrideD stride_d;
     float alpha, beta;
+    float const* alpha_ptr;  // device alpha and beta, read in place of the values above; or null
+    float const* beta_ptr;
     float const* scale_a;  // fp8 per-tensor scales: device values, null = 1
     float const* scale_b;
+    float const* scale_d;  // fp8 D: D's per-tensor scale (null = 1) and its amax (null: none)
+    float* amax_d;
     TileRaster raster;
     int num_tiles;
     int k_tiles;

@@ -1,9 +1,17 @@
 // kernels/gemm/sm90/epilogue.cuh
 //
 // The sm90 TS GEMMs' epilogue body for one typed configuration (config.cuh): writes
-// alpha * scale_a * scale_b * acc + beta * C to D, with the configuration's fused ops
+// alpha * scale_a * scale_b * acc + beta * C to D (alpha and beta from the host or read through
+// alpha_ptr / beta_ptr), with the configuration's fused ops
 // (epilogue_ops.cuh: scales, bias, activation, residual, pre-activation output) when it has any.
 // GmemD (resources.hpp) calls it.
+//
+// An fp8 D (e4m3, e5m2) stores saturate(scale_d * z) and reports amax = max |z| over the tile
+// (before the scale, as cuBLASLt's AMAX_D_POINTER): each thread keeps the maximum of its values,
+// its warp reduces them and one lane atomically maxes it into *amax_d, the float's bits compared
+// as unsigned integers (they order alike for non-negative floats); the launcher zeroes *amax_d
+// first. Out-of-bounds values are 0 (TMA zero-fills A and B; an fp8 D takes no C), so they never
+// raise it.
 //
 // The MMA threads of one accumulator tile stage it in shared memory, one subtile of
 // kTileM x kEpiN at a time (one 128-byte, 128B-swizzled row per tile row), and their first thread
@@ -36,6 +44,7 @@
 #include <type_traits>  // std::conditional_t
 #include <utility>
 
+#include "gemm/device_scalar.cuh"
 #include "gemm/sm90/config.cuh"
 #include "gemm/sm90/epilogue_ops.cuh"
 #include "warploom/arch/sm90/tma.hpp"
@@ -56,6 +65,7 @@ struct Epilogue {
   static constexpr int kThreads = Cfg::kMmaThreads;
   static constexpr int kBuffers = Cfg::kStagingBuffers;
   static constexpr int kBarrier = 1 + kSlot;  // 0 is __syncthreads'
+  static constexpr bool kFp8Out = sizeof(TD) == 1;
   static constexpr int kBufferBytes = cute::cosize_v<SmemLayoutEpi> * static_cast<int>(sizeof(TD));
   static_assert(kEpiN * sizeof(TD) == 128, "one 128-byte swizzle row per subtile row");
 
@@ -65,13 +75,16 @@ struct Epilogue {
   WL_DEVICE void store(TileCoord tile, typename Cfg::Accumulator const& acc) const {
     using namespace cute;
     if (is_phantom(*p, tile)) return;
-    // Read once per tile, into registers: the scales live in device memory (written by an
-    // earlier kernel, as cuBLASLt's scale pointers), and *p could alias the staging stores.
-    Scalars const s{.alpha = p->alpha * (p->scale_a != nullptr ? *p->scale_a : 1.0f) *
-                             (p->scale_b != nullptr ? *p->scale_b : 1.0f),
-                    .beta = p->beta,
+    // Read once per tile, into registers: device scalars (written by an earlier kernel, as
+    // cuBLASLt's scale pointers and cuBLAS's device pointer mode) may change between launches of
+    // one captured graph, and *p could alias the staging stores. A device beta of 0 skips C as a
+    // host one does (store_subtile).
+    Scalars const s{.alpha = device_scalar(p->alpha_ptr, p->alpha) *
+                             device_scalar(p->scale_a, 1.0f) * device_scalar(p->scale_b, 1.0f),
+                    .beta = device_scalar(p->beta_ptr, p->beta),
                     .m = p->m,
-                    .n = p->n};
+                    .n = p->n,
+                    .scale_d = kFp8Out ? device_scalar(p->scale_d, 1.0f) : 1.0f};
     // The fence keeps the compiler from hoisting reads of the accumulator registers above the
     // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
     // (the local itself is not const).
@@ -85,17 +98,31 @@ struct Epilogue {
     // (cooperative, every op: about 7 K SASS instructions against the plain kernel's 2.8 K); a
     // rolled subtile loop would share them, but keeps every accumulator live through each pass
     // and spilled 312 bytes.
+    float amax = 0.0f;  // of this thread's values (fp8 D only)
+    // A subtile's column terms are loaded while the one before it is finished and stored (see
+    // store_subtile); the first subtile's here, beside the row terms' loads.
+    Columns cols = s.beta == 0.0f ? column_terms(tile.n * kTileN, s) : Columns{};
     [&]<int... kE>(std::integer_sequence<int, kE...>) {
-      (store_subtile<kE>(accum, tile, s, rows), ...);
+      (store_subtile<kE>(accum, tile, s, rows, cols, amax), ...);
     }
     (std::make_integer_sequence<int, kEpiTiles>{});
+    if constexpr (kFp8Out) report_amax(amax);
   }
 
  private:
   struct Scalars {
     float alpha, beta;
     int m, n;
+    float scale_d;  // 1 unless D is fp8
   };
+
+  // The tile's amax into *amax_d: the warp's maximum, one atomic per warp (the staging buffers
+  // hold no spare bytes for a reduction across warps).
+  WL_DEVICE void report_amax(float amax) const {
+    if (p->amax_d == nullptr) return;  // uniform
+    unsigned const bits = __reduce_max_sync(0xffffffffu, __float_as_uint(amax));
+    if (thread() % 32 == 0) atomicMax(reinterpret_cast<unsigned*>(p->amax_d), bits);
+  }
   struct alignas(2 * sizeof(TD)) Pair {
     TD v[2];
   };
@@ -175,8 +202,8 @@ struct Epilogue {
   // Subtile kE through staging buffer kE % kBuffers: C into it if beta != 0, the accumulator
   // values in, then a TMA store or, clipped at N, the threads' own stores. Nothing beyond N.
   template <int kE, class Acc>
-  WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s,
-                               Rows const& rows) const {
+  WL_DEVICE void store_subtile(Acc const& accum, TileCoord tile, Scalars const& s, Rows const& rows,
+                               Columns& cols, float& amax) const {
     using namespace cute;
     int const sub_col0 = tile.n * kTileN + kE * kEpiN;
     if (sub_col0 >= s.n) return;  // uniform
@@ -194,14 +221,19 @@ struct Epilogue {
       }
     }
     warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+    // This subtile's column terms: loaded during the previous subtile (or with the row terms), so
+    // that their global-memory latency hides behind its finish and store; with C they are loaded
+    // only now, after load_c: held across it, the terms of a chain with both col_scale and a
+    // column bias spilled (24 bytes, cooperative).
     if (with_c) {
       load_c(buffer, tile, sub_col0, s);
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+      cols = column_terms(sub_col0, s);
     }
-    // Loaded here, not before the waits above: held across load_c, the column terms of a chain with
-    // both col_scale and a column bias spilled (24 bytes, cooperative).
-    Columns const cols = column_terms(sub_col0, s);
-    stage_values<kE>(accum, buffer, s, with_c, rows, cols);
+    stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
+    if constexpr (kE + 1 < kEpiTiles) {
+      if (!with_c) cols = column_terms(sub_col0 + kEpiN, s);  // the next subtile's
+    }
     if constexpr (Ops::kChunks) {
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);  // every z of the subtile staged
       finish(buffer, tile, sub_col0, s);
@@ -220,17 +252,23 @@ struct Epilogue {
 
   // Byte offset of (row, byte) in a staging buffer: row-major, 128 bytes per row, 16-byte chunks
   // XOR-swizzled by row % 8 (cute's Swizzle<3, 4, 3>, the TMA's 128B swizzle).
-  static WL_DEVICE int swizzled(int row, int byte) { return (row * 128 + byte) ^ (row % 8 << 4); }
+  static WL_DEVICE int swizzled(int row, int byte) {
+    // Unsigned (row and byte are never negative): row % 8 of a signed int costs a sign fix-up.
+    auto const r = static_cast<unsigned>(row);
+    return static_cast<int>((r * 128u + static_cast<unsigned>(byte)) ^ ((r & 7u) << 4));
+  }
 
   // This thread's accumulator values of subtile kE, alpha * acc (+ beta * the C in the buffer),
   // into the buffer; with a fused chain z: the row factor for alpha, times the column scale, plus
-  // the bias. Where the values sit (PTX ISA, "wgmma .m64nNk16 register fragment D"):
-  // value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi + 8 v1, column col0 + v0 + 8 g, for W
-  // warpgroups sharing the tile (warpgroup w starts at row 64 w).
+  // the bias; for an fp8 D, times scale_d after amax took |z|. Where the values sit (PTX ISA,
+  // "wgmma .m64nNk16 register fragment D"): value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi
+  // + 8 v1, column col0 + v0 + 8 g, for W warpgroups sharing the tile (warpgroup w starts at row 64
+  // w).
   template <int kE, class Acc>
   WL_DEVICE void stage_values(Acc const& accum, char* buffer, Scalars const& s, bool with_c,
                               [[maybe_unused]] Rows const& rows,
-                              [[maybe_unused]] Columns const& cols) const {
+                              [[maybe_unused]] Columns const& cols,
+                              [[maybe_unused]] float& amax) const {
     int const t = thread();
     int const lane = t % 32;
     int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
@@ -266,7 +304,12 @@ struct Epilogue {
             x0 += cols.at[g - kE * kGroups].bias.x;
             x1 += cols.at[g - kE * kGroups].bias.y;
           }
-          *slot = Pair{{TD(x0), TD(x1)}};
+          if constexpr (kFp8Out) {
+            amax = fmaxf(amax, fmaxf(fabsf(x0), fabsf(x1)));
+            x0 *= s.scale_d;
+            x1 *= s.scale_d;
+          }
+          *slot = Pair{{TD(x0), TD(x1)}};  // CuTe's fp8 conversions saturate (satfinite)
         }
       }
     }
@@ -312,12 +355,14 @@ struct Epilogue {
     struct alignas(16) Run {
       TD v[kPerChunk];
     };
-    int const t = thread();
+    auto const t = static_cast<unsigned>(thread());
     bool const by_column = Ops::walks_columns(p->epilogue);
+    // Unsigned: the divisions and remainders by powers of two become shifts and masks (signed, they
+    // cost about 10 of the loop's instructions per chunk).
 #pragma unroll 1
-    for (int i = t; i < kChunks; i += kThreads) {
-      int const r = by_column ? i % kTileM : i / kChunksPerRow;
-      int const chunk = by_column ? i / kTileM : i % kChunksPerRow;
+    for (unsigned i = t; i < unsigned{kChunks}; i += unsigned{kThreads}) {
+      int const r = static_cast<int>(by_column ? i % kTileM : i / kChunksPerRow);
+      int const chunk = static_cast<int>(by_column ? i / kTileM : i % kChunksPerRow);
       auto* const at = reinterpret_cast<Run*>(buffer + swizzled(r, chunk * 16));
       epi::Chunk<kPerChunk> c{.v = {},
                               .row = tile.m * kTileM + r,

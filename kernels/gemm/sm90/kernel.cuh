@@ -112,8 +112,12 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .stride_d = {},
       .alpha = args.alpha,
       .beta = args.beta,
+      .alpha_ptr = args.alpha_ptr,
+      .beta_ptr = args.beta_ptr,
       .scale_a = args.scale_a,
       .scale_b = args.scale_b,
+      .scale_d = args.scale_d,
+      .amax_d = args.amax_d,
       .raster = {},
       .num_tiles = 0,
       .k_tiles = static_cast<int>(ceil_div64(args.k, Cfg::kTileK)),
@@ -145,6 +149,9 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
     clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
   clusters = std::min(clusters, p.num_tiles);
   dim3 const grid(static_cast<unsigned>(clusters * Cfg::kClusterSize));
+  // Every CTA atomically maxes into *amax_d, so it starts at 0: set on the stream (a memset node
+  // in a captured graph), as cuBLASLt sets its amax rather than accumulating into it.
+  if (args.amax_d != nullptr) WL_CUDA_CHECK(cudaMemsetAsync(args.amax_d, 0, sizeof(float), stream));
   ts::launch<Manager>(ts::verified<typename I::Schedule>(), ts_gemm_kernel<I>, grid, stream, p);
 }
 

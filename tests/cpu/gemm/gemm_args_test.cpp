@@ -104,7 +104,7 @@ TEST(GemmArguments, TypeCombinations) {
       a, "a.type = fp32: the tensor-core GEMM takes fp16, bf16, e4m3 or e5m2");
   a = valid();
   a.d_type = ScalarType::F16;
-  EXPECT_REJECTED(a, "d_type = fp16: D is bf16 (the input type) or fp32");
+  EXPECT_REJECTED(a, "d_type = fp16: D is bf16 (the input type), fp32, or e4m3 or e5m2");
   a.d_type = ScalarType::F32;
   EXPECT_EQ(error_of(a), "");
   a.beta = 1.0f;
@@ -246,12 +246,9 @@ TEST(GemmArguments, Fp8OutputIsBf16Fp16OrFp32) {
           << to_string(in) << " -> " << to_string(out);
     }
   }
-  GemmArguments a = fp8(ScalarType::E4M3);
-  a.d_type = ScalarType::E4M3;
-  EXPECT_REJECTED(a, "d_type = e4m3: D of e4m3 inputs is bf16, fp16 or fp32 (no fp8 output)");
-  a = fp8(ScalarType::E5M2);
+  GemmArguments a = fp8(ScalarType::E5M2);
   a.d_type = ScalarType::F64;
-  EXPECT_REJECTED(a, "d_type = fp64: D of e5m2 inputs is bf16, fp16 or fp32");
+  EXPECT_REJECTED(a, "d_type = fp64: D of e5m2 inputs is bf16, fp16, fp32, e4m3 or e5m2");
   // C has D's type, as for every input type.
   a = fp8();
   a.d_type = ScalarType::F32;
@@ -260,6 +257,105 @@ TEST(GemmArguments, Fp8OutputIsBf16Fp16OrFp32) {
   EXPECT_REJECTED(a, "c.type = e4m3 differs from d_type = fp32");
   a.c.type = ScalarType::F32;
   EXPECT_EQ(error_of(a), "");
+}
+
+// An fp8 D (e4m3, e5m2): from 16-bit or fp8 inputs, on the tensor cores only, without C or a
+// fused epilogue; scale_d and amax_d only with it, 4-byte aligned, amax_d (written) apart from
+// what the kernel reads and writes.
+GemmArguments fp8_d(ScalarType in = ScalarType::BF16, ScalarType out = ScalarType::E4M3) {
+  GemmArguments a = in == ScalarType::BF16 ? valid() : fp8(in);
+  a.a.type = a.b.type = in;
+  a.d_type = out;
+  a.scale_d = static_cast<float const*>(fake(6));
+  a.amax_d = static_cast<float*>(const_cast<void*>(fake(7)));
+  return a;
+}
+
+TEST(GemmFp8Output, FromSixteenBitAndFp8InputsOnTheTensorCores) {
+  for (ScalarType in : {ScalarType::BF16, ScalarType::E4M3, ScalarType::E5M2}) {
+    for (ScalarType out : {ScalarType::E4M3, ScalarType::E5M2}) {
+      GemmArguments const a = fp8_d(in, out);
+      EXPECT_EQ(error_of(a), "") << to_string(in) << " -> " << to_string(out);
+      EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "")
+          << to_string(in) << " -> " << to_string(out);
+      EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+    }
+  }
+  GemmArguments a = fp8_d();
+  a.scale_d = nullptr;  // scale 1
+  a.amax_d = nullptr;   // none
+  EXPECT_EQ(error_of(a), "");
+  a.a.type = a.b.type = ScalarType::F16;  // fp16 too
+  EXPECT_EQ(error_of(a), "");
+  a = with_inputs(ScalarType::F32);
+  a.d_type = ScalarType::E4M3;
+  EXPECT_REJECTED(a, "d_type = e4m3: D is fp32 (the input type)");
+}
+
+TEST(GemmFp8Output, NotOnTheSimtGemm) {
+  GemmArguments a = fp8_d();
+  EXPECT_NE(error_of(a, GemmKernel::Simt)
+                .find("d_type = e4m3: the SIMT GEMM has no fp8 output; an fp8 D runs on the tensor "
+                      "cores (GemmKernel::TensorCore or Auto)"),
+            std::string::npos)
+      << error_of(a, GemmKernel::Simt);
+  // Auto: only where the tensor cores run it (here: an ld that is no multiple of 16 bytes).
+  a.ldd = 72;
+  EXPECT_REJECTED(a,
+                  "ldd = 72 elements (72 bytes) must be a multiple of 16 bytes (TMA strides): for "
+                  "e4m3, a multiple of 16 (an fp8 D runs on the tensor cores only)");
+  a.ldd = 80;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmFp8Output, NoCAndNoFusedEpilogue) {
+  GemmArguments a = fp8_d();
+  a.beta = 1.0f;
+  a.c = {fake(4), ScalarType::E4M3, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a,
+                  "beta = 1.000000 and d_type = e4m3: an fp8 D takes no C; keep beta 0 and "
+                  "beta_ptr null");
+  a.beta = 0.0f;
+  a.beta_ptr = static_cast<float const*>(fake(8));
+  EXPECT_REJECTED(a, "beta = 0.000000 with beta_ptr and d_type = e4m3: an fp8 D takes no C");
+  a = fp8_d();
+  a.epilogue.activation = Activation::ReLU;
+  EXPECT_REJECTED(a,
+                  "epilogue is fused but d_type = e4m3: an fp8 D takes the plain epilogue (run a "
+                  "fused epilogue with a 16-bit D)");
+}
+
+TEST(GemmFp8Output, ScaleAndAmaxOnlyWithAnFp8D) {
+  GemmArguments a = valid();
+  a.scale_d = static_cast<float const*>(fake(6));
+  EXPECT_REJECTED(a,
+                  "scale_d is set but d_type = bf16: scale_d and amax_d belong to an fp8 (e4m3, "
+                  "e5m2) D");
+  a = fp8();
+  a.amax_d = static_cast<float*>(const_cast<void*>(fake(7)));
+  EXPECT_REJECTED(a, "amax_d is set but d_type = bf16");
+  a = fp8_d();
+  a.scale_d = reinterpret_cast<float const*>(static_cast<char const*>(fake(6)) + 1);
+  EXPECT_REJECTED(a, "scale_d must be 4-byte aligned (it points to one float)");
+  a = fp8_d();
+  a.amax_d = reinterpret_cast<float*>(static_cast<char*>(const_cast<void*>(fake(7))) + 2);
+  EXPECT_REJECTED(a, "amax_d must be 4-byte aligned (it points to one float, maxed atomically)");
+}
+
+TEST(GemmFp8Output, AmaxApartFromWhatTheKernelReadsAndWrites) {
+  GemmArguments a = fp8_d();
+  a.amax_d = static_cast<float*>(a.d) + 10;
+  EXPECT_REJECTED(a,
+                  "amax_d lies inside d: the kernel writes it while it reads A and B and writes "
+                  "D (keep it in memory of its own)");
+  a.amax_d = static_cast<float*>(const_cast<void*>(a.b.data));
+  EXPECT_REJECTED(a, "amax_d lies inside b.data");
+  a = fp8_d();
+  a.alpha_ptr = a.amax_d;
+  EXPECT_REJECTED(a, "alpha_ptr lies inside amax_d");
+  a = fp8_d();
+  a.scale_d = reinterpret_cast<float const*>(a.d);
+  EXPECT_REJECTED(a, "scale_d lies inside d");
 }
 
 TEST(GemmArguments, Fp8ScalesOnlyWithFp8Inputs) {
@@ -614,6 +710,109 @@ TEST(GemmEpilogue, VectorsMustNotOverlapTheOutputs) {
   EXPECT_REJECTED(a, "epilogue.row_scale overlaps epilogue.pre_activation.data");
 }
 
+// alpha and beta in device memory (cuBLAS's device pointer mode): each kernel takes them, beta_ptr
+// brings C's rules with it (whether C is read is decided on the device), a host value beside its
+// pointer is refused (it would be ignored), and like every device scalar they are 4-byte aligned
+// and outside the outputs.
+TEST(GemmDeviceScalars, AlphaAndBetaPointersPass) {
+  float const* const alpha = static_cast<float const*>(fake(5));
+  float const* const beta = alpha + 1;
+  for (ScalarType in : {ScalarType::BF16, ScalarType::F16, ScalarType::F32, ScalarType::F64}) {
+    GemmArguments a = with_inputs(in);
+    a.alpha_ptr = alpha;
+    EXPECT_EQ(error_of(a), "") << to_string(in);
+    EXPECT_EQ(error_of(a, GemmKernel::Simt), "") << to_string(in);
+    a.beta_ptr = beta;
+    a.c = {fake(4), in, MatrixLayout::RowMajor};
+    EXPECT_EQ(error_of(a), "") << to_string(in);
+    EXPECT_EQ(error_of(a, GemmKernel::Simt), "") << to_string(in);
+  }
+  GemmArguments a = valid();
+  a.alpha_ptr = alpha;
+  a.beta_ptr = beta;
+  a.c = {a.d, ScalarType::BF16, MatrixLayout::RowMajor};  // in place
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+  EXPECT_EQ(selected_kernel(a), GemmKernel::TensorCore);
+  // fp8 inputs: beside the per-tensor scales.
+  a = fp8();
+  a.scale_a = alpha + 2;
+  a.alpha_ptr = alpha;
+  EXPECT_EQ(error_of(a, GemmKernel::TensorCore), "");
+}
+
+TEST(GemmDeviceScalars, BetaPointerNeedsC) {
+  GemmArguments a = valid();
+  a.beta_ptr = static_cast<float const*>(fake(5));
+  EXPECT_REJECTED(a,
+                  "c.data is null but beta_ptr is set: the kernel reads C whenever *beta_ptr != "
+                  "0, which only the device knows; pass C (it may be D, in place)");
+  // ... and C's rules, as for beta != 0.
+  a.c = {fake(4), ScalarType::F16, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.type = fp16 differs from d_type = bf16");
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::ColMajor};
+  EXPECT_REJECTED(a, "c.layout = column-major differs from d_layout = row-major");
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor, 10};
+  EXPECT_REJECTED(a, "c.ld = 10 is less than the row-major operand's contiguous extent 64");
+  a.c = {off(a.d, 128), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_REJECTED(a, "c.data overlaps d but is not the same matrix");
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_EQ(error_of(a), "");
+  // Resolved, C is described as given (not as D's shape, which stands in for an unread C).
+  EXPECT_EQ(resolved(a).c.data, fake(4));
+  EXPECT_EQ(resolved(a).c.ld, 64);
+}
+
+TEST(GemmDeviceScalars, AHostValueBesideItsPointerIsRefused) {
+  GemmArguments a = valid();
+  a.alpha_ptr = static_cast<float const*>(fake(5));
+  a.alpha = 2.0f;
+  EXPECT_REJECTED(a,
+                  "alpha = 2.000000 and alpha_ptr are both set: the kernel reads *alpha_ptr in "
+                  "place of alpha; leave alpha at 1");
+  a = valid();
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.beta_ptr = static_cast<float const*>(fake(5));
+  a.beta = 0.5f;
+  EXPECT_REJECTED(a,
+                  "beta = 0.500000 and beta_ptr are both set: the kernel reads *beta_ptr in place "
+                  "of beta; leave beta at 0");
+  a.beta = 0.0f;
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmDeviceScalars, AlignedToAFloat) {
+  float const* const odd = reinterpret_cast<float const*>(static_cast<char const*>(fake(5)) + 2);
+  GemmArguments a = valid();
+  a.alpha_ptr = odd;
+  EXPECT_REJECTED(a, "alpha_ptr must be 4-byte aligned (it points to one float)");
+  a = valid();
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.beta_ptr = odd;
+  EXPECT_REJECTED(a, "beta_ptr must be 4-byte aligned (it points to one float)");
+  a.beta_ptr = odd + 1;  // 6 bytes on: still odd
+  EXPECT_REJECTED(a, "beta_ptr must be 4-byte aligned");
+  a.beta_ptr = reinterpret_cast<float const*>(static_cast<char const*>(fake(5)) + 4);
+  EXPECT_EQ(error_of(a), "");
+}
+
+TEST(GemmDeviceScalars, OutsideTheOutputs) {
+  GemmArguments a = valid();
+  a.alpha_ptr = reinterpret_cast<float const*>(off(a.d, 100 * 64 * 2 - 4));  // D's last float
+  EXPECT_REJECTED(a,
+                  "alpha_ptr lies inside d: the kernel reads it while writing there (keep it in "
+                  "memory of its own)");
+  a.alpha_ptr = reinterpret_cast<float const*>(off(a.d, 100 * 64 * 2));  // just past D
+  EXPECT_EQ(error_of(a), "");
+  // The fp8 scales too, and the pre-activation output is an output like D.
+  a = fp8();
+  a.scale_b = reinterpret_cast<float const*>(a.d);
+  EXPECT_REJECTED(a, "scale_b lies inside d");
+  a = fused();
+  a.c = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  a.beta_ptr = reinterpret_cast<float const*>(off(a.epilogue.pre_activation.data, 64));
+  EXPECT_REJECTED(a, "beta_ptr lies inside epilogue.pre_activation.data");
+}
+
 // Auto picks the tensor cores for a fused epilogue whenever their rules hold, like the plain
 // GEMM, and the SIMT GEMM otherwise.
 TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
@@ -642,8 +841,8 @@ TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
   }
 }
 
-// Auto picks ping-pong for outputs of 8192 x 8192 and more (where it measured faster) and the
-// cooperative design otherwise; an explicit design is kept.
+// Auto picks ping-pong for outputs of 8192 x 8192 and more and for epilogues with a second pass
+// (where it measured faster), the cooperative design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
   a.m = a.n = 8192;
@@ -656,6 +855,17 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   a.k = 8192;
   a.m = 1024;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
+  // An epilogue with a second pass (activation, residual, pre-activation) takes ping-pong on any
+  // size; a bias or scales alone (folded into the accumulator pass) do not.
+  float const bias[1] = {};
+  a.epilogue.bias = bias;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
+  a.epilogue.activation = Activation::SiLU;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Cooperative), ConsumerDesign::Cooperative);
+  a.epilogue.activation = Activation::Identity;
+  a.epilogue.residual = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
   EXPECT_EQ(to_string(ConsumerDesign::Cooperative), "cooperative");
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");

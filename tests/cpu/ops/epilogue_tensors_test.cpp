@@ -108,5 +108,46 @@ TEST(EpilogueTensors, RefusalsNameTheArgument) {
   EXPECT_EQ(refusal(r), "Gemm.run: argument `residual` is fp32; this plan expects bf16");
 }
 
+// alpha and beta as one-element fp32 views: device scalars the kernel reads when it runs
+// (GemmArguments::alpha_ptr, beta_ptr), in place of run()'s alpha and beta.
+TEST(EpilogueTensors, AlphaAndBetaBecomeDeviceScalars) {
+  Gemm const plan = linear_plan();
+  EpilogueTensors e;
+  e.alpha = row_major(fake(30), kF32, 1, 1);
+  GemmArguments r = arguments_with(plan, e);
+  EXPECT_EQ(r.alpha_ptr, fake(30));
+  EXPECT_EQ(r.beta_ptr, nullptr);
+  EXPECT_EQ(r.epilogue.bias, nullptr);  // a plain epilogue otherwise
+  e.beta = column_major(fake(31), kF32, 1, 1);
+  r = plan.arguments(row_major(fake(1), kBF16, kM, kK), column_major(fake(2), kBF16, kK, kN),
+                     row_major(fake(3), kBF16, kM, kN), row_major(fake(4), kBF16, kM, kN), e);
+  EXPECT_EQ(r.alpha_ptr, fake(30));
+  EXPECT_EQ(r.beta_ptr, fake(31));
+  EXPECT_EQ(r.c.data, fake(3));
+  EXPECT_EQ(EpilogueTensors{}.alpha.data, nullptr);  // empty: the host values
+}
+
+TEST(EpilogueTensors, DeviceScalarRefusalsNameTheArgument) {
+  Gemm const plan = linear_plan();
+  auto refusal = [&](EpilogueTensors const& e, float alpha = 1.0f) {
+    return invalid_argument_message([&] {
+      plan.arguments(row_major(fake(1), kBF16, kM, kK), column_major(fake(2), kBF16, kK, kN), {},
+                     row_major(fake(4), kBF16, kM, kN), e, alpha);
+    });
+  };
+  EpilogueTensors e;
+  e.alpha = row_major(fake(30), kF32, 1, 2);
+  EXPECT_CONTAINS(refusal(e),
+                  "argument `alpha` (fp32 1 x 2 (strides 2, 1)) is not one value: the kernel "
+                  "reads alpha as one fp32 value in device memory");
+  e.alpha = row_major(fake(30), kBF16, 1, 1);
+  EXPECT_EQ(refusal(e), "Gemm.run: argument `alpha` is bf16; the epilogue reads it as fp32");
+  e.alpha = row_major(fake(30), kF32, 1, 1);
+  EXPECT_CONTAINS(refusal(e, 2.0f), "alpha = 2.000000 and alpha_ptr are both set");
+  EpilogueTensors b;
+  b.beta = row_major(fake(31), kF32, 1, 1);
+  EXPECT_CONTAINS(refusal(b), "c.data is null but beta_ptr is set");
+}
+
 }  // namespace
 }  // namespace warploom::ops

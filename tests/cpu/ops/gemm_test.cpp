@@ -139,6 +139,24 @@ TEST(GemmPlan, CAndDShareTypeAndLayout) {
   EXPECT_EQ(plan.types().layout_d, MatrixLayout::ColMajor);
 }
 
+// An fp8 D (from 16-bit or "tn" fp8 inputs) runs on the tensor cores; set_output_scale's pointers
+// reach the arguments.
+TEST(GemmPlan, AnFp8OutputRunsOnTheTensorCoresWithItsScaleAndAmax) {
+  Gemm plan(sm90({.a = row_major(fake(1), ScalarType::BF16, 128, 64),
+                  .b = column_major(fake(2), ScalarType::BF16, 64, 128),
+                  .d = row_major(fake(4), ScalarType::E4M3, 128, 128)}));
+  EXPECT_EQ(plan.opclass(), OperatorClass::TensorOp);
+  EXPECT_EQ(plan.types().d, ScalarType::E4M3);
+  auto* const scale = static_cast<float const*>(fake(6));
+  auto* const amax = static_cast<float*>(fake(7));
+  plan.set_output_scale(scale, amax);
+  GemmArguments const r = plan.arguments(row_major(fake(1), ScalarType::BF16, 128, 64),
+                                         column_major(fake(2), ScalarType::BF16, 64, 128), {},
+                                         row_major(fake(4), ScalarType::E4M3, 128, 128));
+  EXPECT_EQ(r.scale_d, scale);
+  EXPECT_EQ(r.amax_d, amax);
+}
+
 TEST(GemmPlan, CombinationsNoKernelRunsAreRefusedNamingThem) {
   std::string const mixed = invalid_argument_message([] {
     Gemm(sm90({.element = ScalarType::BF16,
@@ -150,7 +168,7 @@ TEST(GemmPlan, CombinationsNoKernelRunsAreRefusedNamingThem) {
   std::string const fp8_out = invalid_argument_message(
       [] { Gemm(sm90({.element = ScalarType::E4M3, .layout = MatrixLayout::RowMajor})); });
   EXPECT_CONTAINS(fp8_out, "no kernel runs e4m3 x e4m3 -> e4m3");
-  EXPECT_CONTAINS(fp8_out, "no fp8 output");
+  EXPECT_CONTAINS(fp8_out, "an fp8 D runs on the tensor cores only");  // B row-major: no wgmma
   std::string const f32_to_bf16 = invalid_argument_message([] {
     Gemm(sm90({.element = ScalarType::F32,
                .layout = MatrixLayout::RowMajor,

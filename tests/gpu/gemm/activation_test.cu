@@ -81,8 +81,10 @@ constexpr Activation kActivations[] = {
     Activation::Sigmoid,  Activation::SiLU,     Activation::Tanh,
 };
 
-// fp32: erff, tanhf and expf are within 2 ulp (CUDA Programming Guide, "Mathematical Functions"),
-// a few fp32 operations around them add a few more: 1e-6 relative is 8 ulp. The absolute 1e-6
+// fp32: erff and tanhf are within 2 ulp (CUDA Programming Guide, "Mathematical Functions"); the
+// logistic forms' __expf and __fdividef ("Intrinsic Functions") within 2 + 1.2 |x| ulp and 2 ulp,
+// and where |x| is large the logistic is near 0 or 1, which absorbs its error. A few fp32
+// operations around them add a few ulp more: 1e-6 relative is 8 ulp. The absolute 1e-6
 // is for cancellation near 0: gelu's 1 + erf(z / sqrt 2) (and gelu_tanh's 1 + tanh) for z < -3
 // is computed from values near -1, so its error is an ulp of 1 times |z| / 2 (3.6e-7 at z = -12),
 // however small the result.

@@ -275,16 +275,22 @@ TEST(GemmAliasing, DInPlaceOverCOnEveryKernel) {
                               .beta = 0.5f});
       GemmArguments args = data.args();
       std::vector<double> const reference = reference_of(args);
-      // C's values moved into D's memory, laid out alike: then C is D. The span follows the
-      // resolved strides (a column-major D's ld is padded to 16 bytes: 136, not 129; copying 129 x
-      // 200 x 2 packed elements once left the end of D's batch 1 poisoned).
+      // C's values moved into D's memory, laid out alike: then C is D. Only the matrix's own
+      // elements: D's padding (a column-major D's ld is padded to 16 bytes, 136 for 129 rows)
+      // must keep its poison, which check() tests (a packed copy once left the end of batch 1
+      // poisoned, a strided span of whole lines copied C's padding over D's).
       GemmArguments const laid = resolved(args);
       ASSERT_EQ(laid.c.ld, laid.ldd);
       ASSERT_EQ(laid.c.batch_stride, laid.batch_stride_d);
-      std::int64_t const strided = d == kRow ? laid.m : laid.n;
-      std::size_t const bytes = static_cast<std::size_t>(
-          ((laid.batch - 1) * laid.batch_stride_d + laid.ldd * strided) * 2);
-      WL_CUDA_CHECK(cudaMemcpy(args.d, args.c.data, bytes, cudaMemcpyDeviceToDevice));
+      std::size_t const lines = static_cast<std::size_t>(d == kRow ? laid.m : laid.n);
+      std::size_t const line_bytes = static_cast<std::size_t>(d == kRow ? laid.n : laid.m) * 2;
+      std::size_t const pitch = static_cast<std::size_t>(laid.ldd) * 2;
+      for (int l = 0; l < laid.batch; ++l) {
+        std::size_t const at = static_cast<std::size_t>(l * laid.batch_stride_d) * 2;
+        WL_CUDA_CHECK(cudaMemcpy2D(static_cast<char*>(args.d) + at, pitch,
+                                   static_cast<char const*>(args.c.data) + at, pitch, line_bytes,
+                                   lines, cudaMemcpyDeviceToDevice));
+      }
       args.c.data = args.d;
       gemm(args, nullptr, r.tuning);
       WL_CUDA_CHECK(cudaDeviceSynchronize());

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "gemm/reference.hpp"
 #include "warploom/cuda_check.hpp"
@@ -101,6 +103,9 @@ std::string Problem::describe() const {
   if (c_offset != 0) s << " c_offset " << c_offset;
   if (scale_a) s << " scale_a " << *scale_a;
   if (scale_b) s << " scale_b " << *scale_b;
+  if (device_scalars) s << " (alpha, beta in device memory)";
+  if (scale_d) s << " scale_d " << *scale_d;
+  if (amax_d) s << " amax_d";
   if (broadcast_a) s << " A broadcast";
   if (broadcast_b) s << " B broadcast";
   if (broadcast_c) s << " C broadcast";
@@ -151,9 +156,10 @@ double tolerance(ScalarType out) {
       return 1e-4;  // fp32 accumulation only
     case ScalarType::F64:
       return 1e-12;
-    case ScalarType::E4M3:  // not output types
+    case ScalarType::E4M3:
+      return 7e-2;  // 3 mantissa bits: half an ulp is 6.25e-2 of |ref|
     case ScalarType::E5M2:
-      break;
+      return 1.3e-1;  // 2 mantissa bits: 1.25e-1
   }
   return 0.0;
 }
@@ -208,7 +214,7 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.batch = p.batch;
   args_.a = {base(a_, p.in), p.in, p.a, sa.ld, batch_stride(sa, p.broadcast_a)};
   args_.b = {base(b_, p.in), p.in, p.b, sb.ld, batch_stride(sb, p.broadcast_b)};
-  if (p.beta != 0.0f) {
+  if (p.beta != 0.0f || p.device_scalars) {
     std::size_t const c_elems = elems(sd, p.broadcast_c) + static_cast<std::size_t>(p.c_offset);
     c_ = warploom::testing::DeviceBuffer(c_elems * size_of(p.out));
     fill(c_.get(), p.out, c_elems, seed + 2);
@@ -222,12 +228,30 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.batch_stride_d = sd.batch_elems;
   args_.alpha = p.alpha;
   args_.beta = p.beta;
+  if (p.device_scalars) {
+    device_scalars_ = warploom::testing::DeviceBuffer(2 * sizeof(float));
+    args_.alpha = 1.0f;
+    args_.beta = 0.0f;
+    args_.alpha_ptr = device_scalars_.as<float>();
+    args_.beta_ptr = device_scalars_.as<float>() + 1;
+    set_device_scalars(p.alpha, p.beta);
+  }
   if (p.scale_a || p.scale_b) {
     float const scales[2] = {p.scale_a.value_or(1.0f), p.scale_b.value_or(1.0f)};
     scales_ = warploom::testing::DeviceBuffer(sizeof(scales));
     WL_CUDA_CHECK(cudaMemcpy(scales_.get(), scales, sizeof(scales), cudaMemcpyHostToDevice));
     if (p.scale_a) args_.scale_a = scales_.as<float>();
     if (p.scale_b) args_.scale_b = scales_.as<float>() + 1;
+  }
+
+  // An fp8 D's scale and amax: [scale_d, amax_d] in one buffer, the amax poisoned (the launcher
+  // must set it).
+  if (p.scale_d || p.amax_d) {
+    float const values[2] = {p.scale_d.value_or(1.0f), std::numeric_limits<float>::quiet_NaN()};
+    out_scalars_ = warploom::testing::DeviceBuffer(sizeof(values));
+    WL_CUDA_CHECK(cudaMemcpy(out_scalars_.get(), values, sizeof(values), cudaMemcpyHostToDevice));
+    if (p.scale_d) args_.scale_d = out_scalars_.as<float>();
+    if (p.amax_d) args_.amax_d = out_scalars_.as<float>() + 1;
   }
 
   // The fused epilogue: vectors past `offset` elements like every operand (element-aligned only
@@ -281,6 +305,15 @@ ProblemData::ProblemData(Problem const& p, std::uint64_t seed) : p_(p) {
   args_.epilogue.activation = e.activation;
   args_.epilogue.leaky_slope = e.leaky_slope;
   poison_d();
+}
+
+void ProblemData::set_device_scalars(float alpha, float beta, cudaStream_t stream) const {
+  if (device_scalars_.get() == nullptr)
+    throw std::logic_error("set_device_scalars: the problem has no device_scalars");
+  float const values[2] = {alpha, beta};
+  WL_CUDA_CHECK(cudaMemcpyAsync(device_scalars_.get(), values, sizeof(values),
+                                cudaMemcpyHostToDevice, stream));
+  WL_CUDA_CHECK(cudaStreamSynchronize(stream));  // `values` is on this stack frame
 }
 
 void ProblemData::poison_d() const {
@@ -349,7 +382,30 @@ std::string ProblemData::check(std::vector<double> const& reference, GemmKernel 
   return check(Reference{reference, {}}, kernel);
 }
 
-std::string ProblemData::check(Reference const& ref, GemmKernel kernel) const {
+// An fp8 D holds saturate(scale_d * z): the reference of D from that of z.
+std::vector<double> fp8_stored(std::vector<double> z, ScalarType out, double scale_d) {
+  double const largest = out == ScalarType::E4M3 ? 448.0 : 57344.0;
+  for (double& v : z) v = std::clamp(v * scale_d, -largest, largest);
+  return z;
+}
+
+std::string ProblemData::check(Reference const& unscaled, GemmKernel kernel) const {
+  bool const fp8_out = p_.out == ScalarType::E4M3 || p_.out == ScalarType::E5M2;
+  std::string amax_error;
+  if (fp8_out && p_.amax_d) {
+    // max |z| before the scale: z's accumulation error only (the fp32 output's tolerance).
+    float got = 0.0f;
+    WL_CUDA_CHECK(cudaMemcpy(&got, args_.amax_d, sizeof(got), cudaMemcpyDeviceToHost));
+    double expected = 0.0;
+    for (double v : unscaled.d) expected = std::max(expected, std::abs(v));
+    double const bound =
+        tolerance(p_.in, ScalarType::F32, p_.k, selected_kernel(args_, kernel)) * 2.0 * expected;
+    if (!(std::abs(got - expected) <= bound))
+      amax_error = "amax_d = " + std::to_string(got) + ", expected " + std::to_string(expected) +
+                   " (bound " + std::to_string(bound) + ")\n";
+  }
+  Reference const ref =
+      fp8_out ? Reference{fp8_stored(unscaled.d, p_.out, p_.scale_d.value_or(1.0f)), {}} : unscaled;
   // z's tolerance is the plain GEMM's: accumulation (fp8: the tensor cores' reduced precision)
   // and the rounding of z to D's type. Without a fused epilogue D is z.
   double const tol_z = tolerance(p_.in, p_.out, p_.k, selected_kernel(args_, kernel));
@@ -359,7 +415,7 @@ std::string ProblemData::check(Reference const& ref, GemmKernel kernel) const {
   // With a fused epilogue, D = round(activation(z') + residual) where z' is the kernel's z in D's
   // type (the activation reads the staged z, epilogue_ops.cuh): z's error reaches D through the
   // activation's slope (at most `slope` times), and D adds its own rounding (the activation in
-  // fp32 with erff/tanhf/expf, <= 2 ulp of fp32, is far below both).
+  // fp32, within a few ulp of fp32 (kernels/gemm/activation.cuh), is far below both).
   double const slope = activation_slope_bound(e.activation, e.leaky_slope);
   double const tol_out = tolerance(p_.out);
   auto const d_bound = [&](std::size_t i) {
@@ -377,9 +433,9 @@ std::string ProblemData::check(Reference const& ref, GemmKernel kernel) const {
         compare("pre_activation", pre_activation_, p_, p_.out, e.pre_activation_layout,
                 ge.pre_activation.ld, ge.pre_activation.batch_stride, z, z_bound, errors, reported);
   }
-  if (bad == 0) return "";
-  return std::to_string(bad) + " wrong elements (tolerance of z " + std::to_string(tol_z) +
-         " x (|z| + rms " + std::to_string(rms_z) + ")" +
+  if (bad == 0) return amax_error;
+  return amax_error + std::to_string(bad) + " wrong elements (tolerance of z " +
+         std::to_string(tol_z) + " x (|z| + rms " + std::to_string(rms_z) + ")" +
          (e.fused() ? " x activation slope " + std::to_string(slope) + ", of D's rounding " +
                           std::to_string(tol_out) + " x (|ref| + rms " + std::to_string(rms) + ")"
                     : std::string()) +

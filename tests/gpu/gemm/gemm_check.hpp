@@ -75,6 +75,13 @@ struct Problem {
   int c_offset = 0;
   // fp8 per-tensor scales, passed as device pointers; none = nullptr (a scale of 1).
   std::optional<float> scale_a = std::nullopt, scale_b = std::nullopt;
+  // alpha and beta passed in device memory (GemmArguments::alpha_ptr, beta_ptr; the host values
+  // at their defaults); C is then given whatever beta is, since beta_ptr needs it.
+  bool device_scalars = false;
+  // An fp8 D's per-tensor scale (GemmArguments::scale_d; none = nullptr, 1) and whether amax_d is
+  // set (check() compares it with max |z|).
+  std::optional<float> scale_d = std::nullopt;
+  bool amax_d = false;
   // Operands broadcast across the batch: one matrix stored, batch stride 0.
   bool broadcast_a = false, broadcast_b = false, broadcast_c = false;
   EpilogueSpec epilogue = {};
@@ -94,6 +101,9 @@ class ProblemData {
   explicit ProblemData(Problem const& p, std::uint64_t seed = 1);
   GemmArguments const& args() const { return args_; }
   void poison_d() const;  // and the pre-activation output
+  // With Problem::device_scalars: the values alpha_ptr and beta_ptr point to, written on `stream`
+  // (what a caller does between replays of a captured graph); the reference reads them too.
+  void set_device_scalars(float alpha, float beta, cudaStream_t stream = nullptr) const;
 
   // D compared with `reference` (batch x m x n doubles, row-major); every mismatch beyond the
   // tolerance of the types and of the kernel gemm() ran when asked for `kernel`, and every write
@@ -107,7 +117,7 @@ class ProblemData {
  private:
   Problem p_;
   GemmArguments args_;
-  warploom::testing::DeviceBuffer a_, b_, c_, d_, scales_;
+  warploom::testing::DeviceBuffer a_, b_, c_, d_, scales_, device_scalars_, out_scalars_;
   warploom::testing::DeviceBuffer bias_, row_scale_, col_scale_, residual_, pre_activation_;
 };
 

@@ -15,6 +15,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernel_arguments.hpp"
@@ -188,6 +189,76 @@ TEST(GemmPlanRun, SimtPlans) {
   td.raster_panel = 3;
   plan.compile(td);
   expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, tuning_of(td));
+}
+
+// alpha and beta as one-element device views (EpilogueTensors::alpha, beta): the plan's D is
+// gemm()'s with the same values passed from the host (the kernels compute alike either way;
+// gemm_test checks device scalars against the float64 reference), on both operator classes, and a
+// CUDA graph that captured one run replays with the values the views hold at each replay.
+TEST(GemmPlanRun, DeviceScalarsAndAGraphReplay) {
+  int const m = 200, n = 136, k = 96;
+  struct Case {
+    ScalarType type;
+    MatrixLayout layout_b;
+  };
+  for (Case const& c : {Case{ScalarType::BF16, kCol}, Case{ScalarType::F32, kRow}}) {
+    SCOPED_TRACE(gemm::to_string(c.type));
+    std::size_t const size = static_cast<std::size_t>(gemm::size_of(c.type));
+    DeviceBuffer a = random_buffer(c.type, std::size_t{m} * k, 21);
+    DeviceBuffer b = random_buffer(c.type, std::size_t{k} * n, 22);
+    DeviceBuffer cm = random_buffer(c.type, std::size_t{m} * n, 23);
+    DeviceBuffer d(std::size_t{m} * n * size), expected(std::size_t{m} * n * size);
+    DeviceBuffer scalars(2 * sizeof(float));
+    TensorView const va = row_major(a.get(), c.type, m, k);
+    TensorView const vb =
+        c.layout_b == kCol ? column_major(b.get(), c.type, k, n) : row_major(b.get(), c.type, k, n);
+    TensorView const vc = row_major(cm.get(), c.type, m, n);
+    TensorView const vd = row_major(d.get(), c.type, m, n);
+    Gemm const plan(
+        {.element = c.type, .layout_a = kRow, .layout_b = c.layout_b, .layout_d = kRow});
+    EpilogueTensors scalar_views;
+    scalar_views.alpha = row_major(scalars.as<float>(), ScalarType::F32, 1, 1);
+    scalar_views.beta = row_major(scalars.as<float>() + 1, ScalarType::F32, 1, 1);
+    GemmTuning tuning;
+    tuning.kernel =
+        plan.opclass() == OperatorClass::Simt ? GemmKernel::Simt : GemmKernel::TensorCore;
+
+    cudaStream_t stream = nullptr;
+    WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    // Relaxed: run() asks the driver about the device and its pointers before it launches, which
+    // the default global capture mode refuses as unsafe.
+    WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    plan.run(va, vb, vc, vd, scalar_views, 1.0f, 0.0f, stream);
+    WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (auto [alpha, beta] :
+         {std::pair{1.5f, 0.0f}, std::pair{-0.5f, 2.0f}, std::pair{0.0f, 1.0f}}) {
+      SCOPED_TRACE("alpha " + std::to_string(alpha) + " beta " + std::to_string(beta));
+      float const values[2] = {alpha, beta};
+      WL_CUDA_CHECK(cudaMemcpy(scalars.get(), values, sizeof(values), cudaMemcpyHostToDevice));
+      for (DeviceBuffer const* out : {&d, &expected})
+        warploom::testing::poison(out->get(), out->bytes());
+      // The poison and the fills ran on the legacy stream, which a non-blocking stream does not
+      // wait for.
+      WL_CUDA_CHECK(cudaDeviceSynchronize());
+      WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+      TensorView ve = vd;
+      ve.data = expected.get();
+      gemm::gemm(plan.arguments(va, vb, vc, ve, alpha, beta), nullptr, tuning);
+      WL_CUDA_CHECK(cudaDeviceSynchronize());
+      warploom::testing::Comparison const cmp =
+          warploom::testing::compare_bytes(d.get(), expected.get(), d.bytes());
+      EXPECT_TRUE(cmp.equal()) << plan.describe() << ": " << cmp.mismatched_bytes
+                               << " bytes differ from gemm()'s with host scalars, first at byte "
+                               << cmp.first_mismatch;
+    }
+    WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    WL_CUDA_CHECK(cudaGraphDestroy(graph));
+    WL_CUDA_CHECK(cudaStreamDestroy(stream));
+  }
 }
 
 TEST(GemmPlanRun, AViewOfAnotherDeviceOrTypeIsRefused) {

@@ -1,0 +1,152 @@
+"""Issue 14's two Python measurements, on the GPU machine, each contender in this one process:
+
+1. warploom.nn.Linear (bias + activation in the GEMM's epilogue) against torch.nn.Linear followed
+   by the activation, bf16, by default 8192 -> 8192 on a batch of 8192 rows: CUDA events around
+   each forward, contenders interleaved per round, medians; burst (from cold) and sustained
+   (after --sustain-s seconds of back-to-back forwards, at the power cap).
+2. The host cost of one call from Python on a small problem (the GPU time negligible against it):
+   warploom.op.Gemm.run(sync=False), torch.ops.warploom.gemm and torch.matmul, each the mean of
+   --calls back-to-back calls timed on the host. The C++ call's own cost comes from
+   bench/host_costs.cpp (`plan.run`) on the same machine: the Python overhead is the difference.
+
+    PYTHONPATH=build/python-site python3 bench/python/linear_and_overhead.py --json out.json
+
+Writes what it measured, with the device, torch's version and the date, as JSON.
+"""
+
+import argparse
+import datetime
+import json
+import statistics
+import subprocess
+import time
+
+import torch
+import torch.nn.functional as F
+
+import warploom
+import warploom.nn
+
+ACTIVATIONS = {
+    "gelu": lambda y: F.gelu(y),
+    "gelu_tanh": lambda y: F.gelu(y, approximate="tanh"),
+    "silu": F.silu,
+    "relu": F.relu,
+}
+
+
+def event_times(fns, reps):
+    """Median and p10/p90 milliseconds of each of fns, one call each per round."""
+    times = [[] for _ in fns]
+    for _ in range(reps):
+        for i, fn in enumerate(fns):
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            stop.record()
+            stop.synchronize()
+            times[i].append(start.elapsed_time(stop))
+    out = []
+    for t in times:
+        t = sorted(t)
+        out.append({"median_ms": statistics.median(t), "p10_ms": t[len(t) // 10],
+                    "p90_ms": t[(9 * len(t)) // 10], "runs": len(t)})
+    return out
+
+
+def linear(args):
+    torch.manual_seed(0)
+    dt = torch.bfloat16
+    ours = warploom.nn.Linear(args.k, args.n, activation=args.activation, device="cuda", dtype=dt)
+    theirs = torch.nn.Linear(args.k, args.n, device="cuda", dtype=dt)
+    with torch.no_grad():
+        theirs.weight.copy_(ours.weight)
+        theirs.bias.copy_(ours.bias)
+    act = ACTIVATIONS[args.activation]
+    x = torch.randn(args.m, args.k, device="cuda", dtype=dt)
+    with torch.no_grad():
+        fused = lambda: ours(x)  # noqa: E731
+        chain = lambda: act(theirs(x))  # noqa: E731
+        want = act(x.double() @ ours.weight.double().t() + ours.bias.double())
+        errors = {name: float(((fn().double() - want).abs().max() / want.abs().max()))
+                  for name, fn in (("warploom", fused), ("torch", chain))}
+        result = {"shape": [args.m, args.n, args.k], "activation": args.activation,
+                  "max_error_relative_to_max": errors, "regimes": {}}
+        for regime in ("burst", "sustained"):
+            if regime == "sustained":
+                end = time.monotonic() + args.sustain_s
+                while time.monotonic() < end:
+                    fused()
+                    chain()
+                torch.cuda.synchronize()
+            w, t = event_times([fused, chain], args.reps)
+            flops = 2.0 * args.m * args.n * args.k
+            result["regimes"][regime] = {
+                "warploom.nn.Linear": dict(w, tflop_per_s=flops / w["median_ms"] / 1e9),
+                "torch.nn.Linear+activation": dict(t, tflop_per_s=flops / t["median_ms"] / 1e9),
+                "speedup": t["median_ms"] / w["median_ms"],
+            }
+    return result
+
+
+def host_cost(fn, calls):
+    """Mean host microseconds per call of fn over `calls` back-to-back calls (after a warm-up)."""
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    best = float("inf")
+    for _ in range(5):  # best of five: the host's own noise only adds
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls * 1e6)
+        torch.cuda.synchronize()
+    return best
+
+
+def overhead(args):
+    dt = torch.bfloat16
+    s = args.small
+    a = torch.randn(s, s, device="cuda", dtype=dt)
+    b = torch.randn(s, s, device="cuda", dtype=dt).t()  # column-major B: the "tn" kernel
+    d = torch.empty(s, s, device="cuda", dtype=dt)
+    plan = warploom.op.Gemm(A=a, B=b, C=d, D=d)
+    costs = {  # a GemmRun of device tensors dropped at once does not wait (python/src/operands)
+        "warploom.op.Gemm.run(sync=False)":
+            host_cost(lambda: plan.run(a, b, None, d, sync=False), args.calls),
+        "torch.ops.warploom.gemm": host_cost(lambda: torch.ops.warploom.gemm(a, b), args.calls),
+        "torch.matmul": host_cost(lambda: torch.matmul(a, b), args.calls),
+    }
+    return {"shape": [s, s, s], "dtype": "bf16", "host_us_per_call": costs}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--m", type=int, default=8192)
+    p.add_argument("--n", type=int, default=8192)
+    p.add_argument("--k", type=int, default=8192)
+    p.add_argument("--activation", default="gelu", choices=sorted(ACTIVATIONS))
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--sustain-s", type=float, default=5.0)
+    p.add_argument("--small", type=int, default=128, help="the overhead problem's M = N = K")
+    p.add_argument("--calls", type=int, default=2000)
+    p.add_argument("--json", required=True)
+    args = p.parse_args()
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,power.limit",
+                          "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+    out = {
+        "command": "python3 bench/python/linear_and_overhead.py " + " ".join(
+            f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "json"),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "device": torch.cuda.get_device_name(), "gpu_state": smi, "torch": torch.__version__,
+        "method": "CUDA events per forward, contenders interleaved per round, medians; host cost: "
+                  "best of 5 means of back-to-back calls",
+        "linear": linear(args), "python_overhead": overhead(args),
+    }
+    with open(args.json, "w") as f:
+        json.dump(out, f, indent=2)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
