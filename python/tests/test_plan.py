@@ -5,6 +5,7 @@ message naming the argument. Example tensors are fake DLPack producers and host 
 (fake_tensors.py); runs are refused before anything launches."""
 
 import os
+import sys
 
 import pytest
 
@@ -312,6 +313,31 @@ def test_run_hands_its_stream_to_dlpack(stream, expected):
     with pytest.raises((TypeError, ValueError)):
         plan(element="f16", layout=Row).run(a, b, None, d, stream=stream)
     assert a.streams == b.streams == d.streams == [expected]
+
+
+class _TorchLike(DlpackTensor):
+    """A producer whose framework is "torch" (its module's name), on device 0."""
+
+    is_cuda = True
+    device = 0
+
+
+_TorchLike.__module__ = "torch.fake"
+
+
+def test_a_run_on_the_producers_current_stream_asks_no_synchronization(monkeypatch):
+    # stream=None runs on the tensors' framework's current stream, after their pending work by
+    # stream order: __dlpack__ gets -1 (no synchronization), which torch would decide itself after a
+    # slower check of its own. A stream the caller names is still handed over.
+    current = type("Stream", (), {"cuda_stream": 4242})()
+    cuda = type("Cuda", (), {"current_stream": staticmethod(lambda device: current)})
+    monkeypatch.setitem(sys.modules, "torch", type("Torch", (), {"cuda": cuda}))
+    for stream, expected in ((None, -1), (77, 77)):
+        a, d = _TorchLike((64, 64)), _TorchLike((64, 64))
+        b = _TorchLike((64, 64), dtype="f32")
+        with pytest.raises((TypeError, ValueError)):
+            plan(element="f16", layout=Row).run(a, b, None, d, stream=stream)
+        assert a.streams == b.streams == d.streams == [expected]
 
 
 def test_tensors_given_to_the_plan_are_the_runs_defaults():

@@ -42,7 +42,9 @@ def _dlpack(x, **stream):
 
 
 def stream_handle(stream, tensors):
-    """The CUDA stream a run launches on, as an integer handle (0: the legacy default stream).
+    """(handle, owner): the CUDA stream a run launches on, as an integer handle (0: the legacy
+    default stream), and the framework whose current stream it is ("torch", "cupy"; None when the
+    caller named the stream or none was found).
 
     `stream` as given: an int, a torch.cuda.Stream (.cuda_stream), a CuPy stream (.ptr) or any
     object with __cuda_stream__ (the CUDA stream protocol); None: the current stream of the first
@@ -52,10 +54,14 @@ def stream_handle(stream, tensors):
         for x in tensors:
             framework = _framework(x)
             if framework == "torch" and getattr(x, "is_cuda", False):
-                return sys.modules["torch"].cuda.current_stream(x.device).cuda_stream
+                return sys.modules["torch"].cuda.current_stream(x.device).cuda_stream, framework
             if framework == "cupy":
-                return sys.modules["cupy"].cuda.get_current_stream().ptr
-        return 0
+                return sys.modules["cupy"].cuda.get_current_stream().ptr, framework
+        return 0, None
+    return _named_stream(stream), None
+
+
+def _named_stream(stream):
     if isinstance(stream, int):
         return stream
     protocol = getattr(stream, "__cuda_stream__", None)
@@ -78,14 +84,20 @@ def _not_a_tensor(x, name):
     )
 
 
-def run_operand(x, name, handle):
-    """(x, descriptor) for a run on stream `handle`."""
+def run_operand(x, name, handle, owner=None):
+    """(x, descriptor) for a run on stream `handle`, the current stream of framework `owner`
+    (stream_handle)."""
     device = getattr(x, "__dlpack_device__", None)
     kind = device()[0] if device is not None else None
     if kind in (_DL_CUDA, _DL_CUDA_MANAGED):
         # DLPack's stream argument: the consumer's stream, which the producer makes wait for the
         # tensor's pending work (torch records an event on its current stream when they differ).
-        # 0 is not allowed there; 1 is the legacy default stream.
+        # 0 is not allowed there; 1 is the legacy default stream. On the producer's own current
+        # stream the run comes after that work already: -1 asks for no synchronization, which is
+        # what torch would decide, without its check (a torch.cuda.ExternalStream made and
+        # compared with the current stream, per tensor, in Python).
+        if owner is not None and _framework(x) == owner:
+            return (x, _dlpack(x, stream=-1))
         return (x, _dlpack(x, stream=handle if handle != 0 else 1))
     interface = getattr(x, "__array_interface__", None)
     if interface is not None:

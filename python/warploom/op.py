@@ -265,8 +265,8 @@ class Gemm:
             handle = None
             operand = example_operand
         else:
-            handle = stream_handle(stream, [t for t in tensors if t is not None])
-            operand = lambda tensor, name: run_operand(tensor, name, handle)  # noqa: E731
+            handle, owner = stream_handle(stream, [t for t in tensors if t is not None])
+            operand = lambda tensor, name: run_operand(tensor, name, handle, owner)  # noqa: E731
         a, b, c, d = (None if t is None else operand(t, name) for t, name in zip(tensors, "abcd"))
         epilogue = _core.EpilogueOperands()
         epilogue.bias_broadcast = broadcast(bias_broadcast)
