@@ -212,20 +212,19 @@ GemmContender warploom_contender(std::string name, std::string description, wg::
 // gemm() with one consumer design forced (the problem's epilogue included): what Auto's choice
 // between them (gemm.cpp, selected_design) is measured against.
 GemmContender warploom_design_contender(std::string name, wg::ConsumerDesign design) {
-  return {std::move(name),
-          std::string("gemm() with the ") + std::string(wg::to_string(design)) +
-              " design forced (Auto picks one by shape and epilogue)",
-          [](wg::GemmArguments const& args) {
-            wg::check_arguments(args, wg::GemmKernel::TensorCore);
-          },
-          [design](wg::GemmArguments const&) -> GemmLaunch {
-            return [design](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
-              wg::GemmTuning tuning = gemm_tuning(t);
-              tuning.kernel = wg::GemmKernel::TensorCore;
-              tuning.design = design;
-              wg::gemm(a, s, tuning);
-            };
-          }};
+  return {
+      std::move(name),
+      std::string("gemm() with the ") + std::string(wg::to_string(design)) +
+          " design forced (Auto picks one by shape and epilogue)",
+      [](wg::GemmArguments const& args) { wg::check_arguments(args, wg::GemmKernel::TensorCore); },
+      [design](wg::GemmArguments const&) -> GemmLaunch {
+        return [design](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+          wg::GemmTuning tuning = gemm_tuning(t);
+          tuning.kernel = wg::GemmKernel::TensorCore;
+          tuning.design = design;
+          wg::gemm(a, s, tuning);
+        };
+      }};
 }
 
 // Ours without the epilogue: the plain GEMM's time, what the fused epilogue costs on top of it (it

@@ -44,7 +44,7 @@ WL_DEVICE float exp2_approx(float x) {
 // absolute in Phi plus a few fp32 roundings, times |z| (the GPU test bounds it by 1e-6 relative).
 WL_DEVICE float gelu_erf_float(float z) {
   constexpr float kSqrtHalf = 0.70710678118654752440f;
-  constexpr float kP = 0.3275911f * kSqrtHalf;     // t from |z|: y = |z| / sqrt 2
+  constexpr float kP = 0.3275911f * kSqrtHalf;            // t from |z|: y = |z| / sqrt 2
   constexpr float kHalfLog2e = -0.72134752044448170368f;  // e^(-z^2 / 2) = 2^(z^2 * this)
   // The coefficients halved: the polynomial times e^(-y^2) is erfc(y) / 2.
   constexpr float kA1 = 0.5f * 0.254829592f, kA2 = 0.5f * -0.284496736f, kA3 = 0.5f * 1.421413741f,
@@ -52,7 +52,8 @@ WL_DEVICE float gelu_erf_float(float z) {
   float const t = __fdividef(1.0f, fmaf(kP, fabsf(z), 1.0f));
   float const poly = t * fmaf(fmaf(fmaf(fmaf(kA5, t, kA4), t, kA3), t, kA2), t, kA1);
   float const tail = poly * exp2_approx(z * kHalfLog2e * z);  // Phi(-|z|)
-  return z * (z < 0.0f ? tail : 1.0f - tail);  // NaN stays NaN
+  // A NaN z fails z < 0 and stays NaN through 1 - tail.
+  return z * (z < 0.0f ? tail : 1.0f - tail);
 }
 template <class T>
 WL_DEVICE T tanh_of(T x) {
