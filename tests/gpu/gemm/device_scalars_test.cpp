@@ -24,22 +24,6 @@ namespace {
 constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
 constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
 
-struct Runner {
-  char const* name;
-  GemmTuning tuning;
-};
-// Every kernel and design that runs bf16 "tn" problems (prebuilt in every build).
-std::vector<Runner> const& runners() {
-  static std::vector<Runner> const r = {
-      {"tensor-core cooperative",
-       {.design = ConsumerDesign::Cooperative, .kernel = GemmKernel::TensorCore}},
-      {"tensor-core ping-pong",
-       {.design = ConsumerDesign::PingPong, .kernel = GemmKernel::TensorCore}},
-      {"simt", {.kernel = GemmKernel::Simt}},
-  };
-  return r;
-}
-
 // The bytes of C that ProblemData allocated for `p` (packed: no pad, offset or broadcast).
 std::size_t c_bytes(Problem const& p) {
   return std::size_t{static_cast<std::size_t>(p.m)} * p.n * p.batch * size_of(p.out);

@@ -27,22 +27,6 @@ using warploom::testing::invalid_argument_message;
 constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
 constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
 
-// Every kernel and design gemm() can run a bf16 problem on.
-struct Runner {
-  char const* name;
-  GemmTuning tuning;
-};
-std::vector<Runner> const& runners() {
-  static std::vector<Runner> const r = {
-      {"tensor-core cooperative",
-       {.design = ConsumerDesign::Cooperative, .kernel = GemmKernel::TensorCore}},
-      {"tensor-core ping-pong",
-       {.design = ConsumerDesign::PingPong, .kernel = GemmKernel::TensorCore}},
-      {"simt", {.kernel = GemmKernel::Simt}},
-  };
-  return r;
-}
-
 bool contains(std::string const& text, std::string const& part) {
   return text.find(part) != std::string::npos;
 }

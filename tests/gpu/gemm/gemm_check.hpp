@@ -141,4 +141,21 @@ double tolerance(ScalarType in, ScalarType out, int k, GemmKernel ran);
 // that ran).
 void expect_correct(Problem const& p, GemmTuning const& tuning = {});
 
+// Every kernel and design gemm() runs bf16 "tn" problems on (prebuilt in every build), named for
+// SCOPED_TRACE: the tests that must hold on each of them loop over these.
+struct Runner {
+  char const* name;
+  GemmTuning tuning;
+};
+inline std::vector<Runner> const& runners() {
+  static std::vector<Runner> const r = {
+      {"tensor-core cooperative",
+       {.design = ConsumerDesign::Cooperative, .kernel = GemmKernel::TensorCore}},
+      {"tensor-core ping-pong",
+       {.design = ConsumerDesign::PingPong, .kernel = GemmKernel::TensorCore}},
+      {"simt", {.kernel = GemmKernel::Simt}},
+  };
+  return r;
+}
+
 }  // namespace warploom::gemm::testing
