@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "jit/kernel_cache.hpp"
+#include "jit/loaded_library.hpp"
 #include "jit/nvcc.hpp"
 #include "sm90_source.hpp"
 #include "warploom/ts/schedule_unit.hpp"
@@ -54,9 +55,15 @@ LaunchFn jit_compile(KernelConfig const& c) {
                                             "-rpath," + lib_dir.string()};
   KernelConfig const configs[] = {c};
   std::string const source = instance_source(configs, /*jit_entry=*/true);
-  std::string const key = jit::cache_key("gemm_sm90_" + name_of(c), source, toolchain, link_flags);
+  // The key names the library an instance links by its build, not its folder (the instance finds
+  // the loaded one by its soname wherever it lies): a rebuilt libwarploom_gemm is a new key, the
+  // same one installed elsewhere is not.
+  static std::string const library =
+      jit::loaded_library_identity(reinterpret_cast<void const*>(&instance_for));
+  std::string const key =
+      jit::cache_key("gemm_sm90_" + name_of(c), source, toolchain, {"-lwarploom_gemm", library});
 
-  jit::KernelCache const cache(jit::KernelCache::default_dir());
+  jit::KernelCache const cache(jit::KernelCache::default_dir(), toolchain.roots);
   if (auto const hit = cache.find(key))
     if (LaunchFn fn = load(*hit)) return fn;
   auto const lock = cache.lock(key);  // another process compiling this key: wait, then reuse it

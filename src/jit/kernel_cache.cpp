@@ -93,7 +93,7 @@ bool all_unchanged(std::vector<Dependency> const& deps) {
   return unchanged;
 }
 
-constexpr std::string_view kFormatLine = "warploom kernel cache manifest 2";
+constexpr std::string_view kFormatLine = "warploom kernel cache manifest 3";
 
 // Splits off the text before the next space of `rest` (nullopt when there is none).
 std::optional<std::string_view> next_field(std::string_view& rest) {
@@ -163,9 +163,35 @@ std::string unique_suffix() {
   throw std::runtime_error("kernel cache: " + what + (ec ? ": " + ec.message() : ""));
 }
 
+// A header's path as a manifest records it: `@<k>/<below>` under roots[k] (the first that holds
+// it), else as it is.
+std::string recorded_path(fs::path const& header, std::vector<fs::path> const& roots) {
+  fs::path const normal = header.lexically_normal();
+  for (std::size_t k = 0; k < roots.size(); ++k) {
+    fs::path const below = normal.lexically_relative(roots[k]);
+    if (!below.empty() && *below.begin() != ".." && below.is_relative())
+      return "@" + std::to_string(k) + "/" + below.string();
+  }
+  return normal.string();
+}
+
+// The file a recorded path names here: `@<k>/...` under this process's roots[k]; nullopt for a
+// root this process does not have.
+std::optional<fs::path> resolved_path(std::string const& recorded,
+                                      std::vector<fs::path> const& roots) {
+  if (!recorded.starts_with('@')) return fs::path(recorded);
+  std::size_t const slash = recorded.find('/');
+  std::size_t k = 0;
+  if (slash == std::string::npos ||
+      !parse_number(std::string_view(recorded).substr(1, slash - 1), k) || k >= roots.size())
+    return std::nullopt;
+  return roots[k] / recorded.substr(slash + 1);
+}
+
 }  // namespace
 
-KernelCache::KernelCache(fs::path dir) : dir_(std::move(dir)) {
+KernelCache::KernelCache(fs::path dir, std::vector<fs::path> roots)
+    : dir_(std::move(dir)), roots_(std::move(roots)) {
   std::error_code ec;
   fs::create_directories(dir_ / "tmp", ec);
   if (ec) fail("cannot create " + dir_.string() + " (set WARPLOOM_CACHE_DIR)", ec);
@@ -189,7 +215,13 @@ std::optional<fs::path> KernelCache::find(std::string const& key) const {
   if (!m || m->library.find('/') != std::string::npos) return std::nullopt;
   fs::path const library = dir_ / m->library;
   if (file_hash(library) != m->checksum) return std::nullopt;
-  if (!all_unchanged(m->dependencies)) return std::nullopt;
+  std::vector<Dependency> here = m->dependencies;
+  for (Dependency& d : here) {
+    std::optional<fs::path> const file = resolved_path(d.path, roots_);
+    if (!file) return std::nullopt;
+    d.path = file->string();
+  }
+  if (!all_unchanged(here)) return std::nullopt;
   return library;
 }
 
@@ -205,7 +237,7 @@ fs::path KernelCache::publish(std::string const& key, fs::path const& library,
     if (d.string().find('\n') != std::string::npos)
       fail("a header path holds a newline: " + d.string());
     text += "dep " + *h + " " + std::to_string(stamp->size) + " " +
-            std::to_string(stamp->mtime_ns) + " " + d.string() + "\n";
+            std::to_string(stamp->mtime_ns) + " " + recorded_path(d, roots_) + "\n";
   }
   // The library gets a name of its own: the manifest's rename is the one commit point, so
   // whichever publisher renames last leaves a manifest that names its own, complete library.

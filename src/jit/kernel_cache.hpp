@@ -5,15 +5,21 @@
 //
 //   <dir>/<key>.<unique>.so   the library (a name of its own per publication)
 //   <dir>/<key>.manifest      lines of text: the format line, `library <name>`, `checksum <hash>`,
-//                             one `dep <hash> <size> <mtime_ns> <path>` per header, `end`
+//                             one `dep <hash> <size> <mtime_ns> <path>` per header, `end`; a
+//                             header under one of the cache's roots (the toolchain's include
+//                             directories) as `@<root index>/<path below it>`, read against the
+//                             roots of the process that looks it up
 //
 // The manifest is text a lookup parses in microseconds: a JSON manifest of a GEMM instance's
 // ~1000 headers took 2.4 ms to parse, half of a load from the cache (target: 5 ms).
 // The key is the caller's hash of what it compiles (generated source, toolchain identity, flags,
-// architecture; never paths or times). An entry is used only if the library's checksum matches
-// (a truncated or corrupted file is a miss, and is rebuilt) and every recorded header still has
-// the content it was compiled from (an edited header, or a changed CUTLASS, is a miss too): the
-// headers are part of the key in effect, the way ccache's manifests make them part of its own.
+// architecture; never paths or times). Without paths in the key, two checkouts of one version
+// share entries; the headers recorded relative to the roots are then checked in the checkout that
+// looks the entry up, not in the one that compiled it. An entry is used only if the library's
+// checksum matches (a truncated or corrupted file is a miss, and is rebuilt) and every recorded
+// header still has the content it was compiled from (an edited header, or a changed CUTLASS, is a
+// miss too): the headers are part of the key in effect, the way ccache's manifests make them part
+// of its own.
 //
 // Publication is write-to-temporary + rename, the library first and the manifest last, so a reader
 // never sees a partial entry, and processes that compile the same key at once all succeed and
@@ -29,7 +35,9 @@ namespace warploom::jit {
 
 class KernelCache {
  public:
-  explicit KernelCache(std::filesystem::path dir);
+  // `roots`: the directories whose headers the manifests record relative to them (in order;
+  // Toolchain::roots), none by default.
+  explicit KernelCache(std::filesystem::path dir, std::vector<std::filesystem::path> roots = {});
 
   // $WARPLOOM_CACHE_DIR, else $XDG_CACHE_HOME/warploom, else ~/.cache/warploom.
   static std::filesystem::path default_dir();
@@ -68,6 +76,7 @@ class KernelCache {
 
  private:
   std::filesystem::path dir_;
+  std::vector<std::filesystem::path> roots_;
 };
 
 }  // namespace warploom::jit

@@ -68,10 +68,37 @@ std::vector<fs::path> dependencies_in(std::string const& text, fs::path const& s
 
 }  // namespace
 
+Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
+                         std::string const& toolkit_version, std::string const& host_compiler) {
+  Toolchain t{.nvcc = std::move(nvcc), .flags = std::move(flags), .identity = {}, .roots = {}};
+  auto const root = [&](std::string const& dir) {
+    t.roots.push_back(fs::path(dir).lexically_normal());
+    return "<root " + std::to_string(t.roots.size() - 1) + ">";
+  };
+  auto const without_path = [](std::string const& word) {
+    return word.starts_with('/') ? fs::path(word).filename().string() : word;
+  };
+  t.identity = "nvcc " + toolkit_version + "\nhost " + host_compiler + "\n";
+  for (std::size_t i = 0; i < t.flags.size(); ++i) {
+    std::string const& f = t.flags[i];
+    if (f.starts_with("-I") && f.size() > 2) {
+      t.identity += "-I" + root(f.substr(2));
+    } else if (f.starts_with("-isystem=")) {
+      t.identity += "-isystem=" + root(f.substr(9));
+    } else if (f == "-isystem" && i + 1 < t.flags.size()) {
+      t.identity += "-isystem " + root(t.flags[++i]);
+    } else {
+      t.identity += without_path(f);
+    }
+    t.identity += "\n";
+  }
+  return t;
+}
+
 std::string cache_key(std::string const& name, std::string const& source,
-                      Toolchain const& toolchain, std::vector<std::string> const& link_flags) {
+                      Toolchain const& toolchain, std::vector<std::string> const& link_identity) {
   std::string text = source + '\0' + toolchain.identity;
-  for (std::string const& f : link_flags) text += '\0' + f;
+  for (std::string const& f : link_identity) text += '\0' + f;
   return name + "_" + content_hash(text);
 }
 

@@ -15,19 +15,30 @@ namespace warploom::jit {
 struct Toolchain {
   std::string nvcc;                // $WARPLOOM_NVCC, else the build's CUDA compiler
   std::vector<std::string> flags;  // everything but the source and output
-  std::string identity;            // what a cache key needs to tell toolchains apart
+  // What a cache key needs to tell toolchains apart, without a path: the toolkit's version file,
+  // the host compiler, and every flag with its include directories as `<root N>` and any other
+  // absolute path by its file name. The same build in another folder, or on another machine with
+  // the same toolkit, has the same identity.
+  std::string identity;
+  // The include directories of `flags`, in order (`-I`, `-isystem`): the kernel cache records the
+  // headers under them relative to them (KernelCache), so that a key without paths still checks
+  // the headers of this build's own folders.
+  std::vector<std::filesystem::path> roots;
 
-  // The build's toolchain (generated: jit_toolchain.cpp). The identity holds nvcc's path, the
-  // toolkit's version.json (read when first asked, so a toolkit updated in place is a new one),
-  // the host compiler and every flag.
+  // The build's toolchain (generated: jit_toolchain.cpp), the toolkit's version.json read when
+  // first asked (a toolkit updated in place is a new toolchain).
   static Toolchain const& of_build();
 };
 
-// The kernel cache key of `source` compiled by `toolchain` and linked with `link_flags`: `name`
-// (readable, for the cache directory's listing) and a hash of all three — no paths of the cache,
-// no times.
+// A toolchain from its parts: `identity` and `roots` derived from them as described above.
+Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
+                         std::string const& toolkit_version, std::string const& host_compiler);
+
+// The kernel cache key of `source` compiled by `toolchain` and linked as `link_identity` says
+// (the libraries it links, by name and build): `name` (readable, for the cache directory's
+// listing) and a hash of all three — no paths, no times.
 std::string cache_key(std::string const& name, std::string const& source,
-                      Toolchain const& toolchain, std::vector<std::string> const& link_flags);
+                      Toolchain const& toolchain, std::vector<std::string> const& link_identity);
 
 // Compiles `source` into the shared object `output`, linked with `link_flags`; returns the headers
 // it included (nvcc -MD). Throws std::runtime_error with the compiler's output on failure.

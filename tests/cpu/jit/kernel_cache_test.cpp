@@ -14,6 +14,7 @@
 
 #include "jit/content_hash.hpp"
 #include "jit/kernel_cache.hpp"
+#include "jit/loaded_library.hpp"
 #include "jit/nvcc.hpp"
 
 namespace {
@@ -149,7 +150,8 @@ TEST_F(KernelCacheTest, ConcurrentPublishersLeaveOneValidEntry) {
 TEST(CacheKey, ChangesWithSourceToolchainAndFlagsOnly) {
   warploom::jit::Toolchain a{.nvcc = "/opt/cuda-13.0/bin/nvcc",
                              .flags = {"-O3", "-gencode", "arch=compute_90a,code=sm_90a"},
-                             .identity = "nvcc 13.0.48\ng++ 12.2\n-O3\n"};
+                             .identity = "nvcc 13.0.48\ng++ 12.2\n-O3\n",
+                             .roots = {}};
   warploom::jit::Toolchain b = a;
   b.identity = "nvcc 13.1.0\ng++ 12.2\n-O3\n";  // the same path, another toolkit
   std::vector<std::string> const link{"-lwarploom_gemm"};
@@ -159,6 +161,70 @@ TEST(CacheKey, ChangesWithSourceToolchainAndFlagsOnly) {
   EXPECT_NE(k, warploom::jit::cache_key("gemm", "source", b, link));
   EXPECT_NE(k, warploom::jit::cache_key("gemm", "source ", a, link));
   EXPECT_NE(k, warploom::jit::cache_key("gemm", "source", a, {"-lother"}));
+}
+
+// The build's folder is no part of the key: include directories become `<root N>`, a compiler
+// given by path its file name; what the flags say still counts.
+TEST(CacheKey, HoldsNoPath) {
+  auto const toolchain = [](std::string const& at, std::string const& opt) {
+    return warploom::jit::make_toolchain(
+        at + "/cuda/bin/nvcc",
+        {opt, "-I" + at + "/include", "-isystem=" + at + "/deps/cutlass", "-isystem",
+         at + "/deps/fmt", "-ccbin", "/usr/bin/g++-12"},
+        R"({"cuda": {"version": "13.0.48"}})", "GNU 12.2.0 g++-12");
+  };
+  auto const a = toolchain("/home/a/warploom", "-O3");
+  auto const b = toolchain("/srv/b/checkout", "-O3");
+  EXPECT_EQ(a.identity, b.identity);
+  EXPECT_EQ(a.identity.find('/'), std::string::npos) << a.identity;
+  EXPECT_NE(a.identity.find("-I<root 0>"), std::string::npos) << a.identity;
+  EXPECT_NE(a.identity.find("g++-12"), std::string::npos) << a.identity;
+  ASSERT_EQ(b.roots.size(), 3u);
+  EXPECT_EQ(b.roots[2], fs::path("/srv/b/checkout/deps/fmt"));
+  std::vector<std::string> const link{"-lwarploom_gemm", "build-id 01ab"};
+  EXPECT_EQ(warploom::jit::cache_key("gemm", "s", a, link),
+            warploom::jit::cache_key("gemm", "s", b, link));
+  EXPECT_NE(warploom::jit::cache_key("gemm", "s", a, link),
+            warploom::jit::cache_key("gemm", "s", toolchain("/home/a/warploom", "-O2"), link));
+  EXPECT_NE(warploom::jit::cache_key("gemm", "s", a, link),
+            warploom::jit::cache_key("gemm", "s", a, {"-lwarploom_gemm", "build-id 01ac"}));
+}
+
+// An entry one checkout compiled serves another checkout of the same headers (the key holds no
+// path), and its headers are checked where the one looking it up has them: an edit there is a miss
+// there, not in the checkout that compiled it; a process without the root misses.
+TEST_F(KernelCacheTest, HeadersUnderARootAreCheckedInTheReadersRoot) {
+  fs::path const one = root_ / "one" / "include", two = root_ / "two" / "include";
+  fs::create_directories(one / "gemm");
+  fs::create_directories(two / "gemm");
+  write(one / "gemm" / "kernel.cuh", "header v1");
+  write(two / "gemm" / "kernel.cuh", "header v1");
+  fs::path const outside = root_ / "cuda_runtime.h";
+  write(outside, "toolkit header");
+  KernelCache const compiled_in_one(root_ / "cache", {one});
+  compiled_in_one.publish("k", built(compiled_in_one, "library"),
+                          {one / "gemm" / "kernel.cuh", outside});
+  std::string const manifest = read(compiled_in_one.manifest("k"));
+  EXPECT_NE(manifest.find(" @0/gemm/kernel.cuh\n"), std::string::npos) << manifest;
+  EXPECT_NE(manifest.find(" " + outside.string() + "\n"), std::string::npos) << manifest;
+
+  KernelCache const reader_in_two(root_ / "cache", {two});
+  EXPECT_TRUE(reader_in_two.find("k").has_value());
+  write(two / "gemm" / "kernel.cuh", "header v2");
+  EXPECT_FALSE(reader_in_two.find("k").has_value());
+  EXPECT_TRUE(compiled_in_one.find("k").has_value());
+  EXPECT_FALSE(KernelCache(root_ / "cache").find("k").has_value());  // no root 0 here
+}
+
+// The identity of a loaded object: its build ID (or content hash), the same for any address in it.
+TEST(LoadedLibrary, IsNamedByItsBuildNotItsPath) {
+  std::string const here =
+      warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(&read));
+  EXPECT_TRUE(here.starts_with("build-id ") || here.starts_with("content ")) << here;
+  EXPECT_EQ(here, warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(&write)));
+  EXPECT_NE(here, warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(&::getpid)));
+  EXPECT_THROW((void)warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(16)),
+               std::runtime_error);
 }
 
 TEST(ContentHash, IsStableAndTellsContentsApart) {

@@ -1,0 +1,18 @@
+// src/jit/loaded_library.hpp
+//
+// Which build of a shared library this process loaded, for the cache keys of code that links
+// against it (a JIT instance links libwarploom_gemm: another build of it is another key), without
+// its path: the same library installed elsewhere is the same build.
+#pragma once
+
+#include <string>
+
+namespace warploom::jit {
+
+// "build-id <hex>": the GNU build ID of the loaded object that contains `address` (the linker's
+// hash of its contents, `ld --build-id`, read from the image in memory: no file read), or
+// "content <hash>" of its file where it has none. Throws std::runtime_error when no loaded object
+// contains `address`.
+std::string loaded_library_identity(void const* address);
+
+}  // namespace warploom::jit
