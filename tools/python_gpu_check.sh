@@ -49,6 +49,8 @@ echo "built and installed the package: $((SECONDS - start)) s"
 #    replaces the test selection (e.g. one test, to read why it died); PYTEST_UNDER_GDB=1 runs it
 #    under gdb, whose native backtrace says where a process that aborts died.
 tests=$PWD/python/tests
+# warploom.bench runs the harness's program: the build's (test_bench.py).
+export WARPLOOM_BENCH=${WARPLOOM_BENCH:-$PWD/$BUILD/bin/warploom-bench}
 cd "$target"
 parallel=()
 if "$python" -c "import xdist" 2>/dev/null && [[ -z ${PYTEST_ARGS:-} ]]; then parallel=(-n "${PYTEST_WORKERS:-4}"); fi

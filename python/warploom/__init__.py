@@ -5,6 +5,7 @@
     plan.run(A, B, C, D)
     warploom.schedules()                  # every schedule this build verified (`warploom list`)
     print(warploom.verify("sm90_ts_gemm")[0])   # its schedule table and verdict (`warploom verify`)
+    warploom.bench("gemm", shapes=[(4096, 4096, 4096)])   # `warploom bench`: its JSON report
 
 The plan is the C++ one (warploom::ops, docs/ops.md), bound with nanobind (warploom._core);
 docs/python.md is the guide. Importing warploom loads the library and nothing else: no compile,
@@ -29,10 +30,12 @@ from ._core import (
     verify,
 )
 from . import emit, epilogue, op
+from ._bench import bench
 from .op import Gemm
 
 __all__ = [
     "Activation",
+    "bench",
     "Broadcast",
     "ConsumerDesign",
     "DataType",
