@@ -89,13 +89,39 @@ void describe_array_interface(nb::dict ai, char const* name, Described& d) {
   }
 }
 
-// The DLTensor of (owner, descriptor): a "dltensor" capsule, an __array_interface__ dict, or
-// (capsule, DLPack type code) for fp8 bytes a framework could only export as uint8 (torch
-// versions whose DLPack has no float8).
+// ("view", data pointer, shape, strides in elements, DLPack type code, bits, CUDA device index): a
+// CUDA tensor described field by field, as warploom/_operands.py reads torch tensors on the run's
+// own stream (their DLPack export costs microseconds per tensor in Python). The fields are those
+// of a DLTensor, checked by from_dlpack like any other.
+void describe_view(nb::tuple v, char const* name, Described& d) {
+  if (v.size() != 7) refuse(name, "internal error: a view descriptor has 7 fields");
+  d.t.data = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(v[1]));
+  for (nb::handle extent : nb::borrow<nb::tuple>(v[2]))
+    d.shape.push_back(nb::cast<std::int64_t>(extent));
+  for (nb::handle stride : nb::borrow<nb::tuple>(v[3]))
+    d.strides.push_back(nb::cast<std::int64_t>(stride));
+  if (d.strides.size() != d.shape.size())
+    refuse(name, "internal error: a view descriptor's shape and strides differ in length");
+  d.t.dtype = DLDataType{nb::cast<std::uint8_t>(v[4]), nb::cast<std::uint8_t>(v[5]), 1};
+  d.t.device = {kDLCUDA, nb::cast<std::int32_t>(v[6])};
+  d.t.ndim = static_cast<int>(d.shape.size());
+  d.t.shape = d.shape.data();
+  d.t.strides = d.strides.data();
+}
+
+// The DLTensor of (owner, descriptor): a "dltensor" capsule, an __array_interface__ dict, a view
+// tuple (describe_view), or (capsule, DLPack type code) for fp8 bytes a framework could only
+// export as uint8 (torch versions whose DLPack has no float8).
 Described describe(nb::handle operand, char const* name) {
   nb::tuple pair = nb::borrow<nb::tuple>(operand);
   nb::handle descriptor = pair[1];
   std::optional<std::uint8_t> retype;
+  if (nb::isinstance<nb::tuple>(descriptor) && nb::len(descriptor) > 0 &&
+      nb::isinstance<nb::str>(nb::borrow<nb::tuple>(descriptor)[0])) {
+    Described d;
+    describe_view(nb::borrow<nb::tuple>(descriptor), name, d);
+    return d;
+  }
   if (nb::isinstance<nb::tuple>(descriptor)) {
     nb::tuple retyped = nb::borrow<nb::tuple>(descriptor);
     retype = nb::cast<std::uint8_t>(retyped[1]);

@@ -340,6 +340,48 @@ def test_a_run_on_the_producers_current_stream_asks_no_synchronization(monkeypat
         assert a.streams == b.streams == d.streams == [expected]
 
 
+class _FakeTorchTensor:
+    """What the view path reads of a torch CUDA tensor; __dlpack__ records that it was asked."""
+
+    is_cuda = True
+
+    def __init__(self, torch, shape, dtype):
+        self.shape, self.dtype, self.layout = shape, dtype, torch.strided
+        self.device = type("Device", (), {"index": 0})()
+        self.exported = False
+
+    def data_ptr(self):
+        return 1 << 20
+
+    def stride(self):
+        return (self.shape[-1], 1)[-len(self.shape):]
+
+    def __dlpack_device__(self):
+        return (DL_CUDA, 0)
+
+    def __dlpack__(self, stream=None):
+        self.exported = True
+        raise AssertionError("the view path exports nothing")
+
+
+_FakeTorchTensor.__module__ = "torch.fake"
+
+
+def test_torch_tensors_on_their_stream_are_read_as_views(monkeypatch):
+    # Pointer, shape, strides, type and device read directly (DLPack's export costs microseconds
+    # per tensor): the C++ side checks the view like a DLPack tensor, and a 1-D A is refused there
+    # by name, before any device is needed.
+    current = type("Stream", (), {"cuda_stream": 4242})()
+    cuda = type("Cuda", (), {"current_stream": staticmethod(lambda device: current)})
+    torch = type("Torch", (), {"cuda": cuda, "strided": object(), "float16": object()})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    a = _FakeTorchTensor(torch, (64,), torch.float16)
+    b, d = (_FakeTorchTensor(torch, (64, 64), torch.float16) for _ in range(2))
+    with pytest.raises(ValueError, match="a: ndim = 1"):
+        plan(element="f16", layout=Row).run(a, b, None, d)
+    assert not (a.exported or b.exported or d.exported)
+
+
 def test_tensors_given_to_the_plan_are_the_runs_defaults():
     a, d = DlpackTensor((64, 64)), DlpackTensor((64, 64))
     p = plan(A=a, B=a, D=d)
