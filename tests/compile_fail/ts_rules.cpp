@@ -93,6 +93,15 @@
 #else
 #define CF_LOAD_WARP 4
 #endif
+#if defined(CASE_GATE_R_D24)
+// One thread of the store's 128 releases (an elect-one guard around a pipeline op): the count of
+// releases depends on the thread index, and the stage's phase never completes.
+#define CF_RELEASE(smem)                          \
+  if (ctx.task_thread_idx() == 0) smem.release(); \
+  static_assert(true)
+#else
+#define CF_RELEASE(smem) smem.release()
+#endif
 
 namespace cf {
 
@@ -192,7 +201,7 @@ struct StoreTask {
       smem.wait();
       auto v = ts::work<&Smem::read>(smem);
       CF_IN_STORE
-      smem.release();
+      CF_RELEASE(smem);
       ts::work<&Out::store>(out, v);
     });
   }
