@@ -54,11 +54,21 @@ def stream_handle(stream, tensors):
         for x in tensors:
             framework = _framework(x)
             if framework == "torch" and getattr(x, "is_cuda", False):
-                return sys.modules["torch"].cuda.current_stream(x.device).cuda_stream, framework
+                return _torch_current_stream(sys.modules["torch"], x), framework
             if framework == "cupy":
                 return sys.modules["cupy"].cuda.get_current_stream().ptr, framework
         return 0, None
     return _named_stream(stream), None
+
+
+def _torch_current_stream(torch, x):
+    """torch's current stream on x's device, as a handle: torch._C._cuda_getCurrentRawStream (what
+    torch.compile's generated code calls) where it exists, a fraction of the public
+    torch.cuda.current_stream(device), which makes a Stream object in Python."""
+    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(x.device.index)
+    return torch.cuda.current_stream(x.device).cuda_stream
 
 
 def _named_stream(stream):
