@@ -290,6 +290,10 @@ void bind_gemm(nb::module_& m) {
 
 NB_MODULE(_core, m) {
   m.doc() = "warploom's C++ plan API (warploom::ops); use the warploom package, not this module";
+  // A plan or tile description a script still holds when the interpreter exits is no leak: with
+  // torch imported, module globals outlive this module's teardown, and nanobind printed a
+  // "leaked instances" report for each of them at the end of every such script.
+  nb::set_leak_warnings(false);
   // Registered after nanobind's defaults, so tried before them: a DtypeError is also a
   // std::invalid_argument, which would otherwise become ValueError.
   nb::register_exception_translator([](std::exception_ptr const& p, void*) {
