@@ -24,6 +24,9 @@ BUILD=${BUILD:-build/fused}
 if [[ ${1:-} == --pack ]]; then
   # The installed package too: the Python package builds against it (tools/python_gpu_check.sh).
   cmake --install "$BUILD" --prefix "$BUILD/python-prefix" >/dev/null
+  # The commit the binaries were built from, for the results' "commit" (the device's copy of the
+  # tree has no .git): the harness reads it from WARPLOOM_COMMIT.
+  git describe --always --dirty --abbrev=7 >"$BUILD/commit.txt"
   tar -cJf "$BUILD.tar.xz" --exclude='*.o' --exclude='*.cu' --exclude='.ninja_*' "$BUILD"
   ls -la "$BUILD.tar.xz"
   exit 0
@@ -51,6 +54,10 @@ if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
   mkdir -p "$(dirname "$BUILT_AT")" && ln -sfn "$PWD" "$BUILT_AT"
 fi
 [[ -d $BUILD/bin ]] || tar -xJf "$BUILD.tar.xz"
+if [[ -z ${WARPLOOM_COMMIT:-} && -f $BUILD/commit.txt ]]; then
+  WARPLOOM_COMMIT=$(cat "$BUILD/commit.txt")
+  export WARPLOOM_COMMIT
+fi
 # One kernel cache for the whole check, kept in the build folder: a later call on a machine still
 # warm finds the instances an earlier one compiled.
 export WARPLOOM_CACHE_DIR=${WARPLOOM_CACHE_DIR:-$PWD/$BUILD-jit-cache}
