@@ -1,0 +1,67 @@
+// warploom/ops/grouped_gemm.hpp — ops::GroupedGemm: many GEMMs of one plan's types and layouts in
+// one call (seed 002's GroupedGemm; issue 16).
+//
+//   ops::GroupedGemm grouped(ScalarType::F16, MatrixLayout::RowMajor);
+//   std::vector<ops::GemmGroup> groups = {{a0, b0, {}, d0}, {a1, b1, {}, d1}};  // any M, N, K each
+//   grouped.run(groups, /*alpha=*/1.0f, /*beta=*/0.0f, stream);
+//
+// Each group is a GEMM of its own extents, strides and tensors, in the types and layouts the plan
+// was made for (GemmOptions, as ops::Gemm), with the plan's epilogue. Every group is checked before
+// anything is enqueued, and a refusal names the group's index and the argument (`groups[3].b`),
+// with ops::Gemm's rule and exception type; a group whose D is empty (no rows or no columns: an
+// expert that got no tokens) computes nothing and is skipped.
+//
+// How it runs today: one GEMM per group, enqueued in order on the stream (no synchronisation, so
+// a CUDA graph can capture it) — the sm90 grouped kernel that runs every group in one persistent
+// launch is issue 16's and will take this API's place underneath.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "warploom/gemm.hpp"
+#include "warploom/ops/gemm.hpp"
+#include "warploom/ops/tensor.hpp"
+
+namespace warploom::ops {
+
+// One group: D = epilogue(alpha * A . B + beta * C), A M x K, B K x N, C and D M x N. `c` may be
+// empty when beta == 0.
+struct GemmGroup {
+  TensorView a, b, c, d;
+};
+
+class GroupedGemm {
+ public:
+  explicit GroupedGemm(GemmOptions const& options);
+  GroupedGemm(ScalarType element, MatrixLayout layout, std::optional<Arch> arch = std::nullopt);
+
+  // The plan every group runs with: its types, operator class, epilogue and tile description
+  // (set them here: grouped.plan().set_activation(Activation::ReLU)).
+  Gemm& plan() { return plan_; }
+  Gemm const& plan() const { return plan_; }
+  // e.g. "GroupedGemm of Gemm fp16 x fp16 -> fp16 (...)".
+  std::string describe() const;
+
+  // Enqueues every non-empty group on `stream` and returns (asynchronous), after checking all of
+  // them: nothing is enqueued when one is refused.
+  void run(std::span<GemmGroup const> groups, float alpha = 1.0f, float beta = 0.0f,
+           cudaStream_t stream = nullptr) const;
+  // The gemm() arguments of each non-empty group (in order; the index of each among `groups` in
+  // `index`), checked as run() checks them, without a device.
+  struct Arguments {
+    std::vector<GemmArguments> args;
+    std::vector<std::size_t> index;
+  };
+  Arguments arguments(std::span<GemmGroup const> groups, float alpha = 1.0f,
+                      float beta = 0.0f) const;
+
+ private:
+  Gemm plan_;
+};
+
+}  // namespace warploom::ops

@@ -1,0 +1,88 @@
+// tests/cpu/ops/grouped_gemm_test.cpp
+//
+// ops::GroupedGemm (warploom/ops/grouped_gemm.hpp) without a GPU: each group's arguments from its
+// own extents, empty groups skipped, and every refusal naming the group's index and argument —
+// all of them found before anything would be enqueued.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "stand_ins.hpp"
+#include "warploom/ops/grouped_gemm.hpp"
+#include "warploom/testing/invalid_argument.hpp"
+
+namespace warploom::ops {
+namespace {
+
+using test_support::fake;
+using testing::invalid_argument_message;
+
+constexpr ScalarType kF16 = ScalarType::F16;
+
+GroupedGemm fp16_row_major() {
+  return GroupedGemm(
+      GemmOptions{.element = kF16, .layout = MatrixLayout::RowMajor, .arch = Arch::Sm90});
+}
+
+// Group i: M x K times K x N into M x N, fp16 row-major, at its own stand-in addresses.
+GemmGroup group(int i, std::int64_t m, std::int64_t n, std::int64_t k) {
+  std::uintptr_t const at = 16 * static_cast<std::uintptr_t>(i + 1);
+  return {.a = row_major(fake(at), kF16, m, k),
+          .b = row_major(fake(at + 4), kF16, k, n),
+          .c = {},
+          .d = row_major(fake(at + 8), kF16, m, n)};
+}
+
+TEST(GroupedGemm, EachGroupHasItsOwnExtents) {
+  GroupedGemm const grouped = fp16_row_major();
+  std::vector<GemmGroup> const groups = {group(0, 128, 256, 512), group(1, 1, 8, 1024),
+                                         group(2, 1024, 128, 8)};
+  GroupedGemm::Arguments const r = grouped.arguments(groups, 0.5f);
+  ASSERT_EQ(r.args.size(), 3u);
+  EXPECT_EQ(r.index, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(r.args[1].m, 1);
+  EXPECT_EQ(r.args[1].n, 8);
+  EXPECT_EQ(r.args[1].k, 1024);
+  EXPECT_EQ(r.args[2].a.data, groups[2].a.data);
+  EXPECT_FLOAT_EQ(r.args[0].alpha, 0.5f);
+  EXPECT_CONTAINS(grouped.describe(), "GroupedGemm of Gemm fp16 x fp16 -> fp16");
+}
+
+// An expert that got no tokens: a D without rows computes nothing, and is skipped.
+TEST(GroupedGemm, AGroupWithAnEmptyDIsSkipped) {
+  std::vector<GemmGroup> const groups = {group(0, 64, 64, 64), group(1, 0, 64, 64),
+                                         group(2, 64, 64, 64)};
+  GroupedGemm::Arguments const r = fp16_row_major().arguments(groups);
+  EXPECT_EQ(r.index, (std::vector<std::size_t>{0, 2}));
+}
+
+TEST(GroupedGemm, ARefusalNamesTheGroupAndItsArgument) {
+  GroupedGemm const grouped = fp16_row_major();
+  std::vector<GemmGroup> groups = {group(0, 64, 64, 64), group(1, 64, 64, 64),
+                                   group(2, 64, 64, 64)};
+  groups[1].b.dtype = ScalarType::BF16;
+  std::string const dtype =
+      testing::thrown_message<DtypeError>([&] { (void)grouped.arguments(groups); });
+  EXPECT_CONTAINS(dtype, "GroupedGemm: groups[1]: ");
+  EXPECT_CONTAINS(dtype, "`groups[1].b`");
+
+  groups[1] = group(1, 64, 64, 64);
+  groups[2].b = row_major(fake(200), kF16, 32, 64);  // K = 32 against A's 64
+  std::string const shape = invalid_argument_message([&] { (void)grouped.arguments(groups); });
+  EXPECT_CONTAINS(shape, "GroupedGemm: groups[2]: ");
+}
+
+// run() checks every group before it enqueues one: a bad last group is refused as such, not
+// after the first groups ran (here, without a GPU, the first run would fail on the device).
+TEST(GroupedGemm, RunChecksEveryGroupFirst) {
+  GroupedGemm const grouped = fp16_row_major();
+  std::vector<GemmGroup> groups = {group(0, 64, 64, 64), group(1, 64, 64, 64)};
+  groups[1].d.dtype = ScalarType::F32;
+  groups[1].c = {};
+  std::string const message =
+      testing::thrown_message<std::invalid_argument>([&] { grouped.run(groups); });
+  EXPECT_CONTAINS(message, "GroupedGemm: groups[1]: ");
+}
+
+}  // namespace
+}  // namespace warploom::ops
