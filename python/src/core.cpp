@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -23,6 +24,7 @@
 
 #include "operands.hpp"
 #include "warploom/ops/gemm.hpp"
+#include "warploom/ops/grouped_gemm.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -272,6 +274,45 @@ void bind_gemm(nb::module_& m) {
           "a"_a, "b"_a, "c"_a.none(), "d"_a, "alpha"_a, "beta"_a, "epilogue"_a,
           "Checks a run's operands against the plan as run() does, without a device or a launch "
           "(Gemm::arguments).");
+
+  nb::class_<ops::GroupedGemm>(m, "GroupedGemm",
+                               "ops::GroupedGemm (warploom.op.GroupedGemm wraps it).")
+      .def(nb::init<GemmOptions const&>(), "options"_a)
+      .def_prop_ro(
+          "plan", [](ops::GroupedGemm& g) -> Gemm& { return g.plan(); },
+          nb::rv_policy::reference_internal, "The plan every group runs with.")
+      .def("describe", &ops::GroupedGemm::describe)
+      .def(
+          "run",
+          [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,
+             std::uintptr_t stream, bool sync) -> std::unique_ptr<RunOperands> {
+            auto operands = std::make_unique<RunOperands>(as_stream(stream));
+            try {
+              std::vector<ops::GemmGroup> views;
+              for (std::size_t i = 0; i < groups.size(); ++i) {
+                nb::tuple const g = nb::cast<nb::tuple>(groups[i]);
+                std::string const at = fmt::format("groups[{}].", i);
+                auto const view = [&](int k, char arg, bool output) {
+                  std::string const name = at + arg;
+                  return g[k].is_none() ? TensorView{} : operands->add(g[k], name.c_str(), output);
+                };
+                views.push_back({view(0, 'a', false), view(1, 'b', false), view(2, 'c', false),
+                                 view(3, 'd', true)});
+              }
+              // A first run may compile kernels (JIT): the GIL is free meanwhile.
+              nb::gil_scoped_release unlocked;
+              grouped.run(views, alpha, beta, as_stream(stream));
+            } catch (...) {
+              operands->discard();
+              throw;
+            }
+            if (!sync) return operands;
+            operands->wait();
+            return nullptr;
+          },
+          "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
+          "Runs every group ((owner, descriptor) or None for a, b, c, d each). Returns a GemmRun "
+          "when sync is False, else None.");
 
   nb::class_<EpilogueOperands>(m, "EpilogueOperands",
                                "A run's epilogue tensors, as (owner, descriptor) operands or None "

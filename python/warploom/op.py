@@ -66,11 +66,15 @@ class Gemm:
                     "(this build's kernels run on 90)"
                 )
             o.arch = _ARCHES[cc]
-        self._plan = _core.Gemm(o)
+        self._plan = self._make(o)
         # The seed's run() falls back to the tensors and scalars given here.
         self._tensors = {"A": A, "B": B, "C": C, "D": D}
         self.alpha = alpha
         self.beta = beta
+
+    def _make(self, options):
+        """The C++ plan for `options` (GroupedGemm keeps its own around one)."""
+        return _core.Gemm(options)
 
     # ---- What the plan is --------------------------------------------------------------------
 
@@ -275,3 +279,61 @@ class Gemm:
             if tensor is not None:
                 setattr(epilogue, field, operand(tensor, field))
         return a, b, c, d, handle, epilogue
+
+
+class GroupedGemm(Gemm):
+    """Many GEMMs of one plan's types and layouts in one call, as the CUTLASS Python interface's
+    cutlass.op.GroupedGemm (seed 002's third notebook):
+
+        plan = warploom.op.GroupedGemm(element=torch.float16, layout=warploom.LayoutType.RowMajor)
+        plan.run(As, Bs, Cs, Ds)      # lists: group i is D[i] = A[i] @ B[i] (+ beta C[i])
+
+    Each group has its own M, N, K and tensors (strides honoured, as Gemm.run's), in the types and
+    layouts the plan was made for; the plan's activation and tile description apply to every
+    group. Every group is checked before any runs, and an error names the group
+    (`groups[3].b`); a group whose D has no rows or columns is skipped. Everything else — types,
+    layouts, activation, tile_descriptions(), compile() — is Gemm's. Runs one GEMM per group on
+    the stream in order (ops::GroupedGemm) until the sm90 grouped kernel, one launch for all,
+    lands underneath.
+    """
+
+    def __init__(self, alpha=1.0, beta=0.0, element_accumulator=None, element=None, layout=None,
+                 element_A=None, element_B=None, element_C=None, element_D=None,
+                 layout_A=None, layout_B=None, layout_C=None, layout_D=None,
+                 opclass=OpcodeClass.Auto, cc=None):
+        super().__init__(alpha=alpha, beta=beta, element_accumulator=element_accumulator,
+                         element=element, layout=layout, element_A=element_A,
+                         element_B=element_B, element_C=element_C, element_D=element_D,
+                         layout_A=layout_A, layout_B=layout_B, layout_C=layout_C,
+                         layout_D=layout_D, opclass=opclass, cc=cc)
+
+    def _make(self, options):
+        self._grouped = _core.GroupedGemm(options)
+        return self._grouped.plan  # the plan every group runs with, inside the grouped one
+
+    def __repr__(self):
+        return f"warploom.op.{self._grouped.describe()}"
+
+    def run(self, A, B, C, D, alpha=None, beta=None, sync=True, stream=None):
+        """Group i: D[i] = activation(alpha * (A[i] @ B[i]) + beta * C[i]). A, B, D: sequences of
+        one length; C: None (beta 0) or a sequence of that length (entries may be None). On
+        `stream`, or the tensors' framework's current stream; sync as Gemm.run."""
+        A, B, D = list(A), list(B), list(D)
+        C = [None] * len(A) if C is None else list(C)
+        if not len(A) == len(B) == len(C) == len(D):
+            raise ValueError(
+                f"GroupedGemm.run: A, B, C and D hold {len(A)}, {len(B)}, {len(C)} and {len(D)} "
+                "tensors; group i is A[i], B[i], C[i], D[i]: give one of each per group"
+            )
+        handle, owner = stream_handle(stream, [t for t in A + B + D if t is not None])
+        groups = []
+        for i, operands in enumerate(zip(A, B, C, D)):
+            groups.append(tuple(
+                None if t is None else run_operand(t, f"groups[{i}].{name}", handle, owner)
+                for t, name in zip(operands, "abcd")))
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        return self._grouped.run(groups, float(alpha), float(beta), handle, sync)
+
+    def check(self, *args, **kwargs):
+        raise NotImplementedError("GroupedGemm: run() checks every group before any runs")
