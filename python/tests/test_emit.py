@@ -108,6 +108,33 @@ def test_generated_plan_compiles_against_the_cpp_api(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
+def test_a_grouped_plan_exports_its_groups_and_compiles(tmp_path):
+    """A GroupedGemm's extension holds ops::GroupedGemm with the plan configured inside it, and
+    takes lists; its plan part compiles (syntax only) against warploom's own headers."""
+    plan = warploom.op.GroupedGemm(element="bf16", layout=warploom.LayoutType.RowMajor, cc=90)
+    plan.activation = warploom.epilogue.relu
+    files = _emit(plan, tmp_path)
+    kernel = files["ext_kernel.cu"]
+    assert '#include "warploom/ops/grouped_gemm.hpp"' in kernel
+    assert "ops::GroupedGemm grouped(o);" in kernel
+    assert "std::vector<at::Tensor> ext_run(" in kernel
+    assert 'pybind11::arg("As")' in files["ext.cpp"]
+    compiler = shutil.which(os.environ.get("CXX", "c++"))
+    cuda = _cuda_include()
+    if compiler is None or cuda is None:
+        pytest.skip("needs a C++ compiler and cuda_runtime_api.h")
+    start = kernel.index("namespace gemm = ")
+    end = kernel.index("// Made (and its kernel obtained)")
+    unit = tmp_path / "grouped_plan.cpp"
+    unit.write_text('#include "warploom/ops/grouped_gemm.hpp"\nnamespace {\n' + kernel[start:end] +
+                    "}\nvoid* keep = reinterpret_cast<void*>(&make_plan);\n")
+    done = subprocess.run(
+        [compiler, "-std=c++20", "-fsyntax-only", "-Wall", "-Werror",
+         f"-I{warploom.emit.include_dir()}", f"-I{cuda}", str(unit)],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
 def test_build_options_name_the_headers_and_the_loaded_library():
     options = warploom.emit.build_options()
     (include,) = options["include_dirs"]

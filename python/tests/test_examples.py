@@ -15,7 +15,8 @@ SCRIPTS = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".py"))
 
 
 def test_the_notebooks_are_there():
-    assert {"00_basic_gemm.py", "01_epilogue.py"} <= set(SCRIPTS)
+    assert {"00_basic_gemm.py", "01_epilogue.py",
+            "02_pytorch_extension_grouped_gemm.py"} <= set(SCRIPTS)
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

@@ -6,6 +6,9 @@ cutlass.emit.pytorch.
     mod = warploom.emit.pytorch(plan, name="gemm_relu", sourcedir="out", jit=True)
     D = mod.run(A, B)                      # on torch.cuda.current_stream(), returns at once
 
+A warploom.op.GroupedGemm exports the same way; its module's run(As, Bs, Cs=None, Ds=None,
+alpha=1.0, beta=0.0) takes and returns lists, one tensor per group.
+
 Three files are written to `sourcedir`:
 
 - `<name>_kernel.cu`: the plan, rebuilt in C++ (warploom::ops::Gemm with the plan's types,
@@ -108,9 +111,10 @@ def _float_literal(x):
     return text if any(c in text for c in ".e") else text + ".0"
 
 
-def _plan_lines(op):
+def _plan_lines(op, grouped=False):
     """C++ statements filling `o` and configuring `plan` as `op` is: types, layouts, operator
-    class, architecture, activation, compiled tile description."""
+    class, architecture, activation, compiled tile description (`grouped`: `plan` is the one
+    inside the ops::GroupedGemm `grouped`)."""
     t = op._plan.types
     lines = ["ops::GemmOptions o;"]
     for operand in "abcd":
@@ -121,7 +125,11 @@ def _plan_lines(op):
         lines.append(f"o.layout_{operand} = MatrixLayout::{layout};")
     lines.append(f"o.opclass = ops::OperatorClass::{_OPCLASS[op.opclass]};")
     lines.append(f"o.arch = ops::Arch::{_ARCH[op._plan.arch]};")
-    lines.append("ops::Gemm plan(o);")
+    if grouped:
+        lines.append("ops::GroupedGemm grouped(o);")
+        lines.append("ops::Gemm& plan = grouped.plan();  // every group runs with it")
+    else:
+        lines.append("ops::Gemm plan(o);")
     lines.append("ops::GemmEpilogue e = plan.epilogue();")
     lines.append(f"e.activation = gemm::Activation::{_ACTIVATION[op.activation]};")
     lines.append(f"e.leaky_slope = {_float_literal(op.leaky_slope)}f;")
@@ -140,12 +148,12 @@ def _plan_lines(op):
     return "\n".join("  " + line for line in lines)
 
 
-_KERNEL = """\
+_KERNEL_HEAD = """\
 {generated}
 // {name}_kernel.cu: the plan
 //   {describe}
 //   activation {activation}
-// as warploom::ops::Gemm, run on at::Tensors on the current CUDA stream.
+// as warploom::ops::{cpp_class}, run on at::Tensors on the current CUDA stream.
 
 #include <ATen/ATen.h>
 #include <ATen/cuda/CUDAContext.h>
@@ -155,8 +163,9 @@ _KERNEL = """\
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
-#include "warploom/ops/gemm.hpp"
+#include "warploom/ops/{header}"
 
 namespace {{
 
@@ -165,18 +174,18 @@ namespace ops = warploom::ops;
 using gemm::MatrixLayout;
 using gemm::ScalarType;
 
-ops::Gemm make_plan() {{
+ops::{cpp_class} make_plan() {{
 {plan}
-  return plan;
+  return {plan_object};
 }}
 
 // Made (and its kernel obtained) on the first run, once; run() is const and thread-safe.
-ops::Gemm const& the_plan() {{
-  static ops::Gemm const plan = make_plan();
+ops::{cpp_class} const& the_plan() {{
+  static ops::{cpp_class} const plan = make_plan();
   return plan;
 }}
 
-ScalarType scalar_type(at::Tensor const& t, char const* name) {{
+ScalarType scalar_type(at::Tensor const& t, std::string const& name) {{
   switch (t.scalar_type()) {{
     case at::kHalf: return ScalarType::F16;
     case at::kBFloat16: return ScalarType::BF16;
@@ -185,21 +194,20 @@ ScalarType scalar_type(at::Tensor const& t, char const* name) {{
     case at::kFloat8_e4m3fn: return ScalarType::E4M3;
     case at::kFloat8_e5m2: return ScalarType::E5M2;
     default:
-      throw std::invalid_argument(std::string("{name}.run: argument `") + name + "` is " +
+      throw std::invalid_argument("{name}.run: argument `" + name + "` is " +
                                   std::string(c10::toString(t.scalar_type())) +
                                   ", not a GEMM element type");
   }}
 }}
 
 // A matrix (2-D) or a batch of them (3-D), strides as they are: the plan checks them.
-ops::TensorView view(at::Tensor const& t, char const* name) {{
+ops::TensorView view(at::Tensor const& t, std::string const& name) {{
   if (t.dim() != 2 && t.dim() != 3) {{
-    throw std::invalid_argument(std::string("{name}.run: argument `") + name + "` has " +
+    throw std::invalid_argument("{name}.run: argument `" + name + "` has " +
                                 std::to_string(t.dim()) + " dimensions; give 2 (or 3, a batch)");
   }}
   if (!t.is_cuda()) {{
-    throw std::invalid_argument(std::string("{name}.run: argument `") + name +
-                                "` is not in CUDA memory");
+    throw std::invalid_argument("{name}.run: argument `" + name + "` is not in CUDA memory");
   }}
   int const r = static_cast<int>(t.dim()) - 2;
   ops::TensorView v;
@@ -214,6 +222,20 @@ ops::TensorView view(at::Tensor const& t, char const* name) {{
   v.device = t.device().index();
   return v;
 }}
+
+// D for A . B as the plan lays it out: M x N (per batch), row- or column-major.
+at::Tensor new_d(ops::Gemm const& plan, at::Tensor const& A, at::Tensor const& B) {{
+  auto const options = A.options().dtype({at_d});
+  at::Tensor const shape_of = A.dim() == 3 ? A : A.unsqueeze(0);
+  int64_t const batch = shape_of.size(0), m = shape_of.size(1), n = B.size(-1);
+  at::Tensor out = plan.types().layout_d == MatrixLayout::RowMajor
+                       ? at::empty({{batch, m, n}}, options)
+                       : at::empty({{batch, n, m}}, options).transpose(1, 2);
+  return A.dim() == 3 ? out : out.squeeze(0);
+}}
+"""
+
+_GEMM_RUN = """\
 
 // A vector of the epilogue (the bias): contiguous, one row.
 ops::TensorView vector(at::Tensor const& t, char const* name) {{
@@ -232,22 +254,46 @@ at::Tensor {name}_run(
     std::optional<at::Tensor> const& bias) {{
   ops::Gemm const& plan = the_plan();
   c10::cuda::CUDAGuard guard(A.device());
-  if (!D) {{
-    // D as the plan lays it out: M x N (per batch), row- or column-major.
-    auto const options = A.options().dtype({at_d});
-    at::Tensor const shape_of = A.dim() == 3 ? A : A.unsqueeze(0);
-    int64_t const batch = shape_of.size(0), m = shape_of.size(1), n = B.size(-1);
-    at::Tensor out = plan.types().layout_d == MatrixLayout::RowMajor
-                         ? at::empty({{batch, m, n}}, options)
-                         : at::empty({{batch, n, m}}, options).transpose(1, 2);
-    D = A.dim() == 3 ? out : out.squeeze(0);
-  }}
+  if (!D) D = new_d(plan, A, B);
   ops::EpilogueTensors epilogue;
   if (bias) epilogue.bias = vector(*bias, "bias");
   ops::TensorView const c = C ? view(*C, "C") : ops::TensorView{{}};
   plan.run(view(A, "A"), view(B, "B"), c, view(*D, "D"), epilogue, static_cast<float>(alpha),
            static_cast<float>(beta), at::cuda::getCurrentCUDAStream().stream());
   return *D;
+}}
+"""
+
+_GROUPED_RUN = """\
+
+}}  // namespace
+
+std::vector<at::Tensor> {name}_run(
+    std::vector<at::Tensor> const& As, std::vector<at::Tensor> const& Bs,
+    std::optional<std::vector<at::Tensor>> const& Cs, std::optional<std::vector<at::Tensor>> Ds,
+    double alpha, double beta) {{
+  ops::GroupedGemm const& grouped = the_plan();
+  std::size_t const count = As.size();
+  if (Bs.size() != count || (Cs && Cs->size() != count) || (Ds && Ds->size() != count)) {{
+    throw std::invalid_argument("{name}.run: As, Bs (and Cs, Ds when given) hold one tensor per "
+                                "group: " + std::to_string(count) + " As, " +
+                                std::to_string(Bs.size()) + " Bs");
+  }}
+  std::vector<at::Tensor> out = Ds ? *Ds : std::vector<at::Tensor>{{}};
+  if (count == 0) return out;
+  c10::cuda::CUDAGuard guard(As[0].device());
+  std::vector<ops::GemmGroup> groups;
+  groups.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {{
+    std::string const at = "[" + std::to_string(i) + "]";
+    if (!Ds) out.push_back(new_d(grouped.plan(), As[i], Bs[i]));
+    groups.push_back({{view(As[i], "As" + at), view(Bs[i], "Bs" + at),
+                      Cs ? view((*Cs)[i], "Cs" + at) : ops::TensorView{{}},
+                      view(out[i], "Ds" + at)}});
+  }}
+  grouped.run(groups, static_cast<float>(alpha), static_cast<float>(beta),
+              at::cuda::getCurrentCUDAStream().stream());
+  return out;
 }}
 """
 
@@ -274,6 +320,31 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
 }}
 """
 
+_GROUPED_MODULE = """\
+{generated}
+// {name}.cpp: the Python module of {name}_kernel.cu.
+
+#include <torch/extension.h>
+
+#include <optional>
+#include <vector>
+
+std::vector<at::Tensor> {name}_run(
+    std::vector<at::Tensor> const& As, std::vector<at::Tensor> const& Bs,
+    std::optional<std::vector<at::Tensor>> const& Cs, std::optional<std::vector<at::Tensor>> Ds,
+    double alpha, double beta);
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {{
+  m.doc() = "{describe} per group, activation {activation}";
+  m.def("run", &{name}_run,
+        "Ds[i] = activation(alpha * (As[i] @ Bs[i]) + beta * Cs[i]) for every group, on the "
+        "current CUDA stream; returns Ds (allocated when not given) without waiting",
+        pybind11::arg("As"), pybind11::arg("Bs"), pybind11::arg("Cs") = pybind11::none(),
+        pybind11::arg("Ds") = pybind11::none(), pybind11::arg("alpha") = 1.0,
+        pybind11::arg("beta") = 0.0);
+}}
+"""
+
 _SETUP = """\
 # Generated by warploom.emit.pytorch (warploom {version}): regenerate rather than edit.
 # Builds the extension `{name}` against the installed warploom package; the plan:
@@ -297,10 +368,11 @@ setup(
 
 def sources(op, name):
     """{file name: text} of the extension pytorch() writes, without writing them."""
-    from .op import Gemm
+    from .op import Gemm, GroupedGemm
 
     if not isinstance(op, Gemm):
-        raise TypeError(f"warploom.emit.pytorch: op = {op!r} is not a warploom.op.Gemm plan")
+        raise TypeError(f"warploom.emit.pytorch: op = {op!r} is not a warploom.op.Gemm (or "
+                        "GroupedGemm) plan")
     if not isinstance(name, str) or not _IDENTIFIER.match(name):
         raise ValueError(f"warploom.emit.pytorch: name = {name!r} is not a C and Python "
                          "identifier (letters, digits, _; not starting with a digit)")
@@ -309,10 +381,16 @@ def sources(op, name):
         activation += f" (slope {_float_literal(op.leaky_slope)})"
     fields = {"generated": _GENERATED, "name": name, "describe": op._plan.describe(),
               "activation": activation, "version": __version__}
+    grouped = isinstance(op, GroupedGemm)
+    head = _KERNEL_HEAD.format(
+        plan=_plan_lines(op, grouped), at_d=_AT[op._plan.types.d],
+        cpp_class="GroupedGemm" if grouped else "Gemm",
+        header="grouped_gemm.hpp" if grouped else "gemm.hpp",
+        plan_object="grouped" if grouped else "plan", **fields)
+    run = (_GROUPED_RUN if grouped else _GEMM_RUN).format(**fields)
     return {
-        f"{name}_kernel.cu": _KERNEL.format(plan=_plan_lines(op), at_d=_AT[op._plan.types.d],
-                                            **fields),
-        f"{name}.cpp": _MODULE.format(**fields),
+        f"{name}_kernel.cu": head + run,
+        f"{name}.cpp": (_GROUPED_MODULE if grouped else _MODULE).format(**fields),
         "setup.py": _SETUP.format(**fields),
     }
 
