@@ -116,13 +116,12 @@ if want ncu; then
 fi
 want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
-python_out=$(mktemp -d)
-# One test alone first, uncaptured, under gdb where it exists: on 2026-12-01 every run that
-# JIT-compiled a configuration in the Python process died there ("free(): invalid pointer").
-want python && run python-relu 90 env BUILD="$BUILD" OUT="$python_out" PYTEST_UNDER_GDB=1 \
-  PYTEST_ARGS="$PWD/python/tests/test_epilogue_gpu.py -k bfloat16-relu -s" \
-  bash tools/python_gpu_check.sh
-want python && run python "${PYTHON_LIMIT:-150}" env BUILD="$BUILD" OUT="$python_out" bash tools/python_gpu_check.sh
+python_out=$OUT/python  # pytest.log and the JUnit report come back with the results
+# Every pytest test, GPU ones included, with a worker per core: the suite JIT-compiles the
+# configurations it needs that the build did not prebuild (fp16, other layouts), side by side. A
+# process that dies prints its native stack (tools/abort_backtrace.c, PYTEST_UNDER_GDB).
+want python && run python "${PYTHON_LIMIT:-420}" env BUILD="$BUILD" OUT="$python_out" \
+  PYTEST_WORKERS="${PYTEST_WORKERS:-$(nproc)}" PYTEST_UNDER_GDB=1 bash tools/python_gpu_check.sh
 # warploom.nn.Linear against torch's Linear + activation, and the host cost of a call from Python
 # (the package tools/python_gpu_check.sh installed into build/python-site).
 want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site" \
