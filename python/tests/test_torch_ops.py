@@ -18,6 +18,13 @@ def meta(*shape, dtype=torch.bfloat16):
 def test_the_ops_are_registered():
     assert hasattr(torch.ops.warploom, "gemm")
     assert hasattr(torch.ops.warploom, "gemm_act")
+    assert hasattr(torch.ops.warploom, "grouped_gemm")
+
+
+def test_grouped_fake_gives_every_groups_shape():
+    ds = torch.ops.warploom.grouped_gemm([meta(64, 32), meta(8, 16)], [meta(32, 48), meta(16, 8)])
+    assert [tuple(d.shape) for d in ds] == [(64, 48), (8, 8)]
+    assert all(d.device.type == "meta" for d in ds)
 
 
 def test_fake_implementations_give_shape_and_dtype():
@@ -93,3 +100,14 @@ def test_runs_on_the_current_stream(cuda):
         d2 = d * 2  # ordered after the GEMM on the same stream, no synchronization
     side.synchronize()
     torch.testing.assert_close(d2.float(), 2 * (a.float() @ b.float()), rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.gpu
+def test_grouped_gemm_against_torch(cuda):
+    shapes = [(128, 64, 256), (1, 32, 64), (200, 136, 72)]
+    As = [_data((m, k)) for m, n, k in shapes]
+    Bs = [_data((n, k)).t() for m, n, k in shapes]  # column-major B: the prebuilt "tn" kernels
+    Ds = torch.ops.warploom.grouped_gemm(As, Bs)
+    for a, b, d in zip(As, Bs, Ds):
+        torch.testing.assert_close(d.float(), (a.float() @ b.float()).to(d.dtype).float(),
+                                   rtol=2e-2, atol=2e-2)

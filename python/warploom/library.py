@@ -2,6 +2,7 @@
 
     torch.ops.warploom.gemm(a, b)                                  # a @ b
     torch.ops.warploom.gemm_act(a, b, bias, activation, slope)     # activation(a @ b + bias)
+    torch.ops.warploom.grouped_gemm(As, Bs)                        # [a @ b for each pair]
 
 with fake (meta) implementations, so torch.compile(fullgraph=True) traces models that call them,
 and autograd: dA = dD . B^T and dB = A^T . dD, both through warploom.gemm itself (gemm_act's
@@ -13,13 +14,13 @@ torch.cuda.current_stream() and returns without waiting, as torch's own ops do.
 warploom itself never imports this module: `import warploom` leaves torch unimported.
 """
 
-from typing import Optional
+from typing import List, Optional
 
 import torch
 import torch.nn.functional as F
 
 from . import op
-from ._core import Activation
+from ._core import Activation, LayoutType
 
 # The activation as torch computes it: gemm_act's backward differentiates it, tests compare with it.
 TORCH_ACTIVATIONS = {
@@ -84,9 +85,42 @@ def gemm_act(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor], act
     return _run(a, b, bias, activation, slope)
 
 
+def _grouped_plan(a, b, d):
+    key = ("grouped", a.dtype, b.dtype, d.dtype, _layout(a), _layout(b), a.device.index)
+    plan = _plans.get(key)
+    if plan is None:
+        layout = {"row": LayoutType.RowMajor, "column": LayoutType.ColumnMajor}
+        plan = op.GroupedGemm(element_A=a.dtype, element_B=b.dtype, element_C=d.dtype,
+                              element_D=d.dtype, layout_A=layout[_layout(a)],
+                              layout_B=layout[_layout(b)], layout_C=LayoutType.RowMajor,
+                              layout_D=LayoutType.RowMajor)
+        _plans[key] = plan
+    return plan
+
+
+@torch.library.custom_op("warploom::grouped_gemm", mutates_args=())
+def grouped_gemm(As: List[torch.Tensor], Bs: List[torch.Tensor]) -> List[torch.Tensor]:
+    if len(As) != len(Bs):
+        raise ValueError(f"warploom::grouped_gemm: {len(As)} As and {len(Bs)} Bs: group i is "
+                         "As[i] @ Bs[i]")
+    As, Bs = [_readable(a) for a in As], [_readable(b) for b in Bs]
+    Ds = [_out(a, b) for a, b in zip(As, Bs)]
+    if not As:
+        return Ds
+    # One plan: every group in the first group's types and layouts (the plan names a group
+    # that differs).
+    _grouped_plan(As[0], Bs[0], Ds[0]).run(As, Bs, None, Ds, sync=False)
+    return Ds
+
+
 @gemm.register_fake
 def _(a, b):
     return _out(a, b)
+
+
+@grouped_gemm.register_fake
+def _(As, Bs):
+    return [_out(a, b) for a, b in zip(As, Bs)]
 
 
 @gemm_act.register_fake
