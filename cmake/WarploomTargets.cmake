@@ -25,6 +25,13 @@ target_compile_definitions(warploom_interface INTERFACE "$<BUILD_INTERFACE:FMT_H
 target_compile_options(warploom_interface INTERFACE
   "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcudafe --max_cost_constexpr_call=2000000000>"
   "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcudafe --max_depth_constexpr_call=10000>")
+# Host code may run the same check (ts::verified_at_compile_time in a static_assert): GCC stops
+# constant evaluation after 2^25 operations and Clang after 2^20 steps, and the sm90 GEMM's
+# cooperative schedule takes more (GCC 12: "evaluation operation count exceeds limit"; with the
+# limit raised, 5 s; ping-pong 70 s). tests/cpu/ts/gemm_schedule_gate_test.cpp holds it to this.
+target_compile_options(warploom_interface INTERFACE
+  "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:-fconstexpr-ops-limit=4294967296>"
+  "$<$<COMPILE_LANG_AND_ID:CXX,Clang>:-fconstexpr-steps=2147483647>")
 target_compile_features(warploom_interface INTERFACE cxx_std_20 cuda_std_20)
 target_link_libraries(warploom_interface INTERFACE CUDA::cudart)
 

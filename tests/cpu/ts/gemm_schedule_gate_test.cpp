@@ -1,0 +1,26 @@
+// tests/cpu/ts/gemm_schedule_gate_test.cpp
+//
+// The compile-time gate (ts::verified_at_compile_time) of a production schedule — the sm90 GEMM's
+// cooperative one — evaluated by the host C++ compiler, as a user's host code may do. Its
+// constant evaluation takes more than GCC 12's default budget (-fconstexpr-ops-limit=2^25:
+// "'constexpr' evaluation operation count exceeds limit"); warploom::warploom carries the raised
+// limits to every target that links it (cmake/WarploomTargets.cmake), and this file compiling is
+// the test that they hold (about 5 s with GCC 12; the ping-pong schedule about 70 s).
+#include <gtest/gtest.h>
+
+#include "gemm/sm90/cooperative.hpp"
+#include "gemm/sm90/schedule_only.hpp"
+#include "warploom/ts/compile_time_check.hpp"
+
+namespace {
+
+using Schedule = warploom::gemm::sm90::Cooperative<warploom::gemm::sm90::CooperativeShape<>,
+                                                   warploom::gemm::sm90::ScheduleOnly>;
+static_assert(warploom::ts::verified_at_compile_time<Schedule::Manager::traits>(),
+              "the GEMM schedule's compile-time gate, on the host compiler");
+
+TEST(CompileTimeGate, HoldsForTheGemmScheduleOnTheHostCompiler) {
+  EXPECT_TRUE(warploom::ts::verified_at_compile_time<Schedule::Manager::traits>());
+}
+
+}  // namespace
