@@ -155,6 +155,23 @@ void bind_views(nb::module_& m) {
       .def_prop_ro("done", &RunOperands::waited, "Whether sync() has returned.");
 }
 
+// A run on `stream`: `launch` adds its operands and enqueues it. A run that sync=False leaves
+// running is handed back as its operands (a GemmRun, whose sync() waits); a refused one frees what
+// it copied before the error goes on.
+template <class Launch>
+std::unique_ptr<RunOperands> run_with(std::uintptr_t stream, bool sync, Launch&& launch) {
+  auto operands = std::make_unique<RunOperands>(as_stream(stream));
+  try {
+    launch(*operands);
+  } catch (...) {
+    operands->discard();
+    throw;
+  }
+  if (!sync) return operands;
+  operands->wait();
+  return nullptr;
+}
+
 // A run's views, from the (owner, descriptor) operands the Python side hands over.
 struct RunViews {
   TensorView a, b, c, d;
@@ -237,21 +254,14 @@ void bind_gemm(nb::module_& m) {
           [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,
              float beta, std::uintptr_t stream, bool sync, bool print_module,
              EpilogueOperands const& epilogue) -> std::unique_ptr<RunOperands> {
-            auto operands = std::make_unique<RunOperands>(as_stream(stream));
-            try {
-              RunViews const v = views_of(*operands, a, b, c, d, epilogue);
+            return run_with(stream, sync, [&](RunOperands& operands) {
+              RunViews const v = views_of(operands, a, b, c, d, epilogue);
               if (print_module)
                 nb::print(plan.source(plan.description_for(v.a, v.b, v.c, v.d)).c_str());
               // The first run of a configuration may compile it (JIT): the GIL is free meanwhile.
               nb::gil_scoped_release unlocked;
               plan.run(v.a, v.b, v.c, v.d, v.epilogue, alpha, beta, as_stream(stream));
-            } catch (...) {
-              operands->discard();
-              throw;
-            }
-            if (!sync) return operands;
-            operands->wait();
-            return nullptr;
+            });
           },
           "a"_a, "b"_a, "c"_a.none(), "d"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
           "print_module"_a, "epilogue"_a,
@@ -286,15 +296,14 @@ void bind_gemm(nb::module_& m) {
           "run",
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,
              std::uintptr_t stream, bool sync) -> std::unique_ptr<RunOperands> {
-            auto operands = std::make_unique<RunOperands>(as_stream(stream));
-            try {
+            return run_with(stream, sync, [&](RunOperands& operands) {
               std::vector<ops::GemmGroup> views;
               for (std::size_t i = 0; i < groups.size(); ++i) {
                 nb::tuple const g = nb::cast<nb::tuple>(groups[i]);
                 std::string const at = fmt::format("groups[{}].", i);
                 auto const view = [&](int k, char arg, bool output) {
                   std::string const name = at + arg;
-                  return g[k].is_none() ? TensorView{} : operands->add(g[k], name.c_str(), output);
+                  return g[k].is_none() ? TensorView{} : operands.add(g[k], name.c_str(), output);
                 };
                 views.push_back({view(0, 'a', false), view(1, 'b', false), view(2, 'c', false),
                                  view(3, 'd', true)});
@@ -302,13 +311,7 @@ void bind_gemm(nb::module_& m) {
               // A first run may compile kernels (JIT): the GIL is free meanwhile.
               nb::gil_scoped_release unlocked;
               grouped.run(views, alpha, beta, as_stream(stream));
-            } catch (...) {
-              operands->discard();
-              throw;
-            }
-            if (!sync) return operands;
-            operands->wait();
-            return nullptr;
+            });
           },
           "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
           "Runs every group ((owner, descriptor) or None for a, b, c, d each). Returns a GemmRun "
