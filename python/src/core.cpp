@@ -172,6 +172,23 @@ std::unique_ptr<RunOperands> run_with(std::uintptr_t stream, bool sync, Launch&&
   return nullptr;
 }
 
+// The groups of a grouped run, from (a, b, c, d) tuples of (owner, descriptor) operands or None,
+// each named by its group (`groups[3].b`).
+std::vector<ops::GemmGroup> group_views(RunOperands& operands, nb::list groups) {
+  std::vector<ops::GemmGroup> views;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    nb::tuple const g = nb::cast<nb::tuple>(groups[i]);
+    std::string const at = fmt::format("groups[{}].", i);
+    auto const view = [&](int k, char arg, bool output) {
+      std::string const name = at + arg;
+      return g[k].is_none() ? TensorView{} : operands.add(g[k], name.c_str(), output);
+    };
+    views.push_back(
+        {view(0, 'a', false), view(1, 'b', false), view(2, 'c', false), view(3, 'd', true)});
+  }
+  return views;
+}
+
 // A run's views, from the (owner, descriptor) operands the Python side hands over.
 struct RunViews {
   TensorView a, b, c, d;
@@ -297,17 +314,7 @@ void bind_gemm(nb::module_& m) {
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,
              std::uintptr_t stream, bool sync) -> std::unique_ptr<RunOperands> {
             return run_with(stream, sync, [&](RunOperands& operands) {
-              std::vector<ops::GemmGroup> views;
-              for (std::size_t i = 0; i < groups.size(); ++i) {
-                nb::tuple const g = nb::cast<nb::tuple>(groups[i]);
-                std::string const at = fmt::format("groups[{}].", i);
-                auto const view = [&](int k, char arg, bool output) {
-                  std::string const name = at + arg;
-                  return g[k].is_none() ? TensorView{} : operands.add(g[k], name.c_str(), output);
-                };
-                views.push_back({view(0, 'a', false), view(1, 'b', false), view(2, 'c', false),
-                                 view(3, 'd', true)});
-              }
+              std::vector<ops::GemmGroup> const views = group_views(operands, groups);
               // A first run may compile kernels (JIT): the GIL is free meanwhile.
               nb::gil_scoped_release unlocked;
               grouped.run(views, alpha, beta, as_stream(stream));
@@ -315,7 +322,22 @@ void bind_gemm(nb::module_& m) {
           },
           "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
           "Runs every group ((owner, descriptor) or None for a, b, c, d each). Returns a GemmRun "
-          "when sync is False, else None.");
+          "when sync is False, else None.")
+      .def(
+          "check",
+          [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta) {
+            RunOperands operands(nullptr);
+            try {
+              (void)grouped.arguments(group_views(operands, groups), alpha, beta);
+            } catch (...) {
+              operands.discard();
+              throw;
+            }
+            operands.discard();
+          },
+          "groups"_a, "alpha"_a, "beta"_a,
+          "Checks every group as run() does, without a device or a launch "
+          "(GroupedGemm::arguments).");
 
   nb::class_<EpilogueOperands>(m, "EpilogueOperands",
                                "A run's epilogue tensors, as (owner, descriptor) operands or None "

@@ -35,8 +35,17 @@ def test_a_refusal_names_the_group():
     # anything runs (every group is checked first: no device is needed for that).
     a, b, d0, d1 = (DlpackTensor((64, 64), data=(k + 1) << 24) for k in range(4))
     bad_b = DlpackTensor((64, 64), dtype="f32", data=5 << 24)
-    with pytest.raises(TypeError, match=r"GroupedGemm: groups\[1\]: .*`groups\[1\]\.b` is fp32"):
-        grouped(element="f16", layout=Row).run([a, a], [b, bad_b], None, [d0, d1])
+    for method in ("run", "check"):
+        with pytest.raises(TypeError,
+                           match=r"GroupedGemm: groups\[1\]: .*`groups\[1\]\.b` is fp32"):
+            getattr(grouped(element="f16", layout=Row), method)([a, a], [b, bad_b], None, [d0, d1])
+
+
+def test_check_passes_good_groups_without_a_device():
+    a, b, d = (DlpackTensor((64, 64), data=(k + 1) << 24) for k in range(3))
+    c1, b1, d1 = (DlpackTensor(shape, data=(k + 4) << 24)
+                  for k, shape in enumerate([(1, 64), (64, 32), (1, 32)]))
+    grouped(element="f16", layout=Row).check([a, c1], [b, b1], None, [d, d1])
 
 
 @pytest.mark.gpu

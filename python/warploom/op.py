@@ -318,22 +318,36 @@ class GroupedGemm(Gemm):
         """Group i: D[i] = activation(alpha * (A[i] @ B[i]) + beta * C[i]). A, B, D: sequences of
         one length; C: None (beta 0) or a sequence of that length (entries may be None). On
         `stream`, or the tensors' framework's current stream; sync as Gemm.run."""
-        A, B, D = list(A), list(B), list(D)
-        C = [None] * len(A) if C is None else list(C)
-        if not len(A) == len(B) == len(C) == len(D):
-            raise ValueError(
-                f"GroupedGemm.run: A, B, C and D hold {len(A)}, {len(B)}, {len(C)} and {len(D)} "
-                "tensors; group i is A[i], B[i], C[i], D[i]: give one of each per group"
-            )
+        A, B, C, D = self._lists(A, B, C, D, "run")
         handle, owner = stream_handle(stream, [t for t in A + B + D if t is not None])
-        groups = []
-        for i, operands in enumerate(zip(A, B, C, D)):
-            groups.append(tuple(
-                None if t is None else run_operand(t, f"groups[{i}].{name}", handle, owner)
-                for t, name in zip(operands, "abcd")))
+        groups = self._groups(A, B, C, D, lambda t, name: run_operand(t, name, handle, owner))
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
         return self._grouped.run(groups, float(alpha), float(beta), handle, sync)
 
-    def check(self, *args, **kwargs):
-        raise NotImplementedError("GroupedGemm: run() checks every group before any runs")
+    def check(self, A, B, C, D, alpha=None, beta=None):
+        """Checks every group as run() would (the same errors), without a device or a launch:
+        tensors in GPU memory are described, not read."""
+        A, B, C, D = self._lists(A, B, C, D, "check")
+        groups = self._groups(A, B, C, D, example_operand)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        self._grouped.check(groups, float(alpha), float(beta))
+
+    @staticmethod
+    def _lists(A, B, C, D, method):
+        A, B, D = list(A), list(B), list(D)
+        C = [None] * len(A) if C is None else list(C)
+        if not len(A) == len(B) == len(C) == len(D):
+            raise ValueError(
+                f"GroupedGemm.{method}: A, B, C and D hold {len(A)}, {len(B)}, {len(C)} and "
+                f"{len(D)} tensors; group i is A[i], B[i], C[i], D[i]: give one of each per group"
+            )
+        return A, B, C, D
+
+    @staticmethod
+    def _groups(A, B, C, D, operand):
+        """(a, b, c, d) per group as the binding takes them: `operand(tensor, name)` or None."""
+        return [tuple(None if t is None else operand(t, f"groups[{i}].{name}")
+                      for t, name in zip(tensors, "abcd"))
+                for i, tensors in enumerate(zip(A, B, C, D))]
