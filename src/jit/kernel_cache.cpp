@@ -209,19 +209,18 @@ fs::path KernelCache::default_dir() {
 std::optional<fs::path> KernelCache::find(std::string const& key) const {
   std::ifstream in(manifest(key));
   if (!in) return std::nullopt;
-  std::optional<Manifest> const m = parse_manifest(in);
+  std::optional<Manifest> m = parse_manifest(in);
   // A torn or foreign manifest is a miss, replaced by the next publish; so is a library whose
   // bytes are not the ones published (truncated, corrupted) or a header that changed.
   if (!m || m->library.find('/') != std::string::npos) return std::nullopt;
   fs::path const library = dir_ / m->library;
   if (file_hash(library) != m->checksum) return std::nullopt;
-  std::vector<Dependency> here = m->dependencies;
-  for (Dependency& d : here) {
+  for (Dependency& d : m->dependencies) {  // recorded paths -> this process's files
     std::optional<fs::path> const file = resolved_path(d.path, roots_);
     if (!file) return std::nullopt;
     d.path = file->string();
   }
-  if (!all_unchanged(here)) return std::nullopt;
+  if (!all_unchanged(m->dependencies)) return std::nullopt;
   return library;
 }
 
