@@ -172,6 +172,20 @@ std::unique_ptr<RunOperands> run_with(std::uintptr_t stream, bool sync, Launch&&
   return nullptr;
 }
 
+// A check of a run's operands, without a launch: `check` adds them and checks them; whatever it
+// copied is freed, nothing copied back, whether it passes or not.
+template <class Check>
+void check_with(Check&& check) {
+  RunOperands operands(nullptr);
+  try {
+    check(operands);
+  } catch (...) {
+    operands.discard();
+    throw;
+  }
+  operands.discard();
+}
+
 // The groups of a grouped run, from (a, b, c, d) tuples of (owner, descriptor) operands or None,
 // each named by its group (`groups[3].b`).
 std::vector<ops::GemmGroup> group_views(RunOperands& operands, nb::list groups) {
@@ -288,15 +302,10 @@ void bind_gemm(nb::module_& m) {
           "check",
           [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,
              float beta, EpilogueOperands const& epilogue) {
-            RunOperands operands(nullptr);
-            try {
+            check_with([&](RunOperands& operands) {
               RunViews const v = views_of(operands, a, b, c, d, epilogue);
               (void)plan.arguments(v.a, v.b, v.c, v.d, v.epilogue, alpha, beta);
-            } catch (...) {
-              operands.discard();
-              throw;
-            }
-            operands.discard();
+            });
           },
           "a"_a, "b"_a, "c"_a.none(), "d"_a, "alpha"_a, "beta"_a, "epilogue"_a,
           "Checks a run's operands against the plan as run() does, without a device or a launch "
@@ -326,14 +335,9 @@ void bind_gemm(nb::module_& m) {
       .def(
           "check",
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta) {
-            RunOperands operands(nullptr);
-            try {
+            check_with([&](RunOperands& operands) {
               (void)grouped.arguments(group_views(operands, groups), alpha, beta);
-            } catch (...) {
-              operands.discard();
-              throw;
-            }
-            operands.discard();
+            });
           },
           "groups"_a, "alpha"_a, "beta"_a,
           "Checks every group as run() does, without a device or a launch "
