@@ -24,6 +24,14 @@ def test_a_grouped_plan_is_a_gemm_plan():
     assert p.tile_descriptions()  # Gemm's, for the plan every group runs with
 
 
+def test_one_groups_tensors_declare_the_plan():
+    a = DlpackTensor((64, 32), dtype="bf16")
+    bt = DlpackTensor((48, 32), dtype="bf16", data=2 << 24)  # B^T row-major: B column-major
+    d = DlpackTensor((64, 48), dtype="f32", data=3 << 24)
+    p = grouped(A=a, B=bt.t(), C=d, D=d)
+    assert (p.element_A, p.element_D, p.layout_B) == (DataType.bf16, DataType.f32, Col)
+
+
 def test_the_lists_must_pair_up():
     a, b, d = DlpackTensor((64, 64)), DlpackTensor((64, 64)), DlpackTensor((64, 64))
     with pytest.raises(ValueError, match="A, B, C and D hold 2, 1, 2 and 2 tensors"):

@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from . import op
-from ._core import Activation, LayoutType
+from ._core import Activation
 
 # The activation as torch computes it: gemm_act's backward differentiates it, tests compare with it.
 TORCH_ACTIVATIONS = {
@@ -48,11 +48,14 @@ def _layout(x):
     return "row" if x.stride(-1) == 1 else "column"
 
 
-def _plan(a, b, d, activation, slope):
-    key = (a.dtype, b.dtype, d.dtype, _layout(a), _layout(b), activation, slope, a.device.index)
+def _plan(a, b, d, activation, slope, kind=op.Gemm):
+    """The `kind` plan (op.Gemm or op.GroupedGemm) for these tensors' types and layouts, made
+    once per combination."""
+    key = (kind, a.dtype, b.dtype, d.dtype, _layout(a), _layout(b), activation, slope,
+           a.device.index)
     plan = _plans.get(key)
     if plan is None:
-        plan = op.Gemm(A=a, B=b, C=d, D=d)
+        plan = kind(A=a, B=b, C=d, D=d)
         plan.activation = (Activation[activation], slope)
         _plans[key] = plan
     return plan
@@ -85,19 +88,6 @@ def gemm_act(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor], act
     return _run(a, b, bias, activation, slope)
 
 
-def _grouped_plan(a, b, d):
-    key = ("grouped", a.dtype, b.dtype, d.dtype, _layout(a), _layout(b), a.device.index)
-    plan = _plans.get(key)
-    if plan is None:
-        layout = {"row": LayoutType.RowMajor, "column": LayoutType.ColumnMajor}
-        plan = op.GroupedGemm(element_A=a.dtype, element_B=b.dtype, element_C=d.dtype,
-                              element_D=d.dtype, layout_A=layout[_layout(a)],
-                              layout_B=layout[_layout(b)], layout_C=LayoutType.RowMajor,
-                              layout_D=LayoutType.RowMajor)
-        _plans[key] = plan
-    return plan
-
-
 @torch.library.custom_op("warploom::grouped_gemm", mutates_args=())
 def grouped_gemm(As: List[torch.Tensor], Bs: List[torch.Tensor]) -> List[torch.Tensor]:
     if len(As) != len(Bs):
@@ -109,7 +99,7 @@ def grouped_gemm(As: List[torch.Tensor], Bs: List[torch.Tensor]) -> List[torch.T
         return Ds
     # One plan: every group in the first group's types and layouts (the plan names a group
     # that differs).
-    _grouped_plan(As[0], Bs[0], Ds[0]).run(As, Bs, None, Ds, sync=False)
+    _plan(As[0], Bs[0], Ds[0], "identity", 0.01, op.GroupedGemm).run(As, Bs, None, Ds, sync=False)
     return Ds
 
 

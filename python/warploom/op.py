@@ -289,23 +289,13 @@ class GroupedGemm(Gemm):
         plan.run(As, Bs, Cs, Ds)      # lists: group i is D[i] = A[i] @ B[i] (+ beta C[i])
 
     Each group has its own M, N, K and tensors (strides honoured, as Gemm.run's), in the types and
-    layouts the plan was made for; the plan's activation and tile description apply to every
-    group. Every group is checked before any runs, and an error names the group
+    layouts the plan was made for (declared as Gemm's: generic, per operand, or by one group's
+    tensors as examples); the plan's activation and tile description apply to every group. Every group is checked before any runs, and an error names the group
     (`groups[3].b`); a group whose D has no rows or columns is skipped. Everything else — types,
     layouts, activation, tile_descriptions(), compile() — is Gemm's. Runs one GEMM per group on
     the stream in order (ops::GroupedGemm) until the sm90 grouped kernel, one launch for all,
     lands underneath.
     """
-
-    def __init__(self, alpha=1.0, beta=0.0, element_accumulator=None, element=None, layout=None,
-                 element_A=None, element_B=None, element_C=None, element_D=None,
-                 layout_A=None, layout_B=None, layout_C=None, layout_D=None,
-                 opclass=OpcodeClass.Auto, cc=None):
-        super().__init__(alpha=alpha, beta=beta, element_accumulator=element_accumulator,
-                         element=element, layout=layout, element_A=element_A,
-                         element_B=element_B, element_C=element_C, element_D=element_D,
-                         layout_A=layout_A, layout_B=layout_B, layout_C=layout_C,
-                         layout_D=layout_D, opclass=opclass, cc=cc)
 
     def _make(self, options):
         self._grouped = _core.GroupedGemm(options)
