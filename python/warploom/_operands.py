@@ -17,8 +17,10 @@ _DL_CUDA = 2
 _DL_CUDA_MANAGED = 13
 
 
-# DLPack 1.1's float8 type codes (dlpack.h: kDLFloat8_e4m3fn, kDLFloat8_e5m2).
-_TORCH_FP8 = {"torch.float8_e4m3fn": 10, "torch.float8_e5m2": 12}
+# DLPack's (type code, bits) of each torch dtype a GEMM takes, by name (dlpack.h: kDLFloat 2,
+# kDLBfloat 4, and DLPack 1.1's float8 codes kDLFloat8_e4m3fn 10, kDLFloat8_e5m2 12).
+_TORCH_DLPACK_TYPES = {"float16": (2, 16), "bfloat16": (4, 16), "float32": (2, 32),
+                       "float64": (2, 64), "float8_e4m3fn": (10, 8), "float8_e5m2": (12, 8)}
 
 
 def _framework(x):
@@ -35,9 +37,11 @@ def _dlpack(x, **stream):
     try:
         return x.__dlpack__(**stream)
     except (BufferError, RuntimeError, TypeError):
-        code = _TORCH_FP8.get(str(getattr(x, "dtype", ""))) if _framework(x) == "torch" else None
-        if code is None:
+        name = str(getattr(x, "dtype", "")).removeprefix("torch.")
+        if _framework(x) != "torch" or not name.startswith("float8_") or \
+                name not in _TORCH_DLPACK_TYPES:
             raise
+        code = _TORCH_DLPACK_TYPES[name][0]
         return (x.view(sys.modules["torch"].uint8).__dlpack__(**stream), code)
 
 
@@ -100,9 +104,9 @@ _TORCH_CODES = (None, {})  # (the torch module, its dtype -> (DLPack type code, 
 def _torch_codes(torch):
     global _TORCH_CODES
     if _TORCH_CODES[0] is not torch:
-        names = {"float16": (2, 16), "bfloat16": (4, 16), "float32": (2, 32), "float64": (2, 64),
-                 "float8_e4m3fn": (10, 8), "float8_e5m2": (12, 8)}
-        _TORCH_CODES = (torch, {getattr(torch, n): c for n, c in names.items() if hasattr(torch, n)})
+        _TORCH_CODES = (torch, {getattr(torch, name): code
+                                for name, code in _TORCH_DLPACK_TYPES.items()
+                                if hasattr(torch, name)})
     return _TORCH_CODES[1]
 
 
