@@ -321,6 +321,9 @@ class _TorchLike(DlpackTensor):
     is_cuda = True
     device = 0
 
+    def get_device(self):
+        return 0
+
 
 _TorchLike.__module__ = "torch.fake"
 
@@ -352,6 +355,9 @@ class _FakeTorchTensor:
 
     def data_ptr(self):
         return 1 << 20
+
+    def get_device(self):
+        return 0
 
     def stride(self):
         return (self.shape[-1], 1)[-len(self.shape):]

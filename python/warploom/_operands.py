@@ -23,8 +23,15 @@ _TORCH_DLPACK_TYPES = {"float16": (2, 16), "bfloat16": (4, 16), "float32": (2, 3
                        "float64": (2, 64), "float8_e4m3fn": (10, 8), "float8_e5m2": (12, 8)}
 
 
+_FRAMEWORKS = {}  # a tensor's type -> its framework's top-level module name
+
+
 def _framework(x):
-    return type(x).__module__.partition(".")[0]
+    kind = type(x)
+    framework = _FRAMEWORKS.get(kind)
+    if framework is None:
+        framework = _FRAMEWORKS[kind] = kind.__module__.partition(".")[0]
+    return framework
 
 
 def _dlpack(x, **stream):
@@ -65,13 +72,20 @@ def stream_handle(stream, tensors):
     return _named_stream(stream), None
 
 
+_RAW_STREAM = (None, None)  # (the torch module, its current-raw-stream function or None)
+
+
 def _torch_current_stream(torch, x):
     """torch's current stream on x's device, as a handle: torch._C._cuda_getCurrentRawStream (what
     torch.compile's generated code calls) where it exists, a fraction of the public
     torch.cuda.current_stream(device), which makes a Stream object in Python."""
-    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
+    global _RAW_STREAM
+    if _RAW_STREAM[0] is not torch:
+        _RAW_STREAM = (torch, getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                                      None))
+    raw = _RAW_STREAM[1]
     if raw is not None:
-        return raw(x.device.index)
+        return raw(x.get_device())
     return torch.cuda.current_stream(x.device).cuda_stream
 
 
@@ -98,16 +112,7 @@ def _not_a_tensor(x, name):
     )
 
 
-_TORCH_CODES = (None, {})  # (the torch module, its dtype -> (DLPack type code, bits))
-
-
-def _torch_codes(torch):
-    global _TORCH_CODES
-    if _TORCH_CODES[0] is not torch:
-        _TORCH_CODES = (torch, {getattr(torch, name): code
-                                for name, code in _TORCH_DLPACK_TYPES.items()
-                                if hasattr(torch, name)})
-    return _TORCH_CODES[1]
+_TORCH = (None, {}, None)  # (the torch module, its dtype -> (DLPack code, bits), torch.strided)
 
 
 def _torch_view(x):
@@ -115,17 +120,25 @@ def _torch_view(x):
     pointer, shape, strides, type and device read directly, each a fraction of a microsecond where
     __dlpack__ costs several. None for what the view does not describe (another layout, a dtype
     outside the table): DLPack then exports it, or refuses it with torch's own message."""
+    global _TORCH
     torch = sys.modules["torch"]
-    code = _torch_codes(torch).get(getattr(x, "dtype", None))
-    if code is None or x.layout is not torch.strided or not x.is_cuda:
+    if _TORCH[0] is not torch:
+        _TORCH = (torch, {getattr(torch, name): code for name, code in _TORCH_DLPACK_TYPES.items()
+                          if hasattr(torch, name)}, getattr(torch, "strided", None))
+    code = _TORCH[1].get(getattr(x, "dtype", None))
+    if code is None or x.layout is not _TORCH[2]:
         return None
-    return ("view", x.data_ptr(), tuple(x.shape), tuple(x.stride()), code[0], code[1],
-            x.device.index)
+    return ("view", x.data_ptr(), x.shape, x.stride(), code[0], code[1], x.get_device())
 
 
 def run_operand(x, name, handle, owner=None):
     """(x, descriptor) for a run on stream `handle`, the current stream of framework `owner`
     (stream_handle)."""
+    if owner == "torch" and _framework(x) == "torch" and getattr(x, "is_cuda", False):
+        # The common case first, without torch's __dlpack_device__ (a Python method, microseconds
+        # a call): a torch CUDA tensor on torch's current stream (see below).
+        view = _torch_view(x)
+        return (x, view if view is not None else _dlpack(x, stream=-1))
     device = getattr(x, "__dlpack_device__", None)
     kind = device()[0] if device is not None else None
     if kind in (_DL_CUDA, _DL_CUDA_MANAGED):

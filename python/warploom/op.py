@@ -22,6 +22,7 @@ from ._operands import example_operand, run_operand, stream_handle
 _ARCHES = {80: _core.Arch.Sm80, 90: _core.Arch.Sm90, 100: _core.Arch.Sm100}
 _CC = {arch: cc for cc, arch in _ARCHES.items()}
 _DESCRIBE_ONLY = object()  # Gemm._operands' stream for check()
+_NO_EPILOGUE = _core.EpilogueOperands()  # no epilogue tensors (the binding only reads it)
 
 
 class Gemm:
@@ -272,10 +273,13 @@ class Gemm:
             handle, owner = stream_handle(stream, [t for t in tensors if t is not None])
             operand = lambda tensor, name: run_operand(tensor, name, handle, owner)  # noqa: E731
         a, b, c, d = (None if t is None else operand(t, name) for t, name in zip(tensors, "abcd"))
+        fused = (("bias", bias), ("row_scale", row_scale), ("col_scale", col_scale),
+                 ("residual", residual), ("pre_activation", pre_activation))
+        if bias_broadcast is Broadcast.PerColumn and all(t is None for _, t in fused):
+            return a, b, c, d, handle, _NO_EPILOGUE  # the common case, without building one
         epilogue = _core.EpilogueOperands()
         epilogue.bias_broadcast = broadcast(bias_broadcast)
-        for field, tensor in (("bias", bias), ("row_scale", row_scale), ("col_scale", col_scale),
-                              ("residual", residual), ("pre_activation", pre_activation)):
+        for field, tensor in fused:
             if tensor is not None:
                 setattr(epilogue, field, operand(tensor, field))
         return a, b, c, d, handle, epilogue
