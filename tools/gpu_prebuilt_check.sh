@@ -128,13 +128,14 @@ want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site
   python3 bench/python/linear_and_overhead.py --json "$OUT/linear_and_overhead.json"
 # The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
 # synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
+# "sanitizers-ops": the plan API's runs only (the kernels' own tests unchanged).
 for tool in memcheck synccheck racecheck; do
-  want sanitizers || break
+  want sanitizers || want sanitizers-ops || break
   filter="$epilogue_tests:DeviceScalars.*:Fp8Output.*"
   [[ $tool == racecheck ]] && filter='TsGemmEpilogue.ColumnMajorD:SimtGemmEpilogue.*:Fp8Output.*'
-  run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+  want sanitizers && run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/gemm_test" --gtest_filter="$filter"
   run "$tool-ops" 45 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*'
+    "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*:GroupedGemmRun.*'
 done
 exit $status
