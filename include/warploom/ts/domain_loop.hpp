@@ -6,8 +6,11 @@
 //   ctx.domain_loop(start, end, body)
 //   ctx.domain_loop(start, end, step, body)          // any of these with ts::unroll<N> before body
 //
-// A bound is either a run-time integer or a compile-time one (ts::c<N>, std::integral_constant,
-// cute::Int<N>). The verifier treats run-time bounds as unknown trip counts.
+// A bound is a run-time integer, a compile-time one (ts::c<N>, std::integral_constant,
+// cute::Int<N>), or an integer a consumer work returned earlier in the task (a bound read from the
+// data: a dynamic domain, e.g. the K tiles of a grouped GEMM's current problem). On the device that
+// value is a plain int; during capture it is the work's ts::Token, and the loop records which step
+// produced its bound. The verifier treats run-time and data bounds as unknown trip counts.
 #pragma once
 
 #include <concepts>
@@ -38,8 +41,17 @@ concept StaticBound = std::is_empty_v<T> && requires {
   { T::value } -> std::convertible_to<long long>;
 };
 
+// A captured work's integer result (ts::Token<int>, recorder.hpp), used as a bound.
 template <class T>
-concept LoopBound = std::integral<std::remove_cvref_t<T>> || StaticBound<std::remove_cvref_t<T>>;
+concept DataBound = requires(T const& t) {
+  typename T::value_type;
+  requires std::integral<typename T::value_type>;
+  { t.node } -> std::convertible_to<int>;
+};
+
+template <class T>
+concept LoopBound = std::integral<std::remove_cvref_t<T>> || StaticBound<std::remove_cvref_t<T>> ||
+    DataBound<std::remove_cvref_t<T>>;
 
 namespace detail {
 
@@ -52,6 +64,8 @@ template <class B>
 constexpr Bound to_bound(B const& b) {
   if constexpr (StaticBound<B>) {
     return {true, static_cast<long long>(B::value)};
+  } else if constexpr (DataBound<B>) {
+    return {.is_static = false, .value = 0, .source = b.node};
   } else {
     return {false, static_cast<long long>(b)};
   }
@@ -99,7 +113,8 @@ struct LoopArgs {
     }
   }();
   static_assert(bounds_ok,
-                "R-B2: domain_loop bounds must be integers, run-time or compile-time (ts::c<N>)");
+                "R-B2: domain_loop bounds must be integers: run-time, compile-time (ts::c<N>) or "
+                "returned by a consumer work");
 
   static constexpr bool static_zero_step = [] {
     if constexpr (num_bounds == 3) {

@@ -81,6 +81,7 @@ constexpr bool is_iteration_block(NodeKind k) {
 struct Bound {
   bool is_static = false;
   long long value = 0;
+  int source = -1;  // a data bound: the work step whose result it is (else -1)
 };
 
 struct Node {
