@@ -35,6 +35,8 @@ struct Instance {
   using Kernel = Design<S, Works<Cfg>>;
   using Manager = typename Kernel::Manager;
   using Params = typename Cfg::Params;
+  template <class W>
+  using DesignOn = Design<S, W>;  // the same schedule with other works (grouped.cuh)
 };
 
 template <class I>
@@ -52,8 +54,7 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
   typename Kernel::Tiles const tiles{.p = &p,
                                      .first = static_cast<int>(blockIdx.x) / kClusterSize,
                                      .stride = static_cast<int>(gridDim.x) / kClusterSize,
-                                     .num_tiles = p.num_tiles,
-                                     .k_tiles = p.k_tiles};
+                                     .num_tiles = p.num_tiles};
   Kernel::run(p, tiles, smem);
 }
 
@@ -85,11 +86,11 @@ inline std::int64_t ceil_div64(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-// `args` has its leading dimensions and batch strides resolved, row-major C and D, and A (M x K)
-// and B (K x N, seen as N x K) in the majors of the instance; its epilogue is the instance's
-// (gemm.cpp transposed it with D).
+// The kernel parameters of one problem. `args` has its leading dimensions and batch strides
+// resolved, row-major C and D, and A (M x K) and B (K x N, seen as N x K) in the majors of the
+// instance; its epilogue is the instance's (gemm.cpp transposed it with D).
 template <class I>
-void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuning) {
   using namespace cute;
   using Cfg = typename I::Cfg;
   using Params = typename I::Params;
@@ -133,26 +134,37 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
       .tiles_n = static_cast<int>(ceil_div64(ceil_div64(args.n, Cfg::kTileN), Cfg::kClusterN)),
       .panel = std::max(1, tuning.raster_panel)};
   p.num_tiles = static_cast<int>(std::int64_t{p.raster.tiles_per_batch()} * args.batch);
+  return p;
+}
 
-  // Persistent grid: as many clusters as can be resident (or tuning.max_ctas CTAs), at most one
-  // per cluster tile.
-  using Manager = typename I::Manager;
+// The persistent grid of instance I for `tiles` cluster tiles: as many clusters as can be resident
+// (or tuning.max_ctas CTAs), at most one per cluster tile.
+template <class I, class KernelFn>
+dim3 persistent_grid(int tiles, GemmTuning const& tuning, KernelFn kernel) {
+  using Cfg = typename I::Cfg;
   int clusters = 0;
   if constexpr (Cfg::kClusterSize == 1) {
     int device = 0;
     WL_CUDA_CHECK(cudaGetDevice(&device));
     WL_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrMultiProcessorCount, device));
   } else {
-    clusters = ts::max_active_clusters<Manager>(ts_gemm_kernel<I>);
+    clusters = ts::max_active_clusters<typename I::Manager>(kernel);
   }
   if (tuning.max_ctas > 0)
     clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
-  clusters = std::min(clusters, p.num_tiles);
-  dim3 const grid(static_cast<unsigned>(clusters * Cfg::kClusterSize));
+  clusters = std::min(clusters, tiles);
+  return dim3(static_cast<unsigned>(clusters * Cfg::kClusterSize));
+}
+
+template <class I>
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  typename I::Params const p = make_params<I>(args, tuning);
+  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_gemm_kernel<I>);
   // Every CTA atomically maxes into *amax_d, so it starts at 0: set on the stream (a memset node
   // in a captured graph), as cuBLASLt sets its amax rather than accumulating into it.
   if (args.amax_d != nullptr) WL_CUDA_CHECK(cudaMemsetAsync(args.amax_d, 0, sizeof(float), stream));
-  ts::launch<Manager>(ts::verified<typename I::Schedule>(), ts_gemm_kernel<I>, grid, stream, p);
+  ts::launch<typename I::Manager>(ts::verified<typename I::Schedule>(), ts_gemm_kernel<I>, grid,
+                                  stream, p);
 }
 
 }  // namespace warploom::gemm::sm90

@@ -33,14 +33,29 @@ struct Mainloop {
     }
   }
 
-  // One elected lane issues both TMA loads of K tile `stage.loop_offset` of `tile`; their bytes
-  // complete the stage's full barrier. In a cluster it loads its share of a multicast operand
-  // into every CTA of its cluster row (B) or column (A), whose barriers count those bytes too.
+  // Every tile of the problem has K / kTileK K tiles (rounded up).
+  static WL_DEVICE int k_tiles(Params const& p, TileCoord) { return p.k_tiles; }
+
+  // The works as SmemAB calls them, on the problem of the ring's parameters.
   template <class Ring>
   static WL_DEVICE void tma_load(Ring& ring, ts::Produce const& stage, TileCoord tile) {
+    load(*ring.p, ring, stage, tile);
+  }
+  template <class Ring>
+  static WL_DEVICE void mma(Ring const& ring, ts::Consume const& stage,
+                            typename Cfg::Accumulator& acc, TileCoord tile) {
+    issue_mma(*ring.p, ring, stage, acc, tile);
+  }
+
+  // One elected lane issues both TMA loads of K tile `stage.loop_offset` of `tile` of problem `p`;
+  // their bytes complete the stage's full barrier. In a cluster it loads its share of a multicast
+  // operand into every CTA of its cluster row (B) or column (A), whose barriers count those bytes
+  // too.
+  template <class Ring>
+  static WL_DEVICE void load(Params const& p, Ring& ring, ts::Produce const& stage,
+                             TileCoord tile) {
     using namespace cute;
     if (!warploom::sm90::elect_one()) return;
-    Params const& p = *ring.p;
     int const rank = kClusterSize == 1 ? 0 : static_cast<int>(warploom::sm90::cluster_cta_rank());
     int const rank_m = rank % kClusterM, rank_n = rank / kClusterM;
     constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN, kTileK = Cfg::kTileK;
@@ -66,13 +81,13 @@ struct Mainloop {
                          tBgB(_, stage.loop_offset), tBsB(_, stage.stage_idx));
   }
 
-  // Issues (without waiting) the wgmma batch of one K tile of `tile` into `acc`; the first K tile
-  // overwrites it. Nothing for a phantom tile (its stage holds zeros).
+  // Issues (without waiting) the wgmma batch of one K tile of `tile` of problem `p` into `acc`;
+  // the first K tile overwrites it. Nothing for a phantom tile (its stage holds zeros).
   template <class Ring>
-  static WL_DEVICE void mma(Ring const& ring, ts::Consume const& stage,
-                            typename Cfg::Accumulator& acc, TileCoord tile) {
+  static WL_DEVICE void issue_mma(Params const& p, Ring const& ring, ts::Consume const& stage,
+                                  typename Cfg::Accumulator& acc, TileCoord tile) {
     using namespace cute;
-    if (is_phantom(*ring.p, tile)) return;
+    if (is_phantom(p, tile)) return;
     typename Cfg::TiledMma tiled_mma;
     auto thr = tiled_mma.get_thread_slice(threadIdx.x % Cfg::kMmaThreads);
     Tensor tCrA = thr.make_fragment_A(

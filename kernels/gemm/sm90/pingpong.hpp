@@ -105,7 +105,9 @@ struct Pingpong {
       auto acc = ctx.local(Accumulator{});
       ctx.domain_loop(tiles->first, tiles->num_tiles, 2 * tiles->stride, [&](auto& pair) {
         auto tile = ts::work<&Tiles::template next_share<kSlot>>(tiles);
-        if constexpr (kSlot == 1) pass_stages(ctx, tiles, smem);  // the first tile is Mma0's
+        // The other warpgroup's tile of the pair, whose K tiles this one's cursor passes.
+        auto other = ts::work<&Tiles::template next_share<1 - kSlot>>(tiles);
+        if constexpr (kSlot == 1) pass_stages(ctx, tiles, smem, other);  // the first is Mma0's
         // Wait for the turn: Mma1 every time, Mma0 from its second tile on.
         auto take_turn = [&] {
           my_turn.wait();
@@ -124,7 +126,7 @@ struct Pingpong {
         };
         if constexpr (kSlot == 0) {
           give_turn();
-          pass_stages(ctx, tiles, smem);  // the second tile is Mma1's
+          pass_stages(ctx, tiles, smem, other);  // the second tile is Mma1's
         } else {
           pair.not_last_iter(give_turn);
         }
@@ -132,9 +134,11 @@ struct Pingpong {
       });
       ts::bulk_wait_read<0>(ctx);
     }
-    // The other warpgroup's K tiles: this one's cursor passes them without waiting.
-    WL_HOST_DEVICE static constexpr void pass_stages(auto& ctx, auto& tiles, auto& smem) {
-      ctx.domain_loop(tiles->k_tiles, [&](auto&) { smem.skip(); });
+    // The other warpgroup's K tiles (of its tile `other`): this one's cursor passes them without
+    // waiting.
+    WL_HOST_DEVICE static constexpr void pass_stages(auto& ctx, auto& tiles, auto& smem,
+                                                     auto const& other) {
+      ctx.domain_loop(k_tiles_of(tiles, other), [&](auto&) { smem.skip(); });
     }
   };
 

@@ -12,12 +12,14 @@
 //
 // What `W` provides: the types Params, ElementA, ElementB, ElementD and Accumulator, and
 //   TileCoord W::tile_at(Params const&, int cluster_tile)
+//   int W::k_tiles(Params const&, TileCoord)
 //   void W::tma_load(SmemAB&, ts::Produce const&, TileCoord)
 //   void W::mma(SmemAB const&, ts::Consume const&, Accumulator&, TileCoord)
 //   void W::store(GmemD&, ts::Produce const&, TileCoord, Accumulator const&)
 #pragma once
 
 #include <string_view>
+#include <type_traits>
 
 #include "gemm/sm90/schedule_only.hpp"
 #include "gemm/tile_raster.hpp"
@@ -33,6 +35,10 @@ namespace ts = warploom::ts;
 // on. A cluster tile index past the last one is a phantom tile: its batch coordinate is past the
 // last batch, so its TMA loads fill zeros, its MMA is skipped and its stores are dropped — it only
 // keeps the pipelines (and the CTAs of a cluster) in step.
+//
+// How many K tiles a tile has is read per tile (k_tiles_of), not per kernel: the problems of a
+// grouped GEMM each have their own K, so the K loops over a tile are a dynamic domain whose bound
+// comes from the data (the dense GEMM's is the same for every tile).
 template <class S, class W>
 struct Tiles {
   static constexpr ts::ResourceSpec spec{.name = "tiles"};
@@ -40,14 +46,22 @@ struct Tiles {
   int first = 0;      // this CTA's cluster index
   int stride = 1;     // clusters in the grid
   int num_tiles = 0;  // cluster tiles in the problem
-  int k_tiles = 0;
 
   WL_DEVICE TileCoord next(ts::Consume const& s) const { return W::tile_at(*p, s.loop_offset); }
   template <int kShare>
   WL_DEVICE TileCoord next_share(ts::Consume const& s) const {
     return W::tile_at(*p, s.loop_offset + kShare * stride);
   }
+  WL_DEVICE int k_tiles_of(ts::Consume const&, TileCoord tile) const {
+    return W::k_tiles(*p, tile);
+  }
 };
+
+// The number of K tiles of `tile`, as a loop bound (a work's value: see Tiles).
+WL_HOST_DEVICE constexpr auto k_tiles_of(auto& tiles, auto const& tile) {
+  using T = typename std::remove_cvref_t<decltype(tiles)>::resource;
+  return ts::work<&T::k_tiles_of>(tiles, tile);
+}
 
 // The A and B tiles of each K step, filled by TMA (multicast in a cluster) and read by wgmma
 // straight from shared memory. Each stage is released by the kMmaWarpgroups warpgroups of one
@@ -108,7 +122,7 @@ struct GmemD {
 // Load side: every K tile of `tile` into the ring (acquire a stage, TMA A and B into it, commit).
 template <class Ring>
 WL_HOST_DEVICE constexpr void load_k_tiles(auto& ctx, auto& tiles, auto& smem, auto const& tile) {
-  ctx.domain_loop(tiles->k_tiles, [&](auto&) {
+  ctx.domain_loop(k_tiles_of(tiles, tile), [&](auto&) {
     smem.acquire();
     ts::work<&Ring::tma_load>(smem, tile);
     smem.commit();
@@ -121,7 +135,7 @@ WL_HOST_DEVICE constexpr void load_k_tiles(auto& ctx, auto& tiles, auto& smem, a
 template <class Ring>
 WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, auto& acc,
                                           auto const& tile) {
-  ctx.domain_loop(tiles->k_tiles, [&](auto& k) {
+  ctx.domain_loop(k_tiles_of(tiles, tile), [&](auto& k) {
     smem.wait();
     ts::work<&Ring::mma>(smem, acc, tile);
     ts::wgmma_wait<1>(ctx);                     // the previous K tile's reads retired

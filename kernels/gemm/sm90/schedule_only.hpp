@@ -21,6 +21,7 @@ struct ScheduleOnly {
   using ElementD = std::byte;
 
   static constexpr TileCoord tile_at(Params const&, int) { return {}; }
+  static constexpr int k_tiles(Params const&, TileCoord) { return 0; }
   static constexpr void tma_load(auto&, ts::Produce const&, TileCoord) {}
   static constexpr void mma(auto const&, ts::Consume const&, Accumulator&, TileCoord) {}
   static constexpr void store(auto&, ts::Produce const&, TileCoord, Accumulator const&) {}
