@@ -19,6 +19,7 @@
 // enumeration value out of range).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -223,6 +224,18 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 // whether the device can reach every pointer it follows (a host pointer, from malloc without HMM,
 // is refused by name instead of ending the context with an illegal address).
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
+
+// Many GEMMs in one call (a grouped GEMM): groups[0 .. count) each a problem of its own extents,
+// pointers, strides, alpha and beta. Every group is checked first, as gemm() checks one (an error
+// names `groups[i]`); then the groups the tensor cores run with one configuration — the same types,
+// layouts and fused epilogue, one batch each, no fp8 D — go to one launch of the grouped kernel
+// (kernels/gemm/sm90/grouped.cuh: persistent CTAs walk the tiles of all of them; the TMA
+// descriptors are written on the device; no synchronization, capturable in a CUDA graph), a launch
+// per configuration; the other groups run one gemm() each. All on `stream`, in no particular order
+// among groups: no group's D may overlap another group's operands. `tuning` as gemm()'s; the
+// grouped kernel runs 1x1 clusters, and for design Auto the ping-pong design (128 x 128 tiles).
+void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream = nullptr,
+                  GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
 // Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of

@@ -296,9 +296,8 @@ class GroupedGemm(Gemm):
     layouts the plan was made for (declared as Gemm's: generic, per operand, or by one group's
     tensors as examples); the plan's activation and tile description apply to every group. Every group is checked before any runs, and an error names the group
     (`groups[3].b`); a group whose D has no rows or columns is skipped. Everything else — types,
-    layouts, activation, tile_descriptions(), compile() — is Gemm's. Runs one GEMM per group on
-    the stream in order (ops::GroupedGemm) until the sm90 grouped kernel, one launch for all,
-    lands underneath.
+    layouts, activation, tile_descriptions(), compile() — is Gemm's. Runs every group in one
+    launch of the sm90 grouped kernel (ops::GroupedGemm; a SIMT plan's groups one GEMM each).
     """
 
     def _make(self, options):

@@ -628,7 +628,7 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   return large_output || second_pass ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
 
-void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
+void check_tuning(GemmTuning const& tuning) {
   check_enum("tuning.kernel", tuning.kernel, GemmKernel::Simt, "GemmKernel");
   check_enum("tuning.design", tuning.design, ConsumerDesign::PingPong, "ConsumerDesign");
   if (tuning.raster_panel < 1)
@@ -646,6 +646,10 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   if (tuning.staging_buffers < 0 || tuning.staging_buffers > 2)
     fail("tuning.staging_buffers = " + str(tuning.staging_buffers) +
          " must be 0 (the design's default), 1 or 2");
+}
+
+void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
+  check_tuning(tuning);
   GemmKernel const kernel = selected_kernel(args, tuning.kernel);
   GemmArguments const r = with_row_major_d(resolve(args, kernel));
   check_device_pointers(args);

@@ -25,4 +25,8 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
 // pointer the driver cannot classify is left to the launch.
 void check_device_pointers(GemmArguments const& r);
 
+// Throws std::invalid_argument naming the first field of `tuning` out of its range (gemm()'s
+// checks, before any argument's).
+void check_tuning(GemmTuning const& tuning);
+
 }  // namespace warploom::gemm

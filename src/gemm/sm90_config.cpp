@@ -57,6 +57,7 @@ std::string name_of(KernelConfig const& c) {
       fmt::format("{}_{}_{}{}_{}_s{}_b{}_{}x{}", to_string(c.in), to_string(c.out),
                   c.a_k_major ? 't' : 'n', c.b_k_major ? 'n' : 't', to_string(c.design), c.stages,
                   c.staging_buffers, c.cluster_m, c.cluster_n);
+  if (c.grouped) name += "_grouped";
   for (std::string const& token : epilogue_tokens(c.epilogue)) name += "_" + token;
   return name;
 }

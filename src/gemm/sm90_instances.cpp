@@ -35,16 +35,25 @@ fs::path this_library_dir() {
   return fs::canonical(info.dli_fname).parent_path();
 }
 
-LaunchFn load(fs::path const& library) {
+// The launcher of configuration `c` in JIT-compiled `library`; none (both null) when it does not
+// load.
+Launchers load(fs::path const& library, KernelConfig const& c) {
   // RTLD_LOCAL: each instance's symbols stay its own; RTLD_NOW: a broken library fails here.
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) return nullptr;
-  auto* entry = reinterpret_cast<LaunchFn (*)()>(dlsym(handle, "warploom_jit_entry"));
-  return entry != nullptr ? entry() : nullptr;
+  if (handle == nullptr) return {};
+  std::string const entry(jit_entry_of(c.grouped));
+  void* const symbol = dlsym(handle, entry.c_str());
+  if (symbol == nullptr) return {};
+  if (c.grouped) return {.launch_grouped = reinterpret_cast<GroupedLaunchFn (*)()>(symbol)()};
+  return {.launch = reinterpret_cast<LaunchFn (*)()>(symbol)()};
+}
+
+bool loaded(Launchers const& l) {
+  return l.launch != nullptr || l.launch_grouped != nullptr;
 }
 
 // Compiles `c` unless the kernel cache has it, and loads it.
-LaunchFn jit_compile(KernelConfig const& c) {
+Launchers jit_compile(KernelConfig const& c) {
   if (char const* v = std::getenv("WARPLOOM_JIT"); v != nullptr && std::string(v) == "0")
     throw std::runtime_error("gemm: the tensor-core configuration " + name_of(c) +
                              " is not prebuilt in this build and WARPLOOM_JIT=0 forbids "
@@ -65,10 +74,10 @@ LaunchFn jit_compile(KernelConfig const& c) {
 
   jit::KernelCache const cache(jit::KernelCache::default_dir(), toolchain.roots);
   if (auto const hit = cache.find(key))
-    if (LaunchFn fn = load(*hit)) return fn;
+    if (Launchers const l = load(*hit, c); loaded(l)) return l;
   auto const lock = cache.lock(key);  // another process compiling this key: wait, then reuse it
   if (auto const hit = cache.find(key))
-    if (LaunchFn fn = load(*hit)) return fn;
+    if (Launchers const l = load(*hit, c); loaded(l)) return l;
   fs::path const scratch = cache.scratch_dir();
   fs::path const built = scratch / "instance.so";
   std::vector<fs::path> const deps =
@@ -76,7 +85,7 @@ LaunchFn jit_compile(KernelConfig const& c) {
   fs::path const published = cache.publish(key, built, deps);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
-  if (LaunchFn fn = load(published)) return fn;
+  if (Launchers const l = load(published, c); loaded(l)) return l;
   throw std::runtime_error("gemm: JIT: cannot load " + published.string() + ": " + dlerror());
 }
 
@@ -103,33 +112,36 @@ void check_schedule(KernelConfig const& c) {
       c.stages, c.staging_buffers, c.cluster_m, c.cluster_n, to_string(c.design), name, verified));
 }
 
-LaunchFn instance_for(KernelConfig const& c) {
+namespace {
+
+// The launchers of `c`: prebuilt, or compiled (or loaded from the kernel cache) once per process.
+Launchers launchers_for(KernelConfig const& c) {
   // A prebuilt instance fits shared memory and runs a verified schedule, or the build would have
   // failed (its schedule unit's proof links it): gemm() calls this on every launch, so the checks
   // below run only for configurations on their way to the JIT, once each.
   auto const all = prebuilt_instances();
   auto const it = std::find_if(all.begin(), all.end(),
                                [&](PrebuiltInstance const& i) { return i.config == c; });
-  if (it != all.end()) return it->launch;
+  if (it != all.end()) return it->launchers;
   // Compiled or loaded once per process; later calls find it here. Different configurations
   // compile at the same time (`warploom precompile --jobs`); callers of one wait for its compile.
   static std::mutex mutex;
-  static std::map<std::string, std::shared_future<LaunchFn>> loaded;
+  static std::map<std::string, std::shared_future<Launchers>> in_memory;
   std::string const name = name_of(c);
-  std::shared_future<LaunchFn> known;
+  std::shared_future<Launchers> known;
   {
     std::lock_guard lock(mutex);
-    if (auto const hit = loaded.find(name); hit != loaded.end()) known = hit->second;
+    if (auto const hit = in_memory.find(name); hit != in_memory.end()) known = hit->second;
   }
   if (known.valid()) return known.get();  // loaded, or being compiled: its checks passed
   check_fits(c);
   check_schedule(c);
-  std::promise<LaunchFn> compiled;
-  std::shared_future<LaunchFn> launch;
+  std::promise<Launchers> compiled;
+  std::shared_future<Launchers> launch;
   bool compiles_here = false;
   {
     std::lock_guard lock(mutex);
-    auto const [slot, inserted] = loaded.try_emplace(name);
+    auto const [slot, inserted] = in_memory.try_emplace(name);
     if (inserted) slot->second = compiled.get_future().share();
     launch = slot->second;
     compiles_here = inserted;
@@ -140,9 +152,22 @@ LaunchFn instance_for(KernelConfig const& c) {
   } catch (...) {
     compiled.set_exception(std::current_exception());
     std::lock_guard lock(mutex);
-    loaded.erase(name);  // a later call tries again (the compiler may have been fixed)
+    in_memory.erase(name);  // a later call tries again (the compiler may have been fixed)
   }
   return launch.get();
+}
+
+}  // namespace
+
+LaunchFn instance_for(KernelConfig const& c) {
+  if (c.grouped) throw std::logic_error("gemm: instance_for: " + name_of(c) + " is grouped");
+  return launchers_for(c).launch;
+}
+
+GroupedLaunchFn grouped_instance_for(KernelConfig const& c) {
+  if (!c.grouped)
+    throw std::logic_error("gemm: grouped_instance_for: " + name_of(c) + " is not grouped");
+  return launchers_for(c).launch_grouped;
 }
 
 }  // namespace warploom::gemm::sm90

@@ -50,13 +50,16 @@ struct KernelConfig {
   int cluster_m = 1;
   int cluster_n = 1;
   EpilogueConfig epilogue = {};
+  // The grouped kernel of the configuration (kernels/gemm/sm90/grouped.cuh: many problems in one
+  // launch, 1x1 clusters), launched through a GroupedLaunchFn.
+  bool grouped = false;
   friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
 };
 
-// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); a fused
-// epilogue appends its ops in the order they apply, e.g. "..._1x1_colbiasbf16_gelu" or
-// "..._1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_residual" (the tokens of
-// epilogue_tokens).
+// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); the
+// grouped kernel appends "grouped"; a fused epilogue appends its ops in the order they apply, e.g.
+// "..._1x1_colbiasbf16_gelu" or "..._1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_residual"
+// (the tokens of epilogue_tokens).
 std::string name_of(KernelConfig const& c);
 
 // The name's tokens of a fused epilogue, in order ("" for none): rowscale, colscale,
@@ -98,10 +101,19 @@ void check_schedule(KernelConfig const& c);
 bool schedule_verified(KernelConfig const& c);
 
 using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
+// A grouped configuration's launcher: every group a resolved, row-major-D problem of the
+// configuration, none empty.
+using GroupedLaunchFn = void (*)(std::span<GemmArguments const>, GemmTuning const&, cudaStream_t);
+
+// A configuration's launcher: `launch` for a dense one, `launch_grouped` for a grouped one.
+struct Launchers {
+  LaunchFn launch = nullptr;
+  GroupedLaunchFn launch_grouped = nullptr;
+};
 
 struct PrebuiltInstance {
   KernelConfig config;
-  LaunchFn launch;
+  Launchers launchers;
 };
 
 // Every instance the build compiled (generated: sm90_instance_table.cpp in the build tree).
@@ -111,5 +123,7 @@ std::span<PrebuiltInstance const> prebuilt_instances();
 // check_fits and check_schedule) and kept in memory and in the on-disk kernel cache.
 // Throws std::runtime_error with the compiler's messages when that compilation fails.
 LaunchFn instance_for(KernelConfig const& c);
+// The launcher of grouped configuration `c` (c.grouped), as instance_for finds or compiles it.
+GroupedLaunchFn grouped_instance_for(KernelConfig const& c);
 
 }  // namespace warploom::gemm::sm90

@@ -18,6 +18,10 @@ namespace warploom::gemm::sm90 {
 // The configuration named by name_of(c), or nullopt for a malformed name.
 std::optional<KernelConfig> parse_config(std::string_view name);
 
+// The extern "C" function of a JIT-compiled instance's library that returns its launcher (a
+// LaunchFn, or for a grouped configuration a GroupedLaunchFn).
+std::string_view jit_entry_of(bool grouped);
+
 // A translation unit defining `void run_<name_of(c)>(GemmArguments const&, GemmTuning const&,
 // cudaStream_t)` for each configuration; with `jit_entry`, also `extern "C" warploom_jit_entry()`
 // returning the first one's launcher (the symbol the JIT looks up in the shared object).

@@ -931,6 +931,17 @@ void Gemm::run(TensorView const& a, TensorView const& b, TensorView const& c, Te
   p.run(p.map(a, b, c, d, alpha, beta, device, &epilogue), stream);
 }
 
+GemmArguments Gemm::run_arguments(TensorView const& a, TensorView const& b, TensorView const& c,
+                                  TensorView const& d, float alpha, float beta) const {
+  Impl const& p = *impl_;
+  return p.checked_arguments(p.map(a, b, c, d, alpha, beta, p.run_device()));
+}
+
+GemmTuning Gemm::run_tuning() const {
+  Impl const& p = *impl_;
+  return p.compiled ? p.compiled_tuning : GemmTuning{.kernel = p.kernel};
+}
+
 void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   Impl const& p = *this;
   GemmArguments r;

@@ -64,11 +64,32 @@ GroupedGemm::Arguments GroupedGemm::arguments(std::span<GemmGroup const> groups,
 
 void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta,
                       cudaStream_t stream) const {
-  (void)arguments(groups, alpha, beta);  // every group checked before any is enqueued
+  // Every group checked as the plan's run() checks one (the current device included), before any
+  // is enqueued; then gemm::grouped_gemm launches them together.
+  Arguments checked;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     GemmGroup const& g = groups[i];
-    if (!computes_nothing(g))
-      for_group(i, [&] { plan_.run(g.a, g.b, g.c, g.d, alpha, beta, stream); });
+    if (computes_nothing(g)) continue;
+    checked.args.push_back(
+        for_group(i, [&] { return plan_.run_arguments(g.a, g.b, g.c, g.d, alpha, beta); }));
+    checked.index.push_back(i);
+  }
+  try {
+    gemm::grouped_gemm(checked.args.data(), checked.args.size(), stream, plan_.run_tuning());
+  } catch (std::invalid_argument const& e) {
+    // Only the driver's verdicts are left (a host pointer): grouped_gemm names the group by its
+    // place among the non-empty ones; name it by its place among `groups`.
+    std::string message = e.what();
+    std::size_t j = 0;
+    std::string const prefix = "grouped_gemm: groups[";
+    if (message.rfind(prefix, 0) == 0) {
+      std::size_t const close = message.find("]: ", prefix.size());
+      j = std::stoul(message.substr(prefix.size(), close - prefix.size()));
+      message = message.substr(close + 3);
+    }
+    throw std::invalid_argument(fmt::format("GroupedGemm: groups[{}]: Gemm.run: {}",
+                                            j < checked.index.size() ? checked.index[j] : j,
+                                            message));
   }
 }
 

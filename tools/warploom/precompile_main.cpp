@@ -49,7 +49,11 @@ int precompile(std::vector<sm90::KernelConfig> const& configs, int jobs) {
       std::string what = "prebuilt";
       try {
         if (!prebuilt(c)) {
-          sm90::instance_for(c);
+          if (c.grouped) {
+            sm90::grouped_instance_for(c);
+          } else {
+            sm90::instance_for(c);
+          }
           what = "ready";
         }
       } catch (std::exception const& e) {

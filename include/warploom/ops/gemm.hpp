@@ -194,6 +194,13 @@ class Gemm {
                           float beta = 0.0f) const;
 
  private:
+  // For GroupedGemm, which launches many problems of this plan together: what run() would launch
+  // for one problem on the current device (its checks, the device's included), and how.
+  friend class GroupedGemm;
+  GemmArguments run_arguments(TensorView const& a, TensorView const& b, TensorView const& c,
+                              TensorView const& d, float alpha, float beta) const;
+  gemm::GemmTuning run_tuning() const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

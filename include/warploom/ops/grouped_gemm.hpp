@@ -11,9 +11,10 @@
 // with ops::Gemm's rule and exception type; a group whose D is empty (no rows or no columns: an
 // expert that got no tokens) computes nothing and is skipped.
 //
-// How it runs today: one GEMM per group, enqueued in order on the stream (no synchronisation, so
-// a CUDA graph can capture it) — the sm90 grouped kernel that runs every group in one persistent
-// launch is issue 16's and will take this API's place underneath.
+// How it runs: gemm::grouped_gemm — the groups the tensor cores run (the plan's TensorOp types and
+// layouts, one batch each) in one launch of the sm90 grouped kernel, persistent CTAs walking the
+// tiles of all of them (its design the compiled tile description's, else ping-pong; 1x1
+// clusters); a SIMT plan's groups one GEMM each. No synchronisation: a CUDA graph captures it.
 #pragma once
 
 #include <optional>

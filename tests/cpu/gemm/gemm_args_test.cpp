@@ -12,6 +12,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "warploom/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
@@ -1161,6 +1162,29 @@ TEST(GemmEnums, NamesAndSizesRefuseValuesOutOfRange) {
             "to_string: Broadcast(2) is out of range (0 to 1)");
   EXPECT_EQ(to_string(MatrixLayout::ColMajor), "column-major");
   EXPECT_EQ(to_string(Broadcast::PerRow), "per-row");
+}
+
+// grouped_gemm checks every group as gemm() checks one, before any launch, and names the group.
+TEST(GroupedGemm, EveryGroupIsCheckedFirstAndNamed) {
+  EXPECT_EQ(invalid_argument_message([] { grouped_gemm(nullptr, 2); }),
+            "grouped_gemm: groups is null with count = 2: give count groups");
+  grouped_gemm(nullptr, 0);  // nothing to run, nothing checked against a device
+  std::vector<GemmArguments> groups = {valid(), valid(), valid()};
+  groups[2].k = 0;
+  groups[1].b.type = ScalarType::F16;
+  std::string const message =
+      invalid_argument_message([&] { grouped_gemm(groups.data(), groups.size()); });
+  EXPECT_EQ(message.rfind("grouped_gemm: groups[1]: ", 0), 0u) << message;
+  EXPECT_NE(message.find("a.type = bf16 and b.type = fp16 differ"), std::string::npos) << message;
+  groups[1] = valid();
+  EXPECT_NE(invalid_argument_message([&] {
+              grouped_gemm(groups.data(), groups.size());
+            }).find("grouped_gemm: groups[2]: k = 0 must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              grouped_gemm(groups.data(), groups.size(), nullptr, {.raster_panel = 0});
+            }).find("tuning.raster_panel = 0"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -120,6 +120,37 @@ TEST(Sm90Config, TheEpilogueComesFromTheArguments) {
   EXPECT_EQ(sm90::schedule_of(c), sm90::schedule_of(sm90::KernelConfig{}));
 }
 
+TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
+  sm90::KernelConfig grouped{.design = ConsumerDesign::PingPong, .stages = 6, .staging_buffers = 1};
+  grouped.grouped = true;
+  EXPECT_EQ(sm90::name_of(grouped), "bf16_bf16_tn_pingpong_s6_b1_1x1_grouped");
+  grouped.epilogue = {.bias = true, .bias_type = ScalarType::BF16, .activation = Activation::GELU};
+  std::string const name = sm90::name_of(grouped);
+  EXPECT_EQ(name, "bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu");
+  auto const parsed = sm90::parse_config(name);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, grouped);
+  EXPECT_FALSE(sm90::parse_config("bf16_bf16_tn_pingpong_s6_b1_1x1_gelu_grouped").has_value());
+  EXPECT_FALSE(sm90::parse_config("bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_grouped").has_value());
+  // The dense kernel's schedule, verified once for both.
+  sm90::KernelConfig dense = grouped;
+  dense.grouped = false;
+  EXPECT_EQ(sm90::schedule_of(grouped), sm90::schedule_of(dense));
+
+  sm90::KernelConfig const both[] = {dense, grouped};
+  std::string const source = sm90::instance_source(both);
+  EXPECT_NE(source.find("(std::span<GemmArguments const> groups, GemmTuning const& tuning, "
+                        "cudaStream_t stream) {\n  launch_ts_grouped_gemm<Instance<Pingpong"),
+            std::string::npos)
+      << source;
+  std::string const table = sm90::instance_table_source(both);
+  EXPECT_NE(table.find("Activation::GELU, false}, true}, "
+                       "reinterpret_cast<LaunchFn>(&run_" +
+                       name + ")}"),
+            std::string::npos)
+      << table;
+}
+
 TEST(Sm90Config, TheGeneratorWritesTheChain) {
   sm90::KernelConfig const plain{};
   sm90::KernelConfig const fused = with_epilogue({.col_scale = true,

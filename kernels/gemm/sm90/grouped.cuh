@@ -1,0 +1,341 @@
+// kernels/gemm/sm90/grouped.cuh
+//
+// The grouped sm90 TS GEMM: many problems of different M, N and K (one instance's types, layouts
+// and fused epilogue) in one persistent launch. It runs the dense kernel's schedule unchanged —
+// the same verified Cooperative or Pingpong, with works that look up each tile's problem:
+//
+//   setup kernel (one warp per problem)          grouped kernel (persistent CTAs)
+//   template Params ──copy──▶ Params[g]          Tiles: cluster tile t ──▶ problem g (binary
+//   TMA descriptors of A, B, D patched on        search of tile_starts), its own tile of it;
+//   the device (tensormap.replace) with g's      SmemAB / GmemD: the dense main loop and
+//   pointers, extents and strides; a release     epilogue on Params[g]; K loops as long as g's
+//   fence for the TMA unit                       K (k_tiles_of: a bound read from the data)
+//
+// Nothing is encoded on the host per problem: the host builds one template (the instance's box,
+// swizzle and element type, from the first problem) and hands every problem's scalars to the
+// setup kernel in its parameters (kChunk problems a launch), so a launch needs no copy from host
+// memory and no synchronization, and a CUDA graph captures it. The per-problem Params live in a
+// stream-ordered allocation (cudaMallocAsync / cudaFreeAsync) of the launch.
+//
+// Problems come from the host here (ops::GroupedGemm, gemm::grouped_gemm): their tile counts and
+// the prefix sums the tile walk searches are known there, so no scan runs on the device.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <cute/arch/copy_sm90_desc.hpp>
+
+#include "gemm/sm90/kernel.cuh"
+
+namespace warploom::gemm::sm90 {
+
+// What the setup kernel reads of one problem (a row-major D; A and B in the instance's majors).
+template <class Cfg>
+struct GroupProblem {
+  int m, n, k;
+  int tile_start;  // cluster tiles of the problems before this one
+  void const* a;
+  void const* b;
+  void const* c;
+  void* d;
+  std::int64_t lda, ldb, ldc, ldd;
+  float alpha, beta;
+  float const* alpha_ptr;
+  float const* beta_ptr;
+  float const* scale_a;
+  float const* scale_b;
+  typename Cfg::Epilogue::Params epilogue;
+};
+
+// The grouped kernel's works: the dense main loop and epilogue (mainloop.cuh, epilogue.cuh) on the
+// problem of each tile. A tile's coordinate carries its problem's index in `l` (the dense kernel's
+// batch), which the works turn into the problem's Params and a tile of batch 0. A phantom tile
+// (past the last one, ping-pong's odd pairs) is tile (0, 0, 1) of problem 0: batch 1 of a problem
+// of one batch, loads zero-filled, MMA and store skipped, as in the dense kernel.
+template <class Cfg>
+struct GroupedWorks : Mainloop<Cfg> {
+  using Problem = typename Cfg::Params;
+  struct Params {
+    Problem const* problems;  // per problem, in global memory (the setup kernel writes them)
+    int const* tile_starts;   // [count]: cluster tiles before problem g
+    int count;
+    int num_tiles;  // cluster tiles of all problems
+  };
+  using ElementA = typename Cfg::TA;
+  using ElementB = typename Cfg::TB;
+  using ElementD = typename Cfg::TD;
+  using Accumulator = typename Cfg::Accumulator;
+  static_assert(Cfg::kClusterSize == 1, "the grouped GEMM runs 1x1 clusters");
+
+  static WL_DEVICE TileCoord tile_at(Params const& gp, int t) {
+    if (t >= gp.num_tiles) return {0, 0, gp.count};  // phantom
+    int lo = 0, hi = gp.count - 1;                   // the last problem starting at or before t
+    while (lo < hi) {
+      int const mid = (lo + hi + 1) / 2;
+      if (__ldg(gp.tile_starts + mid) <= t) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    TileCoord c = gp.problems[lo].raster.coord(t - __ldg(gp.tile_starts + lo));
+    c.l = lo;
+    return c;
+  }
+  static WL_DEVICE int k_tiles(Params const& gp, TileCoord tile) {
+    return tile.l < gp.count ? gp.problems[tile.l].k_tiles : 1;
+  }
+
+  template <class Ring>
+  static WL_DEVICE void tma_load(Ring& ring, ts::Produce const& stage, TileCoord tile) {
+    Problem const& q = problem(*ring.p, tile);
+    // The descriptors were written through the generic proxy (setup kernel): acquire them for the
+    // TMA unit before their first use in this tile.
+    if (stage.loop_offset == stage.loop_start) {
+      cute::tma_descriptor_fence_acquire(q.tma_a.get_tma_descriptor());
+      cute::tma_descriptor_fence_acquire(q.tma_b.get_tma_descriptor());
+    }
+    Mainloop<Cfg>::load(q, ring, stage, local(*ring.p, tile));
+  }
+  template <class Ring>
+  static WL_DEVICE void mma(Ring const& ring, ts::Consume const& stage, Accumulator& acc,
+                            TileCoord tile) {
+    Mainloop<Cfg>::issue_mma(problem(*ring.p, tile), ring, stage, acc, local(*ring.p, tile));
+  }
+  template <class D>
+  static WL_DEVICE void store(D& d, ts::Produce const&, TileCoord tile, Accumulator const& acc) {
+    Problem const& q = problem(*d.p, tile);
+    cute::tma_descriptor_fence_acquire(reinterpret_cast<cute::TmaDescriptor const*>(&q.tma_d));
+    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), &q}.store(local(*d.p, tile),
+                                                                                acc);
+  }
+
+ private:
+  static WL_DEVICE Problem const& problem(Params const& gp, TileCoord tile) {
+    return gp.problems[tile.l < gp.count ? tile.l : 0];
+  }
+  static WL_DEVICE TileCoord local(Params const& gp, TileCoord tile) {
+    return {tile.m, tile.n, tile.l < gp.count ? 0 : 1};
+  }
+};
+
+// Instance I's grouped kernel: the same design and configuration on GroupedWorks.
+template <class I>
+struct GroupedInstance {
+  using Cfg = typename I::Cfg;
+  using Schedule = typename I::Schedule;
+  using Works = GroupedWorks<Cfg>;
+  using Kernel = typename I::template DesignOn<Works>;
+  using Manager = typename Kernel::Manager;
+  using Params = typename Works::Params;
+  using Problem = typename Works::Problem;
+};
+
+template <class G>
+__global__ void __launch_bounds__(G::Manager::num_threads, 1)
+    ts_grouped_gemm_kernel(__grid_constant__ typename G::Params const p) {
+  extern __shared__ __align__(1024) char smem[];
+  using Kernel = typename G::Kernel;
+  typename Kernel::Tiles const tiles{.p = &p,
+                                     .first = static_cast<int>(blockIdx.x),
+                                     .stride = static_cast<int>(gridDim.x),
+                                     .num_tiles = p.num_tiles};
+  Kernel::run(p, tiles, smem);
+}
+
+// Problems per setup launch: as many as its parameters hold beside the template (4 KiB of room
+// kept under the 32 KiB parameter limit of sm_70+ with CUDA 12.1+).
+template <class G>
+inline constexpr int kSetupChunk = static_cast<int>(std::min<std::size_t>(
+    256, (28 * 1024 - sizeof(typename G::Problem)) / sizeof(GroupProblem<typename G::Cfg>)));
+
+template <class G>
+struct SetupParams {
+  typename G::Problem tmpl;  // the instance's Params for the first problem
+  typename G::Problem* out;  // Params of problems first, first + 1, ...
+  int* tile_starts;
+  int first, count;
+  GroupProblem<typename G::Cfg> problems[kSetupChunk<G>];
+};
+
+// The (rows, K, 1) view of an operand as its TMA descriptor sees it (kernel.cuh's
+// operand_tensor, for one batch).
+template <bool kKMajor, class T>
+WL_DEVICE auto operand_view(void const* data, int rows, int k, std::int64_t ld) {
+  using namespace cute;
+  auto const* ptr = static_cast<T const*>(data);
+  std::int64_t const batch_stride = ld * (kKMajor ? rows : k);
+  auto const shape = make_shape(rows, k, 1);
+  if constexpr (kKMajor) {
+    return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, batch_stride)));
+  } else {
+    return make_tensor(ptr, make_layout(shape, make_stride(_1{}, ld, batch_stride)));
+  }
+}
+
+// Rewrites descriptor `desc` (in global memory) for `data`, with the extents and byte strides
+// `shape` and `stride` (TMA's modes, innermost first), through this warp's shared-memory copy
+// `scratch`: lane 0 patches the copy, the warp copies it back with a release fence for the TMA
+// unit (tensormap.cp_fenceproxy is warp-wide).
+WL_DEVICE void patch_descriptor(cute::TmaDescriptor const* desc, cute::TmaDescriptor& scratch,
+                                void const* data, cute::array<std::uint32_t, 5> const& shape,
+                                cute::array<std::uint64_t, 5> const& stride) {
+  if (threadIdx.x % 32 == 0) {
+    scratch = *desc;
+    cute::tma_descriptor_replace_addr_in_shared_mem(scratch, data);
+    cute::tma_descriptor_replace_dims_strides_in_shared_mem(scratch, shape, stride);
+  }
+  __syncwarp();
+  cute::tma_descriptor_cp_fence_release(desc, scratch);
+  __syncwarp();
+}
+
+// An operand descriptor's TMA modes for one problem, in bytes (CuTe's own mapping of the view's
+// modes onto the descriptor's, as its host-side encoder uses).
+template <class Tma, class View>
+WL_DEVICE void tma_modes(Tma const& tma, View const& view, cute::array<std::uint32_t, 5>& shape,
+                         cute::array<std::uint64_t, 5>& stride) {
+  using T = typename View::value_type;
+  cute::array<std::uint64_t, 5> shape64 = {1, 1, 1, 1, 1};
+  stride = {0, 0, 0, 0, 0};
+  cute::detail::fill_tma_gmem_shape_stride(tma, view, shape64, stride);
+  for (int i = 0; i < 5; ++i) {
+    shape[i] = static_cast<std::uint32_t>(shape64[i]);
+    stride[i] = stride[i] * sizeof(T);
+  }
+}
+
+template <class G>
+__global__ void __launch_bounds__(128)
+    grouped_setup_kernel(__grid_constant__ SetupParams<G> const s) {
+  using Cfg = typename G::Cfg;
+  using Problem = typename G::Problem;
+  __shared__ alignas(128) cute::TmaDescriptor scratch[4];
+  int const warp = static_cast<int>(threadIdx.x) / 32;
+  int const i = static_cast<int>(blockIdx.x) * 4 + warp;
+  if (i >= s.count) return;
+  GroupProblem<Cfg> const& g = s.problems[i];
+  Problem* out = s.out + s.first + i;
+  // The template's bytes, a lane per 16 (its descriptors among them), then the scalars.
+  static_assert(sizeof(Problem) % 16 == 0 && alignof(Problem) >= 16);
+  auto const* from = reinterpret_cast<uint4 const*>(&s.tmpl);
+  auto* to = reinterpret_cast<uint4*>(out);
+  for (int w = static_cast<int>(threadIdx.x) % 32; w < static_cast<int>(sizeof(Problem) / 16);
+       w += 32)
+    to[w] = from[w];
+  __syncwarp();
+  if (threadIdx.x % 32 == 0) {
+    using namespace cute;
+    out->m = g.m;
+    out->n = g.n;
+    out->k = g.k;
+    out->batch = 1;
+    out->d = static_cast<typename Cfg::TD*>(g.d);
+    out->c = static_cast<typename Cfg::TD const*>(g.c);
+    out->stride_c = make_stride(g.ldc, _1{}, g.ldc * g.m);
+    out->stride_d = make_stride(g.ldd, _1{}, g.ldd * g.m);
+    out->alpha = g.alpha;
+    out->beta = g.beta;
+    out->alpha_ptr = g.alpha_ptr;
+    out->beta_ptr = g.beta_ptr;
+    out->scale_a = g.scale_a;
+    out->scale_b = g.scale_b;
+    out->scale_d = nullptr;
+    out->amax_d = nullptr;
+    int const tiles_m = (g.m + Cfg::kTileM - 1) / Cfg::kTileM;
+    int const tiles_n = (g.n + Cfg::kTileN - 1) / Cfg::kTileN;
+    out->raster = TileRaster{.tiles_m = tiles_m, .tiles_n = tiles_n, .panel = s.tmpl.raster.panel};
+    out->num_tiles = tiles_m * tiles_n;
+    out->k_tiles = (g.k + Cfg::kTileK - 1) / Cfg::kTileK;
+    out->batch_step_a = 1;
+    out->batch_step_b = 1;
+    out->epilogue = g.epilogue;
+    s.tile_starts[s.first + i] = g.tile_start;
+  }
+  cute::array<std::uint32_t, 5> shape;
+  cute::array<std::uint64_t, 5> stride;
+  tma_modes(s.tmpl.tma_a, operand_view<Cfg::kAKMajor, typename Cfg::TA>(g.a, g.m, g.k, g.lda),
+            shape, stride);
+  patch_descriptor(out->tma_a.get_tma_descriptor(), scratch[warp], g.a, shape, stride);
+  tma_modes(s.tmpl.tma_b, operand_view<Cfg::kBKMajor, typename Cfg::TB>(g.b, g.n, g.k, g.ldb),
+            shape, stride);
+  patch_descriptor(out->tma_b.get_tma_descriptor(), scratch[warp], g.b, shape, stride);
+  // D as (N, M, 1), kernel.cuh's make_params: row stride ldd, a batch stride of one matrix.
+  constexpr std::uint64_t kBytesD = sizeof(typename Cfg::TD);
+  shape = {static_cast<std::uint32_t>(g.n), static_cast<std::uint32_t>(g.m), 1, 1, 1};
+  stride = {kBytesD, static_cast<std::uint64_t>(g.ldd) * kBytesD,
+            static_cast<std::uint64_t>(g.ldd) * g.m * kBytesD, 0, 0};
+  patch_descriptor(reinterpret_cast<cute::TmaDescriptor const*>(&out->tma_d), scratch[warp], g.d,
+                   shape, stride);
+}
+
+// Launches the grouped GEMM of instance I over `groups` (resolved, row-major-D arguments, each
+// checked by gemm.cpp; none empty; one configuration: I's).
+template <class I>
+void launch_ts_grouped_gemm(std::span<GemmArguments const> groups, GemmTuning const& tuning,
+                            cudaStream_t stream) {
+  using G = GroupedInstance<I>;
+  using Cfg = typename G::Cfg;
+  using Problem = typename G::Problem;
+  if (groups.empty()) return;
+  int const count = static_cast<int>(groups.size());
+  // One allocation, ordered on the stream: the problems' Params, then their tile starts.
+  std::size_t const params_bytes = sizeof(Problem) * groups.size();
+  std::size_t const bytes = params_bytes + sizeof(int) * groups.size();
+  void* workspace = nullptr;
+  WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
+  auto* problems = static_cast<Problem*>(workspace);
+  auto* tile_starts = reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes);
+
+  auto setup = std::make_unique<SetupParams<G>>();
+  setup->tmpl = make_params<I>(groups.front(), tuning);
+  setup->out = problems;
+  setup->tile_starts = tile_starts;
+  std::int64_t tiles = 0;
+  for (int first = 0; first < count; first += kSetupChunk<G>) {
+    setup->first = first;
+    setup->count = std::min(kSetupChunk<G>, count - first);
+    for (int i = 0; i < setup->count; ++i) {
+      GemmArguments const& a = groups[first + i];
+      setup->problems[i] = GroupProblem<Cfg>{
+          .m = a.m,
+          .n = a.n,
+          .k = a.k,
+          .tile_start = static_cast<int>(tiles),
+          .a = a.a.data,
+          .b = a.b.data,
+          .c = a.c.data,
+          .d = a.d,
+          .lda = a.a.ld,
+          .ldb = a.b.ld,
+          .ldc = a.c.ld,
+          .ldd = a.ldd,
+          .alpha = a.alpha,
+          .beta = a.beta,
+          .alpha_ptr = a.alpha_ptr,
+          .beta_ptr = a.beta_ptr,
+          .scale_a = a.scale_a,
+          .scale_b = a.scale_b,
+          .epilogue = Cfg::Epilogue::params(a),
+      };
+      tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
+    }
+    unsigned const blocks = static_cast<unsigned>((setup->count + 3) / 4);
+    grouped_setup_kernel<G><<<blocks, 128, 0, stream>>>(*setup);
+    WL_CUDA_CHECK(cudaGetLastError());
+  }
+  typename G::Params const p{.problems = problems,
+                             .tile_starts = tile_starts,
+                             .count = count,
+                             .num_tiles = static_cast<int>(tiles)};
+  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_grouped_gemm_kernel<G>);
+  ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(), ts_grouped_gemm_kernel<G>,
+                                  grid, stream, p);
+  WL_CUDA_CHECK(cudaFreeAsync(workspace, stream));
+}
+
+}  // namespace warploom::gemm::sm90

@@ -1,0 +1,83 @@
+// src/gemm/grouped_gemm.cpp — gemm::grouped_gemm (warploom/gemm.hpp): every group checked as gemm()
+// checks one, then one grouped-kernel launch per configuration and gemm() for the rest.
+#include <cstddef>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "kernel_arguments.hpp"
+#include "sm90_instances.hpp"
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm {
+namespace {
+
+// The groups of one grouped-kernel configuration, as its launcher takes them.
+struct Launch {
+  sm90::KernelConfig config;
+  GemmTuning tuning;
+  std::vector<GemmArguments> groups;  // resolved, row-major D
+};
+
+bool is_fp8(ScalarType t) {
+  return t == ScalarType::E4M3 || t == ScalarType::E5M2;
+}
+
+// The grouped kernel's configuration for resolved, row-major-D arguments `r`, or none for a group
+// it does not run (the SIMT kernel's, several batches, an fp8 D with its scale and amax).
+bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const& tuning,
+                    Launch& out) {
+  if (kernel != GemmKernel::TensorCore || r.batch != 1 || is_fp8(r.d_type)) return false;
+  out.tuning = tuning;
+  out.tuning.kernel = GemmKernel::TensorCore;
+  out.tuning.cluster_m = out.tuning.cluster_n = 1;
+  if (out.tuning.design == ConsumerDesign::Auto) out.tuning.design = ConsumerDesign::PingPong;
+  out.config = sm90::config_of(r, out.tuning);
+  out.config.grouped = true;
+  return true;
+}
+
+}  // namespace
+
+void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,
+                  GemmTuning tuning) {
+  check_tuning(tuning);
+  if (count > 0 && groups == nullptr)
+    throw std::invalid_argument(
+        fmt::format("grouped_gemm: groups is null with count = {}: give count groups", count));
+  std::span<GemmArguments const> const all(groups, count);
+  // Named by its group: an error of group i's arguments.
+  auto const for_group = [](std::size_t i, auto&& check) {
+    try {
+      check();
+    } catch (std::invalid_argument const& e) {
+      throw std::invalid_argument(fmt::format("grouped_gemm: groups[{}]: {}", i, e.what()));
+    }
+  };
+  std::vector<Launch> launches;
+  std::vector<std::size_t> singles;  // groups run by gemm(), one each
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    for_group(i, [&] {
+      GemmKernel const kernel = selected_kernel(all[i], tuning.kernel);
+      GemmArguments const r = kernel_arguments(all[i], kernel);
+      Launch candidate;
+      if (!grouped_config(r, kernel, tuning, candidate)) {
+        singles.push_back(i);
+        return;
+      }
+      auto it = launches.begin();
+      while (it != launches.end() && !(it->config == candidate.config)) ++it;
+      if (it == launches.end()) it = launches.insert(it, std::move(candidate));
+      it->groups.push_back(r);
+    });
+  }
+  // The driver's verdicts on the pointers last: every argument is known good by then.
+  for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { check_device_pointers(all[i]); });
+  // Every group checked: none is enqueued before all are known good.
+  for (Launch const& l : launches) sm90::grouped_instance_for(l.config)(l.groups, l.tuning, stream);
+  for (std::size_t i : singles) gemm(all[i], stream, tuning);
+}
+
+}  // namespace warploom::gemm
