@@ -1,0 +1,162 @@
+"""Issue 16's two grouped-GEMM measurements, on the GPU machine, every contender in this one process:
+
+1. Seed 002's experiment: 50 fp16 problems, M, N and K each drawn from {128, 256, 512, 1024} with
+   Python's random.seed(2023) (as the seed's notebook draws them), every operand row-major.
+   warploom.op.GroupedGemm (one launch of the grouped kernel) against a loop of torch.matmul (one
+   cuBLAS GEMM per problem), each eager and as a CUDA graph.
+2. An MoE layer: 16 experts, M_i drawn from {256, ..., 2048} (multiples of 256, seed 0), K = N =
+   4096, bf16, A stacked along M: warploom.op.GroupedGemm against torch._grouped_mm (where this
+   torch has it) and the torch.matmul loop.
+
+Eager: CUDA events around one call, the host's work before the launches included (the GPU waits for
+it). Graph: the call captured once, events around a replay (GPU time alone). Medians of --reps,
+contenders interleaved per round. Writes what it measured, with the device, torch's version and the
+date, as JSON:
+
+    PYTHONPATH=build/python-site python3 bench/python/grouped.py --json out.json
+"""
+
+import argparse
+import datetime
+import json
+import random
+import statistics
+import subprocess
+
+import torch
+
+import warploom
+
+
+def seed_problems(count=50):
+    random.seed(2023)
+    sizes = [128, 256, 512, 1024]
+    return [tuple(random.choice(sizes) for _ in range(3)) for _ in range(count)]
+
+
+def median_ms(fn, reps):
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def as_graph(fn):
+    """fn captured in a CUDA graph (after a warm-up run), and the replay."""
+    fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    return graph.replay
+
+
+def compare(contenders, reps, flops):
+    """{name: {eager_us, graph_us, tflop_per_s (graph)}} for {name: fn}, interleaved per round."""
+    graphs = {name: as_graph(fn) for name, fn in contenders.items()}
+    eager = {name: [] for name in contenders}
+    graph = {name: [] for name in contenders}
+    for _ in range(reps):
+        for name, fn in contenders.items():
+            eager[name].append(median_ms(fn, 1))
+            graph[name].append(median_ms(graphs[name], 1))
+    out = {}
+    for name in contenders:
+        g = statistics.median(graph[name])
+        out[name] = {"eager_us": 1e3 * statistics.median(eager[name]), "graph_us": 1e3 * g,
+                     "tflop_per_s_graph": flops / g / 1e9}
+    return out
+
+
+def max_relative_error(got, want):
+    return max(float((g.double() - w).abs().max() / w.abs().max().clamp_min(1e-30))
+               for g, w in zip(got, want))
+
+
+def seed_experiment(reps):
+    problems = seed_problems()
+    dt = torch.float16
+    As = [torch.randn(m, k, device="cuda", dtype=dt) / 4 for m, n, k in problems]
+    Bs = [torch.randn(k, n, device="cuda", dtype=dt) / 4 for m, n, k in problems]
+    Ds = [torch.empty(m, n, device="cuda", dtype=dt) for m, n, k in problems]
+    Ts = [torch.empty(m, n, device="cuda", dtype=dt) for m, n, k in problems]
+    plan = warploom.op.GroupedGemm(element=dt, layout=warploom.LayoutType.RowMajor)
+
+    def ours():
+        plan.run(As, Bs, None, Ds, sync=False)
+
+    def theirs():
+        for a, b, t in zip(As, Bs, Ts):
+            torch.matmul(a, b, out=t)
+
+    ours()
+    theirs()
+    torch.cuda.synchronize()
+    want = [a.double() @ b.double() for a, b in zip(As, Bs)]
+    flops = sum(2.0 * m * n * k for m, n, k in problems)
+    return {"problems": len(problems), "dtype": "fp16", "layout": "all row-major",
+            "gflop": flops / 1e9,
+            "max_error_relative_to_max": {"warploom": max_relative_error(Ds, want),
+                                          "torch.matmul loop": max_relative_error(Ts, want)},
+            "us": compare({"warploom.op.GroupedGemm": ours, "torch.matmul loop (cuBLAS)": theirs},
+                          reps, flops)}
+
+
+def moe(reps, experts=16, hidden=4096):
+    random.seed(0)
+    ms = [256 * random.randint(1, 8) for _ in range(experts)]
+    dt = torch.bfloat16
+    x = torch.randn(sum(ms), hidden, device="cuda", dtype=dt) / 8
+    w = torch.randn(experts, hidden, hidden, device="cuda", dtype=dt) / 8  # (G, N, K): Linear's
+    offsets = torch.tensor(ms, device="cuda", dtype=torch.int32).cumsum(0, dtype=torch.int32)
+    As = list(x.split(ms))
+    Bs = [w[e].t() for e in range(experts)]  # K x N, column-major: the "tn" kernel
+    Ds = [torch.empty(m, hidden, device="cuda", dtype=dt) for m in ms]
+    Ts = [torch.empty(m, hidden, device="cuda", dtype=dt) for m in ms]
+    plan = warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0])
+    contenders = {
+        "warploom.op.GroupedGemm": lambda: plan.run(As, Bs, None, Ds, sync=False),
+        "torch.matmul loop (cuBLAS)":
+            lambda: [torch.matmul(a, b, out=t) for a, b, t in zip(As, Bs, Ts)],
+    }
+    if hasattr(torch, "_grouped_mm"):
+        contenders["torch._grouped_mm"] = lambda: torch._grouped_mm(x, w.transpose(-2, -1),
+                                                                    offs=offsets)
+    for fn in contenders.values():
+        fn()
+    torch.cuda.synchronize()
+    flops = sum(2.0 * m * hidden * hidden for m in ms)
+    want = [a.float() @ b.float() for a, b in zip(As, Bs)]
+    errors = {"warploom": max_relative_error(Ds, want),
+              "torch.matmul loop": max_relative_error(Ts, want)}
+    return {"experts": experts, "m_per_expert": ms, "n": hidden, "k": hidden, "dtype": "bf16",
+            "gflop": flops / 1e9, "max_error_relative_to_max": errors,
+            "us": compare(contenders, reps, flops)}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--json", required=True)
+    args = p.parse_args()
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,power.limit",
+                          "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+    out = {
+        "command": f"python3 bench/python/grouped.py --reps {args.reps}",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "device": torch.cuda.get_device_name(), "gpu_state": smi, "torch": torch.__version__,
+        "method": __doc__.split("\n\n")[2].replace("\n", " "),
+        "seed_experiment": seed_experiment(args.reps), "moe": moe(args.reps),
+    }
+    with open(args.json, "w") as f:
+        json.dump(out, f, indent=2)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
