@@ -53,6 +53,16 @@ BUILT_AT=${BUILT_AT:-/work/main}
 if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
   mkdir -p "$(dirname "$BUILT_AT")" && ln -sfn "$PWD" "$BUILT_AT"
 fi
+# BUILD_HERE=1: configure and build on this machine (16 cores: minutes, where the 2-core build
+# machine takes most of an hour after a change to the kernels' headers), then install the package
+# the Python steps build against.
+if [[ ${BUILD_HERE:-0} == 1 ]]; then
+  run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused
+  run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target warploom_gemm warploom_host \
+    gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile host_costs
+  run install 60 cmake --install "$BUILD" --prefix "$BUILD/python-prefix"
+  grep -E "error|FAILED" "$LOG" | head -40
+fi
 [[ -d $BUILD/bin ]] || tar -xJf "$BUILD.tar.xz"
 if [[ -z ${WARPLOOM_COMMIT:-} && -f $BUILD/commit.txt ]]; then
   WARPLOOM_COMMIT=$(cat "$BUILD/commit.txt")
@@ -94,6 +104,11 @@ want gemm-epilogue && run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epil
 scalar_tests='DeviceScalars.*:Fp8Output.*:SimtGemm.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
 want scalars && run scalars 240 "$T/gemm_test" --gtest_filter="$scalar_tests"
 want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
+# The grouped GEMM (one launch for many problems) against the float64 reference.
+want grouped && run grouped 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*'
+# Its two measurements (the seed's 50 problems, an MoE layer) against torch, in Python.
+want grouped-bench && run grouped-bench 180 env PYTHONPATH="$PWD/build/python-site" \
+  python3 bench/python/grouped.py --json "$OUT/grouped.json"
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
@@ -136,6 +151,8 @@ for tool in memcheck synccheck racecheck; do
   want sanitizers && run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/gemm_test" --gtest_filter="$filter"
   run "$tool-ops" 45 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*:GroupedGemmRun.*'
+    "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*'
+  run "$tool-grouped" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$T/gemm_test" --gtest_filter='GroupedGemm.*'
 done
 exit $status
