@@ -291,6 +291,14 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups, GemmTuning co
   auto* problems = static_cast<Problem*>(workspace);
   auto* tile_starts = reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes);
 
+  // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
+  // start first and the short ones fill in at the end (a longest-processing-time-first order; the
+  // problems are independent, so their order is free).
+  std::vector<int> order(groups.size());
+  for (int i = 0; i < count; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return groups[x].k > groups[y].k; });
+
   auto setup = std::make_unique<SetupParams<G>>();
   setup->tmpl = make_params<I>(groups.front(), tuning);
   setup->out = problems;
@@ -300,7 +308,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups, GemmTuning co
     setup->first = first;
     setup->count = std::min(kSetupChunk<G>, count - first);
     for (int i = 0; i < setup->count; ++i) {
-      GemmArguments const& a = groups[first + i];
+      GemmArguments const& a = groups[order[first + i]];
       setup->problems[i] = GroupProblem<Cfg>{
           .m = a.m,
           .n = a.n,
