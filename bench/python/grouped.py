@@ -22,6 +22,7 @@ import json
 import random
 import statistics
 import subprocess
+import time
 
 import torch
 
@@ -78,6 +79,38 @@ def max_relative_error(got, want):
                for g, w in zip(got, want))
 
 
+def host_cost(fn, calls=200):
+    """Mean host microseconds per call of fn (best of 5 runs of `calls`), the GPU drained between."""
+    fn()
+    torch.cuda.synchronize()
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls * 1e6)
+        torch.cuda.synchronize()
+    return best
+
+
+def host_costs(plan, As, Bs, Ds):
+    """Where a grouped run's host time goes: the whole call, the Python side's operand
+    descriptions, the C++ checks alone (GroupedGemm.check's path) and the C++ run on operands
+    described once."""
+    from warploom._operands import run_operand, stream_handle
+    handle, owner = stream_handle(None, As)
+    describe = lambda: plan._groups(As, Bs, [None] * len(As), Ds,  # noqa: E731
+                                    lambda t, name: run_operand(t, name, handle, owner))
+    groups = describe()
+    return {
+        "GroupedGemm.run(sync=False)": host_cost(lambda: plan.run(As, Bs, None, Ds, sync=False)),
+        "Python: operand descriptions": host_cost(describe),
+        "C++: checks without a launch": host_cost(lambda: plan._grouped.check(groups, 1.0, 0.0)),
+        "C++: run on described operands":
+            host_cost(lambda: plan._grouped.run(groups, 1.0, 0.0, handle, False)),
+    }
+
+
 def seed_experiment(reps):
     problems = seed_problems()
     dt = torch.float16
@@ -97,12 +130,14 @@ def seed_experiment(reps):
     ours()
     theirs()
     torch.cuda.synchronize()
+    host = host_costs(plan, As, Bs, Ds)
     want = [a.double() @ b.double() for a, b in zip(As, Bs)]
     flops = sum(2.0 * m * n * k for m, n, k in problems)
     return {"problems": len(problems), "dtype": "fp16", "layout": "all row-major",
             "gflop": flops / 1e9,
             "max_error_relative_to_max": {"warploom": max_relative_error(Ds, want),
                                           "torch.matmul loop": max_relative_error(Ts, want)},
+            "host_us_per_call": host,
             "us": compare({"warploom.op.GroupedGemm": ours, "torch.matmul loop (cuBLAS)": theirs},
                           reps, flops)}
 
@@ -119,8 +154,15 @@ def moe(reps, experts=16, hidden=4096):
     Ds = [torch.empty(m, hidden, device="cuda", dtype=dt) for m in ms]
     Ts = [torch.empty(m, hidden, device="cuda", dtype=dt) for m in ms]
     plan = warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0])
+    # The same groups with the cooperative design's 128 x 256 tiles (1x1 cluster).
+    coop = warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0])
+    coop.compile(next(td for td in coop.tile_descriptions()
+                      if td.design == warploom._core.ConsumerDesign.Cooperative
+                      and td.cluster_m == td.cluster_n == 1))
     contenders = {
         "warploom.op.GroupedGemm": lambda: plan.run(As, Bs, None, Ds, sync=False),
+        "warploom.op.GroupedGemm, cooperative":
+            lambda: coop.run(As, Bs, None, Ds, sync=False),
         "torch.matmul loop (cuBLAS)":
             lambda: [torch.matmul(a, b, out=t) for a, b, t in zip(As, Bs, Ts)],
     }
