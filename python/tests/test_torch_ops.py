@@ -60,18 +60,29 @@ def test_gemm_act_against_torch(cuda, activation):
     torch.testing.assert_close(d.float(), expected, rtol=2e-2, atol=2e-2)
 
 
+def _gradients(fn, *leaves):
+    """d(sum(fn(leaves)^2)) / d(leaf) for each leaf, the loss in float64."""
+    leaves = [x.detach().clone().requires_grad_() for x in leaves]
+    fn(*leaves).double().square().sum().backward()
+    return [x.grad.double() for x in leaves]
+
+
 @pytest.mark.gpu
 def test_gradients_through_warploom_match_torchs(cuda):
-    a = _data((256, 128)).requires_grad_()
-    w = _data((192, 128)).requires_grad_()
-    bias = _data((192,)).requires_grad_()
-    torch.ops.warploom.gemm_act(a, w.t(), bias, "gelu", 0.01).float().square().sum().backward()
-    grads = [x.grad.clone() for x in (a, w, bias)]
-    for x in (a, w, bias):
-        x.grad = None
-    torch.nn.functional.gelu(a @ w.t() + bias).float().square().sum().backward()
-    for got, want in zip(grads, (a.grad, w.grad, bias.grad)):
-        torch.testing.assert_close(got.float(), want.float(), rtol=5e-2, atol=5e-2)
+    # Both bf16 paths against float64: warploom's gradients (its GEMMs, the pre-activation
+    # recomputed) within twice torch's own bf16 error of the exact ones. An element-wise bound
+    # against torch's bf16 gradients would compare two roundings of z that differ by an ulp, which
+    # GELU's derivative then amplifies (one element of 32768 off by 0.062 against an allowed 0.05
+    # on the H200, 2026-12-01).
+    a, w, bias = _data((256, 128)), _data((192, 128)), _data((192,))
+    ours = _gradients(lambda a, w, b: torch.ops.warploom.gemm_act(a, w.t(), b, "gelu", 0.01),
+                      a, w, bias)
+    torchs = _gradients(lambda a, w, b: torch.nn.functional.gelu(a @ w.t() + b), a, w, bias)
+    exact = _gradients(lambda a, w, b: torch.nn.functional.gelu(a @ w.t() + b),
+                       a.double(), w.double(), bias.double())
+    for name, got, theirs, want in zip(("a", "w", "bias"), ours, torchs, exact):
+        error, torch_error = (got - want).abs().max(), (theirs - want).abs().max()
+        assert error <= 2 * torch_error + 1e-3 * want.abs().max(), (name, error, torch_error)
 
 
 @pytest.mark.gpu
