@@ -22,11 +22,11 @@ import json
 import random
 import statistics
 import subprocess
-import time
 
 import torch
 
 import warploom
+from host_timing import host_cost
 
 
 def seed_problems(count=50):
@@ -79,20 +79,6 @@ def max_relative_error(got, want):
                for g, w in zip(got, want))
 
 
-def host_cost(fn, calls=200):
-    """Mean host microseconds per call of fn (best of 5 runs of `calls`), the GPU drained between."""
-    fn()
-    torch.cuda.synchronize()
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls * 1e6)
-        torch.cuda.synchronize()
-    return best
-
-
 def host_costs(plan, As, Bs, Ds):
     """Where a grouped run's host time goes: the whole call, the Python side's operand
     descriptions, the C++ checks alone (GroupedGemm.check's path) and the C++ run on operands
@@ -103,11 +89,13 @@ def host_costs(plan, As, Bs, Ds):
                                     lambda t, name: run_operand(t, name, handle, owner))
     groups = describe()
     return {
-        "GroupedGemm.run(sync=False)": host_cost(lambda: plan.run(As, Bs, None, Ds, sync=False)),
-        "Python: operand descriptions": host_cost(describe),
-        "C++: checks without a launch": host_cost(lambda: plan._grouped.check(groups, 1.0, 0.0)),
+        "GroupedGemm.run(sync=False)":
+            host_cost(lambda: plan.run(As, Bs, None, Ds, sync=False), 200),
+        "Python: operand descriptions": host_cost(describe, 200),
+        "C++: checks without a launch":
+            host_cost(lambda: plan._grouped.check(groups, 1.0, 0.0), 200),
         "C++: run on described operands":
-            host_cost(lambda: plan._grouped.run(groups, 1.0, 0.0, handle, False)),
+            host_cost(lambda: plan._grouped.run(groups, 1.0, 0.0, handle, False), 200),
     }
 
 

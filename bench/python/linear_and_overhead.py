@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 import warploom
 import warploom.nn
+from host_timing import host_cost
 
 ACTIVATIONS = {
     "gelu": lambda y: F.gelu(y),
@@ -92,21 +93,6 @@ def linear(args):
                 "speedup": t["median_ms"] / w["median_ms"],
             }
     return result
-
-
-def host_cost(fn, calls):
-    """Mean host microseconds per call of fn over `calls` back-to-back calls (after a warm-up)."""
-    for _ in range(50):
-        fn()
-    torch.cuda.synchronize()
-    best = float("inf")
-    for _ in range(5):  # best of five: the host's own noise only adds
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls * 1e6)
-        torch.cuda.synchronize()
-    return best
 
 
 def linear_host_cost(x, calls, kind=warploom.nn.Linear):
