@@ -1,4 +1,4 @@
-"""Issue 16's two grouped-GEMM measurements, on the GPU machine, every contender in this one process:
+"""Issue 16's grouped-GEMM measurements, on the GPU machine, every contender in this one process:
 
 1. Seed 002's experiment: 50 fp16 problems, M, N and K each drawn from {128, 256, 512, 1024} with
    Python's random.seed(2023) (as the seed's notebook draws them), every operand row-major.
