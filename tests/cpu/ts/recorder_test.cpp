@@ -208,6 +208,36 @@ TEST(Recorder, CompileTimeBoundsAreStaticAndRunTimeBoundsKeepTheirCaptureValue) 
   EXPECT_TRUE(same_bound(from_ctx.end, false, 1));
 }
 
+// A consumer work's integer result bounds a loop (a dynamic domain, e.g. a grouped GEMM's K tiles
+// per problem): a run-time bound that names the step it came from; a resource field names none.
+struct DataBoundTask {
+  static constexpr ts::TaskSpec spec{.name = "data_bound"};
+  using src = ts::list<Counter>;
+  using dst = ts::list<>;
+  static constexpr void schedule(auto& ctx, auto& c) {
+    auto n = ts::work<&Counter::next>(c);                                // node 1
+    ctx.domain_loop(n, [&](auto&) { ts::work<&Counter::next>(c); });     // nodes 2, 3
+    ctx.domain_loop(c->n, [&](auto&) { ts::work<&Counter::next>(c); });  // nodes 4, 5
+  }
+};
+
+struct NotANumber {};
+static_assert(ts::LoopBound<ts::Token<int>> && ts::LoopBound<ts::Token<long>>);
+static_assert(!ts::LoopBound<ts::Token<NotANumber>>, "only an integer result bounds a loop");
+
+TEST(Recorder, AWorksIntegerResultBoundsALoopAndNamesItsStep) {
+  ts::Schedule s = capture<DataBoundTask>();
+  ASSERT_EQ(s.nodes.size(), 6u);
+  ts::Node const& data = s.nodes[2];
+  EXPECT_EQ(data.kind, NodeKind::Loop);
+  EXPECT_FALSE(data.end.is_static);
+  EXPECT_EQ(data.end.source, 1);
+  EXPECT_TRUE(same_bound(data.start, true, 0));
+  ts::Node const& field = s.nodes[4];
+  EXPECT_TRUE(same_bound(field.end, false, 5));
+  EXPECT_EQ(field.end.source, -1);
+}
+
 struct UnrollTask {
   static constexpr ts::TaskSpec spec{.name = "unroll"};
   using src = ts::list<Counter>;
