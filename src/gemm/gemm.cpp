@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,20 +34,23 @@ std::string str(std::int64_t v) {
 // takes is checked before any switch or table sees it: an out-of-range ScalarType once made
 // size_of return 0 and a division by it raise SIGFPE, and an out-of-range layout or design
 // reached the kernels as some other value.
+// `name` + `field` names the argument (e.g. "a" ".type"); no string is built unless it is refused.
 template <class E>
-void check_enum(std::string const& name, E value, E last, char const* type) {
+void check_enum(std::string_view name, E value, E last, char const* type,
+                std::string_view field = {}) {
   int const v = static_cast<int>(value);
   if (v >= 0 && v <= static_cast<int>(last)) return;
   std::string values;
   for (int i = 0; i <= static_cast<int>(last); ++i)
     values += (i == 0 ? "" : ", ") + std::string(to_string(static_cast<E>(i)));
-  fail(name + " = " + type + "(" + str(v) + ") is out of range: the " + type + " values are " +
-       values + " (0 to " + str(static_cast<int>(last)) + ")");
+  fail(std::string(name) + std::string(field) + " = " + type + "(" + str(v) +
+       ") is out of range: the " + type + " values are " + values + " (0 to " +
+       str(static_cast<int>(last)) + ")");
 }
 
-void check_matrix_enums(std::string const& name, Matrix const& x) {
-  check_enum(name + ".type", x.type, ScalarType::E5M2, "ScalarType");
-  check_enum(name + ".layout", x.layout, MatrixLayout::ColMajor, "MatrixLayout");
+void check_matrix_enums(std::string_view name, Matrix const& x) {
+  check_enum(name, x.type, ScalarType::E5M2, "ScalarType", ".type");
+  check_enum(name, x.layout, MatrixLayout::ColMajor, "MatrixLayout", ".layout");
 }
 
 void check_enums(GemmArguments const& args) {
@@ -111,37 +115,41 @@ bool batches_disjoint(std::int64_t ld, std::int64_t batch_stride, Extents e, int
 void resolve_operand(std::string_view name, void const* data, ScalarType type, MatrixLayout layout,
                      std::int64_t& ld, std::int64_t& batch_stride, int rows, int cols, int batch,
                      Access access = Access::Read) {
-  Names const n = names_of(std::string(name));
+  // Names and messages are built for a refusal only: every call checks every operand, and a valid
+  // one then allocates no string (eager messages were most of check_arguments' 3 us).
+  auto const n = [&] { return names_of(std::string(name)); };
   Extents const e = extents(layout, rows, cols);
-  std::string const across = layout == MatrixLayout::RowMajor ? " rows" : " columns";
   if (ld == 0) ld = e.contiguous;
   if (ld < e.contiguous)
-    fail(n.ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
+    fail(n().ld + " = " + str(ld) + " is less than the " + std::string(to_string(layout)) +
          " operand's contiguous extent " + str(e.contiguous));
   // Offsets are 64-bit element and byte counts: an ld of 2^62 once passed the checks, and the
   // kernels' offsets wrapped around.
-  std::string const too_far = std::string(name) + " reaches beyond 64-bit byte offsets from " +
-                              n.data + ": " + n.ld + " = " + str(ld) + " over " + str(e.strided) +
-                              across;
+  auto const too_far = [&] {
+    return std::string(name) + " reaches beyond 64-bit byte offsets from " + n().data + ": " +
+           n().ld + " = " + str(ld) + " over " + str(e.strided) +
+           (layout == MatrixLayout::RowMajor ? " rows" : " columns");
+  };
   std::int64_t one_batch = 0;
-  if (__builtin_mul_overflow(ld, e.strided, &one_batch)) fail(too_far);
+  if (__builtin_mul_overflow(ld, e.strided, &one_batch)) fail(too_far());
   if (batch == 1 || batch_stride == kPacked) {
     // One batch: the stride is never followed, so any value the caller passed is replaced.
     batch_stride = one_batch;
   } else if (batch_stride == 0) {
     if (access == Access::Write)
-      fail(n.batch_stride + " = 0 broadcasts one matrix across the batch, but " +
+      fail(n().batch_stride + " = 0 broadcasts one matrix across the batch, but " +
            std::string(name) + " is written: its " + str(batch) +
            " batches would all write the same memory (give each batch its own matrix)");
   } else if (batch_stride < 0) {
-    fail(n.batch_stride + " = " + str(batch_stride) + " is negative: kPacked (" + str(kPacked) +
+    fail(n().batch_stride + " = " + str(batch_stride) + " is negative: kPacked (" + str(kPacked) +
          ") packs the batches, 0 broadcasts one matrix, a positive stride places them");
   } else if (!batches_disjoint(ld, batch_stride, e, batch)) {
-    fail(n.batch_stride + " = " + str(batch_stride) + " is less than one batch (" + str(one_batch) +
+    fail(n().batch_stride + " = " + str(batch_stride) + " is less than one batch (" +
+         str(one_batch) +
          " elements): batches would overlap (batches side by side inside each row need a batch "
          "stride of at least " +
          str(e.contiguous) + " and (batch - 1) x batch_stride + " + str(e.contiguous) +
-         " <= " + n.ld + " = " + str(ld) + ")");
+         " <= " + n().ld + " = " + str(ld) + ")");
   }
   // The last byte: (batches - 1) x batch_stride + (strided - 1) x ld + contiguous elements on,
   // below 2^63 as an address too (the aliasing checks compute with signed addresses).
@@ -156,12 +164,12 @@ void resolve_operand(std::string_view name, void const* data, ScalarType type, M
       __builtin_mul_overflow(span, bytes, &span) || base > std::uintptr_t{INT64_MAX} ||
       static_cast<std::uintptr_t>(span) > std::uintptr_t{INT64_MAX} - base;
   if (overflow)
-    fail(too_far + (stored_batches(batch_stride, batch) > 1
-                        ? " and " + n.batch_stride + " = " + str(batch_stride) + " over " +
-                              str(batch) + " batches"
-                        : std::string()));
+    fail(too_far() + (stored_batches(batch_stride, batch) > 1
+                          ? " and " + n().batch_stride + " = " + str(batch_stride) + " over " +
+                                str(batch) + " batches"
+                          : std::string()));
   if (base % static_cast<std::uintptr_t>(bytes) != 0)
-    fail(n.data + " must be " + str(bytes) + "-byte aligned (element alignment)");
+    fail(n().data + " must be " + str(bytes) + "-byte aligned (element alignment)");
 }
 
 // TMA's limit on every stride of a descriptor (cuTensorMapEncodeTiled): below 2^40 bytes. CuTe's
@@ -174,32 +182,33 @@ constexpr std::int64_t kTmaStrideLimit = std::int64_t{1} << 40;
 std::string tma_violation(std::string_view name, void const* data, ScalarType type,
                           MatrixLayout layout, std::int64_t ld, std::int64_t batch_stride, int rows,
                           int cols, int batch) {
-  Names const n = names_of(std::string(name));
+  auto const n = [&] { return names_of(std::string(name)); };  // for a violation only
   std::int64_t const bytes = size_of(type);
-  std::string const per16 =
-      ": for " + std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
+  auto const per16 = [&] {
+    return ": for " + std::string(to_string(type)) + ", a multiple of " + str(16 / bytes);
+  };
   if (reinterpret_cast<std::uintptr_t>(data) % 16 != 0)
-    return n.data + " must be 16-byte aligned (TMA reads it)";
+    return n().data + " must be 16-byte aligned (TMA reads it)";
   // In elements, so that nothing overflows: the sizes are powers of 2 that divide 2^40.
   if (ld >= kTmaStrideLimit / bytes)
-    return n.ld + " = " + str(ld) + " elements of " + str(bytes) +
+    return n().ld + " = " + str(ld) + " elements of " + str(bytes) +
            " bytes: TMA strides must be below 2^40 bytes";
   if ((ld * bytes) % 16 != 0)
-    return n.ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
-           " bytes) must be a multiple of 16 bytes (TMA strides)" + per16;
+    return n().ld + " = " + str(ld) + " elements (" + str(ld * bytes) +
+           " bytes) must be a multiple of 16 bytes (TMA strides)" + per16();
   if (stored_batches(batch_stride, batch) > 1) {
     if ((batch_stride * bytes) % 16 != 0)
-      return n.batch_stride + " = " + str(batch_stride) +
-             " elements must be a multiple of 16 bytes (TMA strides)" + per16;
+      return n().batch_stride + " = " + str(batch_stride) +
+             " elements must be a multiple of 16 bytes (TMA strides)" + per16();
     if (batch_stride >= kTmaStrideLimit / bytes)
-      return n.batch_stride + " = " + str(batch_stride) + " elements of " + str(bytes) +
+      return n().batch_stride + " = " + str(batch_stride) + " elements of " + str(bytes) +
              " bytes: TMA strides must be below 2^40 bytes";
   } else {
     // One batch (or one broadcast to all): the descriptor still holds a batch stride, that of one
     // packed batch (kernels/gemm/sm90/kernel.cuh), and TMA checks it though it never follows it.
     std::int64_t const one_batch = ld * extents(layout, rows, cols).strided;
     if (one_batch >= kTmaStrideLimit / bytes)
-      return "one batch of " + std::string(name) + " (" + n.ld + " x " +
+      return "one batch of " + std::string(name) + " (" + n().ld + " x " +
              str(extents(layout, rows, cols).strided) + " = " + str(one_batch) + " elements of " +
              str(bytes) +
              " bytes) must be below 2^40 bytes: TMA holds it as the batch stride, even of one "
@@ -384,13 +393,13 @@ void check_d_aliasing(GemmArguments const& args) {
 void resolve_epilogue(GemmArguments& args) {
   GemmEpilogue& e = args.epilogue;
   if (!is_fused(e)) return;
-  std::string const d_type = std::string(to_string(args.d_type));
+  auto const d_type = [&] { return std::string(to_string(args.d_type)); };  // for refusals
   if (e.activation == Activation::LeakyReLU && !std::isfinite(e.leaky_slope))
     fail("epilogue.leaky_slope = " + std::to_string(e.leaky_slope) + " must be finite");
   if (e.bias != nullptr) {
     if (e.bias_type != ScalarType::F32 && e.bias_type != args.d_type)
       fail("epilogue.bias_type = " + std::string(to_string(e.bias_type)) +
-           ": the bias is fp32 or of D's type (d_type = " + d_type + ")");
+           ": the bias is fp32 or of D's type (d_type = " + d_type() + ")");
   }
   for (Vector const& v : vectors_of(args)) {
     std::int64_t const bytes = size_of(v.type);
@@ -403,7 +412,7 @@ void resolve_epilogue(GemmArguments& args) {
     if (x->data == nullptr) continue;
     if (x->type != args.d_type)
       fail(std::string(name) + ".type = " + std::string(to_string(x->type)) +
-           " differs from d_type = " + d_type + " (the epilogue's matrices are of D's type)");
+           " differs from d_type = " + d_type() + " (the epilogue's matrices are of D's type)");
     resolve_operand(name, x->data, x->type, x->layout, x->ld, x->batch_stride, args.m, args.n,
                     args.batch, x == &e.pre_activation ? Access::Write : Access::Read);
   }
@@ -486,35 +495,36 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
          (is_fp8(args.a.type) && is_fp8(args.b.type) ? " (no e4m3 x e5m2 mix)" : ""));
   if (kernel == GemmKernel::TensorCore && !input_type_violation(args.a.type).empty())
     fail(input_type_violation(args.a.type));
-  std::string const in = std::string(to_string(args.a.type));
-  std::string const d_type = std::string(to_string(args.d_type));
+  // Type names for the messages below, built for a refusal only.
+  auto const in = [&] { return std::string(to_string(args.a.type)); };
+  auto const d_type = [&] { return std::string(to_string(args.d_type)); };
   if (is_16_bit(args.a.type) && args.d_type != args.a.type && args.d_type != ScalarType::F32 &&
       !fp8_d)
-    fail("d_type = " + d_type + ": D is " + in + " (the input type), fp32, or e4m3 or e5m2");
+    fail("d_type = " + d_type() + ": D is " + in() + " (the input type), fp32, or e4m3 or e5m2");
   if (is_fp8(args.a.type) && !is_16_bit(args.d_type) && args.d_type != ScalarType::F32 && !fp8_d)
-    fail("d_type = " + d_type + ": D of " + in + " inputs is bf16, fp16, fp32, e4m3 or e5m2");
+    fail("d_type = " + d_type() + ": D of " + in() + " inputs is bf16, fp16, fp32, e4m3 or e5m2");
   if (fp8_d && kernel == GemmKernel::Simt)
-    fail("d_type = " + d_type +
+    fail("d_type = " + d_type() +
          ": the SIMT GEMM has no fp8 output; an fp8 D runs on the tensor cores (GemmKernel::"
          "TensorCore or Auto)");
   // The fused ops read z as staged in D's type: 8 bits would feed them a coarse z.
   if (fp8_d && is_fused(args.epilogue))
-    fail("epilogue is fused but d_type = " + d_type +
+    fail("epilogue is fused but d_type = " + d_type() +
          ": an fp8 D takes the plain epilogue (run a fused epilogue with a 16-bit D)");
   for (auto [name, p] : {std::pair<char const*, void const*>{"scale_d", args.scale_d},
                          std::pair<char const*, void const*>{"amax_d", args.amax_d}}) {
     if (p != nullptr && !fp8_d)
-      fail(std::string(name) + " is set but d_type = " + d_type +
+      fail(std::string(name) + " is set but d_type = " + d_type() +
            ": scale_d and amax_d belong to an fp8 (e4m3, e5m2) D");
   }
   if (!is_16_bit(args.a.type) && !is_fp8(args.a.type) && args.d_type != args.a.type)
-    fail("d_type = " + d_type + ": D is " + in + " (the input type)");
+    fail("d_type = " + d_type() + ": D is " + in() + " (the input type)");
   // Per-tensor scales dequantise fp8 data; other types have no use for them beyond alpha, and
   // cuBLASLt rejects them there too.
   for (auto [name, scale] :
        {std::pair{"scale_a", args.scale_a}, std::pair{"scale_b", args.scale_b}}) {
     if (scale != nullptr && !is_fp8(args.a.type))
-      fail(std::string(name) + " is set but a.type = " + in +
+      fail(std::string(name) + " is set but a.type = " + in() +
            ": per-tensor scales apply to fp8 (e4m3, e5m2) inputs only; fold the factor into alpha");
   }
   // A device alpha or beta replaces the host value; a host value set beside it would be ignored,
