@@ -1179,7 +1179,7 @@ TEST(GroupedGemm, EveryGroupIsCheckedFirstAndNamed) {
   groups[1] = valid();
   EXPECT_NE(invalid_argument_message([&] {
               grouped_gemm(groups.data(), groups.size());
-            }).find("grouped_gemm: groups[2]: k = 0 must be at least 1"),
+            }).find("grouped_gemm: groups[2]: gemm: k = 0 must be at least 1"),
             std::string::npos);
   EXPECT_NE(invalid_argument_message([&] {
               grouped_gemm(groups.data(), groups.size(), nullptr, {.raster_panel = 0});
