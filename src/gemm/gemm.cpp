@@ -660,7 +660,9 @@ void check_tuning(GemmTuning const& tuning) {
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   check_tuning(tuning);
-  GemmKernel const kernel = selected_kernel(args, tuning.kernel);
+  // An asked-for kernel needs no selection: the resolution below checks the arguments for it.
+  GemmKernel const kernel =
+      tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
   GemmArguments const r = with_row_major_d(resolve(args, kernel));
   check_device_pointers(args);
   if (kernel == GemmKernel::Simt) {

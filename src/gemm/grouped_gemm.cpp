@@ -60,7 +60,9 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
   std::vector<std::size_t> singles;  // groups run by gemm(), one each
   for (std::size_t i = 0; i < all.size(); ++i) {
     for_group(i, [&] {
-      GemmKernel const kernel = selected_kernel(all[i], tuning.kernel);
+      // An asked-for kernel needs no selection: kernel_arguments checks the group for it.
+      GemmKernel const kernel =
+          tuning.kernel == GemmKernel::Auto ? selected_kernel(all[i]) : tuning.kernel;
       GemmArguments const r = kernel_arguments(all[i], kernel);
       Launch candidate;
       if (!grouped_config(r, kernel, tuning, candidate)) {
