@@ -160,8 +160,9 @@ def run_operand(x, name, handle, owner=None):
     raise _not_a_tensor(x, name)
 
 
-def example_operand(x, name):
-    """(x, descriptor) of an example tensor: only its dtype and strides are read."""
+def example_operand(x, name, handle=None, owner=None):
+    """(x, descriptor) of an example tensor: only its dtype and strides are read (`handle` and
+    `owner` are run_operand's, unused: the two are called alike)."""
     device = getattr(x, "__dlpack_device__", None)
     if device is not None and device()[0] in (_DL_CUDA, _DL_CUDA_MANAGED):
         return (x, _dlpack(x, stream=-1))  # -1: no synchronization, nothing is read

@@ -23,6 +23,7 @@ _ARCHES = {80: _core.Arch.Sm80, 90: _core.Arch.Sm90, 100: _core.Arch.Sm100}
 _CC = {arch: cc for cc, arch in _ARCHES.items()}
 _DESCRIBE_ONLY = object()  # Gemm._operands' stream for check()
 _NO_EPILOGUE = _core.EpilogueOperands()  # no epilogue tensors (the binding only reads it)
+_PER_COLUMN = Broadcast.PerColumn  # a nanobind enum's attribute costs 0.3 us a lookup
 
 
 class Gemm:
@@ -258,30 +259,37 @@ class Gemm:
                   pre_activation):
         """(a, b, c, d, stream handle, EpilogueOperands) as the binding takes them: tensors not
         given are the plan's. stream _DESCRIBE_ONLY: GPU tensors exported without synchronizing
-        any stream (check() reads none of them)."""
-        tensors = []
-        for name, tensor in zip("ABCD", given):
-            tensor = tensor if tensor is not None else self._tensors[name]
-            if tensor is None and name != "C":
-                raise ValueError(f"Gemm.run: tensor {name} must be set: pass {name}, or give it "
-                                 "when making the plan")
-            tensors.append(tensor)
+        any stream (check() reads none of them). Every run passes here: it is written for few
+        Python operations (about 1 us each counts against a launch of a few)."""
+        A, B, C, D = given
+        plan = self._tensors
+        A = A if A is not None else plan["A"]
+        B = B if B is not None else plan["B"]
+        C = C if C is not None else plan["C"]
+        D = D if D is not None else plan["D"]
+        if A is None or B is None or D is None:
+            name = "A" if A is None else "B" if B is None else "D"
+            raise ValueError(f"Gemm.run: tensor {name} must be set: pass {name}, or give it "
+                             "when making the plan")
         if stream is _DESCRIBE_ONLY:
-            handle = None
+            handle, owner = None, None
             operand = example_operand
         else:
-            handle, owner = stream_handle(stream, [t for t in tensors if t is not None])
-            operand = lambda tensor, name: run_operand(tensor, name, handle, owner)  # noqa: E731
-        a, b, c, d = (None if t is None else operand(t, name) for t, name in zip(tensors, "abcd"))
-        fused = (("bias", bias), ("row_scale", row_scale), ("col_scale", col_scale),
-                 ("residual", residual), ("pre_activation", pre_activation))
-        if bias_broadcast is Broadcast.PerColumn and all(t is None for _, t in fused):
+            handle, owner = stream_handle(stream, (A, B, D))
+            operand = run_operand
+        a = operand(A, "a", handle, owner)
+        b = operand(B, "b", handle, owner)
+        c = None if C is None else operand(C, "c", handle, owner)
+        d = operand(D, "d", handle, owner)
+        if bias_broadcast is _PER_COLUMN and bias is None and row_scale is None and \
+                col_scale is None and residual is None and pre_activation is None:
             return a, b, c, d, handle, _NO_EPILOGUE  # the common case, without building one
         epilogue = _core.EpilogueOperands()
         epilogue.bias_broadcast = broadcast(bias_broadcast)
-        for field, tensor in fused:
+        for field, tensor in (("bias", bias), ("row_scale", row_scale), ("col_scale", col_scale),
+                              ("residual", residual), ("pre_activation", pre_activation)):
             if tensor is not None:
-                setattr(epilogue, field, operand(tensor, field))
+                setattr(epilogue, field, operand(tensor, field, handle, owner))
         return a, b, c, d, handle, epilogue
 
 
