@@ -139,6 +139,10 @@ void bind_views(nb::module_& m) {
       .def_ro("col_stride", &TensorView::col_stride)
       .def_ro("device", &TensorView::device)
       .def("__str__", [](TensorView const& v) { return ops::to_string(v); });
+  m.def("register_torch", &register_torch, "dtypes"_a, "strided"_a.none(), "fallback"_a,
+        "torch's {dtype: (DLPack code, bits)}, torch.strided and the DLPack export to fall back "
+        "on: after it, (tensor, TORCH_VIEW) operands are read attribute by attribute.");
+  m.attr("TORCH_VIEW") = torch_view_tag();
   m.def(
       "example_view",
       [](nb::handle operand, std::string const& name) {

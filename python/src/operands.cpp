@@ -89,39 +89,67 @@ void describe_array_interface(nb::dict ai, char const* name, Described& d) {
   }
 }
 
-// ("view", data pointer, shape, strides in elements, DLPack type code, bits, CUDA device index): a
-// CUDA tensor described field by field, as warploom/_operands.py reads torch tensors on the run's
-// own stream (their DLPack export costs microseconds per tensor in Python). The fields are those
-// of a DLTensor, checked by from_dlpack like any other.
-void describe_view(nb::tuple v, char const* name, Described& d) {
-  if (v.size() != 7) refuse(name, "internal error: a view descriptor has 7 fields");
-  d.t.data = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(v[1]));
-  for (nb::handle extent : nb::borrow<nb::tuple>(v[2]))
-    d.shape.push_back(nb::cast<std::int64_t>(extent));
-  for (nb::handle stride : nb::borrow<nb::tuple>(v[3]))
-    d.strides.push_back(nb::cast<std::int64_t>(stride));
-  if (d.strides.size() != d.shape.size())
-    refuse(name, "internal error: a view descriptor's shape and strides differ in length");
-  d.t.dtype = DLDataType{nb::cast<std::uint8_t>(v[4]), nb::cast<std::uint8_t>(v[5]), 1};
-  d.t.device = {kDLCUDA, nb::cast<std::int32_t>(v[6])};
+// torch's types as warploom/_operands.py registers them the first time it meets torch: for torch
+// CUDA tensors on torch's current stream, read here attribute by attribute (the Python side only
+// tags them: a Python function call per tensor costs more than the reads).
+struct TorchTypes {
+  nb::object dtypes;    // dict: torch dtype -> (DLPack type code, bits)
+  nb::object strided;   // torch.strided
+  nb::object fallback;  // callable: tensor -> descriptor (its DLPack export), for anything else
+};
+TorchTypes& torch_types() {
+  static auto* t = new TorchTypes;  // never destroyed: its objects outlive no interpreter
+  return *t;
+}
+
+// The tag the Python side puts in place of a torch tensor's descriptor.
+nb::handle torch_tag() {
+  static nb::handle const tag = PyUnicode_InternFromString("warploom.torch-view");
+  return tag;
+}
+
+// A tagged torch tensor's DLTensor fields, or false when the view does not describe it (a dtype
+// outside the table, a layout other than strided): the caller exports it through DLPack instead.
+bool describe_torch(nb::handle x, char const* name, Described& d) {
+  TorchTypes const& t = torch_types();
+  if (!t.dtypes.is_valid())
+    refuse(name, "internal error: a torch tensor was tagged before torch was registered");
+  nb::object const dtype = nb::getattr(x, "dtype", nb::none());
+  PyObject* const code = PyDict_GetItem(t.dtypes.ptr(), dtype.ptr());  // borrowed
+  if (code == nullptr || !x.attr("layout").is(t.strided)) return false;
+  nb::tuple const bits = nb::borrow<nb::tuple>(code);
+  d.t.data = reinterpret_cast<void*>(nb::cast<std::uintptr_t>(x.attr("data_ptr")()));
+  for (nb::handle extent : x.attr("shape")) d.shape.push_back(nb::cast<std::int64_t>(extent));
+  for (nb::handle stride : x.attr("stride")()) d.strides.push_back(nb::cast<std::int64_t>(stride));
+  d.t.dtype = DLDataType{nb::cast<std::uint8_t>(bits[0]), nb::cast<std::uint8_t>(bits[1]), 1};
+  d.t.device = {kDLCUDA, nb::cast<std::int32_t>(x.attr("get_device")())};
   d.t.ndim = static_cast<int>(d.shape.size());
   d.t.shape = d.shape.data();
   d.t.strides = d.strides.data();
+  return true;
 }
 
-// The DLTensor of (owner, descriptor): a "dltensor" capsule, an __array_interface__ dict, a view
-// tuple (describe_view), or (capsule, DLPack type code) for fp8 bytes a framework could only
-// export as uint8 (torch versions whose DLPack has no float8).
-Described describe(nb::handle operand, char const* name) {
+Described describe(nb::handle operand, char const* name, nb::object& exported);
+
+// A tagged torch tensor: read directly, or exported through DLPack (`exported` keeps the pair that
+// export made alive as long as the caller needs its shape and strides).
+Described describe_tagged(nb::handle x, char const* name, nb::object& exported) {
+  Described d;
+  if (describe_torch(x, name, d)) return d;
+  exported = nb::make_tuple(x, torch_types().fallback(x));
+  nb::object unused;
+  return describe(exported, name, unused);
+}
+
+// The DLTensor of (owner, descriptor): a "dltensor" capsule, an __array_interface__ dict, a torch
+// tensor's tag (describe_torch), or (capsule, DLPack type code)
+// for fp8 bytes a framework could only export as uint8 (torch versions whose DLPack has no
+// float8). `exported`: an object the description depends on, made here (else left empty).
+Described describe(nb::handle operand, char const* name, nb::object& exported) {
   nb::tuple pair = nb::borrow<nb::tuple>(operand);
   nb::handle descriptor = pair[1];
+  if (descriptor.is(torch_tag())) return describe_tagged(pair[0], name, exported);
   std::optional<std::uint8_t> retype;
-  if (nb::isinstance<nb::tuple>(descriptor) && nb::len(descriptor) > 0 &&
-      nb::isinstance<nb::str>(nb::borrow<nb::tuple>(descriptor)[0])) {
-    Described d;
-    describe_view(nb::borrow<nb::tuple>(descriptor), name, d);
-    return d;
-  }
   if (nb::isinstance<nb::tuple>(descriptor)) {
     nb::tuple retyped = nb::borrow<nb::tuple>(descriptor);
     retype = nb::cast<std::uint8_t>(retyped[1]);
@@ -192,7 +220,10 @@ std::int64_t span_elements(ops::TensorView const& v) {
 
 ops::TensorView RunOperands::add(nb::handle operand, char const* name, bool output, bool vector) {
   owners_.push_back(nb::borrow(operand));  // owner and capsule: alive until the run is waited for
-  Described const d = vector ? as_row(describe(operand, name)) : describe(operand, name);
+  nb::object exported;
+  Described const d =
+      vector ? as_row(describe(operand, name, exported)) : describe(operand, name, exported);
+  if (exported.is_valid()) owners_.push_back(exported);
   if (!is_host(d.t)) return ops::from_dlpack(d.t, name);
 
   int device = 0;
@@ -280,8 +311,20 @@ ops::EpilogueTensors EpilogueOperands::views(RunOperands& operands) const {
 }
 
 ops::TensorView example_view(nb::handle operand, char const* name) {
-  Described const d = describe(operand, name);
+  nb::object exported;
+  Described const d = describe(operand, name, exported);
   return is_host(d.t) ? host_view(d.t, /*device=*/-1, name) : ops::from_dlpack(d.t, name);
+}
+
+void register_torch(nb::object dtypes, nb::object strided, nb::object fallback) {
+  TorchTypes& t = torch_types();
+  t.dtypes = std::move(dtypes);
+  t.strided = std::move(strided);
+  t.fallback = std::move(fallback);
+}
+
+nb::handle torch_view_tag() {
+  return torch_tag();
 }
 
 }  // namespace warploom::python

@@ -76,6 +76,12 @@ struct EpilogueOperands {
   ops::EpilogueTensors views(RunOperands& operands) const;
 };
 
+// torch's dtype table ({torch dtype: (DLPack code, bits)}), torch.strided and the DLPack export
+// to fall back on, from warploom/_operands.py; after it, an operand (x, torch_view_tag()) is a
+// torch CUDA tensor on the run's own stream that the binding reads attribute by attribute.
+void register_torch(nanobind::object dtypes, nanobind::object strided, nanobind::object fallback);
+nanobind::handle torch_view_tag();
+
 // The view of an example tensor (a plan's construction reads its dtype and strides only; its
 // memory, host or device, is never read): an (owner, descriptor) tuple as RunOperands::add takes.
 ops::TensorView example_view(nanobind::handle operand, char const* name);

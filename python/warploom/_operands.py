@@ -112,23 +112,26 @@ def _not_a_tensor(x, name):
     )
 
 
-_TORCH = (None, {}, None)  # (the torch module, its dtype -> (DLPack code, bits), torch.strided)
+_TORCH = None  # the torch module whose types warploom._core has (register_torch)
+_TAG = [None]  # warploom._core.TORCH_VIEW, once registered
 
 
-def _torch_view(x):
-    """A torch CUDA tensor as a view descriptor (python/src/operands.cpp, describe_view): its
-    pointer, shape, strides, type and device read directly, each a fraction of a microsecond where
-    __dlpack__ costs several. None for what the view does not describe (another layout, a dtype
-    outside the table): DLPack then exports it, or refuses it with torch's own message."""
+def _torch_tag(torch):
+    """The descriptor of a torch CUDA tensor on torch's current stream: a tag, for the binding to
+    read its pointer, shape, strides, type and device attribute by attribute (python/src/
+    operands.cpp, describe_torch), a fraction of a microsecond where __dlpack__ costs several.
+    torch's dtype table, torch.strided and the DLPack export (for what the reads do not describe:
+    another layout, a dtype outside the table, which DLPack exports or refuses with torch's own
+    message) are handed to the binding the first time."""
     global _TORCH
-    torch = sys.modules["torch"]
-    if _TORCH[0] is not torch:
-        _TORCH = (torch, {getattr(torch, name): code for name, code in _TORCH_DLPACK_TYPES.items()
-                          if hasattr(torch, name)}, getattr(torch, "strided", None))
-    code = _TORCH[1].get(getattr(x, "dtype", None))
-    if code is None or x.layout is not _TORCH[2]:
-        return None
-    return ("view", x.data_ptr(), x.shape, x.stride(), code[0], code[1], x.get_device())
+    if _TORCH is not torch:
+        from . import _core  # not at import: the CPU tests import this module without the binding
+        _core.register_torch({getattr(torch, name): code
+                              for name, code in _TORCH_DLPACK_TYPES.items() if hasattr(torch, name)},
+                             getattr(torch, "strided", None), lambda x: _dlpack(x, stream=-1))
+        _TORCH = torch
+        _TAG[0] = _core.TORCH_VIEW
+    return _TAG[0]
 
 
 def run_operand(x, name, handle, owner=None):
@@ -136,9 +139,8 @@ def run_operand(x, name, handle, owner=None):
     (stream_handle)."""
     if owner == "torch" and _framework(x) == "torch" and getattr(x, "is_cuda", False):
         # The common case first, without torch's __dlpack_device__ (a Python method, microseconds
-        # a call): a torch CUDA tensor on torch's current stream (see below).
-        view = _torch_view(x)
-        return (x, view if view is not None else _dlpack(x, stream=-1))
+        # a call): a torch CUDA tensor on torch's current stream (see below), read by the binding.
+        return (x, _torch_tag(sys.modules["torch"]))
     device = getattr(x, "__dlpack_device__", None)
     kind = device()[0] if device is not None else None
     if kind in (_DL_CUDA, _DL_CUDA_MANAGED):
@@ -149,8 +151,7 @@ def run_operand(x, name, handle, owner=None):
         # what torch would decide, without its check (a torch.cuda.ExternalStream made and
         # compared with the current stream, per tensor, in Python).
         if owner is not None and _framework(x) == owner:
-            view = _torch_view(x) if owner == "torch" else None
-            return (x, view if view is not None else _dlpack(x, stream=-1))
+            return (x, _dlpack(x, stream=-1))
         return (x, _dlpack(x, stream=handle if handle != 0 else 1))
     interface = getattr(x, "__array_interface__", None)
     if interface is not None:
