@@ -85,8 +85,8 @@ def host_costs(plan, As, Bs, Ds):
     described once."""
     from warploom._operands import run_operand, stream_handle
     handle, owner = stream_handle(None, As)
-    describe = lambda: plan._groups(As, Bs, [None] * len(As), Ds,  # noqa: E731
-                                    lambda t, name: run_operand(t, name, handle, owner))
+    describe = lambda: plan._groups(As, Bs, [None] * len(As), Ds, run_operand,  # noqa: E731
+                                    handle, owner)
     groups = describe()
     return {
         "GroupedGemm.run(sync=False)":

@@ -321,7 +321,7 @@ class GroupedGemm(Gemm):
         `stream`, or the tensors' framework's current stream; sync as Gemm.run."""
         A, B, C, D = self._lists(A, B, C, D, "run")
         handle, owner = stream_handle(stream, [t for t in A + B + D if t is not None])
-        groups = self._groups(A, B, C, D, lambda t, name: run_operand(t, name, handle, owner))
+        groups = self._groups(A, B, C, D, run_operand, handle, owner)
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
         return self._grouped.run(groups, float(alpha), float(beta), handle, sync)
@@ -347,8 +347,12 @@ class GroupedGemm(Gemm):
         return A, B, C, D
 
     @staticmethod
-    def _groups(A, B, C, D, operand):
-        """(a, b, c, d) per group as the binding takes them: `operand(tensor, name)` or None."""
-        return [tuple(None if t is None else operand(t, f"groups[{i}].{name}")
-                      for t, name in zip(tensors, "abcd"))
-                for i, tensors in enumerate(zip(A, B, C, D))]
+    def _groups(A, B, C, D, operand, handle=None, owner=None):
+        """(a, b, c, d) per group as the binding takes them: `operand(tensor, name, handle,
+        owner)` (run_operand or example_operand), or None for a C not given. Straight-line: a
+        grouped run calls it four times per group."""
+        return [(operand(a, f"groups[{i}].a", handle, owner),
+                 operand(b, f"groups[{i}].b", handle, owner),
+                 None if c is None else operand(c, f"groups[{i}].c", handle, owner),
+                 operand(d, f"groups[{i}].d", handle, owner))
+                for i, (a, b, c, d) in enumerate(zip(A, B, C, D))]
