@@ -3,12 +3,13 @@
 
 #include "copy_plans.hpp"
 #include "gemm_plans.hpp"
+#include "grouped_plans.hpp"
 
 namespace warploom {
 
 std::vector<harness::PlanFamily> const& bench_families() {
-  static std::vector<harness::PlanFamily> const families{tutorial::copy_plan_family(),
-                                                         bench::gemm_plan_family()};
+  static std::vector<harness::PlanFamily> const families{
+      tutorial::copy_plan_family(), bench::gemm_plan_family(), bench::grouped_plan_family()};
   return families;
 }
 

@@ -1,0 +1,208 @@
+// bench/grouped_plans.cpp
+#include "grouped_plans.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "blas_gemm.hpp"
+#include "gemm_operands.hpp"
+#include "gemm_plans.hpp"
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::bench {
+namespace {
+
+namespace wg = warploom::gemm;
+namespace h = warploom::harness;
+
+// Every group of one problem, in order.
+using Groups = std::vector<GemmProblem>;
+
+// Enqueues every group of one operand set.
+using GroupedLaunch = std::function<void(std::vector<wg::GemmArguments> const&, cudaStream_t)>;
+
+struct GroupedContender {
+  std::string name, description;
+  std::function<GroupedLaunch()> bind;
+};
+
+std::vector<GroupedContender> const& contenders() {
+  static std::vector<GroupedContender> const c = {
+      {"warploom", "gemm::grouped_gemm: every group in one launch of the sm90 grouped kernel",
+       [] {
+         return [](std::vector<wg::GemmArguments> const& g, cudaStream_t s) {
+           wg::grouped_gemm(g.data(), g.size(), s);
+         };
+       }},
+      {"warploom_loop", "gemm() per group, in order on the stream",
+       [] {
+         return [](std::vector<wg::GemmArguments> const& g, cudaStream_t s) {
+           for (wg::GemmArguments const& a : g) wg::gemm(a, s);
+         };
+       }},
+      {"cublas", "cublasGemmEx per group (CUBLAS_COMPUTE_32F): the loop a framework runs",
+       [] {
+         auto blas = std::make_shared<CublasGemm>();
+         return [blas](std::vector<wg::GemmArguments> const& g, cudaStream_t s) {
+           for (wg::GemmArguments const& a : g) blas->run(a, s);
+         };
+       }},
+  };
+  return c;
+}
+
+// Rows of each group's D compared with the float64 reference at each end.
+constexpr int kCheckedRows = 128;
+
+class GroupedPlan final : public h::KernelPlan {
+ public:
+  GroupedPlan(Groups groups, GroupedContender const& contender)
+      : groups_(std::move(groups)), contender_(contender) {}
+
+  h::Work work() const override {
+    h::Work w{.flops = 0.0, .bytes = 0.0};
+    for (GemmProblem const& g : groups_) {
+      double const m = g.m, n = g.n, k = g.k;
+      double const in = wg::size_of(g.type), out = wg::size_of(output_type(g.type));
+      w.flops += 2.0 * m * n * k;
+      w.bytes += (m * k + k * n) * in + m * n * out;
+    }
+    return w;
+  }
+  std::size_t bytes_per_input_set() const override {
+    std::size_t bytes = 0;
+    for (GemmProblem const& g : groups_) bytes += GemmOperands::bytes(g);
+    return bytes;
+  }
+
+  void prepare(int input_sets, std::uint64_t seed) override {
+    sets_.clear();
+    args_.clear();
+    for (int i = 0; i < input_sets; ++i) {
+      std::vector<GemmOperands> set;
+      std::vector<wg::GemmArguments> args;
+      set.reserve(groups_.size());
+      for (std::size_t j = 0; j < groups_.size(); ++j) {
+        set.emplace_back(groups_[j], (seed * 1000 + static_cast<std::uint64_t>(i)) * 4096 + j,
+                         nullptr);
+        args.push_back(set.back().args());
+      }
+      sets_.push_back(std::move(set));
+      args_.push_back(std::move(args));
+    }
+    launch_ = contender_.bind();
+  }
+
+  void run(int input_set, h::Tuning const&, cudaStream_t stream) override {
+    launch_(args_.at(input_set), stream);
+  }
+
+  h::CheckResult check(h::Tuning const& tuning) override {
+    for (GemmOperands const& g : sets_.at(0)) testing::poison(g.d(), g.d_bytes());
+    run(0, tuning, nullptr);
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    double worst = 0.0;
+    std::size_t worst_group = 0;
+    for (std::size_t j = 0; j < groups_.size(); ++j) {
+      wg::GemmArguments const& a = args_.at(0)[j];
+      int const rows = std::min(a.m, kCheckedRows);
+      double const e =
+          std::max(max_relative_error(a, 0, rows), max_relative_error(a, a.m - rows, rows));
+      if (j == 0 || e > worst) {
+        worst = e;
+        worst_group = j;
+      }
+    }
+    double const tolerance = error_tolerance(groups_.front().type);
+    char detail[200];
+    std::snprintf(detail, sizeof detail,
+                  "max relative error %.2e (group %zu of %zu) on each group's first and last %d "
+                  "rows (tolerance %.0e)",
+                  worst, worst_group, groups_.size(), kCheckedRows, tolerance);
+    return {worst <= tolerance, detail};
+  }
+
+ private:
+  Groups groups_;
+  GroupedContender const& contender_;
+  std::vector<std::vector<GemmOperands>> sets_;
+  std::vector<std::vector<wg::GemmArguments>> args_;
+  GroupedLaunch launch_;
+};
+
+// The groups of a `groups x size` problem under --mix, --dtype and --layout.
+Groups groups_of(h::Problem const& p) {
+  if (p.extents.size() != 2) throw std::invalid_argument("grouped: a problem is groups x size");
+  std::int64_t const count = p.extents[0], size = p.extents[1];
+  if (count < 1 || count > 4096)
+    throw std::invalid_argument("grouped: groups = " + std::to_string(count) +
+                                " must be in [1, 4096]");
+  if (size < 128 || size > 16384)
+    throw std::invalid_argument("grouped: size = " + std::to_string(size) +
+                                " must be in [128, 16384]");
+  GemmProblem base{.type = parse_input_type(p.parameters.at("dtype"), "--dtype")};
+  if (is_fp8(base.type))
+    throw std::invalid_argument("grouped: --dtype " + p.parameters.at("dtype") +
+                                ": the grouped family runs fp16 and bf16");
+  parse_layout(p.parameters.at("layout"), "--layout", base);
+  Groups groups;
+  if (p.parameters.at("mix") == "seed") {
+    std::vector<int> sizes;
+    for (int s = 128; s <= size; s *= 2) sizes.push_back(s);
+    std::mt19937 random(2023);
+    std::uniform_int_distribution<std::size_t> pick(0, sizes.size() - 1);
+    for (std::int64_t i = 0; i < count; ++i) {
+      GemmProblem g = base;
+      g.m = sizes[pick(random)];
+      g.n = sizes[pick(random)];
+      g.k = sizes[pick(random)];
+      groups.push_back(g);
+    }
+  } else {
+    std::mt19937 random(0);
+    std::uniform_int_distribution<int> pick(1, 8);
+    for (std::int64_t i = 0; i < count; ++i) {
+      GemmProblem g = base;
+      g.m = 256 * pick(random);
+      g.n = g.k = static_cast<int>(size);
+      groups.push_back(g);
+    }
+  }
+  return groups;
+}
+
+}  // namespace
+
+harness::PlanFamily grouped_plan_family() {
+  h::PlanFamily family{
+      .name = "grouped",
+      .description =
+          "many GEMMs of their own M, N, K in one call: groups x size (--mix seed: "
+          "M, N, K from {128 ... size}; moe: M_i from {256 ... 2048}, N = K = size)",
+      .extent_names = {"groups", "size"},
+      .providers = {},
+      .parameters = {{"dtype", "input and output type", {"fp16", "bf16"}},
+                     {"layout",
+                      "BLAS layout letters of A and B (tt: every operand row-major, the seed's)",
+                      {"tt", "tn"}},
+                     {"mix", "how the groups' extents are drawn", {"seed", "moe"}}},
+      // The gemm family's: cuBLASLt's 8192^3 GEMM of the input type.
+      .compute_ceiling = gemm_plan_family().compute_ceiling,
+      .report_flops = true};
+  for (GroupedContender const& c : contenders())
+    family.providers.push_back({c.name, c.description, [&c](h::Problem const& p) {
+                                  return std::make_unique<GroupedPlan>(groups_of(p), c);
+                                }});
+  return family;
+}
+
+}  // namespace warploom::bench
