@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gemm_operands.hpp"  // is_fp8
+#include "warploom/cuda_check.hpp"
 
 namespace warploom::bench {
 namespace {
@@ -80,6 +82,67 @@ void CublasGemm::run(wg::GemmArguments const& r, cudaStream_t stream) const {
                    static_cast<int>(r.ldd), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   if (s != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error("cuBLAS: cublasGemmEx failed (status " +
+                             std::to_string(static_cast<int>(s)) + ")");
+}
+
+CublasGroupedGemm::CublasGroupedGemm() {
+  if (cublasCreate(&handle_) != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cuBLAS: cublasCreate failed");
+}
+
+CublasGroupedGemm::~CublasGroupedGemm() {
+  cublasDestroy(handle_);
+}
+
+void CublasGroupedGemm::bind(std::vector<std::vector<wg::GemmArguments>> const& sets) {
+  std::vector<wg::GemmArguments> const& first = sets.at(0);
+  for (wg::GemmArguments const& r : first)
+    if (std::string why = CublasGemm::unsupported(r); !why.empty())
+      throw std::invalid_argument(why);
+  std::size_t const groups = first.size();
+  trans_a_.clear(), trans_b_.clear(), m_.clear(), n_.clear(), k_.clear();
+  lda_.clear(), ldb_.clear(), ldc_.clear(), alpha_.clear(), beta_.clear();
+  for (wg::GemmArguments const& r : first) {  // cuBLAS's problem: D^T (n x m) = B^T . A^T
+    trans_a_.push_back(blas_op(r.b.layout));
+    trans_b_.push_back(blas_op(r.a.layout));
+    m_.push_back(r.n);
+    n_.push_back(r.m);
+    k_.push_back(r.k);
+    lda_.push_back(static_cast<int>(r.b.ld));
+    ldb_.push_back(static_cast<int>(r.a.ld));
+    ldc_.push_back(static_cast<int>(r.ldd));
+    alpha_.push_back(r.alpha);
+    beta_.push_back(r.beta);
+  }
+  group_size_.assign(groups, 1);
+  a_type_ = blas_type(first.front().b.type);
+  b_type_ = blas_type(first.front().a.type);
+  c_type_ = blas_type(first.front().d_type);
+  pointers_.clear();
+  for (std::vector<wg::GemmArguments> const& set : sets) {
+    std::vector<void const*> host(3 * groups);
+    for (std::size_t g = 0; g < groups; ++g) {
+      host[g] = set[g].b.data;
+      host[groups + g] = set[g].a.data;
+      host[2 * groups + g] = set[g].d;
+    }
+    testing::DeviceBuffer& device = pointers_.emplace_back(host.size() * sizeof(void*));
+    WL_CUDA_CHECK(
+        cudaMemcpy(device.get(), host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice));
+  }
+}
+
+void CublasGroupedGemm::run(int set, cudaStream_t stream) const {
+  auto const* const pointers = pointers_.at(set).as<void const*>();
+  std::size_t const groups = m_.size();
+  cublasSetStream(handle_, stream);
+  cublasStatus_t const s = cublasGemmGroupedBatchedEx(
+      handle_, trans_a_.data(), trans_b_.data(), m_.data(), n_.data(), k_.data(), alpha_.data(),
+      pointers, a_type_, lda_.data(), pointers + groups, b_type_, ldb_.data(), beta_.data(),
+      const_cast<void* const*>(pointers + 2 * groups), c_type_, ldc_.data(),
+      static_cast<int>(groups), group_size_.data(), CUBLAS_COMPUTE_32F);
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error("cuBLAS: cublasGemmGroupedBatchedEx failed (status " +
                              std::to_string(static_cast<int>(s)) + ")");
 }
 

@@ -39,6 +39,33 @@ class CublasGemm {
   cublasHandle_t handle_{};
 };
 
+// cublasGemmGroupedBatchedEx: every problem of a grouped run in one cuBLAS call (each its own
+// "group" of one), as CublasGemm runs one (D row-major: cuBLAS computes D^T = B^T . A^T). The
+// pointer arrays cuBLAS reads from device memory are uploaded once per operand set (bind), so a
+// run times the call alone.
+class CublasGroupedGemm {
+ public:
+  CublasGroupedGemm();
+  ~CublasGroupedGemm();
+  CublasGroupedGemm(CublasGroupedGemm const&) = delete;
+  CublasGroupedGemm& operator=(CublasGroupedGemm const&) = delete;
+
+  // Every set: the same extents, types and layouts per group, other pointers. Throws
+  // std::invalid_argument (CublasGemm::unsupported) for a group cuBLAS does not run.
+  void bind(std::vector<std::vector<gemm::GemmArguments>> const& sets);
+  // Throws std::runtime_error when cuBLAS refuses.
+  void run(int set, cudaStream_t stream = nullptr) const;
+
+ private:
+  cublasHandle_t handle_{};
+  std::vector<cublasOperation_t> trans_a_, trans_b_;
+  std::vector<int> m_, n_, k_, lda_, ldb_, ldc_, group_size_;
+  std::vector<float> alpha_, beta_;
+  cudaDataType a_type_{}, b_type_{}, c_type_{};
+  // Per set: the pointer arrays (cuBLAS's A = our B, its B = our A, its C = our D), 3 x groups.
+  std::vector<testing::DeviceBuffer> pointers_;
+};
+
 class CublasLtGemm {
  public:
   CublasLtGemm();

@@ -27,34 +27,44 @@ namespace h = warploom::harness;
 // Every group of one problem, in order.
 using Groups = std::vector<GemmProblem>;
 
-// Enqueues every group of one operand set.
-using GroupedLaunch = std::function<void(std::vector<wg::GemmArguments> const&, cudaStream_t)>;
+// The operand sets of a plan: every group's arguments, per set.
+using Sets = std::vector<std::vector<wg::GemmArguments>>;
+// Enqueues every group of operand set `set`.
+using GroupedLaunch = std::function<void(int set, cudaStream_t)>;
 
 struct GroupedContender {
   std::string name, description;
-  std::function<GroupedLaunch()> bind;
+  // The launcher of `sets` (which outlive it), made once they exist.
+  std::function<GroupedLaunch(Sets const& sets)> bind;
 };
 
 std::vector<GroupedContender> const& contenders() {
   static std::vector<GroupedContender> const c = {
       {"warploom", "gemm::grouped_gemm: every group in one launch of the sm90 grouped kernel",
-       [] {
-         return [](std::vector<wg::GemmArguments> const& g, cudaStream_t s) {
-           wg::grouped_gemm(g.data(), g.size(), s);
+       [](Sets const& sets) {
+         return [&sets](int set, cudaStream_t s) {
+           wg::grouped_gemm(sets[set].data(), sets[set].size(), s);
          };
        }},
       {"warploom_loop", "gemm() per group, in order on the stream",
-       [] {
-         return [](std::vector<wg::GemmArguments> const& g, cudaStream_t s) {
-           for (wg::GemmArguments const& a : g) wg::gemm(a, s);
+       [](Sets const& sets) {
+         return [&sets](int set, cudaStream_t s) {
+           for (wg::GemmArguments const& a : sets[set]) wg::gemm(a, s);
          };
        }},
       {"cublas", "cublasGemmEx per group (CUBLAS_COMPUTE_32F): the loop a framework runs",
-       [] {
+       [](Sets const& sets) {
          auto blas = std::make_shared<CublasGemm>();
-         return [blas](std::vector<wg::GemmArguments> const& g, cudaStream_t s) {
-           for (wg::GemmArguments const& a : g) blas->run(a, s);
+         return [&sets, blas](int set, cudaStream_t s) {
+           for (wg::GemmArguments const& a : sets[set]) blas->run(a, s);
          };
+       }},
+      {"cublas_grouped",
+       "cublasGemmGroupedBatchedEx: every group in one cuBLAS call (pointer arrays uploaded once)",
+       [](Sets const& sets) {
+         auto blas = std::make_shared<CublasGroupedGemm>();
+         blas->bind(sets);
+         return [blas](int set, cudaStream_t s) { blas->run(set, s); };
        }},
   };
   return c;
@@ -99,11 +109,11 @@ class GroupedPlan final : public h::KernelPlan {
       sets_.push_back(std::move(set));
       args_.push_back(std::move(args));
     }
-    launch_ = contender_.bind();
+    launch_ = contender_.bind(args_);
   }
 
   void run(int input_set, h::Tuning const&, cudaStream_t stream) override {
-    launch_(args_.at(input_set), stream);
+    launch_(input_set, stream);
   }
 
   h::CheckResult check(h::Tuning const& tuning) override {
@@ -135,7 +145,7 @@ class GroupedPlan final : public h::KernelPlan {
   Groups groups_;
   GroupedContender const& contender_;
   std::vector<std::vector<GemmOperands>> sets_;
-  std::vector<std::vector<wg::GemmArguments>> args_;
+  Sets args_;
   GroupedLaunch launch_;
 };
 
