@@ -17,16 +17,14 @@ date, as JSON:
 """
 
 import argparse
-import datetime
 import json
 import random
 import statistics
-import subprocess
 
 import torch
 
 import warploom
-from host_timing import host_cost
+from host_timing import host_cost, run_facts
 
 
 def seed_problems(count=50):
@@ -174,12 +172,8 @@ def main():
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--json", required=True)
     args = p.parse_args()
-    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,power.limit",
-                          "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
     out = {
-        "command": f"python3 bench/python/grouped.py --reps {args.reps}",
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "device": torch.cuda.get_device_name(), "gpu_state": smi, "torch": torch.__version__,
+        **run_facts(args),
         "method": __doc__.split("\n\n")[2].replace("\n", " "),
         "seed_experiment": seed_experiment(args.reps), "moe": moe(args.reps),
     }

@@ -1,5 +1,9 @@
-"""The host cost of a call, as the Python benchmarks in this folder measure it."""
+"""What the Python benchmarks in this folder share: the host cost of a call, and the facts every
+result file records about its run."""
 
+import datetime
+import subprocess
+import sys
 import time
 
 import torch
@@ -19,3 +23,14 @@ def host_cost(fn, calls, warmup=50):
         best = min(best, (time.perf_counter() - start) / calls * 1e6)
         torch.cuda.synchronize()
     return best
+
+
+def run_facts(args):
+    """command (this script with `args`, --json left out), date, device, GPU state and torch's
+    version, for a result file."""
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,power.limit",
+                          "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+    options = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "json")
+    return {"command": f"python3 {sys.argv[0]} {options}",
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "device": torch.cuda.get_device_name(), "gpu_state": smi, "torch": torch.__version__}

@@ -15,10 +15,8 @@ Writes what it measured, with the device, torch's version and the date, as JSON.
 """
 
 import argparse
-import datetime
 import json
 import statistics
-import subprocess
 import time
 
 import torch
@@ -26,7 +24,7 @@ import torch.nn.functional as F
 
 import warploom
 import warploom.nn
-from host_timing import host_cost
+from host_timing import host_cost, run_facts
 
 ACTIVATIONS = {
     "gelu": lambda y: F.gelu(y),
@@ -139,13 +137,8 @@ def main():
     p.add_argument("--calls", type=int, default=2000)
     p.add_argument("--json", required=True)
     args = p.parse_args()
-    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,power.limit",
-                          "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
     out = {
-        "command": "python3 bench/python/linear_and_overhead.py " + " ".join(
-            f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "json"),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "device": torch.cuda.get_device_name(), "gpu_state": smi, "torch": torch.__version__,
+        **run_facts(args),
         "method": "CUDA events around 1 forward (its host time counted) and around 10 back to "
                   "back (host time hidden), contenders interleaved per round, medians; host cost: "
                   "best of 5 means of back-to-back calls; the C++ plan.run's own cost is "
