@@ -937,6 +937,10 @@ GemmArguments Gemm::run_arguments(TensorView const& a, TensorView const& b, Tens
   return p.checked_arguments(p.map(a, b, c, d, alpha, beta, p.run_device()));
 }
 
+void Gemm::check_run_device() const {
+  (void)impl_->run_device();
+}
+
 GemmTuning Gemm::run_tuning() const {
   Impl const& p = *impl_;
   return p.compiled ? p.compiled_tuning : GemmTuning{.kernel = p.kernel};

@@ -65,7 +65,14 @@ GroupedGemm::Arguments GroupedGemm::arguments(std::span<GemmGroup const> groups,
 void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta,
                       cudaStream_t stream) const {
   // Every group checked as the plan's run() checks one (the current device included), before any
-  // is enqueued; then gemm::grouped_gemm launches them together.
+  // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
+  // plan, a bad group is still named first (it is the more specific error), then the device.
+  try {
+    plan_.check_run_device();
+  } catch (std::invalid_argument const&) {
+    (void)arguments(groups, alpha, beta);
+    throw;
+  }
   Arguments checked;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     GemmGroup const& g = groups[i];

@@ -200,6 +200,8 @@ class Gemm {
   GemmArguments run_arguments(TensorView const& a, TensorView const& b, TensorView const& c,
                               TensorView const& d, float alpha, float beta) const;
   gemm::GemmTuning run_tuning() const;
+  // run()'s check of the current device (std::invalid_argument when it cannot run this plan).
+  void check_run_device() const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
