@@ -132,6 +132,7 @@ struct Ring {
   void put(ts::Produce const&, int coord) { (void)coord; }      // writes a stage (TMA: issues it)
   int take(ts::Consume const& s) const { return s.stage_idx; }  // reads a stage
   void init(ts::ProduceAux const&) {}                           // descriptor set-up
+  int descriptor(ts::ConsumeAux const& s) const { return s.stage_idx; }  // for a wgmma
 };
 
 // Pipelines: a TMA ring of `stages` x 4 KiB filled by one producer warp and drained by 128

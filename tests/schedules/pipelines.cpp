@@ -312,16 +312,10 @@ using OneRingTwoLoads = Copy<SmemAB, LoadAB, MmaAB>;
 // ------------------------------------------------------------------
 
 // A and B in two tma_wgmma rings; one wgmma reads both. B only contributes its descriptor
-// (auxiliary work: "pointer or descriptor set-up", stage_info.hpp), A's work issues the wgmma.
+// (auxiliary work: "pointer or descriptor set-up", stage_info.hpp), A's work issues the wgmma,
+// which therefore reads B's stage too until a wgmma_wait retires it.
 using WgmmaA = Ring<"smem_a", ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))>;
-struct WgmmaB {
-  static constexpr ts::ResourceSpec spec{
-      .name = "smem_b", .pipeline = ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))};
-  ts::SmemBuffer<std::uint8_t, 2 * 4096> stages;  // (STAGES, STAGE_BYTES)
-  using smem_buffers = ts::buffers<&WgmmaB::stages>;
-  void put(ts::Produce const&, int coord) { (void)coord; }
-  int descriptor(ts::ConsumeAux const& s) const { return s.stage_idx; }
-};
+using WgmmaB = Ring<"smem_b", ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))>;
 template <bool kReleaseBEarly>
 struct TwoOperandWgmma {
   static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
@@ -347,6 +341,50 @@ template <bool kReleaseBEarly>
 using TwoOperandWgmmaManager =
     ts::TaskManager<ts::Tasks<OperandLoad<WgmmaA, WgmmaB>, TwoOperandWgmma<kReleaseBEarly>>,
                     GemmGraph<WgmmaA, WgmmaB>>;
+
+// The same two rings with CUTLASS's lag (advance_on_wait): wgmma_wait<1> keeps the newest wgmma
+// in flight, and that one wgmma reads A's and B's current stages, so only the previous k-block's
+// stages may go back (kReleaseCurrentB = false). Releasing B's current stage instead is R-D13:
+// B's read retires with A's, not before it.
+using LaggedA =
+    Ring<"smem_a", ts::tma_wgmma(3, 4096, ts::threads(1), ts::warps(4)).with_advance_on_wait()>;
+using LaggedB =
+    Ring<"smem_b", ts::tma_wgmma(3, 4096, ts::threads(1), ts::warps(4)).with_advance_on_wait()>;
+template <bool kReleaseCurrentB>
+struct LaggedTwoOperandWgmma {
+  static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<LaggedA, LaggedB>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
+    auto acc = ctx.local(0);
+    ctx.domain_loop(out->n, [&](auto& loop) {
+      a.wait();
+      b.wait();
+      ts::work<&LaggedB::descriptor>(b);
+      acc = ts::work<&LaggedA::take>(a);
+      ts::wgmma_wait<1>(ctx);  // the previous k-block's wgmma retired
+      if constexpr (kReleaseCurrentB) {
+        b.release();
+        loop.not_first_iter([&] { a.release(); });
+      } else {
+        loop.not_first_iter([&] {
+          a.release();
+          b.release();
+        });
+      }
+      loop.last_iter([&] {
+        ts::wgmma_wait<0>(ctx);
+        a.release();
+        if constexpr (!kReleaseCurrentB) b.release();
+        ts::work<&Output::store>(out, acc);
+      });
+    });
+  }
+};
+template <bool kReleaseCurrentB>
+using LaggedTwoOperandManager = ts::TaskManager<
+    ts::Tasks<OperandLoad<LaggedA, LaggedB>, LaggedTwoOperandWgmma<kReleaseCurrentB>>,
+    GemmGraph<LaggedA, LaggedB>>;
 
 // ---- Aliased buffers: the epilogue's staging reuses the mainloop's operand bytes
 // -----------------
@@ -507,24 +545,37 @@ void add_pipelines(Corpus& c) {
                       "advance_on_wait)",
        .expected = {"R-D13"},
        .model = model_of<Copy<WgmmaRing, Load<WgmmaRing>, KeepOneThenReleaseMma<WgmmaRing>>>});
-  c.push_back(ring_entry("wgmma_two_operand_rings",
-                         "A and B in two tma_wgmma rings, one wgmma per k-block reading both (B "
-                         "passes its descriptor through auxiliary work); wgmma_wait<0>, then both "
-                         "stages are released",
-                         model_of<TwoOperandWgmmaManager<false>>));
+  c.push_back({.name = "wgmma_two_operand_rings",
+               .theme = kPipelines,
+               .description = "A and B in two tma_wgmma rings, one wgmma per k-block reading both "
+                              "(B passes its descriptor through auxiliary work); wgmma_wait<0>, "
+                              "then both stages are released",
+               .expected = {},
+               .model = model_of<TwoOperandWgmmaManager<false>>,
+               .controls = {"R-D13"}});
   c.push_back({.name = "wgmma_releases_b_before_it_retires",
                .theme = kPipelines,
                .description = "The same, but B's stage is released right after the wgmma that "
                               "reads it is issued, before wgmma_wait: the load may overwrite B "
-                              "while wgmma still reads it",
+                              "while wgmma still reads it (B's descriptor, auxiliary work, puts "
+                              "its stage into the wgmma A's work issues)",
                .expected = {"R-D13"},
-               .model = model_of<TwoOperandWgmmaManager<true>>,
-               .known_miss = true,
-               .note = "R-D13 tracks the asynchronous reads of consumer works only: B is read by "
-                       "the wgmma that A's work issues, through a descriptor from auxiliary work "
-                       "(which stage_info.hpp prescribes for descriptor set-up), so no read of B "
-                       "is in flight in the model and its early release passes. (With B's "
-                       "descriptor as consumer work the early release is caught.)"});
+               .model = model_of<TwoOperandWgmmaManager<true>>});
+  c.push_back({.name = "wgmma_two_rings_lagged_release",
+               .theme = kPipelines,
+               .description = "CUTLASS's lag on two 3-stage operand rings (advance_on_wait), B "
+                              "through its descriptor: wgmma_wait<1>, then the previous "
+                              "k-block's A and B stages go back",
+               .expected = {},
+               .model = model_of<LaggedTwoOperandManager<false>>,
+               .controls = {"R-D13"}});
+  c.push_back({.name = "wgmma_two_rings_lagged_release_current_b",
+               .theme = kPipelines,
+               .description = "The same lag, but B's current stage is released after "
+                              "wgmma_wait<1>: the wgmma kept in flight reads it (B's read retires "
+                              "with A's, as one wgmma)",
+               .expected = {"R-D13"},
+               .model = model_of<LaggedTwoOperandManager<true>>});
   c.push_back(ring_entry("aliased_staging_after_mainloop",
                          "The epilogue's staging ring shares its bytes with the operand ring "
                          "(ts::Alias); the mma writes staging only after its last k-block, when "

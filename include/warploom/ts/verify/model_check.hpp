@@ -219,7 +219,7 @@ class ModelChecker {
            st.kind == StepKind::AsyncWait || (st.kind == StepKind::ProduceWork && st.tx_units > 0);
   }
   static constexpr bool is_work(StepKind k) {
-    return k == StepKind::ProduceWork || k == StepKind::ConsumeWork;
+    return k == StepKind::ProduceWork || k == StepKind::ConsumeWork || k == StepKind::AsyncOperand;
   }
 
   constexpr bool done(S const& s, int t) const {
@@ -443,14 +443,33 @@ class ModelChecker {
     while (n < kMaxAsyncReads && s[async_slot(t, n)] != 0) ++n;
     return n;
   }
-  // Reads in flight are coded 1 + unit * 4096 + resource * 64 + stage (0: empty slot).
-  static constexpr std::int16_t async_code(int unit, int r, int stage) {
-    return static_cast<std::int16_t>(1 + unit * 4096 + r * 64 + stage);
+  // Reads in flight are coded 1 + joined * 16384 + unit * 4096 + resource * 64 + stage (0: empty
+  // slot). A joined read (a descriptor's, StepKind::AsyncOperand) belongs to the group of the
+  // next newer read of its unit: one wgmma reads both, and they retire together.
+  static constexpr std::int16_t async_code(int unit, int r, int stage, bool joined = false) {
+    return static_cast<std::int16_t>(1 + (joined ? 16384 : 0) + unit * 4096 + r * 64 + stage);
   }
   static constexpr bool reads(std::int16_t code, int r, int stage) {
     return code != 0 && (code - 1) % 4096 == r * 64 + stage;
   }
-  static constexpr int unit_of(std::int16_t code) { return (code - 1) / 4096; }
+  static constexpr int unit_of(std::int16_t code) { return (code - 1) % 16384 / 4096; }
+  static constexpr bool joined(std::int16_t code) { return code - 1 >= 16384; }
+
+  // Puts an asynchronous read of (r, stage) in flight for task t; false (R-D13) when the checker
+  // already follows as many as it can.
+  constexpr bool start_async_read(S& s, int t, Step const& st, int id, bool join) {
+    int const n = async_count(s, t);
+    if (n == kMaxAsyncReads) {
+      report(Rule::D13_DmaOrdering, t, st.resource, st.node, id, [&] {
+        return std::string(
+            "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: the checker "
+            "follows at most 8 in flight; retire some first");
+      });
+      return false;
+    }
+    s[async_slot(t, n)] = async_code(st.unit, st.resource, st.stage, join);
+    return true;
+  }
 
   // A task (`only`, or any) with an asynchronous read of (r, stage) in flight, or -1.
   constexpr int async_reader(S const& s, int r, int stage, int only = -1) const {
@@ -654,36 +673,34 @@ class ModelChecker {
           });
           return false;
         }
-        if (m_.resources[r].pipeline.dma_consumer()) {  // wgmma: the read stays in flight
-          int const n = async_count(s, t);
-          if (n == kMaxAsyncReads) {
-            report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
-              return std::string(
-                  "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: the checker "
-                  "follows at most 8 in flight; retire some first");
-            });
-            return false;
-          }
-          s[async_slot(t, n)] = async_code(st.unit, r, st.stage);
-        }
+        // wgmma: the read stays in flight
+        if (m_.resources[r].pipeline.dma_consumer() && !start_async_read(s, t, st, id, false))
+          return false;
         break;
       }
+      case StepKind::AsyncOperand:
+        // Auxiliary, so outside the bracket checks; what it adds is the read in flight.
+        if (!start_async_read(s, t, st, id, true)) return false;
+        break;
       case StepKind::Tail:
         break;
       case StepKind::AsyncWait: {
-        // Retire this unit's reads but the `keep` most recent; other units' reads stay.
-        int of_unit = 0;
-        for (int i = 0; i < kMaxAsyncReads; ++i)
-          if (s[async_slot(t, i)] != 0 && unit_of(s[async_slot(t, i)]) == st.unit) ++of_unit;
-        int retire = of_unit > st.arrivals ? of_unit - st.arrivals : 0;
+        // Retire this unit's read groups but the `keep` most recent; other units' reads stay.
+        // Groups are counted from the newest: a joined read is in the group of the next newer.
+        std::vector<int> group(kMaxAsyncReads, 0);  // 1: the newest group of the unit
+        int groups = 0;
+        bool newer = false;
+        for (int i = kMaxAsyncReads - 1; i >= 0; --i) {
+          std::int16_t const code = s[async_slot(t, i)];
+          if (code == 0 || unit_of(code) != st.unit) continue;
+          if (!joined(code) || !newer) ++groups;
+          group[i] = groups;
+          newer = true;
+        }
         std::vector<std::int16_t> kept;
         for (int i = 0; i < kMaxAsyncReads; ++i) {
           std::int16_t const code = s[async_slot(t, i)];
-          if (code == 0) continue;
-          if (unit_of(code) == st.unit && retire > 0) {
-            --retire;
-            continue;
-          }
+          if (code == 0 || (unit_of(code) == st.unit && group[i] > st.arrivals)) continue;
           kept.push_back(code);
         }
         for (int i = 0; i < kMaxAsyncReads; ++i)
@@ -718,6 +735,7 @@ class ModelChecker {
                to_str(st.arrivals) + ">()";
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
+      case StepKind::AsyncOperand:
       case StepKind::Local:
         return "work()";
     }
@@ -734,6 +752,7 @@ class ModelChecker {
     switch (st.kind) {
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
+      case StepKind::AsyncOperand:
       case StepKind::Local:  // a work, or skip() (named by its op)
         op = st.node >= 0 ? std::string(op_name(m_.tasks[task].schedule.nodes[st.node])) + "()"
                           : "work()";

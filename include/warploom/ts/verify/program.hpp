@@ -31,6 +31,10 @@ enum class StepKind : std::uint8_t {
   Tail,       // producer tail: wait until a stage was released (emitted at task end)
   AsyncWait,  // retire the task's asynchronous reads but the `arrivals` most recent
   Local,      // touches nothing shared: work on unpipelined resources, auxiliary work
+  // Auxiliary consumer work on a ring read asynchronously (tma_wgmma, async_tma): it sets up the
+  // stage's descriptor for the next asynchronous read the task issues, so that read (one wgmma
+  // reading A and B) also reads this stage, until a ts::wgmma_wait retires it (R-D13, R-M4).
+  AsyncOperand,
 };
 
 struct Step {
@@ -175,7 +179,8 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     }
     bool const valid = n.resource >= 0 && n.resource < num_res;
     PipelineConfig const cfg = valid ? m.resources[n.resource].pipeline : PipelineConfig{};
-    if (!cfg.enabled() || (n.op == OpKind::Work && is_auxiliary(n.role))) {
+    bool const operand = n.op == OpKind::Work && n.role == Role::ConsumerAux && cfg.dma_consumer();
+    if (!cfg.enabled() || (n.op == OpKind::Work && is_auxiliary(n.role) && !operand)) {
       st.kind = StepKind::Local;
       p.steps.push_back(st);
       continue;
@@ -233,7 +238,10 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       case OpKind::AsyncWait:
         break;
       case OpKind::Work:
-        if (is_producer_side(n.role)) {
+        if (operand) {
+          st = {StepKind::AsyncOperand, id, r, consumer_stage.index,
+                consumer_stage.parity,  0,  0, static_cast<int>(cfg.async_reader())};
+        } else if (is_producer_side(n.role)) {
           st = {StepKind::ProduceWork,     id, r, producer_stage.index, producer_stage.parity, 0,
                 cfg.tma_producer() ? 1 : 0};
           if (cfg.tma_producer()) {
