@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "warploom/ts/model.hpp"
@@ -134,6 +135,26 @@ constexpr int agent_arrivals(CooperativeGroup g, int warps) {
   return g.agent == Agent::Warp ? warps : warps * kThreadsPerWarp;
 }
 
+// Whether work calls `a` and `b` are the same call: one work of one resource, no plain
+// arguments, and the same data-flow source for every argument. A work is a function of its stage
+// info and its arguments, so in one loop iteration two such calls do the same: on a TMA ring,
+// copy the same bytes into the stage.
+constexpr bool same_call(Schedule const& s, int a, int b) {
+  Node const& x = s.nodes[a];
+  Node const& y = s.nodes[b];
+  if (x.label != y.label || x.resource != y.resource || x.plain_args != 0 || y.plain_args != 0)
+    return false;
+  for (DataEdge const& e : s.edges) {
+    if (e.arg < 0 || (e.to != a && e.to != b)) continue;
+    int const other = e.to == a ? b : a;
+    bool found = false;
+    for (DataEdge const& f : s.edges)
+      found = found || (f.to == other && f.arg == e.arg && f.from == e.from);
+    if (!found) return false;
+  }
+  return true;
+}
+
 }  // namespace detail
 
 constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const& loop_keys,
@@ -141,12 +162,16 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
   TaskModel const& t = m.tasks[task];
   Schedule const& s = t.schedule;
   std::vector<int> const& keys = loop_keys.node_key[task];
-  std::vector<int> const ops = flatten_with(s, [&](int node) {
-    Node const& n = s.nodes[node];
-    if (keys[node] >= 0) return sc.trips(keys[node]);
-    long long const c = static_trip_count(n);
-    return static_cast<int>(c);
-  });
+  std::vector<int> stamps;  // [k]: ops[k]'s loop-iteration stamp
+  std::vector<int> const ops = flatten_with(
+      s,
+      [&](int node) {
+        Node const& n = s.nodes[node];
+        if (keys[node] >= 0) return sc.trips(keys[node]);
+        long long const c = static_trip_count(n);
+        return static_cast<int>(c);
+      },
+      &stamps);
   int const num_res = static_cast<int>(m.resources.size());
   // Cursors as on the device (device/context.hpp): acquire and wait always; commit and release
   // separately under advance_on_acquire / advance_on_wait, with the stage a work owns being the
@@ -163,9 +188,15 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
   // complete between a stage's A and B loads, which the hardware cannot do: the bytes of both are
   // armed).
   std::vector<int> last_copy(num_res, -1);
+  // The bracket's copies as (node, stamp), and how many of them repeat an earlier one: the same
+  // call in the same iteration copies the same bytes again, a transaction group the acquire did
+  // not arm (its bytes are one stage's, R-D16), so the phase completes with a copy still landing.
+  std::vector<std::vector<std::pair<int, int>>> copies(num_res);
+  std::vector<int> repeats(num_res, 0);
   Program p;
   int const warps = t.spec.num_warps;
-  for (int id : ops) {
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    int const id = ops[k];
     Node const& n = s.nodes[id];
     Step st{};
     st.node = id;
@@ -202,6 +233,8 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         st = {StepKind::Acquire,         id, r, acq[r].index, acq[r].parity, tma_units,
               cfg.tma_producer() ? 1 : 0};
         last_copy[r] = -1;
+        copies[r].clear();
+        repeats[r] = 0;
         if (cfg.advance_on_acquire) {
           owned_p[r] = acq[r];
           detail::advance(acq[r], S);
@@ -245,8 +278,16 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
           st = {StepKind::ProduceWork,     id, r, producer_stage.index, producer_stage.parity, 0,
                 cfg.tma_producer() ? 1 : 0};
           if (cfg.tma_producer()) {
+            for (auto const& c : copies[r]) {
+              if (c.second == stamps[k] && detail::same_call(s, c.first, id)) {
+                ++repeats[r];
+                break;
+              }
+            }
+            copies[r].push_back({id, stamps[k]});
             if (last_copy[r] >= 0) p.steps[last_copy[r]].tx_units = 0;
             last_copy[r] = static_cast<int>(p.steps.size());
+            st.tx_units = 1 + repeats[r];
           }
         } else
           st = {StepKind::ConsumeWork, id, r, consumer_stage.index,
