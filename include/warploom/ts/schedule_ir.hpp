@@ -82,6 +82,8 @@ struct Bound {
   bool is_static = false;
   long long value = 0;
   int source = -1;  // a data bound: the work step whose result it is (else -1)
+  // A run-time bound the schedule promises is a multiple of this (ts::multiple_of).
+  int multiple = 1;
 };
 
 struct Node {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -110,6 +111,9 @@ constexpr LoopKeys loop_keys(ManagerModel const& m) {
         out.keys.push_back(k);
         found = static_cast<int>(out.keys.size()) - 1;
       }
+      // A promise made by one loop over the domain holds for all (ts::multiple_of).
+      Bound& end = out.keys[found].end;
+      end.multiple = static_cast<int>(std::lcm(end.multiple, k.end.multiple));
       node_key[i] = found;
     }
     out.node_key.push_back(node_key);
