@@ -479,12 +479,15 @@ using PlainStagingEpilogue = ts::TaskManager<
     ts::ManagerOptions{}, ts::Aliases<ts::Alias<&MainloopA::stages, &PlainStaging::stages>>>;
 
 Entry ring_entry(std::string_view name, std::string_view description,
-                 ts::ManagerModel (*model)(std::string_view)) {
+                 ts::ManagerModel (*model)(std::string_view),
+                 std::vector<std::string_view> expected = {},
+                 std::vector<std::string_view> controls = {}) {
   return {.name = name,
           .theme = kPipelines,
           .description = description,
-          .expected = {},
-          .model = model};
+          .expected = std::move(expected),
+          .model = model,
+          .controls = std::move(controls)};
 }
 
 }  // namespace
@@ -545,37 +548,27 @@ void add_pipelines(Corpus& c) {
                       "advance_on_wait)",
        .expected = {"R-D13"},
        .model = model_of<Copy<WgmmaRing, Load<WgmmaRing>, KeepOneThenReleaseMma<WgmmaRing>>>});
-  c.push_back({.name = "wgmma_two_operand_rings",
-               .theme = kPipelines,
-               .description = "A and B in two tma_wgmma rings, one wgmma per k-block reading both "
-                              "(B passes its descriptor through auxiliary work); wgmma_wait<0>, "
-                              "then both stages are released",
-               .expected = {},
-               .model = model_of<TwoOperandWgmmaManager<false>>,
-               .controls = {"R-D13"}});
-  c.push_back({.name = "wgmma_releases_b_before_it_retires",
-               .theme = kPipelines,
-               .description = "The same, but B's stage is released right after the wgmma that "
-                              "reads it is issued, before wgmma_wait: the load may overwrite B "
-                              "while wgmma still reads it (B's descriptor, auxiliary work, puts "
-                              "its stage into the wgmma A's work issues)",
-               .expected = {"R-D13"},
-               .model = model_of<TwoOperandWgmmaManager<true>>});
-  c.push_back({.name = "wgmma_two_rings_lagged_release",
-               .theme = kPipelines,
-               .description = "CUTLASS's lag on two 3-stage operand rings (advance_on_wait), B "
-                              "through its descriptor: wgmma_wait<1>, then the previous "
-                              "k-block's A and B stages go back",
-               .expected = {},
-               .model = model_of<LaggedTwoOperandManager<false>>,
-               .controls = {"R-D13"}});
-  c.push_back({.name = "wgmma_two_rings_lagged_release_current_b",
-               .theme = kPipelines,
-               .description = "The same lag, but B's current stage is released after "
-                              "wgmma_wait<1>: the wgmma kept in flight reads it (B's read retires "
-                              "with A's, as one wgmma)",
-               .expected = {"R-D13"},
-               .model = model_of<LaggedTwoOperandManager<true>>});
+  c.push_back(ring_entry("wgmma_two_operand_rings",
+                         "A and B in two tma_wgmma rings, one wgmma per k-block reading both (B "
+                         "passes its descriptor through auxiliary work); wgmma_wait<0>, then both "
+                         "stages are released",
+                         model_of<TwoOperandWgmmaManager<false>>, {}, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_releases_b_before_it_retires",
+                         "The same, but B's stage is released right after the wgmma that reads "
+                         "it is issued, before wgmma_wait: the load may overwrite B while wgmma "
+                         "still reads it (B's descriptor, auxiliary work, puts its stage into the "
+                         "wgmma A's work issues)",
+                         model_of<TwoOperandWgmmaManager<true>>, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_two_rings_lagged_release",
+                         "CUTLASS's lag on two 3-stage operand rings (advance_on_wait), B through "
+                         "its descriptor: wgmma_wait<1>, then the previous k-block's A and B "
+                         "stages go back",
+                         model_of<LaggedTwoOperandManager<false>>, {}, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_two_rings_lagged_release_current_b",
+                         "The same lag, but B's current stage is released after wgmma_wait<1>: "
+                         "the wgmma kept in flight reads it (B's read retires with A's, as one "
+                         "wgmma)",
+                         model_of<LaggedTwoOperandManager<true>>, {"R-D13"}));
   c.push_back(ring_entry("aliased_staging_after_mainloop",
                          "The epilogue's staging ring shares its bytes with the operand ring "
                          "(ts::Alias); the mma writes staging only after its last k-block, when "
