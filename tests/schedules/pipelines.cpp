@@ -316,7 +316,9 @@ using OneRingTwoLoads = Copy<SmemAB, LoadAB, MmaAB>;
 // which therefore reads B's stage too until a wgmma_wait retires it.
 using WgmmaA = Ring<"smem_a", ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))>;
 using WgmmaB = Ring<"smem_b", ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))>;
-template <bool kReleaseBEarly>
+// kDescriptorFirst: B's descriptor is set up before the waits (an address, not a read): the
+// stage is read from the wgmma's issue on, not while the load may still be copying into it.
+template <bool kReleaseBEarly, bool kDescriptorFirst = false>
 struct TwoOperandWgmma {
   static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
   using src = ts::list<WgmmaA, WgmmaB>;
@@ -324,9 +326,12 @@ struct TwoOperandWgmma {
   static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
     auto acc = ctx.local(0);
     ctx.domain_loop(out->n, [&](auto& loop) {
+      auto const describe_b = [&] { return ts::work<&WgmmaB::descriptor>(b); };
+      decltype(describe_b()) desc_b{};
+      if constexpr (kDescriptorFirst) desc_b = describe_b();
       a.wait();
       b.wait();
-      auto desc_b = ts::work<&WgmmaB::descriptor>(b);
+      if constexpr (!kDescriptorFirst) desc_b = describe_b();
       acc = ts::work<&WgmmaA::take>(a);  // wgmma reading a's stage and (desc_b) b's
       if constexpr (kReleaseBEarly) b.release();
       ts::wgmma_wait<0>(ctx);
@@ -337,10 +342,10 @@ struct TwoOperandWgmma {
     });
   }
 };
-template <bool kReleaseBEarly>
-using TwoOperandWgmmaManager =
-    ts::TaskManager<ts::Tasks<OperandLoad<WgmmaA, WgmmaB>, TwoOperandWgmma<kReleaseBEarly>>,
-                    GemmGraph<WgmmaA, WgmmaB>>;
+template <bool kReleaseBEarly, bool kDescriptorFirst = false>
+using TwoOperandWgmmaManager = ts::TaskManager<
+    ts::Tasks<OperandLoad<WgmmaA, WgmmaB>, TwoOperandWgmma<kReleaseBEarly, kDescriptorFirst>>,
+    GemmGraph<WgmmaA, WgmmaB>>;
 
 // The same two rings with CUTLASS's lag (advance_on_wait): wgmma_wait<1> keeps the newest wgmma
 // in flight, and that one wgmma reads A's and B's current stages, so only the previous k-block's
@@ -559,6 +564,11 @@ void add_pipelines(Corpus& c) {
                          "still reads it (B's descriptor, auxiliary work, puts its stage into the "
                          "wgmma A's work issues)",
                          model_of<TwoOperandWgmmaManager<true>>, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_descriptor_before_wait",
+                         "The two operand rings with B's descriptor set up before the waits: B's "
+                         "stage is read from the wgmma's issue on, after the wait, not while the "
+                         "load may still copy into it",
+                         model_of<TwoOperandWgmmaManager<false, true>>, {}, {"R-M4", "R-D13"}));
   c.push_back(ring_entry("wgmma_two_rings_lagged_release",
                          "CUTLASS's lag on two 3-stage operand rings (advance_on_wait), B through "
                          "its descriptor: wgmma_wait<1>, then the previous k-block's A and B "

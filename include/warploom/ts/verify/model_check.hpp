@@ -219,7 +219,7 @@ class ModelChecker {
            st.kind == StepKind::AsyncWait || (st.kind == StepKind::ProduceWork && st.tx_units > 0);
   }
   static constexpr bool is_work(StepKind k) {
-    return k == StepKind::ProduceWork || k == StepKind::ConsumeWork || k == StepKind::AsyncOperand;
+    return k == StepKind::ProduceWork || k == StepKind::ConsumeWork;
   }
 
   constexpr bool done(S const& s, int t) const {
@@ -336,7 +336,9 @@ class ModelChecker {
     for (int t = 0; opt_.reduce && t < T; ++t) {
       if (done(s, t)) continue;
       Step const& st = programs_[t].steps[s[layout_.pc(t)]];
-      if (st.kind == StepKind::Local && !aliased_local(t, st)) {
+      bool const local = st.kind == StepKind::AsyncOperand ||
+                         (st.kind == StepKind::Local && !aliased_local(t, st));
+      if (local) {
         S next = s;
         ++next[layout_.pc(t)];
         push(table, next, {id, t, s[layout_.pc(t)]});
@@ -444,8 +446,9 @@ class ModelChecker {
     return n;
   }
   // Reads in flight are coded 1 + joined * 16384 + unit * 4096 + resource * 64 + stage (0: empty
-  // slot). A joined read (a descriptor's, StepKind::AsyncOperand) belongs to the group of the
-  // next newer read of its unit: one wgmma reads both, and they retire together.
+  // slot). A joined read (through a descriptor, StepKind::AsyncOperand) belongs to the group of
+  // the next older read of its unit, issued with it: one wgmma reads both, and they retire
+  // together.
   static constexpr std::int16_t async_code(int unit, int r, int stage, bool joined = false) {
     return static_cast<std::int16_t>(1 + (joined ? 16384 : 0) + unit * 4096 + r * 64 + stage);
   }
@@ -455,19 +458,27 @@ class ModelChecker {
   static constexpr int unit_of(std::int16_t code) { return (code - 1) % 16384 / 4096; }
   static constexpr bool joined(std::int16_t code) { return code - 1 >= 16384; }
 
-  // Puts an asynchronous read of (r, stage) in flight for task t; false (R-D13) when the checker
-  // already follows as many as it can.
-  constexpr bool start_async_read(S& s, int t, Step const& st, int id, bool join) {
-    int const n = async_count(s, t);
-    if (n == kMaxAsyncReads) {
+  // Puts the asynchronous read that task t's consumer work `st` (at pc) issues in flight: its
+  // stage and the stages of the descriptors set up for it (st.operands AsyncOperand steps before
+  // it), one group; false (R-D13) when the checker would follow more than it can.
+  constexpr bool start_async_read(S& s, int t, int pc, Step const& st, int id) {
+    int n = async_count(s, t);
+    if (n + 1 + st.operands > kMaxAsyncReads) {
       report(Rule::D13_DmaOrdering, t, st.resource, st.node, id, [&] {
         return std::string(
-            "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: the checker "
-            "follows at most 8 in flight; retire some first");
+            "issues more than 8 asynchronous (wgmma) reads without ts::wgmma_wait: the checker "
+            "follows at most 8 in flight (a descriptor's stage counts as one); retire some first");
       });
       return false;
     }
-    s[async_slot(t, n)] = async_code(st.unit, st.resource, st.stage, join);
+    s[async_slot(t, n++)] = async_code(st.unit, st.resource, st.stage);
+    int left = st.operands;
+    for (int i = pc - 1; i >= 0 && left > 0; --i) {
+      Step const& op = programs_[t].steps[i];
+      if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+      s[async_slot(t, n++)] = async_code(op.unit, op.resource, op.stage, true);
+      --left;
+    }
     return true;
   }
 
@@ -674,33 +685,29 @@ class ModelChecker {
           return false;
         }
         // wgmma: the read stays in flight
-        if (m_.resources[r].pipeline.dma_consumer() && !start_async_read(s, t, st, id, false))
+        if (m_.resources[r].pipeline.dma_consumer() && !start_async_read(s, t, pc, st, id))
           return false;
         break;
       }
-      case StepKind::AsyncOperand:
-        // Auxiliary, so outside the bracket checks; what it adds is the read in flight.
-        if (!start_async_read(s, t, st, id, true)) return false;
+      case StepKind::AsyncOperand:  // read by the asynchronous read issued next (ConsumeWork)
         break;
       case StepKind::Tail:
         break;
       case StepKind::AsyncWait: {
         // Retire this unit's read groups but the `keep` most recent; other units' reads stay.
-        // Groups are counted from the newest: a joined read is in the group of the next newer.
-        std::vector<int> group(kMaxAsyncReads, 0);  // 1: the newest group of the unit
+        // A joined read is in the group of the next older read of its unit.
+        std::vector<int> group(kMaxAsyncReads, 0);  // 1: the oldest group of the unit
         int groups = 0;
-        bool newer = false;
-        for (int i = kMaxAsyncReads - 1; i >= 0; --i) {
+        for (int i = 0; i < kMaxAsyncReads; ++i) {
           std::int16_t const code = s[async_slot(t, i)];
           if (code == 0 || unit_of(code) != st.unit) continue;
-          if (!joined(code) || !newer) ++groups;
+          if (!joined(code) || groups == 0) ++groups;
           group[i] = groups;
-          newer = true;
         }
         std::vector<std::int16_t> kept;
         for (int i = 0; i < kMaxAsyncReads; ++i) {
           std::int16_t const code = s[async_slot(t, i)];
-          if (code == 0 || (unit_of(code) == st.unit && group[i] > st.arrivals)) continue;
+          if (code == 0 || (unit_of(code) == st.unit && groups - group[i] >= st.arrivals)) continue;
           kept.push_back(code);
         }
         for (int i = 0; i < kMaxAsyncReads; ++i)

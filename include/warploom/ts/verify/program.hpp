@@ -34,8 +34,9 @@ enum class StepKind : std::uint8_t {
   AsyncWait,  // retire the task's asynchronous reads but the `arrivals` most recent
   Local,      // touches nothing shared: work on unpipelined resources, auxiliary work
   // Auxiliary consumer work on a ring read asynchronously (tma_wgmma, async_tma): it sets up the
-  // stage's descriptor for the next asynchronous read the task issues, so that read (one wgmma
-  // reading A and B) also reads this stage, until a ts::wgmma_wait retires it (R-D13, R-M4).
+  // stage's descriptor for the next asynchronous read of its unit the task issues, so that read
+  // (one wgmma reading A and B) also reads this stage, from its issue until a ts::wgmma_wait
+  // retires it (R-D13, R-M4). The step itself touches nothing.
   AsyncOperand,
 };
 
@@ -49,6 +50,8 @@ struct Step {
   int tx_units = 0;  // TMA: transaction groups the acquire arms / the work starts (the last
                      // work of the acquire..commit bracket only)
   int unit = 0;      // AsyncWait and asynchronous consumer work: the AsyncReader
+  int operands = 0;  // asynchronous consumer work: the AsyncOperand steps before it whose
+                     // stages it reads too (the latest `operands` of its unit)
 };
 
 // Which stage a task owns between acquire..commit (producer) or wait..release (consumer).
@@ -197,6 +200,8 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
   // not arm (its bytes are one stage's, R-D16), so the phase completes with a copy still landing.
   std::vector<std::vector<std::pair<int, int>>> copies(num_res);
   std::vector<int> repeats(num_res, 0);
+  // Descriptors set up (AsyncOperand) since the task's last asynchronous read, per unit.
+  std::vector<int> pending_operands(3, 0);
   Program p;
   int const warps = t.spec.num_warps;
   for (std::size_t k = 0; k < ops.size(); ++k) {
@@ -278,6 +283,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         if (operand) {
           st = {StepKind::AsyncOperand, id, r, consumer_stage.index,
                 consumer_stage.parity,  0,  0, static_cast<int>(cfg.async_reader())};
+          ++pending_operands[st.unit];
         } else if (is_producer_side(n.role)) {
           st = {StepKind::ProduceWork,     id, r, producer_stage.index, producer_stage.parity, 0,
                 cfg.tma_producer() ? 1 : 0};
@@ -293,9 +299,15 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
             last_copy[r] = static_cast<int>(p.steps.size());
             st.tx_units = 1 + repeats[r];
           }
-        } else
+        } else {
+          int const unit = static_cast<int>(cfg.async_reader());
           st = {StepKind::ConsumeWork, id, r, consumer_stage.index,
-                consumer_stage.parity, 0,  0, static_cast<int>(cfg.async_reader())};
+                consumer_stage.parity, 0,  0, unit};
+          if (cfg.dma_consumer()) {
+            st.operands = pending_operands[unit];
+            pending_operands[unit] = 0;
+          }
+        }
         break;
     }
     p.steps.push_back(st);
