@@ -329,6 +329,10 @@ struct DataFlowTask {
 TEST(Recorder, TokensBecomeEdgesToTheArgumentTheyFeed) {
   ts::Schedule s = capture<DataFlowTask>();
   EXPECT_EQ(edges(s), (std::vector<Edge>{{1, 3, 0}, {2, 4, 1}, {2, 5, 0}, {1, 5, 1}}));
+  // Plain values are counted, not followed (a repeated call is judged only without them).
+  EXPECT_EQ(s.nodes[3].plain_args, 1);
+  EXPECT_EQ(s.nodes[4].plain_args, 1);
+  EXPECT_EQ(s.nodes[5].plain_args, 0);
 }
 
 struct LocalsTask {
