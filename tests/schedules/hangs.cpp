@@ -106,18 +106,6 @@ struct OneMoreLoad : Load<Smem> {
   }
 };
 
-// The store loops over another run-time size, m, than the load's n.
-struct OtherSizeStore : Store<Smem> {
-  static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
-    ctx.domain_loop(out->m, [&](auto&) {
-      smem.wait();
-      auto v = ts::work<&Smem::take>(smem);
-      smem.release();
-      ts::work<&Output::store>(out, v);
-    });
-  }
-};
-
 // Per tile (run-time), kItems items: the load and the store each assume their own count.
 template <class R, int kItems>
 struct TileLoad : Load<R> {
@@ -341,7 +329,7 @@ void add_hangs(Corpus& c) {
                .description = "The load loops over n items, the store over m (two fields of the "
                               "resources, both run-time): it hangs whenever n != m",
                .expected = {"R-D1", "R-M1"},
-               .model = model_of<Copy<Smem, Load<Smem>, OtherSizeStore>>,
+               .model = model_of<Copy<Smem, Load<Smem>, Store<Smem, kRuntimeM>>>,
                .known_miss = true,
                .note = "Run-time bounds are matched by their captured values, and a capture reads "
                        "a resource's fields from its default instance: n and m both read 0, so the "

@@ -208,16 +208,7 @@ struct SiblingLoad {
     });
   }
 };
-struct StoreB : Store<SibB, kRuntime, false, 4, 4, 0, "store_b"> {
-  static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
-    ctx.domain_loop(out->m, [&](auto&) {
-      ring.wait();
-      auto v = ts::work<&SibB::take>(ring);
-      ring.release();
-      ts::work<&Output::store>(out, v);
-    });
-  }
-};
+using StoreB = Store<SibB, kRuntimeM, false, 4, 4, 0, "store_b">;
 using SiblingRings = ts::TaskManager<
     ts::Tasks<SiblingLoad, Store<SibA, kRuntime, false, 0, 4, 0, "store_a">, StoreB>,
     ts::Graph<ts::DependsOn<SibA, Coords>, ts::DependsOn<SibB, Coords>,
