@@ -317,6 +317,19 @@ class ModelChecker {
     return -1;
   }
 
+  // "; task `load` repeats the TMA call `put` ...": why a copy may land outside its phase, when a
+  // producer of r issues a call that repeats one of its bracket (program.hpp, same_call).
+  constexpr std::string repeated_copy_hint(int r) const {
+    for (int t = 0; t < layout_.tasks; ++t)
+      for (Step const& st : programs_[t].steps)
+        if (st.kind == StepKind::ProduceWork && st.resource == r && st.tx_units > 1)
+          return "; task `" + task_name(t) + "` repeats the TMA call `" +
+                 std::string(op_name(m_.tasks[t].schedule.nodes[st.node])) +
+                 "` in one acquire..commit bracket (the same work, iteration and arguments): a "
+                 "second copy of the same bytes, which the barrier was not armed for";
+    return {};
+  }
+
   constexpr std::string task_name(int t) const {
     return t < 0 ? std::string("?") : std::string(m_.tasks[t].spec.name);
   }
@@ -431,7 +444,8 @@ class ModelChecker {
                         : to_str(s[layout_.slot(r, i, detail::EmptyPending)]) + " of " +
                               to_str(p.consumer.size) + " consumer arrivals outstanding") +
                    ": a phase was left half done (unbalanced arrivals, or a task ends "
-                   "mid-protocol)";
+                   "mid-protocol)" +
+                   repeated_copy_hint(r);
           });
           return;
         }
@@ -601,7 +615,8 @@ class ModelChecker {
             return "passes its wait on stage " + to_str(st.stage) + " while " +
                    (o >= 0 ? "task `" + task_name(o) + "` still writes it (acquired, not committed)"
                            : std::string("a TMA copy into it is still in flight")) +
-                   ": the full barrier completed early (arrival or byte counts)";
+                   ": the full barrier completed early (arrival or byte counts)" +
+                   repeated_copy_hint(r);
           });
           return false;
         }
@@ -669,8 +684,9 @@ class ModelChecker {
         if (o >= 0 || s[layout_.slot(r, st.stage, detail::InFlight)] > 0) {
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "reads stage " + to_str(st.stage) + " while " +
-                   (o >= 0 ? "task `" + task_name(o) + "` writes it"
-                           : std::string("a TMA copy into it is in flight"));
+                   (o >= 0
+                        ? "task `" + task_name(o) + "` writes it"
+                        : std::string("a TMA copy into it is in flight") + repeated_copy_hint(r));
           });
           return false;
         }
