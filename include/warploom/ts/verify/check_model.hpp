@@ -34,6 +34,7 @@ constexpr std::string count_of(long long n, std::string_view noun) {
 // match run-time bounds by their captured values (LoopKey). Steps above kMaxStridedStep keep their
 // loops apart (the extents to try grow with the step).
 inline constexpr long long kMaxStridedStep = 64;
+inline constexpr std::size_t kMaxExtentsPerValue = 4;
 constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
   auto strided = [](LoopKey const& k) {
     return !k.end.is_static && k.step.value > 0 && k.step.value <= kMaxStridedStep;
@@ -108,6 +109,11 @@ constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& 
         while (!is_multiple(n)) ++n;
         variants.push_back(trips_at(n));
       }
+      // Large step ratios give many extents per value; the smallest and the largest two keep
+      // the cases where the other loops run fewest and most times (and the scenario count low).
+      if (variants.size() > kMaxExtentsPerValue)
+        variants.erase(variants.begin() + kMaxExtentsPerValue / 2,
+                       variants.end() - kMaxExtentsPerValue / 2);
       d.by_value.push_back(variants);
     }
   }

@@ -191,6 +191,28 @@ TEST(ModelCheck, LoopsOverOneDomainWithOtherStepsShareTheExtent) {
   }
 }
 
+// With a large step ratio, (0, n) against (0, n, 8), each trip count of the step-8 loop comes from
+// 8 extents; the smallest two and the largest two of them are tried.
+TEST(ModelCheck, LargeStepRatiosTryTheExtremeExtentsOfEachValue) {
+  ts::ManagerModel m;
+  for (long long step : {1, 8}) {
+    ts::TaskModel t;
+    ts::Node loop;
+    loop.kind = ts::NodeKind::Loop;
+    loop.parent = 0;
+    loop.start = {true, 0};
+    loop.end = {false, 0};
+    loop.step = {true, step};
+    t.schedule.add(loop);
+    m.tasks.push_back(t);
+  }
+  std::vector<std::vector<int>> trips;
+  for (auto const& sc : ts::verify::scenarios_of(m)) trips.push_back(sc.runtime_trips);
+  // The step-8 loop runs 0, 1 and 2 times (no pipeline, so stages + 1 adds no value).
+  EXPECT_EQ(trips, (std::vector<std::vector<int>>{
+                       {0, 0}, {1, 1}, {2, 1}, {7, 1}, {8, 1}, {9, 2}, {10, 2}, {15, 2}, {16, 2}}));
+}
+
 // The reduced search reaches the unreduced verdict with fewer states (the corpus test checks
 // every entry). The GEMM-shaped manager is out of reach unreduced: it passes 4M states in a
 // scenario.
