@@ -247,8 +247,9 @@ std::string table() {
   }
   md << c.size() << " TaskManagers with their expected verdicts (" << violating << " violating, "
      << c.size() - violating << " passing), verified by `ts::verify_manager` (structural checks, "
-     << "then the exhaustive model check); " << misses << " known misses. " << states
-     << " model-checker states in " << fixed(ms, 0)
+     << "then the exhaustive model check); " << misses
+     << (misses == 1 ? " known miss. " : " known misses. ") << states << " model-checker states in "
+     << fixed(ms, 0)
      << " ms on the machine that generated this file. The entries live in `tests/schedules/` "
         "(one file per theme); how verification works is in [README.md](README.md), each rule in "
         "[rules.md](rules.md).\n\n";

@@ -80,13 +80,17 @@ struct Name {
 };
 
 // Loop bounds: kRuntime reads the handle's run-time field `n` (the verifier tries 0, 1, 2 and
-// stages+1 iterations); any other value is the compile-time trip count ts::c<kTrips>.
+// stages+1 iterations), kRuntimeM its second one, `m`; any other value is the compile-time trip
+// count ts::c<kTrips>.
 inline constexpr int kRuntime = -1;
+inline constexpr int kRuntimeM = -2;
 
 template <int kTrips, class Handle>
 constexpr auto trips(Handle const& h) {
   if constexpr (kTrips == kRuntime) {
     return h->n;
+  } else if constexpr (kTrips == kRuntimeM) {
+    return h->m;
   } else {
     return ts::c<kTrips>;
   }
@@ -132,6 +136,7 @@ struct Ring {
   void put(ts::Produce const&, int coord) { (void)coord; }      // writes a stage (TMA: issues it)
   int take(ts::Consume const& s) const { return s.stage_idx; }  // reads a stage
   void init(ts::ProduceAux const&) {}                           // descriptor set-up
+  int descriptor(ts::ConsumeAux const& s) const { return s.stage_idx; }  // for a wgmma
 };
 
 // Pipelines: a TMA ring of `stages` x 4 KiB filled by one producer warp and drained by 128

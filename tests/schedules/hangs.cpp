@@ -229,6 +229,26 @@ struct TwiceLoad : Load<Smem> {
   }
 };
 
+// Its passing twins: the stage loaded in two parts, by one work in two iterations of an inner
+// loop (each call sees its own loop offset) or by two calls with different coordinates.
+template <bool kInnerLoop>
+struct TwoPartLoad : Load<Smem> {
+  static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
+    ctx.domain_loop(in->n, [&](auto&) {
+      auto c = ts::work<&Coords::coord>(in);
+      smem.acquire();
+      if constexpr (kInnerLoop) {
+        ctx.domain_loop(ts::c<2>, [&](auto&) { ts::work<&Smem::put>(smem, c); });
+      } else {
+        auto half = ts::work<&Coords::prefetch>(in);
+        ts::work<&Smem::put>(smem, c);
+        ts::work<&Smem::put>(smem, half);
+      }
+      smem.commit();
+    });
+  }
+};
+
 // ---- Ping-pong where both sides wait for the other first
 // ---------------------------------------------
 
@@ -304,6 +324,16 @@ void add_hangs(Corpus& c) {
                               "hangs for every n",
                .expected = {"R-D1", "R-M1"},
                .model = model_of<Copy<Smem, OneMoreLoad, Store<Smem>>>});
+  c.push_back({.name = "consumer_loops_over_another_size",
+               .theme = kHangs,
+               .description = "The load loops over n items, the store over m (two fields of the "
+                              "resources, both run-time): it hangs whenever n != m",
+               .expected = {"R-D1", "R-M1"},
+               .model = model_of<Copy<Smem, Load<Smem>, Store<Smem, kRuntimeM>>>,
+               .known_miss = true,
+               .note = "Run-time bounds are matched by their captured values, and a capture reads "
+                       "a resource's fields from its default instance: n and m both read 0, so the "
+                       "checker takes both loops for one domain and runs them alike."});
   c.push_back(hang("consumer_loop_longer",
                    "The store runs ts::c<5> iterations, the load ts::c<4>: the store waits for a "
                    "fifth stage that never comes",
@@ -372,20 +402,24 @@ void add_hangs(Corpus& c) {
                    "Ping-pong in which both math tasks wait for the other's turn before taking "
                    "their own",
                    model_of<DeadPingPong>, {"R-M1"}));
-  c.push_back(
-      {.name = "tma_tile_loaded_twice",
-       .theme = kHangs,
-       .description =
-           "The load issues the tile's TMA twice into the stage it acquired: the barrier "
-           "expects one tile, so the phase completes with a copy still landing, the next "
-           "phase completes before its copy lands, and bytes are left over at exit",
-       .expected = {"R-M2", "R-M4", "R-M5"},
-       .model = model_of<Copy<Smem, TwiceLoad, Store<Smem>>>,
-       .known_miss = true,
-       .note = "A double issue inside a work body is invisible to the schedule: the model counts "
-               "a stage's TMA copies as one transaction group per acquire..commit bracket (a "
-               "bracket may load a stage in parts), so this passes; R-D16 checks the armed "
-               "bytes against the stage's buffers instead."});
+  c.push_back({.name = "tma_tile_loaded_twice",
+               .theme = kHangs,
+               .description =
+                   "The load issues the tile's TMA twice into the stage it acquired: the barrier "
+                   "expects one tile, so the phase completes with a copy still landing, the next "
+                   "phase completes before its copy lands, and bytes are left over at exit",
+               .expected = {"R-M2", "R-M4", "R-M5"},
+               .model = model_of<Copy<Smem, TwiceLoad, Store<Smem>>>});
+  c.push_back(hang("tma_tile_loaded_in_two_parts",
+                   "The load fills the stage with one TMA work called in the two iterations of "
+                   "an inner ts::c<2> loop: two parts of one stage, one transaction group",
+                   model_of<Copy<Smem, TwoPartLoad<true>, Store<Smem>>>, {},
+                   {"R-M2", "R-M4", "R-M5"}));
+  c.push_back(hang("tma_tile_loaded_in_two_calls",
+                   "The load fills the stage with two calls of one TMA work at different "
+                   "coordinates (two data-flow values): two parts, not the same copy twice",
+                   model_of<Copy<Smem, TwoPartLoad<false>, Store<Smem>>>, {},
+                   {"R-M2", "R-M4", "R-M5"}));
 }
 
 }  // namespace corpus

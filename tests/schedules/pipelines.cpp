@@ -312,17 +312,13 @@ using OneRingTwoLoads = Copy<SmemAB, LoadAB, MmaAB>;
 // ------------------------------------------------------------------
 
 // A and B in two tma_wgmma rings; one wgmma reads both. B only contributes its descriptor
-// (auxiliary work: "pointer or descriptor set-up", stage_info.hpp), A's work issues the wgmma.
+// (auxiliary work: "pointer or descriptor set-up", stage_info.hpp), A's work issues the wgmma,
+// which therefore reads B's stage too until a wgmma_wait retires it.
 using WgmmaA = Ring<"smem_a", ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))>;
-struct WgmmaB {
-  static constexpr ts::ResourceSpec spec{
-      .name = "smem_b", .pipeline = ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))};
-  ts::SmemBuffer<std::uint8_t, 2 * 4096> stages;  // (STAGES, STAGE_BYTES)
-  using smem_buffers = ts::buffers<&WgmmaB::stages>;
-  void put(ts::Produce const&, int coord) { (void)coord; }
-  int descriptor(ts::ConsumeAux const& s) const { return s.stage_idx; }
-};
-template <bool kReleaseBEarly>
+using WgmmaB = Ring<"smem_b", ts::tma_wgmma(2, 4096, ts::threads(1), ts::warps(4))>;
+// kDescriptorFirst: B's descriptor is set up before the waits (an address, not a read): the
+// stage is read from the wgmma's issue on, not while the load may still be copying into it.
+template <bool kReleaseBEarly, bool kDescriptorFirst = false>
 struct TwoOperandWgmma {
   static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
   using src = ts::list<WgmmaA, WgmmaB>;
@@ -330,9 +326,12 @@ struct TwoOperandWgmma {
   static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
     auto acc = ctx.local(0);
     ctx.domain_loop(out->n, [&](auto& loop) {
+      auto const describe_b = [&] { return ts::work<&WgmmaB::descriptor>(b); };
+      decltype(describe_b()) desc_b{};
+      if constexpr (kDescriptorFirst) desc_b = describe_b();
       a.wait();
       b.wait();
-      auto desc_b = ts::work<&WgmmaB::descriptor>(b);
+      if constexpr (!kDescriptorFirst) desc_b = describe_b();
       acc = ts::work<&WgmmaA::take>(a);  // wgmma reading a's stage and (desc_b) b's
       if constexpr (kReleaseBEarly) b.release();
       ts::wgmma_wait<0>(ctx);
@@ -343,10 +342,54 @@ struct TwoOperandWgmma {
     });
   }
 };
-template <bool kReleaseBEarly>
-using TwoOperandWgmmaManager =
-    ts::TaskManager<ts::Tasks<OperandLoad<WgmmaA, WgmmaB>, TwoOperandWgmma<kReleaseBEarly>>,
-                    GemmGraph<WgmmaA, WgmmaB>>;
+template <bool kReleaseBEarly, bool kDescriptorFirst = false>
+using TwoOperandWgmmaManager = ts::TaskManager<
+    ts::Tasks<OperandLoad<WgmmaA, WgmmaB>, TwoOperandWgmma<kReleaseBEarly, kDescriptorFirst>>,
+    GemmGraph<WgmmaA, WgmmaB>>;
+
+// The same two rings with CUTLASS's lag (advance_on_wait): wgmma_wait<1> keeps the newest wgmma
+// in flight, and that one wgmma reads A's and B's current stages, so only the previous k-block's
+// stages may go back (kReleaseCurrentB = false). Releasing B's current stage instead is R-D13:
+// B's read retires with A's, not before it.
+using LaggedA =
+    Ring<"smem_a", ts::tma_wgmma(3, 4096, ts::threads(1), ts::warps(4)).with_advance_on_wait()>;
+using LaggedB =
+    Ring<"smem_b", ts::tma_wgmma(3, 4096, ts::threads(1), ts::warps(4)).with_advance_on_wait()>;
+template <bool kReleaseCurrentB>
+struct LaggedTwoOperandWgmma {
+  static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<LaggedA, LaggedB>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
+    auto acc = ctx.local(0);
+    ctx.domain_loop(out->n, [&](auto& loop) {
+      a.wait();
+      b.wait();
+      ts::work<&LaggedB::descriptor>(b);
+      acc = ts::work<&LaggedA::take>(a);
+      ts::wgmma_wait<1>(ctx);  // the previous k-block's wgmma retired
+      if constexpr (kReleaseCurrentB) {
+        b.release();
+        loop.not_first_iter([&] { a.release(); });
+      } else {
+        loop.not_first_iter([&] {
+          a.release();
+          b.release();
+        });
+      }
+      loop.last_iter([&] {
+        ts::wgmma_wait<0>(ctx);
+        a.release();
+        if constexpr (!kReleaseCurrentB) b.release();
+        ts::work<&Output::store>(out, acc);
+      });
+    });
+  }
+};
+template <bool kReleaseCurrentB>
+using LaggedTwoOperandManager = ts::TaskManager<
+    ts::Tasks<OperandLoad<LaggedA, LaggedB>, LaggedTwoOperandWgmma<kReleaseCurrentB>>,
+    GemmGraph<LaggedA, LaggedB>>;
 
 // ---- Aliased buffers: the epilogue's staging reuses the mainloop's operand bytes
 // -----------------
@@ -441,12 +484,15 @@ using PlainStagingEpilogue = ts::TaskManager<
     ts::ManagerOptions{}, ts::Aliases<ts::Alias<&MainloopA::stages, &PlainStaging::stages>>>;
 
 Entry ring_entry(std::string_view name, std::string_view description,
-                 ts::ManagerModel (*model)(std::string_view)) {
+                 ts::ManagerModel (*model)(std::string_view),
+                 std::vector<std::string_view> expected = {},
+                 std::vector<std::string_view> controls = {}) {
   return {.name = name,
           .theme = kPipelines,
           .description = description,
-          .expected = {},
-          .model = model};
+          .expected = std::move(expected),
+          .model = model,
+          .controls = std::move(controls)};
 }
 
 }  // namespace
@@ -511,20 +557,28 @@ void add_pipelines(Corpus& c) {
                          "A and B in two tma_wgmma rings, one wgmma per k-block reading both (B "
                          "passes its descriptor through auxiliary work); wgmma_wait<0>, then both "
                          "stages are released",
-                         model_of<TwoOperandWgmmaManager<false>>));
-  c.push_back({.name = "wgmma_releases_b_before_it_retires",
-               .theme = kPipelines,
-               .description = "The same, but B's stage is released right after the wgmma that "
-                              "reads it is issued, before wgmma_wait: the load may overwrite B "
-                              "while wgmma still reads it",
-               .expected = {"R-D13"},
-               .model = model_of<TwoOperandWgmmaManager<true>>,
-               .known_miss = true,
-               .note = "R-D13 tracks the asynchronous reads of consumer works only: B is read by "
-                       "the wgmma that A's work issues, through a descriptor from auxiliary work "
-                       "(which stage_info.hpp prescribes for descriptor set-up), so no read of B "
-                       "is in flight in the model and its early release passes. (With B's "
-                       "descriptor as consumer work the early release is caught.)"});
+                         model_of<TwoOperandWgmmaManager<false>>, {}, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_releases_b_before_it_retires",
+                         "The same, but B's stage is released right after the wgmma that reads "
+                         "it is issued, before wgmma_wait: the load may overwrite B while wgmma "
+                         "still reads it (B's descriptor, auxiliary work, puts its stage into the "
+                         "wgmma A's work issues)",
+                         model_of<TwoOperandWgmmaManager<true>>, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_descriptor_before_wait",
+                         "The two operand rings with B's descriptor set up before the waits: B's "
+                         "stage is read from the wgmma's issue on, after the wait, not while the "
+                         "load may still copy into it",
+                         model_of<TwoOperandWgmmaManager<false, true>>, {}, {"R-M4", "R-D13"}));
+  c.push_back(ring_entry("wgmma_two_rings_lagged_release",
+                         "CUTLASS's lag on two 3-stage operand rings (advance_on_wait), B through "
+                         "its descriptor: wgmma_wait<1>, then the previous k-block's A and B "
+                         "stages go back",
+                         model_of<LaggedTwoOperandManager<false>>, {}, {"R-D13"}));
+  c.push_back(ring_entry("wgmma_two_rings_lagged_release_current_b",
+                         "The same lag, but B's current stage is released after wgmma_wait<1>: "
+                         "the wgmma kept in flight reads it (B's read retires with A's, as one "
+                         "wgmma)",
+                         model_of<LaggedTwoOperandManager<true>>, {"R-D13"}));
   c.push_back(ring_entry("aliased_staging_after_mainloop",
                          "The epilogue's staging ring shares its bytes with the operand ring "
                          "(ts::Alias); the mma writes staging only after its last k-block, when "

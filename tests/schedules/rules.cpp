@@ -807,19 +807,12 @@ void add_rules(Corpus& c) {
                   "wait passes on the stale phase parity (an even number of stages, or a turn "
                   "handed over between the consumers, prevents it)",
                   model_of<Turns<OddTurnRing>>, {"R-M5"}));
-  {
-    Entry e = bad("r_m4_copy_lands_while_read",
-                  "A GEMM load acquires both operand stages, then issues A's TMA twice: the "
-                  "second copy of a phase lands after the barrier completed (R-M5), while the "
-                  "mma reads the stage (R-M4), and its bytes are left over at exit (R-M2)",
-                  model_of<Operands<2>>, {"R-M2", "R-M4", "R-M5"},
-                  "The model counts a stage's TMA copies as one transaction group per "
-                  "acquire..commit bracket (the bytes each copy moves are inside the work body), "
-                  "so a bracket that issues the same copy twice looks like one that loads two "
-                  "halves; R-D16 checks the armed bytes against the stage's buffers instead.");
-    e.known_miss = true;
-    c.push_back(std::move(e));
-  }
+  c.push_back(bad("r_m4_copy_lands_while_read",
+                  "A GEMM load acquires both operand stages, then issues A's TMA twice (the same "
+                  "call: one work, the same coordinates): the second copy of a phase lands after "
+                  "the barrier completed (R-M5), while the mma reads the stage (R-M4), and its "
+                  "bytes are left over at exit (R-M2)",
+                  model_of<Operands<2>>, {"R-M2", "R-M4", "R-M5"}));
   c.push_back(good("r_m4_one_copy_per_stage", "The same GEMM load with one TMA per operand",
                    model_of<Operands<1>>, {"R-M2", "R-M4", "R-M5"}));
   // R-M3

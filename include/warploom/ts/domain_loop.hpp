@@ -10,7 +10,8 @@
 // cute::Int<N>), or an integer a consumer work returned earlier in the task (a bound read from the
 // data: a dynamic domain, e.g. the K tiles of a grouped GEMM's current problem). On the device that
 // value is a plain int; during capture it is the work's ts::Token, and the loop records which step
-// produced its bound. The verifier treats run-time and data bounds as unknown trip counts.
+// produced its bound. The verifier treats run-time and data bounds as unknown trip counts;
+// ts::multiple_of<K>(n) tells it that a run-time bound is a multiple of K.
 #pragma once
 
 #include <concepts>
@@ -36,6 +37,22 @@ inline constexpr Unroll<kFactor> unroll{};
 template <int kValue>
 inline constexpr std::integral_constant<int, kValue> c{};
 
+// A run-time bound the schedule promises is a multiple of kMultiple, e.g. the end of a loop that
+// takes two items per iteration over 2n items: ctx.domain_loop(0, ts::multiple_of<2>(2 * n),
+// ts::c<2>, ...). The verifier then tries only such extents for the loops over that domain; the
+// device runs the plain integer (the promise is the caller's, unchecked).
+template <int kMultiple>
+struct MultipleOf {
+  static_assert(kMultiple >= 1, "ts::multiple_of<K>: K must be at least 1");
+  static constexpr int multiple = kMultiple;
+  int value = 0;
+  WL_HOST_DEVICE constexpr operator int() const { return value; }
+};
+template <int kMultiple>
+WL_HOST_DEVICE constexpr MultipleOf<kMultiple> multiple_of(int value) {
+  return {value};
+}
+
 template <class T>
 concept StaticBound = std::is_empty_v<T> && requires {
   { T::value } -> std::convertible_to<long long>;
@@ -49,9 +66,16 @@ concept DataBound = requires(T const& t) {
   { t.node } -> std::convertible_to<int>;
 };
 
+namespace detail {
+template <class T>
+struct is_multiple_of : std::false_type {};
+template <int k>
+struct is_multiple_of<MultipleOf<k>> : std::true_type {};
+}  // namespace detail
+
 template <class T>
 concept LoopBound = std::integral<std::remove_cvref_t<T>> || StaticBound<std::remove_cvref_t<T>> ||
-    DataBound<std::remove_cvref_t<T>>;
+    DataBound<std::remove_cvref_t<T>> || detail::is_multiple_of<std::remove_cvref_t<T>>::value;
 
 namespace detail {
 
@@ -66,6 +90,8 @@ constexpr Bound to_bound(B const& b) {
     return {true, static_cast<long long>(B::value)};
   } else if constexpr (DataBound<B>) {
     return {.is_static = false, .value = 0, .source = b.node};
+  } else if constexpr (is_multiple_of<B>::value) {
+    return {.is_static = false, .value = static_cast<long long>(b.value), .multiple = B::multiple};
   } else {
     return {false, static_cast<long long>(b)};
   }

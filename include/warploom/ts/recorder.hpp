@@ -150,6 +150,7 @@ class Recorder {
     } else {
       static_assert(std::is_convertible_v<Arg&&, Param>,
                     "R-A6: an argument of this work does not convert to the parameter type");
+      ++s_->nodes[node].plain_args;
     }
   }
 

@@ -82,6 +82,8 @@ struct Bound {
   bool is_static = false;
   long long value = 0;
   int source = -1;  // a data bound: the work step whose result it is (else -1)
+  // A run-time bound the schedule promises is a multiple of this (ts::multiple_of).
+  int multiple = 1;
 };
 
 struct Node {
@@ -107,6 +109,11 @@ struct Node {
   // most recent stay in flight
   int unit = 0;
   int keep = 0;
+
+  // OpKind::Work: arguments passed as plain values (not a ts::Token or a task-local), which the
+  // capture does not follow; two calls with the same data-flow arguments are the same call only
+  // if neither has one.
+  int plain_args = 0;
 };
 
 // A value produced by node `from` (a consumer work or a local's default) read by node `to`

@@ -172,12 +172,13 @@ struct BoundsTask {
     ctx.domain_loop(std::integral_constant<int, 1>{}, c->n, ts::c<4>, body);  // node 7
     ctx.domain_loop(0L, 6u, 3, body);                                         // node 9
     ctx.domain_loop(ctx.grid_dim(), body);                                    // node 11
+    ctx.domain_loop(0, ts::multiple_of<4>(2 * c->n), ts::c<2>, body);         // node 13
   }
 };
 
 TEST(Recorder, CompileTimeBoundsAreStaticAndRunTimeBoundsKeepTheirCaptureValue) {
   ts::Schedule s = capture<BoundsTask>();
-  ASSERT_EQ(s.nodes.size(), 13u);
+  ASSERT_EQ(s.nodes.size(), 15u);
   ts::Node const& end_only = s.nodes[1];  // (end): start 0 and step 1 are compile-time
   EXPECT_EQ(end_only.kind, NodeKind::Loop);
   EXPECT_TRUE(same_bound(end_only.start, true, 0));
@@ -206,6 +207,11 @@ TEST(Recorder, CompileTimeBoundsAreStaticAndRunTimeBoundsKeepTheirCaptureValue) 
 
   ts::Node const& from_ctx = s.nodes[11];  // CTA coordinates are placeholders: run-time
   EXPECT_TRUE(same_bound(from_ctx.end, false, 1));
+
+  ts::Node const& promised = s.nodes[13];  // ts::multiple_of: run-time, with its promise
+  EXPECT_TRUE(same_bound(promised.end, false, 10));
+  EXPECT_EQ(promised.end.multiple, 4);
+  EXPECT_EQ(other_ints.end.multiple, 1);
 }
 
 // A consumer work's integer result bounds a loop (a dynamic domain, e.g. a grouped GEMM's K tiles
@@ -323,6 +329,10 @@ struct DataFlowTask {
 TEST(Recorder, TokensBecomeEdgesToTheArgumentTheyFeed) {
   ts::Schedule s = capture<DataFlowTask>();
   EXPECT_EQ(edges(s), (std::vector<Edge>{{1, 3, 0}, {2, 4, 1}, {2, 5, 0}, {1, 5, 1}}));
+  // Plain values are counted, not followed (a repeated call is judged only without them).
+  EXPECT_EQ(s.nodes[3].plain_args, 1);
+  EXPECT_EQ(s.nodes[4].plain_args, 1);
+  EXPECT_EQ(s.nodes[5].plain_args, 0);
 }
 
 struct LocalsTask {

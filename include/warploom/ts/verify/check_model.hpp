@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,22 +25,27 @@ constexpr std::string count_of(long long n, std::string_view noun) {
   return to_str(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-// Loops over one run-time domain that differ only in their offset, e.g. the even and the odd
-// items (0, n, 2) and (1, n, 2): same depth, same run-time end, the same positive step, starts
-// that may differ. Their trip counts are not independent — both follow from the one extent n
-// (ceil((n - start) / step) each) — so they share a scenario value. Starts and steps are taken as
-// captured, whether written ts::c<k> or as plain integers: the capture cannot tell a literal from
-// a run-time value, and loop domains already match run-time bounds by their captured values
-// (LoopKey). Steps above kMaxStridedStep keep their loops apart (the extents to try grow with the
-// step).
+// Loops over one run-time domain: the same depth and the same run-time end, positive steps, and
+// starts and steps that may differ — the even and the odd items, (0, n, 2) and (1, n, 2), or the
+// items one at a time and two at a time, (0, n) and (0, n, 2). Their trip counts are not
+// independent — all follow from the one extent n (ceil((n - start) / step) each) — so they share
+// a scenario value. Starts and steps are taken as captured, whether written ts::c<k> or as plain
+// integers: the capture cannot tell a literal from a run-time value, and loop domains already
+// match run-time bounds by their captured values (LoopKey). Steps above kMaxStridedStep keep their
+// loops apart (the extents to try grow with the step).
 inline constexpr long long kMaxStridedStep = 64;
+inline constexpr std::size_t kMaxExtentsPerValue = 4;
 constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
-  return a.depth == b.depth && !a.end.is_static && !b.end.is_static && a.end.value == b.end.value &&
-         a.step.value == b.step.value && a.step.value > 0 && a.step.value <= kMaxStridedStep;
+  auto strided = [](LoopKey const& k) {
+    return !k.end.is_static && k.step.value > 0 && k.step.value <= kMaxStridedStep;
+  };
+  return a.depth == b.depth && strided(a) && strided(b) && a.end.value == b.end.value;
 }
 
-// A domain's choices: for each value of `values` (the trip count of its lowest-offset loop),
-// the distinct vectors of trip counts, one per loop of the domain, that some extent n gives.
+// A domain's choices: for each value of `values` (the trip count of its reference loop: the
+// largest step, then the lowest start), the distinct vectors of trip counts, one per loop of the
+// domain, that some extent n gives. A loop end declared ts::multiple_of<K> restricts n to
+// multiples of K (of every K declared in the domain).
 struct DomainChoices {
   std::vector<int> keys;
   std::vector<std::vector<std::vector<int>>> by_value;  // [value index][variant][loop]
@@ -60,26 +66,54 @@ constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& 
     if (!placed) out.push_back({{k}, {}});
   }
   for (auto& d : out) {
-    if (d.keys.size() == 1) {  // a lone loop: its trip count is the value itself
+    long long multiple = 1;
+    for (int k : d.keys)
+      multiple = std::lcm(multiple, static_cast<long long>(keys[k].end.multiple));
+    if (d.keys.size() == 1 && multiple == 1) {  // a lone loop: its trip count is the value itself
       for (int v : values) d.by_value.push_back({{v}});
       continue;
     }
-    long long lo = keys[d.keys.front()].start.value;
-    for (int k : d.keys) lo = std::min(lo, keys[k].start.value);
-    long long const step = keys[d.keys.front()].step.value;
+    LoopKey ref = keys[d.keys.front()];
+    long long lo = ref.start.value;
+    for (int k : d.keys) {
+      LoopKey const& x = keys[k];
+      lo = std::min(lo, x.start.value);
+      if (x.step.value > ref.step.value ||
+          (x.step.value == ref.step.value && x.start.value < ref.start.value))
+        ref = x;
+    }
+    long long const step = ref.step.value, base = ref.start.value;
+    auto trips_at = [&](long long n) {
+      std::vector<int> trips;
+      for (int k : d.keys) {
+        long long const rest = n - keys[k].start.value, st = keys[k].step.value;
+        trips.push_back(rest > 0 ? static_cast<int>((rest + st - 1) / st) : 0);
+      }
+      return trips;
+    };
+    auto is_multiple = [&](long long n) { return (n % multiple + multiple) % multiple == 0; };
     for (int v : values) {
-      // The extents n that give the lowest-offset loop v trips: (lo + (v-1)·step, lo + v·step].
-      long long const first = v == 0 ? lo : lo + (v - 1) * step + 1, last = lo + v * step;
+      // The extents n that give the reference loop v trips: (base + (v-1)·step, base + v·step]
+      // (v = 0: from the lowest start up to base), those a declared multiple allows; when none
+      // does, the next one that does.
+      long long const first = v == 0 ? lo : base + (v - 1) * step + 1, last = base + v * step;
       std::vector<std::vector<int>> variants;
-      for (long long n = first; n <= last; ++n) {
-        std::vector<int> trips;
-        for (int k : d.keys) {
-          long long const rest = n - keys[k].start.value;
-          trips.push_back(rest > 0 ? static_cast<int>((rest + step - 1) / step) : 0);
-        }
+      long long n = first;
+      for (; n <= last; ++n) {
+        if (!is_multiple(n)) continue;
+        std::vector<int> const trips = trips_at(n);
         if (std::find(variants.begin(), variants.end(), trips) == variants.end())
           variants.push_back(trips);
       }
+      if (variants.empty()) {
+        while (!is_multiple(n)) ++n;
+        variants.push_back(trips_at(n));
+      }
+      // Large step ratios give many extents per value; the smallest and the largest two keep
+      // the cases where the other loops run fewest and most times (and the scenario count low).
+      if (variants.size() > kMaxExtentsPerValue)
+        variants.erase(variants.begin() + kMaxExtentsPerValue / 2,
+                       variants.end() - kMaxExtentsPerValue / 2);
       d.by_value.push_back(variants);
     }
   }

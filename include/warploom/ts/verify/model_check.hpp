@@ -317,6 +317,19 @@ class ModelChecker {
     return -1;
   }
 
+  // "; task `load` repeats the TMA call `put` ...": why a copy may land outside its phase, when a
+  // producer of r issues a call that repeats one of its bracket (program.hpp, same_call).
+  constexpr std::string repeated_copy_hint(int r) const {
+    for (int t = 0; t < layout_.tasks; ++t)
+      for (Step const& st : programs_[t].steps)
+        if (st.kind == StepKind::ProduceWork && st.resource == r && st.tx_units > 1)
+          return "; task `" + task_name(t) + "` repeats the TMA call `" +
+                 std::string(op_name(m_.tasks[t].schedule.nodes[st.node])) +
+                 "` in one acquire..commit bracket (the same work, iteration and arguments): a "
+                 "second copy of the same bytes, which the barrier was not armed for";
+    return {};
+  }
+
   constexpr std::string task_name(int t) const {
     return t < 0 ? std::string("?") : std::string(m_.tasks[t].spec.name);
   }
@@ -336,7 +349,9 @@ class ModelChecker {
     for (int t = 0; opt_.reduce && t < T; ++t) {
       if (done(s, t)) continue;
       Step const& st = programs_[t].steps[s[layout_.pc(t)]];
-      if (st.kind == StepKind::Local && !aliased_local(t, st)) {
+      bool const local = st.kind == StepKind::AsyncOperand ||
+                         (st.kind == StepKind::Local && !aliased_local(t, st));
+      if (local) {
         S next = s;
         ++next[layout_.pc(t)];
         push(table, next, {id, t, s[layout_.pc(t)]});
@@ -429,7 +444,8 @@ class ModelChecker {
                         : to_str(s[layout_.slot(r, i, detail::EmptyPending)]) + " of " +
                               to_str(p.consumer.size) + " consumer arrivals outstanding") +
                    ": a phase was left half done (unbalanced arrivals, or a task ends "
-                   "mid-protocol)";
+                   "mid-protocol)" +
+                   repeated_copy_hint(r);
           });
           return;
         }
@@ -443,14 +459,42 @@ class ModelChecker {
     while (n < kMaxAsyncReads && s[async_slot(t, n)] != 0) ++n;
     return n;
   }
-  // Reads in flight are coded 1 + unit * 4096 + resource * 64 + stage (0: empty slot).
-  static constexpr std::int16_t async_code(int unit, int r, int stage) {
-    return static_cast<std::int16_t>(1 + unit * 4096 + r * 64 + stage);
+  // Reads in flight are coded 1 + joined * 16384 + unit * 4096 + resource * 64 + stage (0: empty
+  // slot). A joined read (through a descriptor, StepKind::AsyncOperand) belongs to the group of
+  // the next older read of its unit, issued with it: one wgmma reads both, and they retire
+  // together.
+  static constexpr std::int16_t async_code(int unit, int r, int stage, bool joined = false) {
+    return static_cast<std::int16_t>(1 + (joined ? 16384 : 0) + unit * 4096 + r * 64 + stage);
   }
   static constexpr bool reads(std::int16_t code, int r, int stage) {
     return code != 0 && (code - 1) % 4096 == r * 64 + stage;
   }
-  static constexpr int unit_of(std::int16_t code) { return (code - 1) / 4096; }
+  static constexpr int unit_of(std::int16_t code) { return (code - 1) % 16384 / 4096; }
+  static constexpr bool joined(std::int16_t code) { return code - 1 >= 16384; }
+
+  // Puts the asynchronous read that task t's consumer work `st` (at pc) issues in flight: its
+  // stage and the stages of the descriptors set up for it (st.operands AsyncOperand steps before
+  // it), one group; false (R-D13) when the checker would follow more than it can.
+  constexpr bool start_async_read(S& s, int t, int pc, Step const& st, int id) {
+    int n = async_count(s, t);
+    if (n + 1 + st.operands > kMaxAsyncReads) {
+      report(Rule::D13_DmaOrdering, t, st.resource, st.node, id, [&] {
+        return std::string(
+            "issues more than 8 asynchronous (wgmma) reads without ts::wgmma_wait: the checker "
+            "follows at most 8 in flight (a descriptor's stage counts as one); retire some first");
+      });
+      return false;
+    }
+    s[async_slot(t, n++)] = async_code(st.unit, st.resource, st.stage);
+    int left = st.operands;
+    for (int i = pc - 1; i >= 0 && left > 0; --i) {
+      Step const& op = programs_[t].steps[i];
+      if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+      s[async_slot(t, n++)] = async_code(op.unit, op.resource, op.stage, true);
+      --left;
+    }
+    return true;
+  }
 
   // A task (`only`, or any) with an asynchronous read of (r, stage) in flight, or -1.
   constexpr int async_reader(S const& s, int r, int stage, int only = -1) const {
@@ -571,7 +615,8 @@ class ModelChecker {
             return "passes its wait on stage " + to_str(st.stage) + " while " +
                    (o >= 0 ? "task `" + task_name(o) + "` still writes it (acquired, not committed)"
                            : std::string("a TMA copy into it is still in flight")) +
-                   ": the full barrier completed early (arrival or byte counts)";
+                   ": the full barrier completed early (arrival or byte counts)" +
+                   repeated_copy_hint(r);
           });
           return false;
         }
@@ -639,8 +684,9 @@ class ModelChecker {
         if (o >= 0 || s[layout_.slot(r, st.stage, detail::InFlight)] > 0) {
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "reads stage " + to_str(st.stage) + " while " +
-                   (o >= 0 ? "task `" + task_name(o) + "` writes it"
-                           : std::string("a TMA copy into it is in flight"));
+                   (o >= 0
+                        ? "task `" + task_name(o) + "` writes it"
+                        : std::string("a TMA copy into it is in flight") + repeated_copy_hint(r));
           });
           return false;
         }
@@ -654,36 +700,30 @@ class ModelChecker {
           });
           return false;
         }
-        if (m_.resources[r].pipeline.dma_consumer()) {  // wgmma: the read stays in flight
-          int const n = async_count(s, t);
-          if (n == kMaxAsyncReads) {
-            report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
-              return std::string(
-                  "issues a ninth asynchronous (wgmma) read without ts::wgmma_wait: the checker "
-                  "follows at most 8 in flight; retire some first");
-            });
-            return false;
-          }
-          s[async_slot(t, n)] = async_code(st.unit, r, st.stage);
-        }
+        // wgmma: the read stays in flight
+        if (m_.resources[r].pipeline.dma_consumer() && !start_async_read(s, t, pc, st, id))
+          return false;
         break;
       }
+      case StepKind::AsyncOperand:  // read by the asynchronous read issued next (ConsumeWork)
+        break;
       case StepKind::Tail:
         break;
       case StepKind::AsyncWait: {
-        // Retire this unit's reads but the `keep` most recent; other units' reads stay.
-        int of_unit = 0;
-        for (int i = 0; i < kMaxAsyncReads; ++i)
-          if (s[async_slot(t, i)] != 0 && unit_of(s[async_slot(t, i)]) == st.unit) ++of_unit;
-        int retire = of_unit > st.arrivals ? of_unit - st.arrivals : 0;
+        // Retire this unit's read groups but the `keep` most recent; other units' reads stay.
+        // A joined read is in the group of the next older read of its unit.
+        std::vector<int> group(kMaxAsyncReads, 0);  // 1: the oldest group of the unit
+        int groups = 0;
+        for (int i = 0; i < kMaxAsyncReads; ++i) {
+          std::int16_t const code = s[async_slot(t, i)];
+          if (code == 0 || unit_of(code) != st.unit) continue;
+          if (!joined(code) || groups == 0) ++groups;
+          group[i] = groups;
+        }
         std::vector<std::int16_t> kept;
         for (int i = 0; i < kMaxAsyncReads; ++i) {
           std::int16_t const code = s[async_slot(t, i)];
-          if (code == 0) continue;
-          if (unit_of(code) == st.unit && retire > 0) {
-            --retire;
-            continue;
-          }
+          if (code == 0 || (unit_of(code) == st.unit && groups - group[i] >= st.arrivals)) continue;
           kept.push_back(code);
         }
         for (int i = 0; i < kMaxAsyncReads; ++i)
@@ -718,6 +758,7 @@ class ModelChecker {
                to_str(st.arrivals) + ">()";
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
+      case StepKind::AsyncOperand:
       case StepKind::Local:
         return "work()";
     }
@@ -734,6 +775,7 @@ class ModelChecker {
     switch (st.kind) {
       case StepKind::ProduceWork:
       case StepKind::ConsumeWork:
+      case StepKind::AsyncOperand:
       case StepKind::Local:  // a work, or skip() (named by its op)
         op = st.node >= 0 ? std::string(op_name(m_.tasks[task].schedule.nodes[st.node])) + "()"
                           : "work()";

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <numeric>
+#include <utility>
 #include <vector>
 
 #include "warploom/ts/model.hpp"
@@ -31,6 +33,11 @@ enum class StepKind : std::uint8_t {
   Tail,       // producer tail: wait until a stage was released (emitted at task end)
   AsyncWait,  // retire the task's asynchronous reads but the `arrivals` most recent
   Local,      // touches nothing shared: work on unpipelined resources, auxiliary work
+  // Auxiliary consumer work on a ring read asynchronously (tma_wgmma, async_tma): it sets up the
+  // stage's descriptor for the next asynchronous read of its unit the task issues, so that read
+  // (one wgmma reading A and B) also reads this stage, from its issue until a ts::wgmma_wait
+  // retires it (R-D13, R-M4). The step itself touches nothing.
+  AsyncOperand,
 };
 
 struct Step {
@@ -43,6 +50,8 @@ struct Step {
   int tx_units = 0;  // TMA: transaction groups the acquire arms / the work starts (the last
                      // work of the acquire..commit bracket only)
   int unit = 0;      // AsyncWait and asynchronous consumer work: the AsyncReader
+  int operands = 0;  // asynchronous consumer work: the AsyncOperand steps before it whose
+                     // stages it reads too (the latest `operands` of its unit)
 };
 
 // Which stage a task owns between acquire..commit (producer) or wait..release (consumer).
@@ -105,6 +114,9 @@ constexpr LoopKeys loop_keys(ManagerModel const& m) {
         out.keys.push_back(k);
         found = static_cast<int>(out.keys.size()) - 1;
       }
+      // A promise made by one loop over the domain holds for all (ts::multiple_of).
+      Bound& end = out.keys[found].end;
+      end.multiple = static_cast<int>(std::lcm(end.multiple, k.end.multiple));
       node_key[i] = found;
     }
     out.node_key.push_back(node_key);
@@ -130,6 +142,26 @@ constexpr int agent_arrivals(CooperativeGroup g, int warps) {
   return g.agent == Agent::Warp ? warps : warps * kThreadsPerWarp;
 }
 
+// Whether work calls `a` and `b` are the same call: one work of one resource, no plain
+// arguments, and the same data-flow source for every argument. A work is a function of its stage
+// info and its arguments, so in one loop iteration two such calls do the same: on a TMA ring,
+// copy the same bytes into the stage.
+constexpr bool same_call(Schedule const& s, int a, int b) {
+  Node const& x = s.nodes[a];
+  Node const& y = s.nodes[b];
+  if (x.label != y.label || x.resource != y.resource || x.plain_args != 0 || y.plain_args != 0)
+    return false;
+  for (DataEdge const& e : s.edges) {
+    if (e.arg < 0 || (e.to != a && e.to != b)) continue;
+    int const other = e.to == a ? b : a;
+    bool found = false;
+    for (DataEdge const& f : s.edges)
+      found = found || (f.to == other && f.arg == e.arg && f.from == e.from);
+    if (!found) return false;
+  }
+  return true;
+}
+
 }  // namespace detail
 
 constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const& loop_keys,
@@ -137,12 +169,16 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
   TaskModel const& t = m.tasks[task];
   Schedule const& s = t.schedule;
   std::vector<int> const& keys = loop_keys.node_key[task];
-  std::vector<int> const ops = flatten_with(s, [&](int node) {
-    Node const& n = s.nodes[node];
-    if (keys[node] >= 0) return sc.trips(keys[node]);
-    long long const c = static_trip_count(n);
-    return static_cast<int>(c);
-  });
+  std::vector<int> stamps;  // [k]: ops[k]'s loop-iteration stamp
+  std::vector<int> const ops = flatten_with(
+      s,
+      [&](int node) {
+        Node const& n = s.nodes[node];
+        if (keys[node] >= 0) return sc.trips(keys[node]);
+        long long const c = static_trip_count(n);
+        return static_cast<int>(c);
+      },
+      &stamps);
   int const num_res = static_cast<int>(m.resources.size());
   // Cursors as on the device (device/context.hpp): acquire and wait always; commit and release
   // separately under advance_on_acquire / advance_on_wait, with the stage a work owns being the
@@ -159,9 +195,17 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
   // complete between a stage's A and B loads, which the hardware cannot do: the bytes of both are
   // armed).
   std::vector<int> last_copy(num_res, -1);
+  // The bracket's copies as (node, stamp), and how many of them repeat an earlier one: the same
+  // call in the same iteration copies the same bytes again, a transaction group the acquire did
+  // not arm (its bytes are one stage's, R-D16), so the phase completes with a copy still landing.
+  std::vector<std::vector<std::pair<int, int>>> copies(num_res);
+  std::vector<int> repeats(num_res, 0);
+  // Descriptors set up (AsyncOperand) since the task's last asynchronous read, per unit.
+  std::vector<int> pending_operands(3, 0);
   Program p;
   int const warps = t.spec.num_warps;
-  for (int id : ops) {
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    int const id = ops[k];
     Node const& n = s.nodes[id];
     Step st{};
     st.node = id;
@@ -175,7 +219,8 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     }
     bool const valid = n.resource >= 0 && n.resource < num_res;
     PipelineConfig const cfg = valid ? m.resources[n.resource].pipeline : PipelineConfig{};
-    if (!cfg.enabled() || (n.op == OpKind::Work && is_auxiliary(n.role))) {
+    bool const operand = n.op == OpKind::Work && n.role == Role::ConsumerAux && cfg.dma_consumer();
+    if (!cfg.enabled() || (n.op == OpKind::Work && is_auxiliary(n.role) && !operand)) {
       st.kind = StepKind::Local;
       p.steps.push_back(st);
       continue;
@@ -197,6 +242,8 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         st = {StepKind::Acquire,         id, r, acq[r].index, acq[r].parity, tma_units,
               cfg.tma_producer() ? 1 : 0};
         last_copy[r] = -1;
+        copies[r].clear();
+        repeats[r] = 0;
         if (cfg.advance_on_acquire) {
           owned_p[r] = acq[r];
           detail::advance(acq[r], S);
@@ -233,16 +280,34 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       case OpKind::AsyncWait:
         break;
       case OpKind::Work:
-        if (is_producer_side(n.role)) {
+        if (operand) {
+          st = {StepKind::AsyncOperand, id, r, consumer_stage.index,
+                consumer_stage.parity,  0,  0, static_cast<int>(cfg.async_reader())};
+          ++pending_operands[st.unit];
+        } else if (is_producer_side(n.role)) {
           st = {StepKind::ProduceWork,     id, r, producer_stage.index, producer_stage.parity, 0,
                 cfg.tma_producer() ? 1 : 0};
           if (cfg.tma_producer()) {
+            for (auto const& c : copies[r]) {
+              if (c.second == stamps[k] && detail::same_call(s, c.first, id)) {
+                ++repeats[r];
+                break;
+              }
+            }
+            copies[r].push_back({id, stamps[k]});
             if (last_copy[r] >= 0) p.steps[last_copy[r]].tx_units = 0;
             last_copy[r] = static_cast<int>(p.steps.size());
+            st.tx_units = 1 + repeats[r];
           }
-        } else
+        } else {
+          int const unit = static_cast<int>(cfg.async_reader());
           st = {StepKind::ConsumeWork, id, r, consumer_stage.index,
-                consumer_stage.parity, 0,  0, static_cast<int>(cfg.async_reader())};
+                consumer_stage.parity, 0,  0, unit};
+          if (cfg.dma_consumer()) {
+            st.operands = pending_operands[unit];
+            pending_operands[unit] = 0;
+          }
+        }
         break;
     }
     p.steps.push_back(st);

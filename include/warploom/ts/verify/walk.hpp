@@ -44,6 +44,7 @@ struct LoopPosition {
   int loop = -1;
   int iteration = 0;
   int trips = 0;
+  int stamp = 0;  // this iteration's number among every loop iteration the execution runs
 };
 
 constexpr bool guard_holds(Node const& g, std::vector<LoopPosition> const& where) {
@@ -66,13 +67,17 @@ constexpr bool guard_holds(Node const& g, std::vector<LoopPosition> const& where
   return false;  // guard outside its loop (R-B6): never runs
 }
 
+// `stamps`, when given, receives for each op the stamp of its innermost loop's iteration (0
+// outside loops): two ops with one stamp run in the same iteration of the same loop.
 template <class TripsOf>
 constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of,
-                            std::vector<LoopPosition>& where, std::vector<int>& out) {
+                            std::vector<LoopPosition>& where, std::vector<int>& out,
+                            std::vector<int>* stamps, int& iterations) {
   Node const& n = s.nodes[node];
   switch (n.kind) {
     case NodeKind::Op:
       out.push_back(node);
+      if (stamps) stamps->push_back(where.empty() ? 0 : where.back().stamp);
       return;
     case NodeKind::Local:
       return;
@@ -84,10 +89,11 @@ constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of
       break;
     case NodeKind::Loop: {
       int const trips = trips_of(node);
-      where.push_back({node, 0, trips});
+      where.push_back({node, 0, trips, 0});
       for (int i = 0; i < trips; ++i) {
         where.back().iteration = i;
-        for (int c : n.children) flatten_into(s, c, trips_of, where, out);
+        where.back().stamp = ++iterations;
+        for (int c : n.children) flatten_into(s, c, trips_of, where, out, stamps, iterations);
       }
       where.pop_back();
       return;
@@ -95,17 +101,20 @@ constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of
     case NodeKind::Root:
       break;
   }
-  for (int c : n.children) flatten_into(s, c, trips_of, where, out);
+  for (int c : n.children) flatten_into(s, c, trips_of, where, out, stamps, iterations);
 }
 
 }  // namespace detail
 
 // The op nodes one execution visits, in order; `trips_of(loop_node)` gives each loop's trip count.
+// `stamps`, when given, receives each op's loop-iteration stamp (see detail::flatten_into).
 template <class TripsOf>
-constexpr std::vector<int> flatten_with(Schedule const& s, TripsOf const& trips_of) {
+constexpr std::vector<int> flatten_with(Schedule const& s, TripsOf const& trips_of,
+                                        std::vector<int>* stamps = nullptr) {
   std::vector<int> out;
   std::vector<detail::LoopPosition> where;
-  detail::flatten_into(s, 0, trips_of, where, out);
+  int iterations = 0;
+  detail::flatten_into(s, 0, trips_of, where, out, stamps, iterations);
   return out;
 }
 

@@ -162,6 +162,57 @@ TEST(ModelCheck, LoopsOverOneDomainWithOtherOffsetsShareTheExtent) {
   EXPECT_TRUE(one_less);
 }
 
+// One task over the items one at a time, (0, n, 1), another two at a time, (0, n, 2): one domain.
+// Any extent may be odd, where the second runs ceil(n / 2) times; a promise that the extent is even
+// (ts::multiple_of<2>, here on the step-2 loop only) makes every scenario an even extent.
+TEST(ModelCheck, LoopsOverOneDomainWithOtherStepsShareTheExtent) {
+  auto task_looping_by = [](long long step, int multiple) {
+    ts::TaskModel t;
+    ts::Node loop;
+    loop.kind = ts::NodeKind::Loop;
+    loop.parent = 0;
+    loop.start = {true, 0};
+    loop.end = {.is_static = false, .value = 0, .multiple = multiple};
+    loop.step = {true, step};
+    t.schedule.add(loop);
+    return t;
+  };
+  for (int const multiple : {1, 2}) {
+    ts::ManagerModel m;
+    m.tasks = {task_looping_by(1, 1), task_looping_by(2, multiple)};
+    bool odd = false;
+    for (auto const& sc : ts::verify::scenarios_of(m)) {
+      ASSERT_EQ(sc.runtime_trips.size(), 2u);
+      int const ones = sc.runtime_trips[0], twos = sc.runtime_trips[1];
+      EXPECT_EQ(twos, (ones + 1) / 2) << ones << " and " << twos << " trips";
+      odd = odd || ones % 2 == 1;
+    }
+    EXPECT_EQ(odd, multiple == 1);
+  }
+}
+
+// With a large step ratio, (0, n) against (0, n, 8), each trip count of the step-8 loop comes from
+// 8 extents; the smallest two and the largest two of them are tried.
+TEST(ModelCheck, LargeStepRatiosTryTheExtremeExtentsOfEachValue) {
+  ts::ManagerModel m;
+  for (long long step : {1, 8}) {
+    ts::TaskModel t;
+    ts::Node loop;
+    loop.kind = ts::NodeKind::Loop;
+    loop.parent = 0;
+    loop.start = {true, 0};
+    loop.end = {false, 0};
+    loop.step = {true, step};
+    t.schedule.add(loop);
+    m.tasks.push_back(t);
+  }
+  std::vector<std::vector<int>> trips;
+  for (auto const& sc : ts::verify::scenarios_of(m)) trips.push_back(sc.runtime_trips);
+  // The step-8 loop runs 0, 1 and 2 times (no pipeline, so stages + 1 adds no value).
+  EXPECT_EQ(trips, (std::vector<std::vector<int>>{
+                       {0, 0}, {1, 1}, {2, 1}, {7, 1}, {8, 1}, {9, 2}, {10, 2}, {15, 2}, {16, 2}}));
+}
+
 // The reduced search reaches the unreduced verdict with fewer states (the corpus test checks
 // every entry). The GEMM-shaped manager is out of reach unreduced: it passes 4M states in a
 // scenario.

@@ -88,6 +88,16 @@ TEST(VerifyWalk, OuterLoopBlocksInsideAnInnerLoopFollowTheOuterIteration) {
   EXPECT_EQ(verify::flatten(s.s, 0), (std::vector<int>{y, y, x, y, x, y}));
 }
 
+TEST(VerifyWalk, StampsTellTheIterationOfTheInnermostLoop) {
+  Blocks st(fixed(2));
+  std::vector<int> stamps;
+  std::vector<int> const ops = verify::flatten_with(
+      st.s.s, [&](int node) { return verify::trip_count(st.s.s.nodes[node], 0); }, &stamps);
+  ASSERT_EQ(ops, (std::vector<int>{st.a, st.b, st.c, st.c, st.d, st.e}));
+  // a and e outside the loop; b c in the first iteration, c d in the second.
+  EXPECT_EQ(stamps, (std::vector<int>{0, 1, 1, 2, 2, 0}));
+}
+
 TEST(VerifyWalk, BlocksOutsideTheirLoopNeverRunAndLocalsAreNotOps) {
   ScheduleBuilder s;
   int loop = s.loop(0, fixed(0), fixed(2), fixed(1));
