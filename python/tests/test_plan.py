@@ -388,6 +388,20 @@ def test_torch_tensors_on_their_stream_are_read_as_views(monkeypatch):
     assert not (a.exported or b.exported or d.exported)
 
 
+def test_a_torch_tensor_the_binding_cannot_read_goes_through_dlpack(monkeypatch):
+    # A dtype outside torch's table (or a layout other than strided): the binding hands the tensor
+    # back to its DLPack export (here a stand-in that records being asked, then refuses).
+    current = type("Stream", (), {"cuda_stream": 4242})()
+    cuda = type("Cuda", (), {"current_stream": staticmethod(lambda device: current)})
+    torch = type("Torch", (), {"cuda": cuda, "strided": object(), "float16": object()})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    a = _FakeTorchTensor(torch, (64, 64), object())  # a dtype the table lacks
+    b, d = (_FakeTorchTensor(torch, (64, 64), torch.float16) for _ in range(2))
+    with pytest.raises(AssertionError, match="the view path exports nothing"):
+        plan(element="f16", layout=Row).run(a, b, None, d)
+    assert a.exported and not b.exported
+
+
 def test_tensors_given_to_the_plan_are_the_runs_defaults():
     a, d = DlpackTensor((64, 64)), DlpackTensor((64, 64))
     p = plan(A=a, B=a, D=d)
