@@ -1,6 +1,7 @@
 // src/gemm/grouped_gemm.cpp — gemm::grouped_gemm (warploom/gemm.hpp): every group checked as gemm()
 // checks one, then one grouped-kernel launch per configuration and gemm() for the rest.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -19,7 +20,12 @@ struct Launch {
   sm90::KernelConfig config;
   GemmTuning tuning;
   std::vector<GemmArguments> groups;  // resolved, row-major D
+  std::int64_t tiles = 0;             // their output tiles of 64 x 64
 };
+
+// The grouped kernel walks the tiles of all its groups with one 32-bit index, as gemm()'s kernels
+// walk one problem's: the same bound, 2^30 tiles of 64 x 64, for the groups of one launch.
+constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
 
 bool is_fp8(ScalarType t) {
   return t == ScalarType::E4M3 || t == ScalarType::E5M2;
@@ -73,6 +79,13 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
       while (it != launches.end() && !(it->config == candidate.config)) ++it;
       if (it == launches.end()) it = launches.insert(it, std::move(candidate));
       it->groups.push_back(r);
+      it->tiles += ((std::int64_t{r.m} + 63) / 64) * ((std::int64_t{r.n} + 63) / 64);
+      if (it->tiles > kMaxTiles)
+        throw std::invalid_argument(fmt::format(
+            "the groups up to this one make {} output tiles of 64 x 64 in one launch of the "
+            "grouped kernel, more than 2^30: it counts the tiles of all its groups in 32 bits "
+            "(split the groups over several calls)",
+            it->tiles));
     });
   }
   // The driver's verdicts on the pointers last: every argument is known good by then.

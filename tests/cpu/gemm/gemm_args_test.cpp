@@ -1187,5 +1187,27 @@ TEST(GroupedGemm, EveryGroupIsCheckedFirstAndNamed) {
             std::string::npos);
 }
 
+// One launch counts the tiles of all its groups in 32 bits: groups each within gemm()'s bound that
+// together pass 2^30 tiles of 64 x 64 are refused, naming the group that crossed it.
+TEST(GroupedGemm, TheTilesOfOneLaunchFitThirtyBits) {
+  GemmArguments big = valid();
+  big.m = 1 << 18;  // 2^12 x 2^14 = 2^26 tiles of 64 x 64 per group; D's one batch 2^39 bytes
+  big.n = 1 << 20;
+  big.k = 64;
+  std::vector<GemmArguments> groups(17, big);
+  for (std::size_t i = 0; i < groups.size(); ++i) {  // operands 2^44 bytes apart, none shared
+    groups[i].a.data = fake(3 * i + 1);
+    groups[i].b.data = fake(3 * i + 2);
+    groups[i].d = const_cast<void*>(fake(3 * i + 3));
+  }
+  EXPECT_NE(invalid_argument_message([&] {
+              grouped_gemm(groups.data(), groups.size(), nullptr,
+                           {.kernel = GemmKernel::TensorCore});
+            })
+                .find("grouped_gemm: groups[16]: the groups up to this one make 1140850688 output "
+                      "tiles"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace warploom::gemm
