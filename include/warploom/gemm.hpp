@@ -234,6 +234,8 @@ void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning t
 // per configuration; the other groups run one gemm() each. All on `stream`, in no particular order
 // among groups: no group's D may overlap another group's operands. `tuning` as gemm()'s; the
 // grouped kernel runs 1x1 clusters, and for design Auto the ping-pong design (128 x 128 tiles).
+// One launch's groups hold at most 2^30 tiles of 64 x 64 together (its tile index is 32-bit); the
+// group that crosses it is refused by name.
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream = nullptr,
                   GemmTuning tuning = {});
 
