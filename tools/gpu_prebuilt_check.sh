@@ -76,7 +76,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan gemm-edges bench ncu host-costs python python-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped gemm-edges bench bench-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -106,9 +106,14 @@ want scalars && run scalars 240 "$T/gemm_test" --gtest_filter="$scalar_tests"
 want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 want grouped && run grouped 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*'
-# Its two measurements (the seed's 50 problems, an MoE layer) against torch, in Python.
-want grouped-bench && run grouped-bench 180 env PYTHONPATH="$PWD/build/python-site" \
-  python3 bench/python/grouped.py --json "$OUT/grouped.json"
+# Its two measurements in C++ (the seed's 50 problems, an MoE layer), against gemm() and cuBLAS
+# per group and cuBLAS's own grouped call.
+if want bench-grouped; then
+  run bench-grouped-seed 150 "$B/warploom" bench grouped --shapes 50x1024 --dtype fp16 \
+    --layout tt --mix seed --reps 20 --json "$OUT/grouped_seed.json"
+  run bench-grouped-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
+    --layout tn --mix moe --reps 20 --json "$OUT/grouped_moe.json"
+fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
@@ -141,6 +146,9 @@ want python && run python "${PYTHON_LIMIT:-420}" env BUILD="$BUILD" OUT="$python
 # (the package tools/python_gpu_check.sh installed into build/python-site).
 want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/linear_and_overhead.py --json "$OUT/linear_and_overhead.json"
+# The grouped GEMM against torch (the seed's problems, an MoE layer against torch._grouped_mm).
+want grouped-bench && run grouped-bench 180 env PYTHONPATH="$PWD/build/python-site" \
+  python3 bench/python/grouped.py --json "$OUT/grouped.json"
 # The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
 # synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
 # "sanitizers-ops": the plan API's runs only (the kernels' own tests unchanged).
