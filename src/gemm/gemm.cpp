@@ -241,10 +241,6 @@ bool is_16_bit(ScalarType t) {
   return t == ScalarType::F16 || t == ScalarType::BF16;
 }
 
-bool is_fp8(ScalarType t) {
-  return t == ScalarType::E4M3 || t == ScalarType::E5M2;
-}
-
 std::string input_type_violation(ScalarType a) {
   if (is_16_bit(a) || is_fp8(a)) return "";
   return "a.type = " + std::string(to_string(a)) +
@@ -636,6 +632,10 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
                            e.pre_activation.data != nullptr;
   bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
   return large_output || second_pass ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+}
+
+bool is_fp8(ScalarType t) {
+  return t == ScalarType::E4M3 || t == ScalarType::E5M2;
 }
 
 void check_tuning(GemmTuning const& tuning) {

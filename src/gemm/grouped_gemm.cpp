@@ -27,10 +27,6 @@ struct Launch {
 // walk one problem's: the same bound, 2^30 tiles of 64 x 64, for the groups of one launch.
 constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
 
-bool is_fp8(ScalarType t) {
-  return t == ScalarType::E4M3 || t == ScalarType::E5M2;
-}
-
 // The grouped kernel's configuration for resolved, row-major-D arguments `r`, or none for a group
 // it does not run (the SIMT kernel's, several batches, an fp8 D with its scale and amax).
 bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const& tuning,

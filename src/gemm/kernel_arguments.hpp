@@ -25,6 +25,9 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
 // pointer the driver cannot classify is left to the launch.
 void check_device_pointers(GemmArguments const& r);
 
+// Whether `t` is an fp8 type (e4m3, e5m2).
+bool is_fp8(ScalarType t);
+
 // Throws std::invalid_argument naming the first field of `tuning` out of its range (gemm()'s
 // checks, before any argument's).
 void check_tuning(GemmTuning const& tuning);
