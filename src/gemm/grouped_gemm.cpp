@@ -2,8 +2,10 @@
 // checks one, then one grouped-kernel launch per configuration and gemm() for the rest.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -43,19 +45,15 @@ bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const&
 
 }  // namespace
 
-void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,
-                  GemmTuning tuning) {
-  check_tuning(tuning);
-  if (count > 0 && groups == nullptr)
-    throw std::invalid_argument(
-        fmt::format("grouped_gemm: groups is null with count = {}: give count groups", count));
-  std::span<GemmArguments const> const all(groups, count);
+void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
+                        GemmTuning const& tuning,
+                        std::function<std::string(std::size_t)> const& group_name) {
   // Named by its group: an error of group i's arguments.
-  auto const for_group = [](std::size_t i, auto&& check) {
+  auto const for_group = [&](std::size_t i, auto&& check) {
     try {
       check();
     } catch (std::invalid_argument const& e) {
-      throw std::invalid_argument(fmt::format("grouped_gemm: groups[{}]: {}", i, e.what()));
+      throw std::invalid_argument(group_name(i) + e.what());
     }
   };
   std::vector<Launch> launches;
@@ -89,6 +87,16 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
   // Every group checked: none is enqueued before all are known good.
   for (Launch const& l : launches) sm90::grouped_instance_for(l.config)(l.groups, l.tuning, stream);
   for (std::size_t i : singles) gemm(all[i], stream, tuning);
+}
+
+void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,
+                  GemmTuning tuning) {
+  check_tuning(tuning);
+  if (count > 0 && groups == nullptr)
+    throw std::invalid_argument(
+        fmt::format("grouped_gemm: groups is null with count = {}: give count groups", count));
+  grouped_gemm_named({groups, count}, stream, tuning,
+                     [](std::size_t i) { return fmt::format("grouped_gemm: groups[{}]: ", i); });
 }
 
 }  // namespace warploom::gemm

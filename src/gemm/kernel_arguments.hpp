@@ -6,6 +6,11 @@
 // exactly the arguments gemm() would.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+
 #include "warploom/gemm.hpp"
 
 namespace warploom::gemm {
@@ -31,5 +36,12 @@ bool is_fp8(ScalarType t);
 // Throws std::invalid_argument naming the first field of `tuning` out of its range (gemm()'s
 // checks, before any argument's).
 void check_tuning(GemmTuning const& tuning);
+
+// grouped_gemm on checked `tuning`, each refusal of group i prefixed with group_name(i): for
+// callers that name their groups otherwise (ops::GroupedGemm, by their place among its caller's
+// groups, empty ones included).
+void grouped_gemm_named(std::span<GemmArguments const> groups, cudaStream_t stream,
+                        GemmTuning const& tuning,
+                        std::function<std::string(std::size_t)> const& group_name);
 
 }  // namespace warploom::gemm

@@ -1,10 +1,14 @@
 // src/ops/grouped_gemm.cpp — ops::GroupedGemm (warploom/ops/grouped_gemm.hpp).
 #include "warploom/ops/grouped_gemm.hpp"
 
+#include <cstddef>
+#include <span>
 #include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
+
+#include "kernel_arguments.hpp"
 
 namespace warploom::ops {
 namespace {
@@ -38,6 +42,18 @@ auto for_group(std::size_t i, Check&& check) {
   }
 }
 
+// make(group) for each non-empty group, checked and named by for_group, with its place.
+template <class Make>
+GroupedGemm::Arguments each_group(std::span<GemmGroup const> groups, Make&& make) {
+  GroupedGemm::Arguments out;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (computes_nothing(groups[i])) continue;
+    out.args.push_back(for_group(i, [&] { return make(groups[i]); }));
+    out.index.push_back(i);
+  }
+  return out;
+}
+
 }  // namespace
 
 GroupedGemm::GroupedGemm(GemmOptions const& options) : plan_(options) {}
@@ -51,15 +67,8 @@ std::string GroupedGemm::describe() const {
 
 GroupedGemm::Arguments GroupedGemm::arguments(std::span<GemmGroup const> groups, float alpha,
                                               float beta) const {
-  Arguments out;
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    GemmGroup const& g = groups[i];
-    if (computes_nothing(g)) continue;
-    out.args.push_back(
-        for_group(i, [&] { return plan_.arguments(g.a, g.b, g.c, g.d, alpha, beta); }));
-    out.index.push_back(i);
-  }
-  return out;
+  return each_group(
+      groups, [&](GemmGroup const& g) { return plan_.arguments(g.a, g.b, g.c, g.d, alpha, beta); });
 }
 
 void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta,
@@ -73,31 +82,14 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
     (void)arguments(groups, alpha, beta);
     throw;
   }
-  Arguments checked;
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    GemmGroup const& g = groups[i];
-    if (computes_nothing(g)) continue;
-    checked.args.push_back(
-        for_group(i, [&] { return plan_.run_arguments(g.a, g.b, g.c, g.d, alpha, beta); }));
-    checked.index.push_back(i);
-  }
-  try {
-    gemm::grouped_gemm(checked.args.data(), checked.args.size(), stream, plan_.run_tuning());
-  } catch (std::invalid_argument const& e) {
-    // Only the driver's verdicts are left (a host pointer): grouped_gemm names the group by its
-    // place among the non-empty ones; name it by its place among `groups`.
-    std::string message = e.what();
-    std::size_t j = 0;
-    std::string const prefix = "grouped_gemm: groups[";
-    if (message.rfind(prefix, 0) == 0) {
-      std::size_t const close = message.find("]: ", prefix.size());
-      j = std::stoul(message.substr(prefix.size(), close - prefix.size()));
-      message = message.substr(close + 3);
-    }
-    throw std::invalid_argument(fmt::format("GroupedGemm: groups[{}]: Gemm.run: {}",
-                                            j < checked.index.size() ? checked.index[j] : j,
-                                            message));
-  }
+  Arguments const checked = each_group(groups, [&](GemmGroup const& g) {
+    return plan_.run_arguments(g.a, g.b, g.c, g.d, alpha, beta);
+  });
+  // What is left to refuse (a host pointer, too many tiles for one launch) is named by the group's
+  // place among `groups`, as the plan's own run() words it.
+  gemm::grouped_gemm_named(checked.args, stream, plan_.run_tuning(), [&](std::size_t j) {
+    return fmt::format("GroupedGemm: groups[{}]: Gemm.run: ", checked.index[j]);
+  });
 }
 
 }  // namespace warploom::ops
