@@ -102,12 +102,6 @@ TorchTypes& torch_types() {
   return *t;
 }
 
-// The tag the Python side puts in place of a torch tensor's descriptor.
-nb::handle torch_tag() {
-  static nb::handle const tag = PyUnicode_InternFromString("warploom.torch-view");
-  return tag;
-}
-
 // A tagged torch tensor's DLTensor fields, or false when the view does not describe it (a dtype
 // outside the table, a layout other than strided): the caller exports it through DLPack instead.
 bool describe_torch(nb::handle x, char const* name, Described& d) {
@@ -148,7 +142,7 @@ Described describe_tagged(nb::handle x, char const* name, nb::object& exported) 
 Described describe(nb::handle operand, char const* name, nb::object& exported) {
   nb::tuple pair = nb::borrow<nb::tuple>(operand);
   nb::handle descriptor = pair[1];
-  if (descriptor.is(torch_tag())) return describe_tagged(pair[0], name, exported);
+  if (descriptor.is(torch_view_tag())) return describe_tagged(pair[0], name, exported);
   std::optional<std::uint8_t> retype;
   if (nb::isinstance<nb::tuple>(descriptor)) {
     nb::tuple retyped = nb::borrow<nb::tuple>(descriptor);
@@ -324,7 +318,8 @@ void register_torch(nb::object dtypes, nb::object strided, nb::object fallback) 
 }
 
 nb::handle torch_view_tag() {
-  return torch_tag();
+  static nb::handle const tag = PyUnicode_InternFromString("warploom.torch-view");
+  return tag;
 }
 
 }  // namespace warploom::python

@@ -112,8 +112,7 @@ def _not_a_tensor(x, name):
     )
 
 
-_TORCH = None  # the torch module whose types warploom._core has (register_torch)
-_TAG = [None]  # warploom._core.TORCH_VIEW, once registered
+_TORCH = (None, None)  # (the torch module warploom._core has the types of, _core.TORCH_VIEW)
 
 
 def _torch_tag(torch):
@@ -124,14 +123,13 @@ def _torch_tag(torch):
     another layout, a dtype outside the table, which DLPack exports or refuses with torch's own
     message) are handed to the binding the first time."""
     global _TORCH
-    if _TORCH is not torch:
+    if _TORCH[0] is not torch:
         from . import _core  # not at import: the CPU tests import this module without the binding
         _core.register_torch({getattr(torch, name): code
                               for name, code in _TORCH_DLPACK_TYPES.items() if hasattr(torch, name)},
                              getattr(torch, "strided", None), lambda x: _dlpack(x, stream=-1))
-        _TORCH = torch
-        _TAG[0] = _core.TORCH_VIEW
-    return _TAG[0]
+        _TORCH = (torch, _core.TORCH_VIEW)
+    return _TORCH[1]
 
 
 def run_operand(x, name, handle, owner=None):
