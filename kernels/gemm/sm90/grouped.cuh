@@ -162,19 +162,11 @@ struct SetupParams {
   GroupProblem<typename G::Cfg> problems[kSetupChunk<G>];
 };
 
-// The (rows, K, 1) view of an operand as its TMA descriptor sees it (kernel.cuh's
-// operand_tensor, for one batch).
+// The (rows, K, 1) view of one problem's operand as its TMA descriptor sees it: kernel.cuh's
+// operand_tensor of one batch (a batch stride of 0 gives that of one packed batch).
 template <bool kKMajor, class T>
 WL_DEVICE auto operand_view(void const* data, int rows, int k, std::int64_t ld) {
-  using namespace cute;
-  auto const* ptr = static_cast<T const*>(data);
-  std::int64_t const batch_stride = ld * (kKMajor ? rows : k);
-  auto const shape = make_shape(rows, k, 1);
-  if constexpr (kKMajor) {
-    return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, batch_stride)));
-  } else {
-    return make_tensor(ptr, make_layout(shape, make_stride(_1{}, ld, batch_stride)));
-  }
+  return operand_tensor<kKMajor, T>(Matrix{.data = data, .ld = ld, .batch_stride = 0}, rows, k, 1);
 }
 
 // Rewrites descriptor `desc` (in global memory) for `data`, with the extents and byte strides

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
 // Its batch stride is then that of one packed batch, as for batch == 1 (src/gemm/gemm.cpp's
 // tma_violation checks it).
 template <bool kKMajor, class T>
-auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
+WL_HOST_DEVICE auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
   using namespace cute;
   std::int64_t const ld = x.ld;
   bool const broadcast = x.batch_stride == 0;
