@@ -76,7 +76,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped gemm-edges bench bench-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped gemm-edges bench bench-grouped ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -113,6 +113,15 @@ if want bench-grouped; then
     --layout tt --mix seed --reps 20 --json "$OUT/grouped_seed.json"
   run bench-grouped-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
     --layout tn --mix moe --reps 20 --json "$OUT/grouped_moe.json"
+fi
+# Nsight Compute on the seed's grouped launch: the setup kernel and the grouped kernel, each one's
+# time, occupancy and stall reasons (where the launch's microseconds go).
+if want ncu-grouped; then
+  run ncu-grouped 180 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
+    --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+    -k regex:grouped --launch-count 4 -o "$OUT/grouped_seed" -f "$B/warploom" bench grouped \
+    --shapes 50x1024 --dtype fp16 --layout tt --mix seed --providers warploom --reps 1 --no-check
+  run ncu-grouped-details 60 ncu -i "$OUT/grouped_seed.ncu-rep" --page details
 fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
