@@ -86,6 +86,7 @@ std::map<std::string, std::string> family_parameters(h::PlanFamily const& family
   if (!o.dtype.empty()) given["dtype"] = o.dtype;
   if (!o.layout.empty()) given["layout"] = o.layout;
   if (!o.epilogue.empty()) given["epilogue"] = o.epilogue;
+  if (!o.mix.empty()) given["mix"] = o.mix;
   std::map<std::string, std::string> out;
   for (h::FamilyParameter const& p : family.parameters) {
     auto const g = given.find(p.name);
@@ -254,17 +255,20 @@ bool write_charts(std::string const& prefix, h::PlanFamily const& family,
 }  // namespace
 
 void add_bench_options(CLI::App& b, BenchOptions& o) {
-  b.add_option("family", o.family, "what to benchmark (copy, gemm)")->required();
+  b.add_option("family", o.family, "what to benchmark (copy, gemm, grouped)")->required();
   b.add_option("--shapes", o.shapes,
                "comma list of shapes, each the family's extents joined by 'x' (copy: bytes; "
-               "gemm: MxNxK)")
+               "gemm: MxNxK; grouped: GROUPSxSIZE)")
       ->required();
   b.add_option("--providers", o.providers,
                "comma list of providers, or `all` (default: the family's, but for the slow ones "
                "`warploom list` marks)");
-  b.add_option("--dtype", o.dtype, "gemm: input type, bf16 (default), fp16, e4m3 or e5m2");
+  b.add_option("--dtype", o.dtype, "gemm, grouped: input type, bf16 (default), fp16, e4m3 or e5m2 (gemm)");
   b.add_option("--layout", o.layout,
-               "gemm: BLAS layout letters of A and B, tn (default), nn, nt, tt");
+               "gemm, grouped: BLAS layout letters of A and B, tn (default), nn, nt, tt (gemm)");
+  b.add_option("--mix", o.mix,
+               "grouped: how the groups' extents are drawn, seed (default: M, N, K from "
+               "{128 ... SIZE}) or moe (M_i from {256 ... 2048}, N = K = SIZE)");
   b.add_option("--epilogue", o.epilogue,
                "gemm: fused after the GEMM, none (default), bias, bias_relu, bias_gelu, "
                "bias_gelu_tanh, bias_silu (a bias per column of D, then the activation)");
