@@ -13,10 +13,12 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
+#include <utility>  // std::pair, std::forward
 
 #include <cuda_runtime_api.h>
 
@@ -70,10 +72,43 @@ cudaLaunchConfig_t cluster_launch_config(dim3 grid, cudaStream_t stream,
   return config;
 }
 
+// What a launch asks of the runtime about one kernel on the current device, asked once: the
+// attribute call and the occupancy query cost a launch about as much as the launch itself (a
+// per-call budget of a few microseconds, issue 13). Keyed by the kernel's address and the device
+// (an attribute is per device); kernels stay loaded for the process (JIT libraries are never
+// unloaded), so an address names one kernel. A failed query is not remembered.
+struct KernelFacts {
+  bool smem_allowed = false;
+  int max_active_clusters = -1;  // -1: not asked yet
+};
+struct KernelFactsTable {
+  std::mutex mutex;
+  std::map<std::pair<void const*, int>, KernelFacts> facts;
+};
+inline KernelFactsTable& kernel_facts_table() {
+  static KernelFactsTable table;
+  return table;
+}
+// `update` completes kernel's facts on the current device (under the table's lock); returns them.
+template <class Update>
+KernelFacts kernel_facts(void const* kernel, Update&& update) {
+  int device = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  KernelFactsTable& table = kernel_facts_table();
+  std::lock_guard const lock(table.mutex);
+  KernelFacts& f = table.facts[{kernel, device}];
+  update(f);
+  return f;
+}
+
 template <class Manager, class... Params>
 void allow_dynamic_smem(void (*kernel)(Params...)) {
-  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Manager::smem_bytes)));
+  kernel_facts(reinterpret_cast<void const*>(kernel), [&](KernelFacts& f) {
+    if (f.smem_allowed) return;
+    WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(Manager::smem_bytes)));
+    f.smem_allowed = true;
+  });
 }
 
 }  // namespace detail
@@ -135,12 +170,15 @@ void launch(Verified<Schedule> proof, void (*kernel)(Params...), dim3 grid, cuda
 template <class Manager, class... Params>
 int max_active_clusters(void (*kernel)(Params...)) {
   detail::allow_dynamic_smem<Manager>(kernel);
-  cudaLaunchAttribute cluster;
-  cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(
-      dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, cluster);
-  int clusters = 0;
-  WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  return clusters;
+  return detail::kernel_facts(reinterpret_cast<void const*>(kernel), [&](detail::KernelFacts& f) {
+           if (f.max_active_clusters >= 0) return;
+           cudaLaunchAttribute cluster;
+           cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(
+               dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, cluster);
+           int clusters = 0;
+           WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+           f.max_active_clusters = clusters;
+         }).max_active_clusters;
 }
 
 }  // namespace warploom::ts
