@@ -169,21 +169,15 @@ WL_DEVICE auto operand_view(void const* data, int rows, int k, std::int64_t ld) 
   return operand_tensor<kKMajor, T>(Matrix{.data = data, .ld = ld, .batch_stride = 0}, rows, k, 1);
 }
 
-// Rewrites descriptor `desc` (in global memory) for `data`, with the extents and byte strides
-// `shape` and `stride` (TMA's modes, innermost first), through this warp's shared-memory copy
-// `scratch`: lane 0 patches the copy, the warp copies it back with a release fence for the TMA
-// unit (tensormap.cp_fenceproxy is warp-wide).
-WL_DEVICE void patch_descriptor(cute::TmaDescriptor const* desc, cute::TmaDescriptor& scratch,
+// Descriptor `from` (the template's, in the launch's parameters) for `data`, with the extents and
+// byte strides `shape` and `stride` (TMA's modes, innermost first), patched in shared memory
+// `slot` by the calling thread (one lane of the warp).
+WL_DEVICE void patch_descriptor(cute::TmaDescriptor const& from, cute::TmaDescriptor& slot,
                                 void const* data, cute::array<std::uint32_t, 5> const& shape,
                                 cute::array<std::uint64_t, 5> const& stride) {
-  if (threadIdx.x % 32 == 0) {
-    scratch = *desc;
-    cute::tma_descriptor_replace_addr_in_shared_mem(scratch, data);
-    cute::tma_descriptor_replace_dims_strides_in_shared_mem(scratch, shape, stride);
-  }
-  __syncwarp();
-  cute::tma_descriptor_cp_fence_release(desc, scratch);
-  __syncwarp();
+  slot = from;
+  cute::tma_descriptor_replace_addr_in_shared_mem(slot, data);
+  cute::tma_descriptor_replace_dims_strides_in_shared_mem(slot, shape, stride);
 }
 
 // An operand descriptor's TMA modes for one problem, in bytes (CuTe's own mapping of the view's
@@ -206,7 +200,7 @@ __global__ void __launch_bounds__(128)
     grouped_setup_kernel(__grid_constant__ SetupParams<G> const s) {
   using Cfg = typename G::Cfg;
   using Problem = typename G::Problem;
-  __shared__ alignas(128) cute::TmaDescriptor scratch[4];
+  __shared__ alignas(128) cute::TmaDescriptor scratch[4][3];  // A, B, D of each warp's problem
   int const warp = static_cast<int>(threadIdx.x) / 32;
   int const i = static_cast<int>(blockIdx.x) * 4 + warp;
   if (i >= s.count) return;
@@ -220,6 +214,7 @@ __global__ void __launch_bounds__(128)
        w += 32)
     to[w] = from[w];
   __syncwarp();
+  cute::TmaDescriptor* const slot = scratch[warp];
   if (threadIdx.x % 32 == 0) {
     using namespace cute;
     out->m = g.m;
@@ -247,22 +242,31 @@ __global__ void __launch_bounds__(128)
     out->batch_step_b = 1;
     out->epilogue = g.epilogue;
     s.tile_starts[s.first + i] = g.tile_start;
+    // The three descriptors patched from the template's (kernel parameters: nothing read back
+    // from global memory that this warp just wrote), then copied out together below.
+    cute::array<std::uint32_t, 5> shape;
+    cute::array<std::uint64_t, 5> stride;
+    tma_modes(s.tmpl.tma_a, operand_view<Cfg::kAKMajor, typename Cfg::TA>(g.a, g.m, g.k, g.lda),
+              shape, stride);
+    patch_descriptor(*s.tmpl.tma_a.get_tma_descriptor(), slot[0], g.a, shape, stride);
+    tma_modes(s.tmpl.tma_b, operand_view<Cfg::kBKMajor, typename Cfg::TB>(g.b, g.n, g.k, g.ldb),
+              shape, stride);
+    patch_descriptor(*s.tmpl.tma_b.get_tma_descriptor(), slot[1], g.b, shape, stride);
+    // D as (N, M, 1), kernel.cuh's make_params: row stride ldd, a batch stride of one matrix.
+    constexpr std::uint64_t kBytesD = sizeof(typename Cfg::TD);
+    shape = {static_cast<std::uint32_t>(g.n), static_cast<std::uint32_t>(g.m), 1, 1, 1};
+    stride = {kBytesD, static_cast<std::uint64_t>(g.ldd) * kBytesD,
+              static_cast<std::uint64_t>(g.ldd) * g.m * kBytesD, 0, 0};
+    patch_descriptor(*reinterpret_cast<cute::TmaDescriptor const*>(&s.tmpl.tma_d), slot[2], g.d,
+                     shape, stride);
   }
-  cute::array<std::uint32_t, 5> shape;
-  cute::array<std::uint64_t, 5> stride;
-  tma_modes(s.tmpl.tma_a, operand_view<Cfg::kAKMajor, typename Cfg::TA>(g.a, g.m, g.k, g.lda),
-            shape, stride);
-  patch_descriptor(out->tma_a.get_tma_descriptor(), scratch[warp], g.a, shape, stride);
-  tma_modes(s.tmpl.tma_b, operand_view<Cfg::kBKMajor, typename Cfg::TB>(g.b, g.n, g.k, g.ldb),
-            shape, stride);
-  patch_descriptor(out->tma_b.get_tma_descriptor(), scratch[warp], g.b, shape, stride);
-  // D as (N, M, 1), kernel.cuh's make_params: row stride ldd, a batch stride of one matrix.
-  constexpr std::uint64_t kBytesD = sizeof(typename Cfg::TD);
-  shape = {static_cast<std::uint32_t>(g.n), static_cast<std::uint32_t>(g.m), 1, 1, 1};
-  stride = {kBytesD, static_cast<std::uint64_t>(g.ldd) * kBytesD,
-            static_cast<std::uint64_t>(g.ldd) * g.m * kBytesD, 0, 0};
-  patch_descriptor(reinterpret_cast<cute::TmaDescriptor const*>(&out->tma_d), scratch[warp], g.d,
-                   shape, stride);
+  __syncwarp();
+  // Out to global memory, each with a release fence for the TMA unit (tensormap.cp_fenceproxy is
+  // warp-wide); the grouped kernel acquires them before use.
+  cute::tma_descriptor_cp_fence_release(out->tma_a.get_tma_descriptor(), slot[0]);
+  cute::tma_descriptor_cp_fence_release(out->tma_b.get_tma_descriptor(), slot[1]);
+  cute::tma_descriptor_cp_fence_release(reinterpret_cast<cute::TmaDescriptor const*>(&out->tma_d),
+                                        slot[2]);
 }
 
 // Launches the grouped GEMM of instance I over `groups` (resolved, row-major-D arguments, each
