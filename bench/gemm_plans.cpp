@@ -150,9 +150,8 @@ bool parse_positive(std::string const& s, int& out) {
   return error == std::errc{} && end == s.data() + s.size() && out > 0;
 }
 
-// Tuning knobs of `gemm()`: design (cooperative | pingpong), cluster (1x1 | 2x1 | 1x2), panel
-// (raster panel height in tiles); and `variant`, a stage-count variant of
-// bench/gemm_stage_variants.hpp.
+}  // namespace
+
 wg::GemmTuning gemm_tuning(h::Tuning const& t) {
   wg::GemmTuning g;
   for (auto const& [knob, value] : t) {
@@ -178,6 +177,8 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
   }
   return g;
 }
+
+namespace {
 
 std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
   std::vector<h::Tuning> space = {{}};

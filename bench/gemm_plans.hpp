@@ -25,10 +25,16 @@
 // cuBLASLt's 8192x8192x8192 GEMM of the problem's input type (e4m3 for e5m2), measured in the run.
 #pragma once
 
+#include "warploom/gemm.hpp"
 #include "warploom/harness/kernel_plan.hpp"
 
 namespace warploom::bench {
 
 harness::PlanFamily gemm_plan_family();
+
+// The `gemm()` tuning a harness tuning names: design (cooperative | pingpong), cluster (1x1 | 2x1 |
+// 1x2), panel (raster panel height in tiles) and `variant`, a stage-count variant of
+// bench/gemm_stage_variants.hpp. An unknown knob or value is refused, naming it and the knobs.
+gemm::GemmTuning gemm_tuning(harness::Tuning const& t);
 
 }  // namespace warploom::bench

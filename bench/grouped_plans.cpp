@@ -16,6 +16,7 @@
 #include "blas_gemm.hpp"
 #include "gemm_operands.hpp"
 #include "gemm_plans.hpp"
+#include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
 
 namespace warploom::bench {
@@ -29,33 +30,44 @@ using Groups = std::vector<GemmProblem>;
 
 // The operand sets of a plan: every group's arguments, per set.
 using Sets = std::vector<std::vector<wg::GemmArguments>>;
-// Enqueues every group of operand set `set`.
-using GroupedLaunch = std::function<void(int set, cudaStream_t)>;
+// Enqueues every group of operand set `set` (warploom's contenders under `tuning`).
+using GroupedLaunch = std::function<void(int set, wg::GemmTuning const& tuning, cudaStream_t)>;
 
 struct GroupedContender {
   std::string name, description;
   // The launcher of `sets` (which outlive it), made once they exist.
   std::function<GroupedLaunch(Sets const& sets)> bind;
+  // What --autotune tries (the default tuning alone when empty).
+  std::vector<h::Tuning> space = {};
 };
+
+// The grouped kernel's tunings: each consumer design, and the stage variants that trade ring
+// stages for a second staging buffer (short-K groups spend their time in the epilogue).
+std::vector<h::Tuning> grouped_space() {
+  std::vector<h::Tuning> space = {{}, {{"design", "cooperative"}}, {{"design", "pingpong"}}};
+  for (StageVariant const& v : kStageVariants) space.push_back({{"variant", std::string(v.name)}});
+  return space;
+}
 
 std::vector<GroupedContender> const& contenders() {
   static std::vector<GroupedContender> const c = {
       {"warploom", "gemm::grouped_gemm: every group in one launch of the sm90 grouped kernel",
        [](Sets const& sets) {
-         return [&sets](int set, cudaStream_t s) {
-           wg::grouped_gemm(sets[set].data(), sets[set].size(), s);
+         return [&sets](int set, wg::GemmTuning const& tuning, cudaStream_t s) {
+           wg::grouped_gemm(sets[set].data(), sets[set].size(), s, tuning);
          };
-       }},
+       },
+       grouped_space()},
       {"warploom_loop", "gemm() per group, in order on the stream",
        [](Sets const& sets) {
-         return [&sets](int set, cudaStream_t s) {
-           for (wg::GemmArguments const& a : sets[set]) wg::gemm(a, s);
+         return [&sets](int set, wg::GemmTuning const& tuning, cudaStream_t s) {
+           for (wg::GemmArguments const& a : sets[set]) wg::gemm(a, s, tuning);
          };
        }},
       {"cublas", "cublasGemmEx per group (CUBLAS_COMPUTE_32F): the loop a framework runs",
        [](Sets const& sets) {
          auto blas = std::make_shared<CublasGemm>();
-         return [&sets, blas](int set, cudaStream_t s) {
+         return [&sets, blas](int set, wg::GemmTuning const&, cudaStream_t s) {
            for (wg::GemmArguments const& a : sets[set]) blas->run(a, s);
          };
        }},
@@ -64,7 +76,7 @@ std::vector<GroupedContender> const& contenders() {
        [](Sets const& sets) {
          auto blas = std::make_shared<CublasGroupedGemm>();
          blas->bind(sets);
-         return [blas](int set, cudaStream_t s) { blas->run(set, s); };
+         return [blas](int set, wg::GemmTuning const&, cudaStream_t s) { blas->run(set, s); };
        }},
   };
   return c;
@@ -112,8 +124,12 @@ class GroupedPlan final : public h::KernelPlan {
     launch_ = contender_.bind(args_);
   }
 
-  void run(int input_set, h::Tuning const&, cudaStream_t stream) override {
-    launch_(input_set, stream);
+  std::vector<h::Tuning> tuning_space() const override {
+    return contender_.space.empty() ? std::vector<h::Tuning>{{}} : contender_.space;
+  }
+
+  void run(int input_set, h::Tuning const& tuning, cudaStream_t stream) override {
+    launch_(input_set, gemm_tuning(tuning), stream);
   }
 
   h::CheckResult check(h::Tuning const& tuning) override {
