@@ -76,7 +76,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped gemm-edges bench bench-grouped ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -113,6 +113,22 @@ if want bench-grouped; then
     --layout tt --mix seed --reps 20 --json "$OUT/grouped_seed.json"
   run bench-grouped-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
     --layout tn --mix moe --reps 20 --json "$OUT/grouped_moe.json"
+fi
+# The grouped kernel's tunings (bench/grouped_plans.cpp's space: both designs, the stage variants),
+# compiled side by side first, then each tried on both problems.
+if want grouped-autotune; then
+  configs=()
+  for types in fp16_fp16_tt bf16_bf16_tn; do
+    for design in cooperative_s4_b2 pingpong_s6_b1 cooperative_s2_b2 cooperative_s3_b2 \
+      pingpong_s4_b1 pingpong_s5_b2; do configs+=("${types}_${design}_1x1_grouped"); done
+  done
+  run grouped-precompile 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
+  run grouped-autotune-seed 150 "$B/warploom" bench grouped --shapes 50x1024 --dtype fp16 \
+    --layout tt --mix seed --providers warploom,cublas_grouped --autotune --reps 10 \
+    --json "$OUT/grouped_seed_autotune.json"
+  run grouped-autotune-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
+    --layout tn --mix moe --providers warploom,cublas,cublas_grouped --autotune --reps 10 \
+    --json "$OUT/grouped_moe_autotune.json"
 fi
 # Nsight Compute on the seed's grouped launch: the setup kernel and the grouped kernel, each one's
 # time, occupancy and stall reasons (where the launch's microseconds go).
