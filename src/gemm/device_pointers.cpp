@@ -4,7 +4,6 @@
 // passed for an operand passed every other check and ended the context with an illegal address
 // (issue 15's probe), which poisons every later call in the process: the driver can say what the
 // memory is before the launch, at the cost of one query per pointer.
-#include <array>
 #include <cstdint>
 #include <sstream>
 #include <stdexcept>
@@ -13,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include <cuda.h>  // cuMemGetAddressRange's type, reached through the runtime
 #include <cuda_runtime_api.h>
 
 #include "kernel_arguments.hpp"
@@ -40,30 +38,8 @@ std::string hex(void const* p) {
   return s.str();
 }
 
-// The driver's cuMemGetAddressRange (CUDA 3.2's signature), looked up once; null where the
-// driver does not give it (then every pointer is queried).
-using AddressRangeFn = decltype(&cuMemGetAddressRange);
-AddressRangeFn address_range_fn() {
-  static AddressRangeFn const fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 3020, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      return AddressRangeFn{nullptr};
-    }
-    return reinterpret_cast<AddressRangeFn>(f);
-  }();
-  return fn;
-}
-
-}  // namespace
-
-std::string ReachableMemory::unreachable(void const* p) {
-  auto const address = reinterpret_cast<std::uintptr_t>(p);
-  for (auto const& [begin, end] : device_ranges_)
-    if (address >= begin && address < end) return "";
+// The reason the device cannot reach `p`, or "".
+std::string unreachable(void const* p, bool& pageable_known, bool& pageable) {
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     // No verdict (no device, a driver that cannot say): the launch reports what it finds.
@@ -73,15 +49,6 @@ std::string ReachableMemory::unreachable(void const* p) {
   switch (attr.type) {
     case cudaMemoryTypeDevice:
     case cudaMemoryTypeManaged:
-      // The whole allocation is good: its other pointers (a framework's caching allocator cuts
-      // many tensors from one) need no query of their own.
-      if (AddressRangeFn const range = address_range_fn(); range != nullptr) {
-        CUdeviceptr base = 0;
-        std::size_t bytes = 0;
-        if (range(&base, &bytes, static_cast<CUdeviceptr>(address)) == CUDA_SUCCESS)
-          device_ranges_.emplace_back(static_cast<std::uintptr_t>(base),
-                                      static_cast<std::uintptr_t>(base) + bytes);
-      }
       return "";
     case cudaMemoryTypeHost:
       // Pinned memory is read through its device mapping, which under unified addressing is the
@@ -91,17 +58,15 @@ std::string ReachableMemory::unreachable(void const* p) {
              hex(attr.devicePointer) + "): pass cudaHostGetDevicePointer's address";
     case cudaMemoryTypeUnregistered:
     default:
-      if (!pageable_known_) {
-        pageable_ = pageable_memory_access();
-        pageable_known_ = true;
+      if (!pageable_known) {
+        pageable = pageable_memory_access();
+        pageable_known = true;
       }
-      if (pageable_) return "";
+      if (pageable) return "";
       return " is host memory the device cannot read (malloc, new, a stack or static array): "
              "allocate it with cudaMalloc or cudaMallocManaged, or pin it with cudaMallocHost";
   }
 }
-
-namespace {
 
 // While a CUDA graph is being captured in its default (global) mode, the runtime refuses
 // "potentially unsafe" calls, and a refused call invalidates the capture. A pointer query enqueues
@@ -121,10 +86,10 @@ class RelaxedCaptureMode {
 
 }  // namespace
 
-void ReachableMemory::check(GemmArguments const& r) {
+void check_device_pointers(GemmArguments const& r) {
   GemmEpilogue const& e = r.epilogue;
   bool const reads_c = r.beta != 0.0f || r.beta_ptr != nullptr;  // (beta_ptr: maybe)
-  std::array<std::pair<char const*, void const*>, 15> const pointers = {{
+  std::vector<std::pair<char const*, void const*>> const pointers = {
       {"a.data", r.a.data},
       {"b.data", r.b.data},
       {"c.data", reads_c ? r.c.data : nullptr},  // unread when beta == 0
@@ -139,12 +104,12 @@ void ReachableMemory::check(GemmArguments const& r) {
       {"epilogue.row_scale", e.row_scale},
       {"epilogue.col_scale", e.col_scale},
       {"epilogue.residual.data", e.residual.data},
-      {"epilogue.pre_activation.data", e.pre_activation.data},
-  }};
+      {"epilogue.pre_activation.data", e.pre_activation.data}};
+  bool pageable_known = false, pageable = false;
   RelaxedCaptureMode const relaxed;
   for (auto const& [name, p] : pointers) {
     if (p == nullptr) continue;
-    std::string const why = unreachable(p);
+    std::string const why = unreachable(p, pageable_known, pageable);
     if (why.empty()) continue;
     // cuBLAS's default pointer mode takes alpha and beta from the host: a caller used to it may
     // pass a host address here.
@@ -156,7 +121,5 @@ void ReachableMemory::check(GemmArguments const& r) {
     throw std::invalid_argument("gemm: " + std::string(name) + " = " + hex(p) + why + host_value);
   }
 }
-
-void check_device_pointers(GemmArguments const& r) { ReachableMemory{}.check(r); }
 
 }  // namespace warploom::gemm

@@ -83,8 +83,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
     });
   }
   // The driver's verdicts on the pointers last: every argument is known good by then.
-  ReachableMemory reachable;
-  for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { reachable.check(all[i]); });
+  for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { check_device_pointers(all[i]); });
   // Every group checked: none is enqueued before all are known good.
   for (Launch const& l : launches) sm90::grouped_instance_for(l.config)(l.groups, l.tuning, stream);
   for (std::size_t i : singles) gemm(all[i], stream, tuning);

@@ -7,12 +7,9 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "warploom/gemm.hpp"
 
@@ -32,20 +29,6 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
 // (its tests pass made-up addresses, with or without a GPU); gemm() and Gemm::run call it. A
 // pointer the driver cannot classify is left to the launch.
 void check_device_pointers(GemmArguments const& r);
-
-// check_device_pointers for the groups of one call: a device allocation the driver named once is
-// not queried again (a query costs about a microsecond; a grouped GEMM's pointers mostly lie in a
-// few allocations of a framework's caching allocator). Only within one call: memory may be freed
-// between calls.
-class ReachableMemory {
- public:
-  void check(GemmArguments const& r);  // throws as check_device_pointers
-
- private:
-  std::string unreachable(void const* p);  // why the device cannot reach p, or ""
-  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> device_ranges_;  // [begin, end)
-  bool pageable_known_ = false, pageable_ = false;
-};
 
 // Whether `t` is an fp8 type (e4m3, e5m2).
 bool is_fp8(ScalarType t);
