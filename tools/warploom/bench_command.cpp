@@ -263,7 +263,8 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
   b.add_option("--providers", o.providers,
                "comma list of providers, or `all` (default: the family's, but for the slow ones "
                "`warploom list` marks)");
-  b.add_option("--dtype", o.dtype, "gemm, grouped: input type, bf16 (default), fp16, e4m3 or e5m2 (gemm)");
+  b.add_option("--dtype", o.dtype,
+               "gemm, grouped: input type, bf16 (default), fp16, e4m3 or e5m2 (gemm)");
   b.add_option("--layout", o.layout,
                "gemm, grouped: BLAS layout letters of A and B, tn (default), nn, nt, tt (gemm)");
   b.add_option("--mix", o.mix,

@@ -170,15 +170,16 @@ void launch(Verified<Schedule> proof, void (*kernel)(Params...), dim3 grid, cuda
 template <class Manager, class... Params>
 int max_active_clusters(void (*kernel)(Params...)) {
   detail::allow_dynamic_smem<Manager>(kernel);
-  return detail::kernel_facts(reinterpret_cast<void const*>(kernel), [&](detail::KernelFacts& f) {
-           if (f.max_active_clusters >= 0) return;
-           cudaLaunchAttribute cluster;
-           cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(
-               dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, cluster);
-           int clusters = 0;
-           WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-           f.max_active_clusters = clusters;
-         }).max_active_clusters;
+  auto const ask = [&](detail::KernelFacts& f) {
+    if (f.max_active_clusters >= 0) return;
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(
+        dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, cluster);
+    int clusters = 0;
+    WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+    f.max_active_clusters = clusters;
+  };
+  return detail::kernel_facts(reinterpret_cast<void const*>(kernel), ask).max_active_clusters;
 }
 
 }  // namespace warploom::ts
