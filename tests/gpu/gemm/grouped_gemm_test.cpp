@@ -4,11 +4,12 @@
 // against the float64 reference with the per-type tolerance of gemm_check.hpp (the grouped kernel
 // runs the dense kernel's main loop and epilogue, so the dense kernel's error bounds are its). The
 // groups mix extents (1 to 1024, K of one tile or many, M and N that end mid-tile), carry their own
-// alpha, beta and epilogue vectors, and span several configurations (a column-major D, a SIMT
-// group), which must come out as separate launches without disturbing each other; a launch
-// captured in a CUDA graph replays right.
+// alpha, beta, fp8 scales and epilogue vectors, and span several configurations (a column-major
+// D, a SIMT group), which must come out as separate launches without disturbing each other; a
+// launch captured in a CUDA graph replays right.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -109,6 +110,27 @@ TEST(GroupedGemm, AlphaBetaAndTheFusedEpiloguePerGroup) {
     problems.push_back(p);
   }
   // beta = 0 and beta != 0 groups share one configuration: whether C is read is each group's.
+  Groups const g(problems);
+  grouped_gemm(g.args.data(), g.args.size());
+  g.expect_correct();
+}
+
+// fp8 (e4m3) groups, each with its own per-tensor scales of A and B in device memory (an fp8 MoE
+// layer's per-expert scales) and a bf16 D: the grouped kernel reads each group's scales with its
+// problem (the configuration compiled for the grouped kernel when first used). fp8 operands are
+// K-major on the tensor cores: A row-major, B column-major.
+TEST(GroupedGemm, Fp8GroupsEachWithTheirOwnScales) {
+  std::vector<Problem> problems;
+  for (int i = 0; i < 4; ++i) {
+    Problem p{.in = ScalarType::E4M3,
+              .out = ScalarType::BF16,
+              .m = 96 + 112 * i,
+              .n = 64 + 80 * i,
+              .k = 128 * (i + 1)};
+    p.scale_a = 0.5f + static_cast<float>(i);
+    p.scale_b = 2.0f / static_cast<float>(i + 1);
+    problems.push_back(p);
+  }
   Groups const g(problems);
   grouped_gemm(g.args.data(), g.args.size());
   g.expect_correct();
