@@ -239,6 +239,18 @@ void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning t
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream = nullptr,
                   GemmTuning tuning = {});
 
+// An MoE layer's grouped GEMM in the masked layout (DeepGEMM's): `args` is a batched problem of
+// `batch` groups of one shape — A batch x M x K, B batch x K x N (a batch stride of 0 shares one),
+// D batch x M x N, row-major — of which group g holds valid_m[g] valid rows of A and D, an int32
+// in device memory read when the kernel runs, clamped to [0, M]: a CUDA graph captured once serves
+// every routing. Rows past the count are neither computed nor written (their D keeps what it
+// held). Checked as gemm() checks `args`, then valid_m (non-null, 4-byte aligned, device memory);
+// the tensor-core kernel runs it (grouped_gemm's kernel, one launch), so the problem must be one
+// it takes, with a non-fp8 D and no residual or pre-activation tensor (bias, scales and
+// activations are taken). Errors name `valid_m` or the argument of `args`.
+void grouped_gemm_masked(GemmArguments const& args, int const* valid_m,
+                         cudaStream_t stream = nullptr, GemmTuning tuning = {});
+
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
 // Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of
 // 8192 x 8192 and more, and for every epilogue with an activation, a residual or a pre-activation

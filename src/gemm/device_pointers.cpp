@@ -122,4 +122,12 @@ void check_device_pointers(GemmArguments const& r) {
   }
 }
 
+void check_device_pointer(char const* name, void const* p) {
+  if (p == nullptr) return;
+  bool pageable_known = false, pageable = false;
+  RelaxedCaptureMode const relaxed;
+  std::string const why = unreachable(p, pageable_known, pageable);
+  if (!why.empty()) throw std::invalid_argument(std::string(name) + " = " + hex(p) + why);
+}
+
 }  // namespace warploom::gemm

@@ -22,6 +22,7 @@ struct Launch {
   sm90::KernelConfig config;
   GemmTuning tuning;
   std::vector<GemmArguments> groups;  // resolved, row-major D
+  std::vector<int const*> valid_m;    // empty, or each group's device count of valid rows
   std::int64_t tiles = 0;             // their output tiles of 64 x 64
 };
 
@@ -85,7 +86,8 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
   // The driver's verdicts on the pointers last: every argument is known good by then.
   for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { check_device_pointers(all[i]); });
   // Every group checked: none is enqueued before all are known good.
-  for (Launch const& l : launches) sm90::grouped_instance_for(l.config)(l.groups, l.tuning, stream);
+  for (Launch const& l : launches)
+    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, l.tuning, stream);
   for (std::size_t i : singles) gemm(all[i], stream, tuning);
 }
 
@@ -97,6 +99,69 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
         fmt::format("grouped_gemm: groups is null with count = {}: give count groups", count));
   grouped_gemm_named({groups, count}, stream, tuning,
                      [](std::size_t i) { return fmt::format("grouped_gemm: groups[{}]: ", i); });
+}
+
+void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStream_t stream,
+                         GemmTuning tuning) {
+  check_tuning(tuning);
+  auto const refuse = [](std::string const& why) {
+    throw std::invalid_argument("grouped_gemm_masked: " + why);
+  };
+  if (valid_m == nullptr)
+    refuse(
+        fmt::format("valid_m is null: give batch = {} int32 counts of valid rows in device "
+                    "memory",
+                    args.batch));
+  if (reinterpret_cast<std::uintptr_t>(valid_m) % alignof(int) != 0)
+    refuse("valid_m is not 4-byte aligned: it holds int32 counts");
+  // The counts are of D's rows, which the kernel's tiles walk: a column-major D would be run as
+  // its transpose (rows become columns).
+  if (args.d_layout != MatrixLayout::RowMajor)
+    refuse("d_layout is column-major: valid_m counts rows of D, which must be row-major");
+  if (args.epilogue.residual.data != nullptr || args.epilogue.pre_activation.data != nullptr)
+    refuse(
+        "a residual or pre-activation tensor is not taken in the masked layout yet (bias, "
+        "scales and activations are)");
+  // gemm()'s checks of `args`, their messages behind this function's name.
+  GemmArguments r;
+  GemmKernel kernel = GemmKernel::Auto;
+  try {
+    kernel = tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
+    if (kernel != GemmKernel::TensorCore)
+      throw std::invalid_argument(
+          "the problem is one only the SIMT GEMM runs (gemm()'s tensor-core rules: fp16, bf16 "
+          "or fp8 inputs, 16-byte aligned rows), and the masked layout runs on the tensor cores");
+    r = kernel_arguments(args, kernel);
+    check_device_pointers(args);
+    check_device_pointer("valid_m", valid_m);
+  } catch (std::invalid_argument const& e) {
+    refuse(e.what());
+  }
+  Launch launch;
+  if (!grouped_config(r, kernel, tuning, launch))
+    refuse("an fp8 D (its amax spans the batch) is not taken in the masked layout");
+  // Group g: batch g of every batched operand (a batch stride of 0 shares one matrix), M rows of
+  // which the kernel reads valid_m[g].
+  auto const at = [](void const* base, ScalarType t, std::int64_t stride, int g) {
+    return static_cast<char const*>(base) + stride * g * size_of(t);
+  };
+  for (int g = 0; g < r.batch; ++g) {
+    GemmArguments one = r;
+    one.batch = 1;
+    one.a.data = at(r.a.data, r.a.type, r.a.batch_stride, g);
+    one.b.data = at(r.b.data, r.b.type, r.b.batch_stride, g);
+    if (r.c.data != nullptr) one.c.data = at(r.c.data, r.c.type, r.c.batch_stride, g);
+    one.d = const_cast<char*>(at(r.d, r.d_type, r.batch_stride_d, g));
+    launch.groups.push_back(one);
+    launch.valid_m.push_back(valid_m + g);
+    launch.tiles += ((std::int64_t{r.m} + 63) / 64) * ((std::int64_t{r.n} + 63) / 64);
+  }
+  if (launch.tiles > kMaxTiles)
+    refuse(
+        fmt::format("its {} batches of {} x {} make {} output tiles of 64 x 64, more than 2^30: "
+                    "the grouped kernel counts its tiles in 32 bits",
+                    r.batch, r.m, r.n, launch.tiles));
+  sm90::grouped_instance_for(launch.config)(launch.groups, launch.valid_m, launch.tuning, stream);
 }
 
 }  // namespace warploom::gemm

@@ -29,6 +29,8 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
 // (its tests pass made-up addresses, with or without a GPU); gemm() and Gemm::run call it. A
 // pointer the driver cannot classify is left to the launch.
 void check_device_pointers(GemmArguments const& r);
+// The same for one pointer `p` named `name` (no "gemm: " in front: the caller says whose).
+void check_device_pointer(char const* name, void const* p);
 
 // Whether `t` is an fp8 type (e4m3, e5m2).
 bool is_fp8(ScalarType t);

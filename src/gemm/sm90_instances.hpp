@@ -102,8 +102,11 @@ bool schedule_verified(KernelConfig const& c);
 
 using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
 // A grouped configuration's launcher: every group a resolved, row-major-D problem of the
-// configuration, none empty.
-using GroupedLaunchFn = void (*)(std::span<GemmArguments const>, GemmTuning const&, cudaStream_t);
+// configuration, none empty; `valid_m` empty, or per group the device address of its count of
+// valid rows of A and D (grouped_gemm_masked), read when the kernel runs.
+using GroupedLaunchFn = void (*)(std::span<GemmArguments const> groups,
+                                 std::span<int const* const> valid_m, GemmTuning const&,
+                                 cudaStream_t);
 
 // A configuration's launcher: `launch` for a dense one, `launch_grouped` for a grouped one.
 struct Launchers {

@@ -213,9 +213,9 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
                     shape, names_of(c.in)->cute, names_of(c.out)->cute, c.a_k_major, c.b_k_major,
                     c.cluster_m, c.cluster_n, chain_of(c.epilogue));
     s += c.grouped ? fmt::format(
-                         "\nvoid {}(std::span<GemmArguments const> groups, GemmTuning const& "
-                         "tuning, cudaStream_t stream) {{\n"
-                         "  launch_ts_grouped_gemm<{}>(groups, tuning, stream);\n}}\n",
+                         "\nvoid {}(std::span<GemmArguments const> groups, std::span<int const* "
+                         "const> valid_m, GemmTuning const& tuning, cudaStream_t stream) {{\n"
+                         "  launch_ts_grouped_gemm<{}>(groups, valid_m, tuning, stream);\n}}\n",
                          function_of(c), instance)
                    : fmt::format(
                          "\nvoid {}(GemmArguments const& args, GemmTuning const& tuning, "
@@ -239,7 +239,8 @@ std::string instance_table_source(std::span<KernelConfig const> configs) {
   std::string decls, entries;
   for (KernelConfig const& c : configs) {
     decls += fmt::format("void {}({}, GemmTuning const&, cudaStream_t);\n", function_of(c),
-                         c.grouped ? "std::span<GemmArguments const>" : "GemmArguments const&");
+                         c.grouped ? "std::span<GemmArguments const>, std::span<int const* const>"
+                                   : "GemmArguments const&");
     EpilogueConfig const& e = c.epilogue;
     std::string const epilogue =
         !e.fused() && !c.grouped

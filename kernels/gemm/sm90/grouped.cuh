@@ -37,7 +37,8 @@ namespace warploom::gemm::sm90 {
 template <class Cfg>
 struct GroupProblem {
   int m, n, k;
-  int tile_start;  // cluster tiles of the problems before this one
+  int tile_start;      // cluster tiles of the problems before this one
+  int const* valid_m;  // null, or the rows of A and D that hold data (masked layout; [0, m])
   void const* a;
   void const* b;
   void const* c;
@@ -86,8 +87,12 @@ struct GroupedWorks : Mainloop<Cfg> {
     c.l = lo;
     return c;
   }
+  // A tile past a problem's valid rows (the masked layout: its M is the valid count, its tiles
+  // those of the whole) loads and multiplies nothing, and store() writes nothing of it.
   static WL_DEVICE int k_tiles(Params const& gp, TileCoord tile) {
-    return tile.l < gp.count ? gp.problems[tile.l].k_tiles : 1;
+    if (tile.l >= gp.count) return 1;  // phantom: one zero-filled K tile
+    Problem const& q = gp.problems[tile.l];
+    return tile.m * Cfg::kTileM < q.m ? q.k_tiles : 0;
   }
 
   template <class Ring>
@@ -109,6 +114,7 @@ struct GroupedWorks : Mainloop<Cfg> {
   template <class D>
   static WL_DEVICE void store(D& d, ts::Produce const&, TileCoord tile, Accumulator const& acc) {
     Problem const& q = problem(*d.p, tile);
+    if (tile.l < d.p->count && tile.m * Cfg::kTileM >= q.m) return;  // no valid row (k_tiles)
     cute::tma_descriptor_fence_acquire(reinterpret_cast<cute::TmaDescriptor const*>(&q.tma_d));
     Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), &q}.store(local(*d.p, tile),
                                                                                 acc);
@@ -217,14 +223,18 @@ __global__ void __launch_bounds__(128)
   cute::TmaDescriptor* const slot = scratch[warp];
   if (threadIdx.x % 32 == 0) {
     using namespace cute;
-    out->m = g.m;
+    // The masked layout's valid rows, read now (a graph replay reads the current counts), clamped
+    // to the problem's; the tile walk keeps the whole problem's tiles (the host counted them).
+    int const rows = g.valid_m == nullptr ? g.m : ::max(0, ::min(*g.valid_m, g.m));
+    int const tma_rows = ::max(rows, 1);  // a TMA extent is at least 1; no tile reads row 0 of 0
+    out->m = rows;
     out->n = g.n;
     out->k = g.k;
     out->batch = 1;
     out->d = static_cast<typename Cfg::TD*>(g.d);
     out->c = static_cast<typename Cfg::TD const*>(g.c);
-    out->stride_c = make_stride(g.ldc, _1{}, g.ldc * g.m);
-    out->stride_d = make_stride(g.ldd, _1{}, g.ldd * g.m);
+    out->stride_c = make_stride(g.ldc, _1{}, g.ldc * tma_rows);
+    out->stride_d = make_stride(g.ldd, _1{}, g.ldd * tma_rows);
     out->alpha = g.alpha;
     out->beta = g.beta;
     out->alpha_ptr = g.alpha_ptr;
@@ -246,17 +256,18 @@ __global__ void __launch_bounds__(128)
     // from global memory that this warp just wrote), then copied out together below.
     cute::array<std::uint32_t, 5> shape;
     cute::array<std::uint64_t, 5> stride;
-    tma_modes(s.tmpl.tma_a, operand_view<Cfg::kAKMajor, typename Cfg::TA>(g.a, g.m, g.k, g.lda),
-              shape, stride);
+    tma_modes(s.tmpl.tma_a,
+              operand_view<Cfg::kAKMajor, typename Cfg::TA>(g.a, tma_rows, g.k, g.lda), shape,
+              stride);
     patch_descriptor(*s.tmpl.tma_a.get_tma_descriptor(), slot[0], g.a, shape, stride);
     tma_modes(s.tmpl.tma_b, operand_view<Cfg::kBKMajor, typename Cfg::TB>(g.b, g.n, g.k, g.ldb),
               shape, stride);
     patch_descriptor(*s.tmpl.tma_b.get_tma_descriptor(), slot[1], g.b, shape, stride);
     // D as (N, M, 1), kernel.cuh's make_params: row stride ldd, a batch stride of one matrix.
     constexpr std::uint64_t kBytesD = sizeof(typename Cfg::TD);
-    shape = {static_cast<std::uint32_t>(g.n), static_cast<std::uint32_t>(g.m), 1, 1, 1};
+    shape = {static_cast<std::uint32_t>(g.n), static_cast<std::uint32_t>(tma_rows), 1, 1, 1};
     stride = {kBytesD, static_cast<std::uint64_t>(g.ldd) * kBytesD,
-              static_cast<std::uint64_t>(g.ldd) * g.m * kBytesD, 0, 0};
+              static_cast<std::uint64_t>(g.ldd) * tma_rows * kBytesD, 0, 0};
     patch_descriptor(*reinterpret_cast<cute::TmaDescriptor const*>(&s.tmpl.tma_d), slot[2], g.d,
                      shape, stride);
   }
@@ -270,9 +281,11 @@ __global__ void __launch_bounds__(128)
 }
 
 // Launches the grouped GEMM of instance I over `groups` (resolved, row-major-D arguments, each
-// checked by gemm.cpp; none empty; one configuration: I's).
+// checked by gemm.cpp; none empty; one configuration: I's); `valid_m`: empty, or each group's
+// device count of valid rows (grouped_gemm_masked).
 template <class I>
-void launch_ts_grouped_gemm(std::span<GemmArguments const> groups, GemmTuning const& tuning,
+void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
+                            std::span<int const* const> valid_m, GemmTuning const& tuning,
                             cudaStream_t stream) {
   using G = GroupedInstance<I>;
   using Cfg = typename G::Cfg;
@@ -310,6 +323,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups, GemmTuning co
           .n = a.n,
           .k = a.k,
           .tile_start = static_cast<int>(tiles),
+          .valid_m = valid_m.empty() ? nullptr : valid_m[order[first + i]],
           .a = a.a.data,
           .b = a.b.data,
           .c = a.c.data,

@@ -1209,5 +1209,48 @@ TEST(GroupedGemm, TheTilesOfOneLaunchFitThirtyBits) {
             std::string::npos);
 }
 
+// grouped_gemm_masked refuses, before any launch and naming the argument: a null or misaligned
+// count array, a column-major D (the counts are of D's rows), the epilogue tensors it does not take
+// yet, a problem only the SIMT GEMM runs, an fp8 D, and whatever gemm() refuses of the batched
+// problem itself.
+TEST(GroupedGemm, TheMaskedLayoutRefusesByName) {
+  GemmArguments moe = valid();
+  moe.batch = 4;
+  auto const* counts = static_cast<int const*>(fake(5));
+  auto const message = [](GemmArguments const& a, int const* valid_m) {
+    return invalid_argument_message([&] { grouped_gemm_masked(a, valid_m); });
+  };
+  EXPECT_EQ(message(moe, nullptr),
+            "grouped_gemm_masked: valid_m is null: give batch = 4 int32 counts of valid rows in "
+            "device memory");
+  EXPECT_EQ(message(moe, reinterpret_cast<int const*>(reinterpret_cast<char const*>(counts) + 2)),
+            "grouped_gemm_masked: valid_m is not 4-byte aligned: it holds int32 counts");
+  GemmArguments col_d = moe;
+  col_d.d_layout = MatrixLayout::ColMajor;
+  EXPECT_EQ(message(col_d, counts),
+            "grouped_gemm_masked: d_layout is column-major: valid_m counts rows of D, which must "
+            "be row-major");
+  GemmArguments residual = moe;
+  residual.epilogue.residual = {fake(6), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_NE(message(residual, counts).find("a residual or pre-activation tensor is not taken"),
+            std::string::npos);
+  GemmArguments simt = moe;
+  simt.k = 17;  // 34-byte rows of A: TMA cannot read them
+  simt.a.ld = 17;
+  EXPECT_NE(message(simt, counts)
+                .find("grouped_gemm_masked: the problem is one only the SIMT "
+                      "GEMM runs"),
+            std::string::npos)
+      << message(simt, counts);
+  GemmArguments no_k = moe;
+  no_k.k = 0;
+  EXPECT_NE(message(no_k, counts).find("grouped_gemm_masked: gemm: k = 0 must be at least 1"),
+            std::string::npos)
+      << message(no_k, counts);
+  EXPECT_EQ(message(fp8_d(), counts),
+            "grouped_gemm_masked: an fp8 D (its amax spans the batch) is not taken in the masked "
+            "layout");
+}
+
 }  // namespace
 }  // namespace warploom::gemm

@@ -325,21 +325,24 @@ void ProblemData::poison_d() const {
 namespace {
 
 // One output matrix (D or the pre-activation output) against its reference: every element within
-// `bound(i)` of reference[i] (i = (l * m + row) * n + col; a NaN fails), and every element of the
-// buffer outside the matrix (padding, before the base pointer) still the poison. Appends the
+// `bound(i)` of reference[i] (i = (l * m + row) * n + col; a NaN fails) in batch l's first
+// valid_rows[l] rows (all m when valid_rows is empty), and every other element of the buffer
+// (rows past the valid ones, padding, before the base pointer) still the poison. Appends the
 // first few errors to `errors`, returns how many there were.
 template <class Bound>
 std::int64_t compare(char const* what, warploom::testing::DeviceBuffer const& buffer,
                      Problem const& p, ScalarType type, MatrixLayout layout, std::int64_t ld,
                      std::int64_t batch_stride, std::vector<double> const& reference,
-                     Bound const& bound, std::ostringstream& errors, int& reported) {
+                     Bound const& bound, std::ostringstream& errors, int& reported,
+                     std::span<int const> valid_rows = {}) {
   std::vector<unsigned char> got(buffer.bytes());
   WL_CUDA_CHECK(cudaMemcpy(got.data(), buffer.get(), got.size(), cudaMemcpyDeviceToHost));
   bool const row_major = layout == MatrixLayout::RowMajor;
   std::vector<bool> written(got.size() / size_of(type), false);
   std::int64_t bad = 0;
   for (int l = 0; l < p.batch; ++l) {
-    for (int i = 0; i < p.m; ++i) {
+    int const rows = valid_rows.empty() ? p.m : valid_rows[static_cast<std::size_t>(l)];
+    for (int i = 0; i < rows; ++i) {
       for (int j = 0; j < p.n; ++j) {
         std::int64_t const at = p.offset + l * batch_stride +
                                 (row_major ? std::int64_t{i} * ld + j : std::int64_t{j} * ld + i);
@@ -389,7 +392,8 @@ std::vector<double> fp8_stored(std::vector<double> z, ScalarType out, double sca
   return z;
 }
 
-std::string ProblemData::check(Reference const& unscaled, GemmKernel kernel) const {
+std::string ProblemData::check(Reference const& unscaled, GemmKernel kernel,
+                               std::span<int const> valid_rows) const {
   bool const fp8_out = p_.out == ScalarType::E4M3 || p_.out == ScalarType::E5M2;
   std::string amax_error;
   if (fp8_out && p_.amax_d) {
@@ -425,7 +429,7 @@ std::string ProblemData::check(Reference const& unscaled, GemmKernel kernel) con
   std::ostringstream errors;
   int reported = 0;
   std::int64_t bad = compare("D", d_, p_, p_.out, p_.d, args_.ldd, args_.batch_stride_d, ref.d,
-                             d_bound, errors, reported);
+                             d_bound, errors, reported, valid_rows);
   if (e.pre_activation) {
     auto const z_bound = [&](std::size_t i) { return tol_z * (std::abs(z[i]) + rms_z); };
     GemmEpilogue const& ge = args_.epilogue;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -109,10 +110,12 @@ class ProblemData {
   // tolerance of the types and of the kernel gemm() ran when asked for `kernel`, and every write
   // into D's padding counts. Returns "" when D is right, else the first few errors. The
   // Reference form also checks the pre-activation output against z, and allows for the
-  // activation's slope on z's error (epilogue_tolerance).
+  // activation's slope on z's error (epilogue_tolerance). `valid_rows`, when given: per batch, the
+  // rows of D that count (grouped_gemm_masked); the rest must still hold the poison.
   std::string check(std::vector<double> const& reference,
                     GemmKernel kernel = GemmKernel::Auto) const;
-  std::string check(Reference const& reference, GemmKernel kernel = GemmKernel::Auto) const;
+  std::string check(Reference const& reference, GemmKernel kernel = GemmKernel::Auto,
+                    std::span<int const> valid_rows = {}) const;
 
  private:
   Problem p_;

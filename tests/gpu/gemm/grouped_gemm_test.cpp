@@ -181,5 +181,58 @@ TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
+// The masked layout (an MoE layer's, DeepGEMM's): four experts of one batched problem, each with
+// its count of valid rows in device memory — none, one, a mid-tile count, and more than M (read
+// as M). Only the valid rows are computed and written (the rest keep the poison); one captured
+// graph, replayed after the counts change on the device, follows them (both designs).
+TEST(GroupedGemm, TheMaskedLayoutComputesTheValidRowsAlone) {
+  for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
+    SCOPED_TRACE(std::string(to_string(design)));
+    Problem const p{.m = 384, .n = 320, .k = 256, .batch = 4};
+    ProblemData const data(p, 77);
+    Reference const reference = full_reference_of(data.args());
+    void* counts_memory = nullptr;
+    ASSERT_EQ(cudaMalloc(&counts_memory, sizeof(int) * 4), cudaSuccess);
+    int* const counts = static_cast<int*>(counts_memory);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    GemmTuning const tuning{.design = design};
+    auto const set_counts = [&](std::array<int, 4> const& c) {
+      ASSERT_EQ(cudaMemcpyAsync(counts, c.data(), sizeof(int) * 4, cudaMemcpyHostToDevice, stream),
+                cudaSuccess);
+    };
+    auto const expect_rows = [&](std::array<int, 4> const& c) {
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      std::array<int, 4> valid{};
+      for (int g = 0; g < 4; ++g) valid[g] = std::min(c[g], p.m);
+      EXPECT_EQ(data.check(reference, GemmKernel::Auto, valid), "");
+    };
+    // Eagerly, then captured once and replayed with other counts.
+    std::array<int, 4> const first = {0, 1, 200, 1000}, second = {384, 129, 0, 64};
+    data.poison_d();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the poison, before the stream's work
+    set_counts(first);
+    grouped_gemm_masked(data.args(), counts, stream, tuning);
+    expect_rows(first);
+    cudaGraph_t graph = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    grouped_gemm_masked(data.args(), counts, stream, tuning);
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (auto const& c : {second, first}) {
+      data.poison_d();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      set_counts(c);
+      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+      expect_rows(c);
+    }
+    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+    EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+    EXPECT_EQ(cudaFree(counts_memory), cudaSuccess);
+  }
+}
+
 }  // namespace
 }  // namespace warploom::gemm::testing
