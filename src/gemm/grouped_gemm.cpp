@@ -137,9 +137,13 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
   } catch (std::invalid_argument const& e) {
     refuse(e.what());
   }
-  Launch launch;
-  if (!grouped_config(r, kernel, tuning, launch))
+  if (is_fp8(r.d_type))
     refuse("an fp8 D (its amax spans the batch) is not taken in the masked layout");
+  // The configuration of one group (one batch; the tensor cores; no fp8 D: it is one).
+  GemmArguments one_batch = r;
+  one_batch.batch = 1;
+  Launch launch;
+  (void)grouped_config(one_batch, kernel, tuning, launch);
   // Group g: batch g of every batched operand (a batch stride of 0 shares one matrix), M rows of
   // which the kernel reads valid_m[g].
   auto const at = [](void const* base, ScalarType t, std::int64_t stride, int g) {
