@@ -225,4 +225,11 @@ double error_tolerance(wg::ScalarType input) {
   return is_fp8(input) ? 5e-2 : 1e-2;
 }
 
+gemm::GemmArguments placeholder_arguments(GemmProblem const& problem) {
+  // 2^40 bytes apart: no operand overlaps another (gemm() refuses D aliasing A or B).
+  auto const address = [](std::uintptr_t i) { return reinterpret_cast<char*>(i << 40); };
+  auto const* const scale = reinterpret_cast<float const*>(address(5));
+  return gemm_arguments(problem, address(1), address(2), address(3), scale, scale, address(4));
+}
+
 }  // namespace warploom::bench

@@ -61,6 +61,9 @@ void parse_epilogue(std::string const& name, std::string const& option, GemmProb
 gemm::GemmArguments gemm_arguments(GemmProblem const& problem, void const* a, void const* b,
                                    void* d, float const* scale_a, float const* scale_b,
                                    void const* bias = nullptr);
+// `problem`'s arguments at placeholder addresses (aligned, 2^40 bytes apart, never dereferenced),
+// for the rules a contender checks before anything is allocated.
+gemm::GemmArguments placeholder_arguments(GemmProblem const& problem);
 
 // One operand set: A, B (and the bias) uniform in [-1, 1) from `seed`, D allocated (not written).
 class GemmOperands {

@@ -125,15 +125,6 @@ GemmProblem gemm_problem(h::Problem const& p) {
   return g;
 }
 
-// The problem's arguments at placeholder addresses (aligned, never dereferenced), for the rules a
-// contender checks before anything is allocated.
-wg::GemmArguments placeholder_arguments(GemmProblem const& p) {
-  // 2^40 bytes apart: no operand overlaps another (gemm() refuses D aliasing A or B).
-  auto const address = [](std::uintptr_t i) { return reinterpret_cast<char*>(i << 40); };
-  auto const* const scale = reinterpret_cast<float const*>(address(5));
-  return gemm_arguments(p, address(1), address(2), address(3), scale, scale, address(4));
-}
-
 void require_no_epilogue(std::string_view who, wg::GemmArguments const& args) {
   if (args.epilogue.bias != nullptr || args.epilogue.activation != wg::Activation::Identity)
     throw std::invalid_argument(std::string(who) + ": epilogue: runs the plain GEMM only");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "blas_gemm.hpp"
+#include "cutlass_sm90_grouped_gemm.hpp"
 #include "gemm_operands.hpp"
 #include "gemm_plans.hpp"
 #include "gemm_stage_variants.hpp"
@@ -39,6 +40,9 @@ struct GroupedContender {
   std::function<GroupedLaunch(Sets const& sets)> bind;
   // What --autotune tries (the default tuning alone when empty).
   std::vector<h::Tuning> space = {};
+  // Why it cannot run these groups ("" when it can), asked before anything is allocated: the
+  // provider is then skipped, naming the reason.
+  std::function<std::string(Groups const&)> unsupported = nullptr;
 };
 
 // The grouped kernel's tunings: each consumer design, and the stage variants that trade ring
@@ -77,6 +81,20 @@ std::vector<GroupedContender> const& contenders() {
          auto blas = std::make_shared<CublasGroupedGemm>();
          blas->bind(sets);
          return [blas](int set, wg::GemmTuning const&, cudaStream_t s) { blas->run(set, s); };
+       }},
+      {"cutlass_grouped",
+       "CUTLASS's sm90 pointer-array grouped GEMM (its example 57; ping-pong 128x128x64): every "
+       "group in one launch, device arrays uploaded once",
+       [](Sets const& sets) {
+         auto cutlass = std::make_shared<CutlassSm90GroupedGemm>();
+         cutlass->bind(sets);
+         return [cutlass](int set, wg::GemmTuning const&, cudaStream_t s) { cutlass->run(set, s); };
+       },
+       {},
+       [](Groups const& groups) {
+         std::vector<wg::GemmArguments> args;
+         for (GemmProblem const& g : groups) args.push_back(placeholder_arguments(g));
+         return CutlassSm90GroupedGemm().unsupported(args);
        }},
   };
   return c;
@@ -226,7 +244,11 @@ harness::PlanFamily grouped_plan_family() {
       .report_flops = true};
   for (GroupedContender const& c : contenders())
     family.providers.push_back({c.name, c.description, [&c](h::Problem const& p) {
-                                  return std::make_unique<GroupedPlan>(groups_of(p), c);
+                                  Groups groups = groups_of(p);
+                                  if (c.unsupported)
+                                    if (std::string const why = c.unsupported(groups); !why.empty())
+                                      throw std::invalid_argument(why);
+                                  return std::make_unique<GroupedPlan>(std::move(groups), c);
                                 }});
   return family;
 }

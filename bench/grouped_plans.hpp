@@ -16,6 +16,7 @@
 //   warploom_loop  gemm() per group, in order on the stream
 //   cublas         cublasGemmEx per group: the loop a framework runs
 //   cublas_grouped cublasGemmGroupedBatchedEx: every group in one cuBLAS call
+//   cutlass_grouped CUTLASS's sm90 pointer-array grouped GEMM (fp16 tt and bf16 tn compiled)
 //
 // Checked against the float64 reference on every group's first and last 128 rows; the compute
 // ceiling is cuBLASLt's 8192^3 GEMM of the input type, measured in the run.
