@@ -345,7 +345,23 @@ void bind_gemm(nb::module_& m) {
           },
           "groups"_a, "alpha"_a, "beta"_a,
           "Checks every group as run() does, without a device or a launch "
-          "(GroupedGemm::arguments).");
+          "(GroupedGemm::arguments).")
+      .def(
+          "run_masked",
+          [](ops::GroupedGemm const& grouped, nb::handle a, nb::handle b, nb::handle c,
+             nb::handle d, std::uintptr_t valid_m, float alpha, float beta, std::uintptr_t stream,
+             bool sync) -> std::unique_ptr<RunOperands> {
+            return run_with(stream, sync, [&](RunOperands& operands) {
+              RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
+              nb::gil_scoped_release unlocked;
+              grouped.run_masked(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(valid_m), alpha,
+                                 beta, as_stream(stream));
+            });
+          },
+          "a"_a, "b"_a, "c"_a.none(), "d"_a, "valid_m"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
+          "The masked layout: batched (owner, descriptor) operands, valid_m the device address "
+          "of one int32 count per batch (GroupedGemm::run_masked). Returns a GemmRun when sync "
+          "is False, else None.");
 
   nb::class_<EpilogueOperands>(m, "EpilogueOperands",
                                "A run's epilogue tensors, as (owner, descriptor) operands or None "

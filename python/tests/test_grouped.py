@@ -74,3 +74,63 @@ def test_every_group_against_torch(cuda):
         # bf16 output: a relative rounding of 2^-8, and fp32 accumulation over k.
         error = (d.double() - want).abs().max().item()
         assert error <= 1e-2 * want.abs().max().item() + 1e-3, (m, n, k, error)
+
+
+class _Counts:
+    """A stand-in GPU tensor of counts: only its CUDA array interface is read."""
+
+    def __init__(self, shape=(2,), typestr="<i4", strides=None, data=9 << 24):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "strides": strides,
+                                          "data": (data, False), "version": 3}
+
+
+def test_the_masked_layout_names_what_is_wrong_with_its_counts():
+    a = DlpackTensor((2, 64, 32), data=1 << 24)
+    b = DlpackTensor((2, 32, 48), data=2 << 24)
+    d = DlpackTensor((2, 64, 48), data=3 << 24)
+    plan = grouped(element="f16", layout=Row)
+    with pytest.raises(ValueError, match=r"A must be 3-D \(experts, M, K\), got shape \(64, 32\)"):
+        plan.run_masked(DlpackTensor((64, 32)), b, d, _Counts())
+    with pytest.raises(TypeError, match="valid_m must be a GPU tensor of int32 counts"):
+        plan.run_masked(a, b, d, [64, 64])
+    with pytest.raises(TypeError, match="valid_m has dtype '<i8': give int32 counts"):
+        plan.run_masked(a, b, d, _Counts(typestr="<i8"))
+    with pytest.raises(ValueError, match=r"valid_m has shape \(3,\): give one count per expert, "
+                                         r"\(2,\)"):
+        plan.run_masked(a, b, d, _Counts(shape=(3,)))
+    with pytest.raises(ValueError, match="valid_m must be contiguous"):
+        plan.run_masked(a, b, d, _Counts(strides=(8,)))
+
+
+@pytest.mark.gpu
+def test_the_masked_layout_against_torch(cuda):
+    # Four experts of 384 rows, bf16 "tn" (prebuilt): counts of none, one, a mid-tile count and
+    # more than M; rows past the counts keep the NaN they held. Then new counts, written on the
+    # device, through one captured CUDA graph.
+    torch = cuda
+    experts, m, n, k = 4, 384, 320, 256
+    A = torch.randn(experts, m, k, device="cuda", dtype=torch.bfloat16)
+    B = torch.randn(experts, n, k, device="cuda", dtype=torch.bfloat16).transpose(1, 2)
+    D = torch.full((experts, m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    counts = torch.tensor([0, 1, 200, 1000], device="cuda", dtype=torch.int32)
+    plan = warploom.op.GroupedGemm(element=torch.bfloat16, layout=Row, layout_B=Col)
+    want = A.double() @ B.double()
+
+    def expect(valid):
+        for g, rows in enumerate(valid):
+            rows = min(rows, m)
+            got = D[g, :rows].double()
+            error = (got - want[g, :rows]).abs().max().item() if rows else 0.0
+            assert error <= 1e-2 * want[g].abs().max().item() + 1e-3, (g, rows, error)
+            assert torch.isnan(D[g, rows:]).all(), (g, rows)
+
+    plan.run_masked(A, B, D, counts)
+    expect([0, 1, 200, 1000])
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        plan.run_masked(A, B, D, counts, sync=False)
+    D.fill_(float("nan"))
+    counts.copy_(torch.tensor([384, 129, 0, 64], dtype=torch.int32))
+    graph.replay()
+    torch.cuda.synchronize()
+    expect([384, 129, 0, 64])

@@ -335,6 +335,30 @@ class GroupedGemm(Gemm):
         beta = self.beta if beta is None else beta
         self._grouped.check(groups, float(alpha), float(beta))
 
+    def run_masked(self, A, B, D, valid_m, C=None, alpha=None, beta=None, sync=True,
+                   stream=None):
+        """An MoE layer in the masked layout (DeepGEMM's), in one launch: expert g computes
+        D[g] = activation(alpha * (A[g] @ B[g]) + beta * C[g]) on its first valid_m[g] rows alone
+        (the rest of D[g] is neither computed nor written). A: (G, M, K), D and C: (G, M, N), B:
+        (G, K, N) or one (K, N) matrix for every expert, in the plan's types and layouts (D
+        row-major). valid_m: G int32 counts on the GPU (a torch or CuPy tensor), read when the
+        kernel runs — a CUDA graph captured once serves every routing; counts are clamped to
+        [0, M]. Runs on `stream` as run() does; sync as Gemm.run."""
+        experts = A.shape[0] if len(getattr(A, "shape", ())) == 3 else None
+        if experts is None:
+            raise ValueError("GroupedGemm.run_masked: A must be 3-D (experts, M, K), "
+                             f"got shape {tuple(getattr(A, 'shape', ()))}")
+        counts = _counts_address(valid_m, experts)
+        handle, owner = stream_handle(stream, (A, B, D))
+        a = run_operand(A, "A", handle, owner)
+        b = run_operand(B, "B", handle, owner)
+        c = None if C is None else run_operand(C, "C", handle, owner)
+        d = run_operand(D, "D", handle, owner)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        return self._grouped.run_masked(a, b, c, d, counts, float(alpha), float(beta), handle,
+                                        sync)
+
     @staticmethod
     def _lists(A, B, C, D, method):
         A, B, D = list(A), list(B), list(D)
@@ -356,3 +380,23 @@ class GroupedGemm(Gemm):
                  None if c is None else operand(c, f"groups[{i}].c", handle, owner),
                  operand(d, f"groups[{i}].d", handle, owner))
                 for i, (a, b, c, d) in enumerate(zip(A, B, C, D))]
+
+
+def _counts_address(counts, experts):
+    """The device address of `counts`, one int32 per expert on the GPU (CUDA array interface:
+    torch and CuPy tensors), or a TypeError / ValueError naming what is wrong."""
+    interface = getattr(counts, "__cuda_array_interface__", None)
+    if interface is None:
+        raise TypeError("GroupedGemm.run_masked: valid_m must be a GPU tensor of int32 counts "
+                        f"(torch or CuPy), got {type(counts).__name__}")
+    if interface["typestr"] not in ("<i4", "|i4"):
+        raise TypeError(f"GroupedGemm.run_masked: valid_m has dtype {interface['typestr']!r}: "
+                        "give int32 counts")
+    shape = tuple(interface["shape"])
+    if shape != (experts,):
+        raise ValueError(f"GroupedGemm.run_masked: valid_m has shape {shape}: give one count per "
+                         f"expert, ({experts},)")
+    if interface.get("strides") not in (None, (4,)):
+        raise ValueError("GroupedGemm.run_masked: valid_m must be contiguous")
+    return interface["data"][0]
+

@@ -92,4 +92,15 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   });
 }
 
+void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
+                             TensorView const& d, int const* valid_m, float alpha, float beta,
+                             cudaStream_t stream) const {
+  GemmArguments const args = plan_.run_arguments(a, b, c, d, alpha, beta);
+  try {
+    gemm::grouped_gemm_masked(args, valid_m, stream, plan_.run_tuning());
+  } catch (std::invalid_argument const& e) {
+    throw std::invalid_argument(fmt::format("GroupedGemm.run_masked: {}", e.what()));
+  }
+}
+
 }  // namespace warploom::ops

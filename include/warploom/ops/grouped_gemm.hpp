@@ -58,8 +58,18 @@ class GroupedGemm {
     std::vector<GemmArguments> args;
     std::vector<std::size_t> index;
   };
+
+  // An MoE layer in the masked layout (gemm::grouped_gemm_masked, DeepGEMM's): `a`, `d` (and `c`)
+  // batched views of G experts (G x M x K, G x M x N), `b` batched (G x K x N) or one matrix for
+  // all; expert g computes and writes its first valid_m[g] rows only, `valid_m` G int32 counts in
+  // device memory read when the kernel runs (one captured CUDA graph serves every routing; counts
+  // are clamped to [0, M]). Checked as run() checks one batched problem, then as
+  // grouped_gemm_masked checks; errors name the argument. Asynchronous on `stream`.
   Arguments arguments(std::span<GemmGroup const> groups, float alpha = 1.0f,
                       float beta = 0.0f) const;
+  void run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
+                  TensorView const& d, int const* valid_m, float alpha = 1.0f, float beta = 0.0f,
+                  cudaStream_t stream = nullptr) const;
 
  private:
   Gemm plan_;
