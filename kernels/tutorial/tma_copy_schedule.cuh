@@ -109,6 +109,10 @@ struct TmaCopy {
     int col = 0;
     int row_begin = 0;  // this CTA's band, as in InputGmem
     int row_end = 0;
+    // Both bands are set from one row_band() (the kernel below): the store loops over the rows
+    // the load loops over. Without this the verifier takes them for two sizes that may differ.
+    using same_sizes = ts::same_sizes<ts::same_size<&OutputGmem::row_begin, &InputGmem::row_begin>,
+                                      ts::same_size<&OutputGmem::row_end, &InputGmem::row_end>>;
     __device__ void store(ts::Produce const& stage, Fragment const& f) {
 #pragma unroll
       for (int j = 0; j < kVecsPerThread; ++j) {

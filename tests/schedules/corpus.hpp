@@ -108,7 +108,9 @@ struct Coords {
   int prefetch(ts::ConsumeAux const& s) const { return s.loop_offset; }
 };
 
-// Where the consumers store (global memory, no pipeline).
+// Where the consumers store (global memory, no pipeline). Its sizes are the coordinates' (a
+// kernel would set both from one argument): a store looping over out->n runs as often as a load
+// looping over in->n, one over out->m does not.
 struct Output {
   static constexpr ts::ResourceSpec spec{.name = "out"};
   int n = 0;
@@ -116,6 +118,10 @@ struct Output {
   int tiles = 0;
   int k = 0;
   void store(ts::Produce const&, int value) { (void)value; }
+  using same_sizes =
+      ts::same_sizes<ts::same_size<&Output::n, &Coords::n>, ts::same_size<&Output::m, &Coords::m>,
+                     ts::same_size<&Output::tiles, &Coords::tiles>,
+                     ts::same_size<&Output::k, &Coords::k>>;
 };
 
 // A ring of stages in shared memory. TMA kinds hold num_bytes per stage (R-D16 compares the
@@ -131,7 +137,11 @@ struct Ring {
                  (kPipeline.num_stages > 0 ? kPipeline.num_stages : 1) * stage_bytes(kPipeline)>
       stages;  // (STAGES, STAGE_BYTES)
   using smem_buffers = ts::buffers<&Ring::stages>;
-  int n = 0;  // items, for tasks that loop over the ring itself (run-time)
+  // Items and k-blocks, for tasks that loop over the ring itself (run-time): the coordinates'.
+  int n = 0;
+  int k = 0;
+  using same_sizes =
+      ts::same_sizes<ts::same_size<&Ring::n, &Coords::n>, ts::same_size<&Ring::k, &Coords::k>>;
 
   void put(ts::Produce const&, int coord) { (void)coord; }      // writes a stage (TMA: issues it)
   int take(ts::Consume const& s) const { return s.stage_idx; }  // reads a stage

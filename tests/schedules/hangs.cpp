@@ -106,6 +106,47 @@ struct OneMoreLoad : Load<Smem> {
   }
 };
 
+// Sizes read from the data: how many items the load and the store take is a consumer work's
+// result (as a grouped GEMM reads each problem's K tiles), `kCount` on each side.
+struct Counts {
+  static constexpr ts::ResourceSpec spec{.name = "counts"};
+  int rows(ts::Consume const&) const { return 0; }
+  int cols(ts::Consume const&) const { return 0; }
+};
+
+template <auto kCount>
+struct CountedLoad : Load<Smem> {
+  using src = ts::list<Coords, Counts>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& counts, auto& smem) {
+    auto items = ts::work<kCount>(counts);
+    ctx.domain_loop(items, [&](auto&) {
+      auto c = ts::work<&Coords::coord>(in);
+      smem.acquire();
+      ts::work<&Smem::put>(smem, c);
+      smem.commit();
+    });
+  }
+};
+
+template <auto kCount>
+struct CountedStore : Store<Smem> {
+  using src = ts::list<Smem, Counts>;
+  static constexpr void schedule(auto& ctx, auto& smem, auto& counts, auto& out) {
+    auto items = ts::work<kCount>(counts);
+    ctx.domain_loop(items, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+
+template <auto kLoadCount, auto kStoreCount>
+using CountedCopy = ts::TaskManager<
+    ts::Tasks<CountedLoad<kLoadCount>, CountedStore<kStoreCount>>,
+    ts::Graph<ts::DependsOn<Smem, Coords, Counts>, ts::DependsOn<Output, Smem, Counts>>>;
+
 // Per tile (run-time), kItems items: the load and the store each assume their own count.
 template <class R, int kItems>
 struct TileLoad : Load<R> {
@@ -324,16 +365,23 @@ void add_hangs(Corpus& c) {
                               "hangs for every n",
                .expected = {"R-D1", "R-M1"},
                .model = model_of<Copy<Smem, OneMoreLoad, Store<Smem>>>});
-  c.push_back({.name = "consumer_loops_over_another_size",
-               .theme = kHangs,
-               .description = "The load loops over n items, the store over m (two fields of the "
-                              "resources, both run-time): it hangs whenever n != m",
-               .expected = {"R-D1", "R-M1"},
-               .model = model_of<Copy<Smem, Load<Smem>, Store<Smem, kRuntimeM>>>,
-               .known_miss = true,
-               .note = "Run-time bounds are matched by their captured values, and a capture reads "
-                       "a resource's fields from its default instance: n and m both read 0, so the "
-                       "checker takes both loops for one domain and runs them alike."});
+  c.push_back(hang("consumer_loops_over_another_size",
+                   "The load loops over n items, the store over m (two fields of the resources, "
+                   "both run-time, both 0 by default): it hangs whenever n != m",
+                   model_of<Copy<Smem, Load<Smem>, Store<Smem, kRuntimeM>>>, {"R-D1", "R-M1"}));
+  c.push_back(hang("consumer_loops_over_the_same_size",
+                   "The load loops over the coordinates' m, the store over the output's m, which "
+                   "the output declares the same size (ts::same_size)",
+                   model_of<Copy<Smem, Load<Smem, kRuntimeM>, Store<Smem, kRuntimeM>>>, {},
+                   {"R-D1", "R-M1"}));
+  c.push_back(hang("data_bounds_from_two_works",
+                   "The load loops over counts.rows(), the store over counts.cols() (two consumer "
+                   "works, both read from the data): it hangs whenever they differ",
+                   model_of<CountedCopy<&Counts::rows, &Counts::cols>>, {"R-D1", "R-M1"}));
+  c.push_back(hang("data_bounds_from_one_work",
+                   "The load and the store each call counts.rows() and loop over its result: the "
+                   "same work on the same arguments, so the same count",
+                   model_of<CountedCopy<&Counts::rows, &Counts::rows>>, {}, {"R-D1", "R-M1"}));
   c.push_back(hang("consumer_loop_longer",
                    "The store runs ts::c<5> iterations, the load ts::c<4>: the store waits for a "
                    "fifth stage that never comes",

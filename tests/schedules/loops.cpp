@@ -358,7 +358,7 @@ struct PersistentMmaToStaging {
     ctx.domain_loop(queue->tiles, [&](auto&) {
       auto tile = ts::work<&TileQueue::next_tile>(queue);
       auto acc = ctx.local(0);
-      ctx.domain_loop(smem->n, [&](auto&) {  // the tile's k-blocks
+      ctx.domain_loop(smem->k, [&](auto&) {  // the tile's k-blocks
         smem.wait();
         acc = ts::work<&Smem::take>(smem);
         smem.release();
@@ -420,7 +420,7 @@ struct GemmMma {
     ctx.domain_loop(queue->tiles, [&](auto&) {
       auto tile = ts::work<&TileQueue::next_tile>(queue);
       auto acc = ctx.local(0);
-      ctx.domain_loop(a->n, [&](auto&) {  // the tile's k-blocks
+      ctx.domain_loop(a->k, [&](auto&) {  // the tile's k-blocks
         a.wait();
         b.wait();
         acc = ts::work<&OperandA4::take>(a);
@@ -537,10 +537,11 @@ using LastSignalUnwaited =
 // Per tile the load acquires one stage of a thread-written ring and fills it over an inner
 // run-time loop of k-blocks; kCommitInLastIter: the commit sits in the inner loop's last
 // iteration, which a tile with no k-block never reaches (the outer loop runs, the inner one not).
+// It fills one stage per tile of n, as many as the store takes.
 template <bool kCommitInLastIter>
 struct TileBracketLoad : Load<Queue> {
   static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
-    ctx.domain_loop(in->tiles, [&](auto&) {
+    ctx.domain_loop(in->n, [&](auto&) {
       ring.acquire();
       ctx.domain_loop(in->k, [&](auto& kblock) {
         ts::work<&Queue::put>(ring, ts::work<&Coords::coord>(in));

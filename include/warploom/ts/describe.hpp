@@ -92,9 +92,9 @@ constexpr void call_schedule(Recorder& rec, Handles& handles, std::index_sequenc
 
 template <class Traits, class T, class... Src, class... Dst>
 constexpr Schedule capture_at(Recorder::Coords coords, bool* reads_thread, list<Src...>,
-                              list<Dst...>) {
+                              list<Dst...>, int probe = 0) {
   Schedule s;
-  Recorder rec(s, coords, reads_thread);
+  Recorder rec(s, coords, reads_thread, probe);
   std::tuple<RecordHandle<Src, access_v<T, Src>>..., RecordHandle<Dst, access_v<T, Dst>>...>
       handles{make_record_handle<Traits, T, Src>(rec)...,
               make_record_handle<Traits, T, Dst>(rec)...};
@@ -157,12 +157,35 @@ constexpr void mark_divergence(Schedule& base, Schedule const& other, bool warp)
   }
 }
 
-// Captures T's schedule; one that reads a thread coordinate is captured again as lanes 1 and 31
-// of the same warp and as lane 0 of the next warp, and the differences are marked (R-D24).
+// Records in `base` each loop bound's value in probe capture `probe` (1 or 2; size_probe.hpp). A
+// schedule whose probe captured another tree (it branches on a resource field) keeps its bounds'
+// own values: its run-time sizes are told apart by their default values only.
+constexpr void mark_probe(Schedule& base, Schedule const& probed, int probe) {
+  bool alike = base.nodes.size() == probed.nodes.size();
+  for (std::size_t i = 0; alike && i < base.nodes.size(); ++i)
+    alike = base.nodes[i].kind == probed.nodes[i].kind;
+  if (!alike) return;
+  for (std::size_t i = 0; i < base.nodes.size(); ++i) {
+    Node& n = base.nodes[i];
+    if (n.kind != NodeKind::Loop) continue;
+    Node const& p = probed.nodes[i];
+    for (auto [b, v] : {std::pair{&n.start, p.start.value}, std::pair{&n.end, p.end.value},
+                        std::pair{&n.step, p.step.value}}) {
+      b->probed = true;
+      b->probes[probe - 1] = v;
+    }
+  }
+}
+
+// Captures T's schedule, and again with probed resource fields (size_probe.hpp) to name its
+// run-time sizes; one that reads a thread coordinate is captured again as lanes 1 and 31 of the
+// same warp and as lane 0 of the next warp, and the differences are marked (R-D24).
 template <class Traits, class T, class... Src, class... Dst>
 constexpr Schedule capture(list<Src...> src, list<Dst...> dst) {
   bool reads_thread = false;
   Schedule s = capture_at<Traits, T>({}, &reads_thread, src, dst);
+  for (int probe : {1, 2})
+    mark_probe(s, capture_at<Traits, T>({}, nullptr, src, dst, probe), probe);
   if (reads_thread) {
     mark_divergence(s, capture_at<Traits, T>({1, 1, 0}, nullptr, src, dst), false);
     if (s.divergent.empty())

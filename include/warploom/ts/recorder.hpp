@@ -17,9 +17,16 @@
 #include "warploom/ts/pipeline_config.hpp"
 #include "warploom/ts/pipeline_ops.hpp"
 #include "warploom/ts/schedule_ir.hpp"
+#include "warploom/ts/size_probe.hpp"
 #include "warploom/ts/work.hpp"
 
 namespace warploom::ts {
+
+namespace detail {
+// One object per work member function: its address names the work in the captured schedule.
+template <auto kMember>
+inline constexpr char work_tag = 0;
+}  // namespace detail
 
 // A value produced by a captured work call (node `node` of the schedule).
 template <class T>
@@ -58,9 +65,13 @@ class Recorder {
 
   constexpr explicit Recorder(Schedule& s) : s_(&s), coords_{0, 0, 0} {}
   // `reads_thread`, when given, is set once the schedule reads a thread coordinate (thread, task
-  // thread or warp index).
-  constexpr Recorder(Schedule& s, Coords c, bool* reads_thread)
-      : s_(&s), coords_(c), reads_thread_(reads_thread) {}
+  // thread or warp index). `probe` 1 or 2 gives the resources' integer fields their probe values
+  // (size_probe.hpp); 0 leaves them at their defaults.
+  constexpr Recorder(Schedule& s, Coords c, bool* reads_thread, int probe = 0)
+      : s_(&s), coords_(c), reads_thread_(reads_thread), probe_(probe) {}
+
+  // Which instance record handles read resource fields from (detail::probe_instance).
+  constexpr int probe() const { return probe_; }
 
   // CTA coordinates. Their capture-time values are placeholders: bounds computed from them are
   // run-time bounds, which the verifier treats as unknown.
@@ -107,6 +118,7 @@ class Recorder {
   }
 
   constexpr void add_edge(int from, int to, int arg) { s_->edges.push_back({from, to, arg}); }
+  constexpr void set_work(int node, void const* work) { s_->nodes[node].work = work; }
 
   template <AsyncReader kUnit, int kKeep>
   constexpr void async_wait() {
@@ -184,6 +196,7 @@ class Recorder {
   Schedule* s_;
   Coords coords_;
   bool* reads_thread_ = nullptr;
+  int probe_ = 0;
   int parent_ = 0;
 };
 
@@ -248,14 +261,16 @@ constexpr void Recorder::domain_loop(Args... args) {
   block(n, body, [this](int id) { return std::tuple<RecordLoop>{RecordLoop(*this, id)}; });
 }
 
-// A resource as a capturing schedule sees it. `->` reaches a default-constructed instance, so
-// schedules may read resource fields (e.g. a row count) to form run-time loop bounds.
+// A resource as a capturing schedule sees it. `->` reaches a default-constructed instance, or in
+// a probe capture one whose integer fields hold probe values (size_probe.hpp), so schedules may
+// read resource fields (e.g. a row count) to form run-time loop bounds.
 template <class R, Access kAccess>
 class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
  public:
   using resource = R;
 
-  constexpr RecordHandle(Recorder& rec, int index) : rec_(&rec), index_(index) {}
+  constexpr RecordHandle(Recorder& rec, int index)
+      : rec_(&rec), index_(index), instance_(detail::probe_instance<R>(rec.probe())) {}
 
   constexpr R const* operator->() const { return &instance_; }
 
@@ -271,6 +286,7 @@ class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
     static_assert(!is_producer_side(W::role) || std::is_void_v<Result>,
                   "R-A2: producer work returns nothing; values flow out of consumer work");
     int node = rec_->add_op(OpKind::Work, W::role, index_, W::label);
+    rec_->set_work(node, &detail::work_tag<kMember>);
     bind_args<kMember>(node, std::index_sequence_for<Args...>{}, std::forward<Args>(args)...);
     if constexpr (!std::is_void_v<Result>) {
       return Token<Result>{node};
@@ -287,7 +303,7 @@ class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
 
   Recorder* rec_;
   int index_;
-  R instance_{};
+  R instance_;
 };
 
 }  // namespace warploom::ts

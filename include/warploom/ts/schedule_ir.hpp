@@ -84,6 +84,12 @@ struct Bound {
   int source = -1;  // a data bound: the work step whose result it is (else -1)
   // A run-time bound the schedule promises is a multiple of this (ts::multiple_of).
   int multiple = 1;
+  // The bound in the two probe captures, which set every integer field of every resource to a
+  // value of its own (size_probe.hpp): which run-time sizes the bound is read from. Read through
+  // in_probe: a bound the probes did not capture (`probed` false) has `value` there.
+  bool probed = false;
+  long long probes[2] = {0, 0};
+  constexpr long long in_probe(int probe) const { return probed ? probes[probe] : value; }
 };
 
 struct Node {
@@ -96,6 +102,9 @@ struct Node {
   Role role = Role::Producer;  // for OpKind::Work
   int resource = -1;           // index into the TaskManager's resource table
   std::string_view label;      // work name, or the local's type-free name "local"
+  // OpKind::Work: which member function, as an address unique to it (detail::work_tag): two works
+  // may share a label (next_share<0> and next_share<1> both read "next_share").
+  void const* work = nullptr;
 
   // NodeKind::Loop
   Bound start, end, step;

@@ -8,6 +8,7 @@
 #include "warploom/ts/domain_loop.hpp"
 #include "warploom/ts/pipeline_config.hpp"
 #include "warploom/ts/resource.hpp"
+#include "warploom/ts/size_probe.hpp"
 #include "warploom/ts/smem_buffer.hpp"
 #include "warploom/ts/stage_info.hpp"
 #include "warploom/ts/task.hpp"

@@ -161,3 +161,53 @@ TEST(Describe, TheDataFlowOfANestedWorkCallIsRecorded) {
 }
 
 }  // namespace
+
+namespace sizes {
+
+// Two sizes with one default, and a resource carrying a copy of one of them (ts::same_size).
+struct Sizes {
+  static constexpr ts::ResourceSpec spec{.name = "sizes"};
+  int n = 0;
+  int m = 0;
+};
+struct Copy {
+  static constexpr ts::ResourceSpec spec{.name = "copy"};
+  int n = 0;
+  int other = 0;
+  using same_sizes = ts::same_sizes<ts::same_size<&Copy::n, &Sizes::n>>;
+};
+
+}  // namespace sizes
+
+// The probes give every integer field a value of its own (size_probe.hpp): fields with one default
+// differ, a field and its declared copy agree, every probe agrees with itself.
+TEST(Describe, ProbesNameRunTimeSizesByTheirField) {
+  namespace d = ts::detail;
+  for (int probe : {1, 2}) {
+    sizes::Sizes const s = d::probe_instance<sizes::Sizes>(probe);
+    sizes::Copy const c = d::probe_instance<sizes::Copy>(probe);
+    EXPECT_NE(s.n, s.m);
+    EXPECT_EQ(c.n, s.n);
+    EXPECT_NE(c.other, s.n);
+    EXPECT_NE(c.other, s.m);
+    EXPECT_EQ(s.n, d::probe_instance<sizes::Sizes>(probe).n);
+  }
+  EXPECT_NE(d::probe_instance<sizes::Sizes>(1).n, d::probe_instance<sizes::Sizes>(2).n);
+  EXPECT_EQ(d::probe_instance<sizes::Sizes>(0).n, 0);  // the default capture
+  static_assert(d::probe_instance<sizes::Copy>(1).n == d::probe_instance<sizes::Sizes>(1).n);
+}
+
+// A captured loop over a field keeps its probe values; the loop bounds of the copy tutorial's load
+// (input rows) and store (the smem's rows, declared the same size) agree in every probe.
+TEST(Describe, LoopBoundsCarryTheirProbeValues) {
+  ts::ManagerModel const m = ts::describe<CopyManager::traits>();
+  std::vector<ts::Bound> ends;
+  for (auto const& t : m.tasks)
+    for (auto const& n : t.schedule.nodes)
+      if (n.kind == ts::NodeKind::Loop) ends.push_back(n.end);
+  ASSERT_EQ(ends.size(), 2u);
+  EXPECT_TRUE(ends[0].probed);
+  EXPECT_NE(ends[0].in_probe(0), ends[0].value);
+  EXPECT_EQ(ends[0].in_probe(0), ends[1].in_probe(0));
+  EXPECT_EQ(ends[0].in_probe(1), ends[1].in_probe(1));
+}

@@ -31,9 +31,10 @@ struct SmemTiles {
   static constexpr ts::ResourceSpec spec{
       .name = "smem",
       .pipeline = ts::tma_async(kStages, kTileBytes, ts::threads(1), ts::threads(128))};
-  int rows = 0;  // the rows both tasks loop over (a run-time bound)
+  int rows = 0;  // the rows both tasks loop over (a run-time bound): the input's
   ts::SmemBuffer<short, kStages * kTileElems> tiles;
   using smem_buffers = ts::buffers<&SmemTiles::tiles>;
+  using same_sizes = ts::same_sizes<ts::same_size<&SmemTiles::rows, &InputGmem::rows>>;
 
   void init_load_state(ts::ProduceAux const&) {}
   void tma_load(ts::Produce const&, int row) { (void)row; }
@@ -97,6 +98,7 @@ struct Tiles {
   int rows = 0;                                       // the rows both tasks loop over
   ts::SmemBuffer<short, kStages * kTileElems> tiles;  // (STAGES*TILE)
   using smem_buffers = ts::buffers<&Tiles::tiles>;
+  using same_sizes = ts::same_sizes<ts::same_size<&Tiles::rows, &InputGmem::rows>>;
 
   void init_load_state(ts::ProduceAux const&) {}
   void tma_load(ts::Produce const&, int row) { (void)row; }

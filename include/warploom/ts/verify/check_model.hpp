@@ -25,21 +25,31 @@ constexpr std::string count_of(long long n, std::string_view noun) {
   return to_str(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
-// Loops over one run-time domain: the same depth and the same run-time end, positive steps, and
-// starts and steps that may differ — the even and the odd items, (0, n, 2) and (1, n, 2), or the
-// items one at a time and two at a time, (0, n) and (0, n, 2). Their trip counts are not
-// independent — all follow from the one extent n (ceil((n - start) / step) each) — so they share
-// a scenario value. Starts and steps are taken as captured, whether written ts::c<k> or as plain
-// integers: the capture cannot tell a literal from a run-time value, and loop domains already
-// match run-time bounds by their captured values (LoopKey). Steps above kMaxStridedStep keep their
-// loops apart (the extents to try grow with the step).
+// Loops over one run-time domain: the same depth and the same run-time end (the same quantity,
+// same_quantity), positive steps, and starts and steps that may differ — the even and the odd
+// items, (0, n, 2) and (1, n, 2), or the items one at a time and two at a time, (0, n) and
+// (0, n, 2). Their trip counts are not independent — all follow from the one extent n
+// (ceil((n - start) / step) each) — so they share a scenario value. Starts and steps are taken as
+// captured, whether written ts::c<k> or as plain integers: the capture cannot tell a literal from
+// a run-time value that happens to equal it; but a start or step read from a resource field or
+// the data is compared as a quantity. Steps above kMaxStridedStep keep their loops apart (the
+// extents to try grow with the step).
 inline constexpr long long kMaxStridedStep = 64;
 inline constexpr std::size_t kMaxExtentsPerValue = 4;
 constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
   auto strided = [](LoopKey const& k) {
     return !k.end.is_static && k.step.value > 0 && k.step.value <= kMaxStridedStep;
   };
-  return a.depth == b.depth && strided(a) && strided(b) && a.end.value == b.end.value;
+  // A start or step read from a resource field or the data is an offset the capture does not know:
+  // loops with different ones are not one domain.
+  auto comparable = [](Bound const& x, Bound const& y) {
+    auto plain = [](Bound const& b) {
+      return b.source < 0 && b.in_probe(0) == b.value && b.in_probe(1) == b.value;
+    };
+    return same_quantity(x, y) || (plain(x) && plain(y));
+  };
+  return a.depth == b.depth && strided(a) && strided(b) && same_quantity(a.end, b.end) &&
+         comparable(a.start, b.start) && comparable(a.step, b.step);
 }
 
 // A domain's choices: for each value of `values` (the trip count of its reference loop: the
@@ -121,8 +131,13 @@ constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& 
 }
 
 // The scenarios to explore. Values {0, 1, 2, stages+1} per run-time loop domain (see LoopKeys;
-// loops of one strided domain together, see same_strided_domain): every combination when there
-// are at most two domains, else the scenarios with every domain at the same value.
+// loops of one strided domain together, see same_strided_domain): every combination of the
+// domains' choices when there are at most two domains. With more, the scenarios in which every
+// domain runs alike, and a pairwise cover: every two domains meet in every pair of their choices
+// in some scenario (rows (a, b) of Z_p x Z_p, domain d < p taking choice a + d·b mod p, domain p
+// choice b, folded onto fewer choices modulo their count: an orthogonal array of strength 2, p the
+// smallest prime covering the choices and the domains). Ping-pong's pair loop and the K loops of
+// its two tiles are three domains: 23 scenarios where every combination would be 64.
 constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30) {
   std::vector<LoopKey> const keys = loop_keys(m).keys;
   int stages = 0;
@@ -146,7 +161,9 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
         o.push_back({vi, j});
     return o;
   };
-  auto scenario = [&](std::vector<std::pair<int, int>> const& pick) {
+  std::vector<std::vector<std::pair<int, int>>> opts;
+  for (int d = 0; d < D; ++d) opts.push_back(options(d));
+  auto add = [&](std::vector<std::pair<int, int>> const& pick) {
     Scenario sc;
     sc.runtime_trips.assign(keys.size(), 0);
     for (int d = 0; d < D; ++d) {
@@ -154,31 +171,49 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
       for (std::size_t i = 0; i < trips.size(); ++i)
         sc.runtime_trips[domains[d].keys[i]] = trips[i];
     }
-    return sc;
+    for (Scenario const& o : out)
+      if (o.runtime_trips == sc.runtime_trips) return;
+    out.push_back(sc);
   };
   if (D <= 2) {
-    std::vector<std::vector<std::pair<int, int>>> opts;
-    for (int d = 0; d < D; ++d) opts.push_back(options(d));
     std::vector<int> idx(D, 0);
     while (true) {
       std::vector<std::pair<int, int>> pick;
       for (int d = 0; d < D; ++d) pick.push_back(opts[d][idx[d]]);
-      out.push_back(scenario(pick));
+      add(pick);
       int d = 0;
       while (d < D && ++idx[d] == static_cast<int>(opts[d].size())) idx[d++] = 0;
       if (d == D) break;
     }
-  } else {
-    for (int vi = 0; vi < static_cast<int>(values.size()); ++vi) {
-      int variants = 1;
+    return out;
+  }
+  for (int vi = 0; vi < static_cast<int>(values.size()); ++vi) {
+    int variants = 1;
+    for (auto const& d : domains)
+      variants = std::max(variants, static_cast<int>(d.by_value[vi].size()));
+    for (int j = 0; j < variants; ++j) {
+      std::vector<std::pair<int, int>> pick;
       for (auto const& d : domains)
-        variants = std::max(variants, static_cast<int>(d.by_value[vi].size()));
-      for (int j = 0; j < variants; ++j) {
-        std::vector<std::pair<int, int>> pick;
-        for (auto const& d : domains)
-          pick.push_back({vi, std::min(j, static_cast<int>(d.by_value[vi].size()) - 1)});
-        out.push_back(scenario(pick));
+        pick.push_back({vi, std::min(j, static_cast<int>(d.by_value[vi].size()) - 1)});
+      add(pick);
+    }
+  }
+  int p = D - 1;
+  for (auto const& o : opts) p = std::max(p, static_cast<int>(o.size()));
+  auto prime = [](int n) {
+    for (int q = 2; q * q <= n; ++q)
+      if (n % q == 0) return false;
+    return n >= 2;
+  };
+  while (!prime(p)) ++p;
+  for (int a = 0; a < p; ++a) {
+    for (int b = 0; b < p; ++b) {
+      std::vector<std::pair<int, int>> pick;
+      for (int d = 0; d < D; ++d) {
+        int const x = d < p ? (a + d * b) % p : b;
+        pick.push_back(opts[d][x % static_cast<int>(opts[d].size())]);
       }
+      add(pick);
     }
   }
   return out;

@@ -7,11 +7,13 @@
 // TaskManager emits at task end is part of the program.
 //
 // Scenarios: every run-time loop gets a trip count; loops of different tasks over the same domain
-// share it (see LoopKeys).
+// (bounds that are the same quantity) share it (see LoopKeys).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,19 +77,28 @@ struct Scenario {
   }
 };
 
-// Which run-time loops of different tasks run the same number of times. The recorder cannot name
-// a run-time bound (it sees a placeholder value), so a loop is keyed by its depth among run-time
-// loops and its bounds as captured: a load task's and a store task's loops over the same rows
-// share a key, a tile loop and the k-loop inside it do not, and loops whose captured bounds
-// differ (n + 1 against n) vary independently.
+// Whether two run-time bounds are the same quantity: the same value in the capture and in both
+// probe captures (size_probe.hpp: the same resource fields, combined the same way), and for a
+// data bound the same source (LoopKeys: the same work on the same arguments).
+constexpr bool same_quantity(Bound const& a, Bound const& b) {
+  return a.value == b.value && a.in_probe(0) == b.in_probe(0) && a.in_probe(1) == b.in_probe(1) &&
+         a.source == b.source;
+}
+
+// Which run-time loops of different tasks run the same number of times. A loop is keyed by its
+// depth among run-time loops and its bounds as quantities (same_quantity): a load task's and a
+// store task's loops over the same field share a key; loops over two fields (n and m, even when
+// both default to 0), a tile loop and the k-loop inside it, and loops whose bounds differ
+// (n + 1 against n) vary independently. In a key, a data bound's `source` names its value across
+// tasks (DataSources), not a node of one task's schedule.
 struct LoopKey {
   int depth = 0;
   Bound start, end, step;
-  // By value: a run-time 0 and a compile-time 0 (`domain_loop(n)` against
-  // `domain_loop(0, n, 1)`) are the same bound.
+  // A run-time 0 and a compile-time 0 (`domain_loop(n)` against `domain_loop(0, n, 1)`) are the
+  // same bound.
   constexpr bool operator==(LoopKey const& o) const {
-    return depth == o.depth && start.value == o.start.value && end.value == o.end.value &&
-           step.value == o.step.value;
+    return depth == o.depth && same_quantity(start, o.start) && same_quantity(end, o.end) &&
+           same_quantity(step, o.step);
   }
 };
 
@@ -96,17 +107,78 @@ struct LoopKeys {
   std::vector<std::vector<int>> node_key;  // [task][node]: key of a run-time loop node, else -1
 };
 
+namespace detail {
+
+// The values data bounds come from, across tasks. A consumer work's result is a function of its
+// resource, its arguments and its stage info (the loop offset of the iteration it runs in), so two
+// calls give the same value when they call the same work of the same resource, without plain
+// arguments, on arguments of the same values, in iterations of the same run-time loop domain:
+// ping-pong's load task and MMA warpgroups each ask `k_tiles_of` of `next_share<0>`'s tile in the
+// same pair loop. Anything else (a plain argument, a task-local variable, a value written into one)
+// is a value of its own.
+struct DataValue {
+  int task = -1;  // a value of its own: its task and node; else -1
+  int node = -1;
+  int resource = -1;
+  std::string_view label;
+  void const* work = nullptr;
+  int loop_key = -1;                      // innermost enclosing run-time loop's key, or -1
+  std::vector<std::pair<int, int>> args;  // (argument index, DataValue)
+  constexpr bool operator==(DataValue const& o) const {
+    return task == o.task && node == o.node && resource == o.resource && label == o.label &&
+           work == o.work && loop_key == o.loop_key && args == o.args;
+  }
+};
+
+struct DataSources {
+  std::vector<DataValue> values;
+
+  constexpr int id(DataValue const& v) {
+    for (int i = 0; i < static_cast<int>(values.size()); ++i)
+      if (values[i] == v) return i;
+    values.push_back(v);
+    return static_cast<int>(values.size()) - 1;
+  }
+
+  // The value node `node` of task `task`'s schedule produces; `keys` keys its enclosing loops.
+  constexpr int of(Schedule const& s, int task, int node, std::vector<int> const& keys) {
+    Node const& n = s.nodes[node];
+    DataValue v;
+    bool own = n.kind != NodeKind::Op || n.op != OpKind::Work || n.plain_args != 0;
+    for (DataEdge const& e : s.edges)
+      own = own || (e.from == node && e.arg < 0);  // written into a task-local variable
+    if (own) {
+      v.task = task;
+      v.node = node;
+      return id(v);
+    }
+    v.resource = n.resource;
+    v.label = n.label;
+    v.work = n.work;
+    for (int p = n.parent; p >= 0 && v.loop_key < 0; p = s.nodes[p].parent) v.loop_key = keys[p];
+    for (DataEdge const& e : s.edges)
+      if (e.to == node && e.arg >= 0) v.args.push_back({e.arg, of(s, task, e.from, keys)});
+    std::sort(v.args.begin(), v.args.end());
+    return id(v);
+  }
+};
+
+}  // namespace detail
+
 constexpr LoopKeys loop_keys(ManagerModel const& m) {
   LoopKeys out;
-  for (auto const& t : m.tasks) {
-    Schedule const& s = t.schedule;
+  detail::DataSources sources;
+  for (int task = 0; task < static_cast<int>(m.tasks.size()); ++task) {
+    Schedule const& s = m.tasks[task].schedule;
     std::vector<int> node_key(s.nodes.size(), -1);
     for (int i = 0; i < static_cast<int>(s.nodes.size()); ++i) {
       if (!is_runtime_loop(s.nodes[i])) continue;
       int depth = 0;
       for (int p = s.nodes[i].parent; p >= 0; p = s.nodes[p].parent)
         if (is_runtime_loop(s.nodes[p])) ++depth;
-      LoopKey const k{depth, s.nodes[i].start, s.nodes[i].end, s.nodes[i].step};
+      LoopKey k{depth, s.nodes[i].start, s.nodes[i].end, s.nodes[i].step};
+      for (Bound* b : {&k.start, &k.end, &k.step})
+        if (b->source >= 0) b->source = sources.of(s, task, b->source, node_key);
       int found = -1;
       for (int j = 0; j < static_cast<int>(out.keys.size()); ++j)
         if (out.keys[j] == k) found = j;

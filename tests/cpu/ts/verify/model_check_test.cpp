@@ -213,6 +213,41 @@ TEST(ModelCheck, LargeStepRatiosTryTheExtremeExtentsOfEachValue) {
                        {0, 0}, {1, 1}, {2, 1}, {7, 1}, {8, 1}, {9, 2}, {10, 2}, {15, 2}, {16, 2}}));
 }
 
+// Three tasks over three different run-time sizes (the probes tell their bounds apart): three
+// domains. Beyond every combination of two domains, the scenarios are those with every domain
+// alike plus a pairwise cover: every two domains meet in every pair of trip counts.
+TEST(ModelCheck, ThreeDomainsMeetPairwiseInEveryPairOfTripCounts) {
+  ts::ManagerModel m;
+  for (long long probe : {1000, 2000, 3000}) {
+    ts::TaskModel t;
+    ts::Node loop;
+    loop.kind = ts::NodeKind::Loop;
+    loop.parent = 0;
+    loop.start = {true, 0};
+    loop.end = {.is_static = false, .value = 0, .probed = true, .probes = {probe, probe + 1}};
+    loop.step = {true, 1};
+    t.schedule.add(loop);
+    m.tasks.push_back(t);
+  }
+  auto const scenarios = ts::verify::scenarios_of(m);
+  EXPECT_LT(scenarios.size(), 27u);  // fewer than every combination of {0, 1, 2}
+  for (int a = 0; a < 3; ++a) {
+    for (int b = a + 1; b < 3; ++b) {
+      for (int x : {0, 1, 2}) {
+        for (int y : {0, 1, 2}) {
+          bool met = false;
+          for (auto const& sc : scenarios)
+            met = met || (sc.runtime_trips[a] == x && sc.runtime_trips[b] == y);
+          EXPECT_TRUE(met) << "domains " << a << " and " << b << " never run " << x << " and " << y;
+        }
+      }
+    }
+  }
+  bool alike = false;
+  for (auto const& sc : scenarios) alike = alike || sc.runtime_trips == std::vector<int>{2, 2, 2};
+  EXPECT_TRUE(alike);
+}
+
 // The reduced search reaches the unreduced verdict with fewer states (the corpus test checks
 // every entry). The GEMM-shaped manager is out of reach unreduced: it passes 4M states in a
 // scenario.
