@@ -7,7 +7,6 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -19,6 +18,7 @@
 #include "gemm_plans.hpp"
 #include "gemm_stage_variants.hpp"
 #include "warploom/cuda_check.hpp"
+#include "warploom/harness/python_random.hpp"
 
 namespace warploom::bench {
 namespace {
@@ -200,23 +200,23 @@ Groups groups_of(h::Problem const& p) {
   parse_layout(p.parameters.at("layout"), "--layout", base);
   Groups groups;
   if (p.parameters.at("mix") == "seed") {
+    // random.seed(2023); [tuple(random.choice(sizes) for _ in range(3)) for _ in range(count)]
     std::vector<int> sizes;
     for (int s = 128; s <= size; s *= 2) sizes.push_back(s);
-    std::mt19937 random(2023);
-    std::uniform_int_distribution<std::size_t> pick(0, sizes.size() - 1);
+    h::PythonRandom random(2023);
     for (std::int64_t i = 0; i < count; ++i) {
       GemmProblem g = base;
-      g.m = sizes[pick(random)];
-      g.n = sizes[pick(random)];
-      g.k = sizes[pick(random)];
+      g.m = sizes[random.below(sizes.size())];
+      g.n = sizes[random.below(sizes.size())];
+      g.k = sizes[random.below(sizes.size())];
       groups.push_back(g);
     }
   } else {
-    std::mt19937 random(0);
-    std::uniform_int_distribution<int> pick(1, 8);
+    // random.seed(0); [256 * random.randint(1, 8) for _ in range(count)] (bench/python/grouped.py)
+    h::PythonRandom random(0);
     for (std::int64_t i = 0; i < count; ++i) {
       GemmProblem g = base;
-      g.m = 256 * pick(random);
+      g.m = 256 * static_cast<int>(1 + random.below(8));
       g.n = g.k = static_cast<int>(size);
       groups.push_back(g);
     }

@@ -4,10 +4,10 @@
 // problem is `groups x size` with --mix:
 //
 //   seed  seed 002's experiment: M, N and K of each group drawn from {128, 256, ..., size} (powers
-//         of two; std::mt19937 seeded 2023: the draw, not Python's, so the groups differ from the
-//         notebook's but come from the same set)
-//   moe   an MoE layer: M_i drawn from {256, 512, ..., 2048} (multiples of 256, seed 0), N = K =
-//         size, A stacked along M
+//         of two) as Python's random.seed(2023) and random.choice draw them: 50x1024 is the
+//         notebook's 50 problems exactly (harness::PythonRandom)
+//   moe   an MoE layer: M_i = 256 * random.randint(1, 8) after random.seed(0) (bench/python/
+//         grouped.py's experts), N = K = size, A stacked along M
 //
 // --dtype fp16 | bf16, --layout tt | tn (BLAS letters; tt: every operand row-major, the seed's).
 // Providers, in the order they run:
