@@ -143,9 +143,15 @@ struct Ring {
   using same_sizes =
       ts::same_sizes<ts::same_size<&Ring::n, &Coords::n>, ts::same_size<&Ring::k, &Coords::k>>;
 
-  void put(ts::Produce const&, int coord) { (void)coord; }      // writes a stage (TMA: issues it)
-  int take(ts::Consume const& s) const { return s.stage_idx; }  // reads a stage
-  void init(ts::ProduceAux const&) {}                           // descriptor set-up
+  void put(ts::Produce const&, int coord) { (void)coord; }  // writes a stage (TMA: issues it)
+  // One part of a stage (part kPart of two: A's and B's tiles, say), one work per part: works of
+  // one name and other template arguments are other calls.
+  template <int kPart>
+  void put_part(ts::Produce const&, int coord) {
+    (void)coord;
+  }
+  int take(ts::Consume const& s) const { return s.stage_idx; }           // reads a stage
+  void init(ts::ProduceAux const&) {}                                    // descriptor set-up
   int descriptor(ts::ConsumeAux const& s) const { return s.stage_idx; }  // for a wgmma
 };
 

@@ -271,19 +271,24 @@ struct TwiceLoad : Load<Smem> {
 };
 
 // Its passing twins: the stage loaded in two parts, by one work in two iterations of an inner
-// loop (each call sees its own loop offset) or by two calls with different coordinates.
-template <bool kInnerLoop>
+// loop (each call sees its own loop offset), by two calls with different coordinates, or by two
+// works of one name and different template arguments at one coordinate (A's and B's tiles).
+enum class Parts { InnerLoop, TwoCoordinates, TwoTemplateWorks };
+template <Parts kParts>
 struct TwoPartLoad : Load<Smem> {
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
     ctx.domain_loop(in->n, [&](auto&) {
       auto c = ts::work<&Coords::coord>(in);
       smem.acquire();
-      if constexpr (kInnerLoop) {
+      if constexpr (kParts == Parts::InnerLoop) {
         ctx.domain_loop(ts::c<2>, [&](auto&) { ts::work<&Smem::put>(smem, c); });
-      } else {
+      } else if constexpr (kParts == Parts::TwoCoordinates) {
         auto half = ts::work<&Coords::prefetch>(in);
         ts::work<&Smem::put>(smem, c);
         ts::work<&Smem::put>(smem, half);
+      } else {
+        ts::work<&Smem::template put_part<0>>(smem, c);
+        ts::work<&Smem::template put_part<1>>(smem, c);
       }
       smem.commit();
     });
@@ -461,12 +466,17 @@ void add_hangs(Corpus& c) {
   c.push_back(hang("tma_tile_loaded_in_two_parts",
                    "The load fills the stage with one TMA work called in the two iterations of "
                    "an inner ts::c<2> loop: two parts of one stage, one transaction group",
-                   model_of<Copy<Smem, TwoPartLoad<true>, Store<Smem>>>, {},
+                   model_of<Copy<Smem, TwoPartLoad<Parts::InnerLoop>, Store<Smem>>>, {},
                    {"R-M2", "R-M4", "R-M5"}));
   c.push_back(hang("tma_tile_loaded_in_two_calls",
                    "The load fills the stage with two calls of one TMA work at different "
                    "coordinates (two data-flow values): two parts, not the same copy twice",
-                   model_of<Copy<Smem, TwoPartLoad<false>, Store<Smem>>>, {},
+                   model_of<Copy<Smem, TwoPartLoad<Parts::TwoCoordinates>, Store<Smem>>>, {},
+                   {"R-M2", "R-M4", "R-M5"}));
+  c.push_back(hang("tma_tile_loaded_by_two_template_works",
+                   "The load fills the stage with put_part<0> and put_part<1> at one coordinate: "
+                   "two works that share a name, not the same copy twice",
+                   model_of<Copy<Smem, TwoPartLoad<Parts::TwoTemplateWorks>, Store<Smem>>>, {},
                    {"R-M2", "R-M4", "R-M5"}));
 }
 

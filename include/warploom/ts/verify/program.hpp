@@ -214,14 +214,16 @@ constexpr int agent_arrivals(CooperativeGroup g, int warps) {
   return g.agent == Agent::Warp ? warps : warps * kThreadsPerWarp;
 }
 
-// Whether work calls `a` and `b` are the same call: one work of one resource, no plain
+// Whether work calls `a` and `b` are the same call: one work of one resource (the same member
+// function, not only the same name: put_part<0> and put_part<1> share theirs), no plain
 // arguments, and the same data-flow source for every argument. A work is a function of its stage
 // info and its arguments, so in one loop iteration two such calls do the same: on a TMA ring,
 // copy the same bytes into the stage.
 constexpr bool same_call(Schedule const& s, int a, int b) {
   Node const& x = s.nodes[a];
   Node const& y = s.nodes[b];
-  if (x.label != y.label || x.resource != y.resource || x.plain_args != 0 || y.plain_args != 0)
+  if (x.label != y.label || x.work != y.work || x.resource != y.resource || x.plain_args != 0 ||
+      y.plain_args != 0)
     return false;
   for (DataEdge const& e : s.edges) {
     if (e.arg < 0 || (e.to != a && e.to != b)) continue;
