@@ -218,9 +218,7 @@ std::string tma_violation(std::string_view name, void const* data, ScalarType ty
 }
 
 // ---- Extents ------------------------------------------------------------------------------------
-// M x N x batch in tiles of 64 x 64, the smallest of any kernel's (sm90 128 x 128, SIMT 128 x 64):
-// the persistent loops count tiles in int and step them by the grid, so they stay below 2^30.
-constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
+// M x N x batch in tiles of 64 x 64 at most kMaxTiles (kernel_arguments.hpp).
 
 void check_extents(GemmArguments const& args) {
   for (auto [name, value] : {std::pair{"m", args.m}, std::pair{"n", args.n}, std::pair{"k", args.k},
@@ -231,7 +229,7 @@ void check_extents(GemmArguments const& args) {
            " (2^31 - 1024): the kernels index rows, columns and K in 32 bits, and a tile that "
            "starts inside the matrix must end below 2^31");
   }
-  std::int64_t tiles = ((std::int64_t{args.m} + 63) / 64) * ((std::int64_t{args.n} + 63) / 64);
+  std::int64_t tiles = tiles_of_64(args.m, args.n);
   if (__builtin_mul_overflow(tiles, std::int64_t{args.batch}, &tiles) || tiles > kMaxTiles)
     fail("m x n x batch = " + str(args.m) + " x " + str(args.n) + " x " + str(args.batch) +
          " is more than 2^30 output tiles of 64 x 64: the kernels count tiles in 32 bits");

@@ -26,10 +26,6 @@ struct Launch {
   std::int64_t tiles = 0;             // their output tiles of 64 x 64
 };
 
-// The grouped kernel walks the tiles of all its groups with one 32-bit index, as gemm()'s kernels
-// walk one problem's: the same bound, 2^30 tiles of 64 x 64, for the groups of one launch.
-constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
-
 // The grouped kernel's configuration for resolved, row-major-D arguments `r`, or none for a group
 // it does not run (the SIMT kernel's, several batches, an fp8 D with its scale and amax).
 bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const& tuning,
@@ -74,7 +70,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
       while (it != launches.end() && !(it->config == candidate.config)) ++it;
       if (it == launches.end()) it = launches.insert(it, std::move(candidate));
       it->groups.push_back(r);
-      it->tiles += ((std::int64_t{r.m} + 63) / 64) * ((std::int64_t{r.n} + 63) / 64);
+      it->tiles += tiles_of_64(r.m, r.n);
       if (it->tiles > kMaxTiles)
         throw std::invalid_argument(fmt::format(
             "the groups up to this one make {} output tiles of 64 x 64 in one launch of the "
@@ -150,15 +146,14 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
     return static_cast<char const*>(base) + stride * g * size_of(t);
   };
   for (int g = 0; g < r.batch; ++g) {
-    GemmArguments one = r;
-    one.batch = 1;
+    GemmArguments one = one_batch;
     one.a.data = at(r.a.data, r.a.type, r.a.batch_stride, g);
     one.b.data = at(r.b.data, r.b.type, r.b.batch_stride, g);
     if (r.c.data != nullptr) one.c.data = at(r.c.data, r.c.type, r.c.batch_stride, g);
     one.d = const_cast<char*>(at(r.d, r.d_type, r.batch_stride_d, g));
     launch.groups.push_back(one);
     launch.valid_m.push_back(valid_m + g);
-    launch.tiles += ((std::int64_t{r.m} + 63) / 64) * ((std::int64_t{r.n} + 63) / 64);
+    launch.tiles += tiles_of_64(r.m, r.n);
   }
   if (launch.tiles > kMaxTiles)
     refuse(

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -34,6 +35,14 @@ void check_device_pointer(char const* name, void const* p);
 
 // Whether `t` is an fp8 type (e4m3, e5m2).
 bool is_fp8(ScalarType t);
+
+// Output tiles are counted in tiles of 64 x 64, the smallest of any kernel's (sm90 128 x 128, SIMT
+// 128 x 64): the persistent loops (and the grouped kernel's walk over all its groups) count tiles
+// in int and step them by the grid, so a launch holds at most kMaxTiles of them.
+inline constexpr std::int64_t kMaxTiles = std::int64_t{1} << 30;
+constexpr std::int64_t tiles_of_64(std::int64_t m, std::int64_t n) {
+  return ((m + 63) / 64) * ((n + 63) / 64);
+}
 
 // Throws std::invalid_argument naming the first field of `tuning` out of its range (gemm()'s
 // checks, before any argument's).
