@@ -84,6 +84,13 @@ class RelaxedCaptureMode {
   cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
 };
 
+// "`name` = address, why the device cannot reach it", or "" for a null pointer or one it reaches.
+std::string refusal(char const* name, void const* p, bool& pageable_known, bool& pageable) {
+  if (p == nullptr) return "";
+  std::string const why = unreachable(p, pageable_known, pageable);
+  return why.empty() ? "" : std::string(name) + " = " + hex(p) + why;
+}
+
 }  // namespace
 
 void check_device_pointers(GemmArguments const& r) {
@@ -108,9 +115,8 @@ void check_device_pointers(GemmArguments const& r) {
   bool pageable_known = false, pageable = false;
   RelaxedCaptureMode const relaxed;
   for (auto const& [name, p] : pointers) {
-    if (p == nullptr) continue;
-    std::string const why = unreachable(p, pageable_known, pageable);
-    if (why.empty()) continue;
+    std::string const refused = refusal(name, p, pageable_known, pageable);
+    if (refused.empty()) continue;
     // cuBLAS's default pointer mode takes alpha and beta from the host: a caller used to it may
     // pass a host address here.
     std::string_view const n = name;
@@ -118,16 +124,15 @@ void check_device_pointers(GemmArguments const& r) {
         n == "alpha_ptr" || n == "beta_ptr"
             ? " (a value on the host goes in " + std::string(n.substr(0, n.size() - 4)) + ")"
             : "";
-    throw std::invalid_argument("gemm: " + std::string(name) + " = " + hex(p) + why + host_value);
+    throw std::invalid_argument("gemm: " + refused + host_value);
   }
 }
 
 void check_device_pointer(char const* name, void const* p) {
-  if (p == nullptr) return;
   bool pageable_known = false, pageable = false;
   RelaxedCaptureMode const relaxed;
-  std::string const why = unreachable(p, pageable_known, pageable);
-  if (!why.empty()) throw std::invalid_argument(std::string(name) + " = " + hex(p) + why);
+  if (std::string const refused = refusal(name, p, pageable_known, pageable); !refused.empty())
+    throw std::invalid_argument(refused);
 }
 
 }  // namespace warploom::gemm
