@@ -126,9 +126,7 @@ void CublasGroupedGemm::bind(std::vector<std::vector<wg::GemmArguments>> const& 
       host[groups + g] = set[g].a.data;
       host[2 * groups + g] = set[g].d;
     }
-    testing::DeviceBuffer& device = pointers_.emplace_back(host.size() * sizeof(void*));
-    WL_CUDA_CHECK(
-        cudaMemcpy(device.get(), host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice));
+    pointers_.push_back(testing::upload(host));
   }
 }
 

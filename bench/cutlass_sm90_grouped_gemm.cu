@@ -82,14 +82,6 @@ Stride with_ld(std::int64_t ld) {
   return s;
 }
 
-// `values` in a new device buffer.
-template <class T>
-testing::DeviceBuffer upload(std::vector<T> const& values) {
-  testing::DeviceBuffer b(sizeof(T) * values.size());
-  WL_CUDA_CHECK(cudaMemcpy(b.get(), values.data(), b.bytes(), cudaMemcpyHostToDevice));
-  return b;
-}
-
 template <class Cfg>
 class KernelOf final : public CutlassSm90GroupedGemm::Kernel {
   using GemmKernel = typename Cfg::Kernel;
@@ -136,15 +128,15 @@ class KernelOf final : public CutlassSm90GroupedGemm::Kernel {
         sd.push_back(with_ld<StrideD>(r.ldd));
       }
       std::vector<testing::DeviceBuffer>& v = set->arrays;
-      v.push_back(upload(set->shapes));
-      v.push_back(upload(a));
-      v.push_back(upload(sa));
-      v.push_back(upload(b));
-      v.push_back(upload(sb));
-      v.push_back(upload(c));
-      v.push_back(upload(sc));
-      v.push_back(upload(d));
-      v.push_back(upload(sd));
+      v.push_back(testing::upload(set->shapes));
+      v.push_back(testing::upload(a));
+      v.push_back(testing::upload(sa));
+      v.push_back(testing::upload(b));
+      v.push_back(testing::upload(sb));
+      v.push_back(testing::upload(c));
+      v.push_back(testing::upload(sc));
+      v.push_back(testing::upload(d));
+      v.push_back(testing::upload(sd));
       typename Cfg::Gemm::Arguments args{};
       args.mode = cutlass::gemm::GemmUniversalMode::kGrouped;
       args.problem_shape = {static_cast<int>(groups.size()), v[0].template as<Shape>(),

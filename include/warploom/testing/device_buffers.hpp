@@ -1,6 +1,7 @@
 // warploom/testing/device_buffers.hpp
 //
-// What every kernel check needs: device memory that frees itself, random contents (never zeros:
+// What every kernel check needs: device memory that frees itself (or holds a copy of a host
+// vector), random contents (never zeros:
 // they hide unwritten outputs and run faster than real data), a poison value for outputs, and a
 // bitwise comparison that reports the first differing byte.
 #pragma once
@@ -8,11 +9,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
+
+#include "warploom/cuda_check.hpp"
 
 namespace warploom::testing {
 
@@ -43,6 +47,15 @@ class DeviceBuffer {
 
 // Fills `bytes` bytes with pseudo-random bits from `seed` (splitmix64 per 8-byte word).
 void fill_random(void* ptr, std::size_t bytes, std::uint64_t seed, cudaStream_t stream = nullptr);
+
+// `values` copied into a new device buffer (synchronously): the device arrays a library's
+// grouped call reads (pointers, extents, strides).
+template <class T>
+DeviceBuffer upload(std::vector<T> const& values) {
+  DeviceBuffer b(sizeof(T) * values.size());
+  WL_CUDA_CHECK(cudaMemcpy(b.get(), values.data(), b.bytes(), cudaMemcpyHostToDevice));
+  return b;
+}
 
 // Fills `count` elements with pseudo-random values uniform in [-1, 1), rounded to T (__half,
 // __nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2, float or double): data for arithmetic kernels,
