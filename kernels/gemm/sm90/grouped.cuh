@@ -91,8 +91,7 @@ struct GroupedWorks : Mainloop<Cfg> {
   // those of the whole) loads and multiplies nothing, and store() writes nothing of it.
   static WL_DEVICE int k_tiles(Params const& gp, TileCoord tile) {
     if (tile.l >= gp.count) return 1;  // phantom: one zero-filled K tile
-    Problem const& q = gp.problems[tile.l];
-    return tile.m * Cfg::kTileM < q.m ? q.k_tiles : 0;
+    return past_valid_rows(gp, tile) ? 0 : gp.problems[tile.l].k_tiles;
   }
 
   template <class Ring>
@@ -114,13 +113,17 @@ struct GroupedWorks : Mainloop<Cfg> {
   template <class D>
   static WL_DEVICE void store(D& d, ts::Produce const&, TileCoord tile, Accumulator const& acc) {
     Problem const& q = problem(*d.p, tile);
-    if (tile.l < d.p->count && tile.m * Cfg::kTileM >= q.m) return;  // no valid row (k_tiles)
+    if (past_valid_rows(*d.p, tile)) return;  // no valid row: nothing computed (k_tiles)
     cute::tma_descriptor_fence_acquire(reinterpret_cast<cute::TmaDescriptor const*>(&q.tma_d));
     Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), &q}.store(local(*d.p, tile),
                                                                                 acc);
   }
 
  private:
+  // Whether tile `tile` (not a phantom) starts past its problem's valid rows.
+  static WL_DEVICE bool past_valid_rows(Params const& gp, TileCoord tile) {
+    return tile.l < gp.count && tile.m * Cfg::kTileM >= gp.problems[tile.l].m;
+  }
   static WL_DEVICE Problem const& problem(Params const& gp, TileCoord tile) {
     return gp.problems[tile.l < gp.count ? tile.l : 0];
   }
