@@ -10,6 +10,7 @@
 //   build
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +30,14 @@
 #include "warploom/ts/verifier.hpp"
 
 namespace warploom::ts {
+
+// How a launch follows the kernel before it on its stream. Serial: its CTAs start once that kernel
+// finished (a plain launch). Programmatic (Hopper's programmatic dependent launch): they may start
+// while it still runs — once each of its CTAs called ts::allow_dependent_launch() or exited — and
+// wait in ts::wait_for_prior_grid() (griddepcontrol.wait: that kernel finished and its writes are
+// visible) before they read anything it writes. What they do before (launch, shared-memory and
+// barrier set-up) overlaps its tail.
+enum class StreamOrder { Serial, Programmatic };
 
 class VerificationError : public std::runtime_error {
  public:
@@ -55,20 +64,23 @@ void verify_once(std::string_view name) {
 namespace detail {
 
 // A launch of Manager's block and shared memory on `grid`, in clusters of Manager::cluster_size
-// CTAs along x (`cluster` holds the attribute the config points to).
+// CTAs along x, after the stream's previous kernel as `order` says (`attrs` holds the attributes
+// the config points to).
 template <class Manager>
-cudaLaunchConfig_t cluster_launch_config(dim3 grid, cudaStream_t stream,
-                                         cudaLaunchAttribute& cluster) {
-  cluster = {};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
+cudaLaunchConfig_t launch_config(dim3 grid, cudaStream_t stream, StreamOrder order,
+                                 std::array<cudaLaunchAttribute, 2>& attrs) {
+  attrs = {};
+  attrs[0].id = cudaLaunchAttributeClusterDimension;
+  attrs[0].val.clusterDim = {static_cast<unsigned>(Manager::cluster_size), 1, 1};
+  attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs[1].val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = dim3(Manager::num_threads);
   config.dynamicSmemBytes = static_cast<std::size_t>(Manager::smem_bytes);
   config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  config.attrs = attrs.data();
+  config.numAttrs = order == StreamOrder::Programmatic ? 2 : 1;
   return config;
 }
 
@@ -118,19 +130,21 @@ namespace detail {
 // Launches `kernel` on `grid` CTAs of Manager::num_threads threads with Manager::smem_bytes of
 // dynamic shared memory, in clusters of Manager::cluster_size CTAs along x.
 template <class Manager, class... Params, class... Args>
-void launch_checked(std::string_view name, void (*kernel)(Params...), dim3 grid,
+void launch_checked(std::string_view name, StreamOrder order, void (*kernel)(Params...), dim3 grid,
                     cudaStream_t stream, Args&&... args) {
   allow_dynamic_smem<Manager>(kernel);
-  if constexpr (Manager::cluster_size == 1) {
-    kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(
-        std::forward<Args>(args)...);
-  } else {
+  if constexpr (Manager::cluster_size > 1) {
     if (grid.x % Manager::cluster_size != 0)
       throw std::invalid_argument(std::string(name) + ": grid.x = " + std::to_string(grid.x) +
                                   " is not a multiple of the cluster size " +
                                   std::to_string(Manager::cluster_size));
-    cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t const config = cluster_launch_config<Manager>(grid, stream, cluster);
+  }
+  if (Manager::cluster_size == 1 && order == StreamOrder::Serial) {
+    kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(
+        std::forward<Args>(args)...);
+  } else {
+    std::array<cudaLaunchAttribute, 2> attrs;
+    cudaLaunchConfig_t const config = launch_config<Manager>(grid, stream, order, attrs);
     WL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   }
   WL_CUDA_CHECK(cudaGetLastError());
@@ -148,21 +162,30 @@ void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStr
                 "ts::launch: this TaskManager is verified in its schedule unit; launch it with "
                 "ts::launch<Manager>(ts::verified<Schedule>(), ...)");
   verify_once<Manager>(name);
-  detail::launch_checked<Manager>(name, kernel, grid, stream, std::forward<Args>(args)...);
+  detail::launch_checked<Manager>(name, StreamOrder::Serial, kernel, grid, stream,
+                                  std::forward<Args>(args)...);
 }
 
 // Launches an instance of `Schedule` (the same tasks, pipelines and shared memory, other work
-// bodies) with the proof that its schedule unit verified it: no check at run time.
+// bodies) with the proof that its schedule unit verified it: no check at run time. `order`:
+// StreamOrder::Programmatic lets its CTAs start while the stream's previous kernel still runs
+// (see StreamOrder).
 template <class Manager, class Schedule, class... Params, class... Args>
-void launch(Verified<Schedule> proof, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
-            Args&&... args) {
+void launch(Verified<Schedule> proof, StreamOrder order, void (*kernel)(Params...), dim3 grid,
+            cudaStream_t stream, Args&&... args) {
   using Verified = typename Schedule::Manager;
   static_assert(Manager::num_threads == Verified::num_threads &&
                     Manager::smem_bytes == Verified::smem_bytes &&
                     Manager::cluster_size == Verified::cluster_size,
                 "ts::launch: the kernel's TaskManager is not an instance of the verified schedule "
                 "(its block, shared memory or cluster differ)");
-  detail::launch_checked<Manager>(proof.name, kernel, grid, stream, std::forward<Args>(args)...);
+  detail::launch_checked<Manager>(proof.name, order, kernel, grid, stream,
+                                  std::forward<Args>(args)...);
+}
+template <class Manager, class Schedule, class... Params, class... Args>
+void launch(Verified<Schedule> proof, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
+            Args&&... args) {
+  launch<Manager>(proof, StreamOrder::Serial, kernel, grid, stream, std::forward<Args>(args)...);
 }
 
 // How many clusters of Manager::cluster_size CTAs can be resident at once (the persistent grid of
@@ -172,9 +195,9 @@ int max_active_clusters(void (*kernel)(Params...)) {
   detail::allow_dynamic_smem<Manager>(kernel);
   auto const ask = [&](detail::KernelFacts& f) {
     if (f.max_active_clusters >= 0) return;
-    cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t const config = detail::cluster_launch_config<Manager>(
-        dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, cluster);
+    std::array<cudaLaunchAttribute, 2> attrs;
+    cudaLaunchConfig_t const config = detail::launch_config<Manager>(
+        dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, StreamOrder::Serial, attrs);
     int clusters = 0;
     WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
     f.max_active_clusters = clusters;
