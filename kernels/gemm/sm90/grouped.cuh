@@ -4,12 +4,14 @@
 // and fused epilogue) in one persistent launch. It runs the dense kernel's schedule unchanged —
 // the same verified Cooperative or Pingpong, with works that look up each tile's problem:
 //
-//   setup kernel (one warp per problem)          grouped kernel (persistent CTAs)
-//   template Params ──copy──▶ Params[g]          Tiles: cluster tile t ──▶ problem g (binary
-//   TMA descriptors of A, B, D patched on        search of tile_starts), its own tile of it;
-//   the device (tensormap.replace) with g's      SmemAB / GmemD: the dense main loop and
-//   pointers, extents and strides; a release     epilogue on Params[g]; K loops as long as g's
-//   fence for the TMA unit                       K (k_tiles_of: a bound read from the data)
+//   setup kernel (one warp per problem)          grouped kernel (persistent CTAs, launched
+//   template Params ──copy──▶ Params[g]          while the setup kernel runs: PDL)
+//   GroupTiles[g]: g's first tile, raster, K     Tiles: cluster tile t ──▶ problem g (binary
+//   tiles and valid rows (what a tile lookup     search of GroupTiles), its own tile of it;
+//   reads, 32 bytes a problem)                   SmemAB / GmemD: the dense main loop and
+//   TMA descriptors of A, B, D patched on        epilogue on Params[g]; K loops as long as g's
+//   the device (tensormap.replace); a release    K (k_tiles_of: a bound read from the data)
+//   fence for the TMA unit
 //
 // Nothing is encoded on the host per problem: the host builds one template (the instance's box,
 // swizzle and element type, from the first problem) and hands every problem's scalars to the
@@ -19,6 +21,12 @@
 //
 // Problems come from the host here (ops::GroupedGemm, gemm::grouped_gemm): their tile counts and
 // the prefix sums the tile walk searches are known there, so no scan runs on the device.
+//
+// A tile's lookup reads GroupTiles, not Params: the search's probes and the tile's raster, K and
+// rows lie in 32 bytes per problem (1.6 KiB for the seed's 50) that stay in L1, where each
+// problem's Params (its three descriptors, its epilogue) spans several lines that the lookup
+// would fetch from L2 on every tile — at K of a few tiles the lookup sits between a consumer's
+// tiles on its critical path.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +38,7 @@
 #include <cute/arch/copy_sm90_desc.hpp>
 
 #include "gemm/sm90/kernel.cuh"
+#include "warploom/ts/device/grid_dependency.hpp"
 
 namespace warploom::gemm::sm90 {
 
@@ -52,6 +61,15 @@ struct GroupProblem {
   typename Cfg::Epilogue::Params epilogue;
 };
 
+// What the tile walk reads of one problem, written by the setup kernel.
+struct alignas(32) GroupTiles {
+  int start;    // cluster tiles of the problems before this one
+  int k_tiles;  // K tiles of each of its tiles
+  int rows;     // valid rows (M, or the masked layout's count): tiles past them run no K tile
+  TileRaster raster;
+};
+static_assert(sizeof(GroupTiles) == 32);
+
 // The grouped kernel's works: the dense main loop and epilogue (mainloop.cuh, epilogue.cuh) on the
 // problem of each tile. A tile's coordinate carries its problem's index in `l` (the dense kernel's
 // batch), which the works turn into the problem's Params and a tile of batch 0. A phantom tile
@@ -62,7 +80,7 @@ struct GroupedWorks : Mainloop<Cfg> {
   using Problem = typename Cfg::Params;
   struct Params {
     Problem const* problems;  // per problem, in global memory (the setup kernel writes them)
-    int const* tile_starts;   // [count]: cluster tiles before problem g
+    GroupTiles const* tiles;  // per problem, likewise
     int count;
     int num_tiles;  // cluster tiles of all problems
   };
@@ -77,13 +95,16 @@ struct GroupedWorks : Mainloop<Cfg> {
     int lo = 0, hi = gp.count - 1;                   // the last problem starting at or before t
     while (lo < hi) {
       int const mid = (lo + hi + 1) / 2;
-      if (__ldg(gp.tile_starts + mid) <= t) {
+      if (__ldg(&gp.tiles[mid].start) <= t) {
         lo = mid;
       } else {
         hi = mid - 1;
       }
     }
-    TileCoord c = gp.problems[lo].raster.coord(t - __ldg(gp.tile_starts + lo));
+    GroupTiles const& g = gp.tiles[lo];
+    TileRaster const raster{__ldg(&g.raster.tiles_m), __ldg(&g.raster.tiles_n),
+                            __ldg(&g.raster.panel)};
+    TileCoord c = raster.coord(t - __ldg(&g.start));
     c.l = lo;
     return c;
   }
@@ -91,7 +112,7 @@ struct GroupedWorks : Mainloop<Cfg> {
   // those of the whole) loads and multiplies nothing, and store() writes nothing of it.
   static WL_DEVICE int k_tiles(Params const& gp, TileCoord tile) {
     if (tile.l >= gp.count) return 1;  // phantom: one zero-filled K tile
-    return past_valid_rows(gp, tile) ? 0 : gp.problems[tile.l].k_tiles;
+    return past_valid_rows(gp, tile) ? 0 : __ldg(&gp.tiles[tile.l].k_tiles);
   }
 
   template <class Ring>
@@ -122,7 +143,7 @@ struct GroupedWorks : Mainloop<Cfg> {
  private:
   // Whether tile `tile` (not a phantom) starts past its problem's valid rows.
   static WL_DEVICE bool past_valid_rows(Params const& gp, TileCoord tile) {
-    return tile.l < gp.count && tile.m * Cfg::kTileM >= gp.problems[tile.l].m;
+    return tile.l < gp.count && tile.m * Cfg::kTileM >= __ldg(&gp.tiles[tile.l].rows);
   }
   static WL_DEVICE Problem const& problem(Params const& gp, TileCoord tile) {
     return gp.problems[tile.l < gp.count ? tile.l : 0];
@@ -149,6 +170,9 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
     ts_grouped_gemm_kernel(__grid_constant__ typename G::Params const p) {
   extern __shared__ __align__(1024) char smem[];
   using Kernel = typename G::Kernel;
+  // Launched while the setup kernel runs (StreamOrder::Programmatic): what it writes (Params,
+  // GroupTiles, descriptors) is read only after it finished.
+  ts::wait_for_prior_grid();
   typename Kernel::Tiles const tiles{.p = &p,
                                      .first = static_cast<int>(blockIdx.x),
                                      .stride = static_cast<int>(gridDim.x),
@@ -166,7 +190,7 @@ template <class G>
 struct SetupParams {
   typename G::Problem tmpl;  // the instance's Params for the first problem
   typename G::Problem* out;  // Params of problems first, first + 1, ...
-  int* tile_starts;
+  GroupTiles* tiles;         // their GroupTiles
   int first, count;
   GroupProblem<typename G::Cfg> problems[kSetupChunk<G>];
 };
@@ -210,6 +234,9 @@ __global__ void __launch_bounds__(128)
   using Cfg = typename G::Cfg;
   using Problem = typename G::Problem;
   __shared__ alignas(128) cute::TmaDescriptor scratch[4][3];  // A, B, D of each warp's problem
+  // The grouped kernel may start launching now: its CTAs wait for this grid's results before they
+  // read them (ts::wait_for_prior_grid), and its launch overlaps this kernel.
+  ts::allow_dependent_launch();
   int const warp = static_cast<int>(threadIdx.x) / 32;
   int const i = static_cast<int>(blockIdx.x) * 4 + warp;
   if (i >= s.count) return;
@@ -251,10 +278,11 @@ __global__ void __launch_bounds__(128)
     out->raster = TileRaster{.tiles_m = tiles_m, .tiles_n = tiles_n, .panel = s.tmpl.raster.panel};
     out->num_tiles = tiles_m * tiles_n;
     out->k_tiles = (g.k + Cfg::kTileK - 1) / Cfg::kTileK;
+    s.tiles[s.first + i] = GroupTiles{
+        .start = g.tile_start, .k_tiles = out->k_tiles, .rows = rows, .raster = out->raster};
     out->batch_step_a = 1;
     out->batch_step_b = 1;
     out->epilogue = g.epilogue;
-    s.tile_starts[s.first + i] = g.tile_start;
     // The three descriptors patched from the template's (kernel parameters: nothing read back
     // from global memory that this warp just wrote), then copied out together below.
     cute::array<std::uint32_t, 5> shape;
@@ -295,13 +323,14 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   using Problem = typename G::Problem;
   if (groups.empty()) return;
   int const count = static_cast<int>(groups.size());
-  // One allocation, ordered on the stream: the problems' Params, then their tile starts.
-  std::size_t const params_bytes = sizeof(Problem) * groups.size();
-  std::size_t const bytes = params_bytes + sizeof(int) * groups.size();
+  // One allocation, ordered on the stream: the problems' Params, then their GroupTiles.
+  std::size_t const params_bytes = (sizeof(Problem) * groups.size() + alignof(GroupTiles) - 1) /
+                                   alignof(GroupTiles) * alignof(GroupTiles);
+  std::size_t const bytes = params_bytes + sizeof(GroupTiles) * groups.size();
   void* workspace = nullptr;
   WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
   auto* problems = static_cast<Problem*>(workspace);
-  auto* tile_starts = reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes);
+  auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
 
   // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
   // start first and the short ones fill in at the end (a longest-processing-time-first order; the
@@ -314,7 +343,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   auto setup = std::make_unique<SetupParams<G>>();
   setup->tmpl = make_params<I>(groups.front(), tuning);
   setup->out = problems;
-  setup->tile_starts = tile_starts;
+  setup->tiles = group_tiles;
   std::int64_t tiles = 0;
   for (int first = 0; first < count; first += kSetupChunk<G>) {
     setup->first = first;
@@ -350,12 +379,14 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
     WL_CUDA_CHECK(cudaGetLastError());
   }
   typename G::Params const p{.problems = problems,
-                             .tile_starts = tile_starts,
+                             .tiles = group_tiles,
                              .count = count,
                              .num_tiles = static_cast<int>(tiles)};
   dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_grouped_gemm_kernel<G>);
-  ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(), ts_grouped_gemm_kernel<G>,
-                                  grid, stream, p);
+  // After the last setup launch, programmatically: see ts_grouped_gemm_kernel.
+  ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(),
+                                  ts::StreamOrder::Programmatic, ts_grouped_gemm_kernel<G>, grid,
+                                  stream, p);
   WL_CUDA_CHECK(cudaFreeAsync(workspace, stream));
 }
 
