@@ -88,6 +88,21 @@ def compare(contenders, reps, flops):
     return out
 
 
+def variant(plan, design, stages, staging_buffers):
+    """`plan` compiled with its 1x1-cluster tile description of `design`, `stages` and
+    `staging_buffers` (the tuning's trade of ring stages for epilogue staging), or None where the
+    plan has no such description."""
+    for td in plan.tile_descriptions():
+        if td.design == design and (td.stages, td.staging_buffers) == (stages, staging_buffers) \
+                and td.cluster_m == td.cluster_n == 1:
+            plan.compile(td)
+            return plan
+    return None
+
+
+PINGPONG = warploom._core.ConsumerDesign.PingPong
+
+
 def max_relative_error(got, want):
     return max(float((g.double() - w).abs().max() / w.abs().max().clamp_min(1e-30))
                for g, w in zip(got, want))
@@ -121,6 +136,8 @@ def seed_experiment(reps):
     Ds = [torch.empty(m, n, device="cuda", dtype=dt) for m, n, k in problems]
     Ts = [torch.empty(m, n, device="cuda", dtype=dt) for m, n, k in problems]
     plan = warploom.op.GroupedGemm(element=dt, layout=warploom.LayoutType.RowMajor)
+    s5b2 = variant(warploom.op.GroupedGemm(element=dt, layout=warploom.LayoutType.RowMajor),
+                   PINGPONG, 5, 2)
 
     def ours():
         plan.run(As, Bs, None, Ds, sync=False)
@@ -129,8 +146,12 @@ def seed_experiment(reps):
         for a, b, t in zip(As, Bs, Ts):
             torch.matmul(a, b, out=t)
 
-    ours()
-    theirs()
+    contenders = {"warploom.op.GroupedGemm": ours, "torch.matmul loop (cuBLAS)": theirs}
+    if s5b2 is not None:
+        contenders["warploom.op.GroupedGemm, ping-pong s5 b2"] = \
+            lambda: s5b2.run(As, Bs, None, Ds, sync=False)
+    for fn in contenders.values():
+        fn()
     torch.cuda.synchronize()
     host = host_costs(plan, As, Bs, Ds)
     want = [a.double() @ b.double() for a, b in zip(As, Bs)]
@@ -140,8 +161,7 @@ def seed_experiment(reps):
             "max_error_relative_to_max": {"warploom": max_relative_error(Ds, want),
                                           "torch.matmul loop": max_relative_error(Ts, want)},
             "host_us_per_call": host,
-            "us": compare({"warploom.op.GroupedGemm": ours, "torch.matmul loop (cuBLAS)": theirs},
-                          reps, flops)}
+            "us": compare(contenders, reps, flops)}
 
 
 def moe(reps, experts=16, hidden=4096):
@@ -161,6 +181,7 @@ def moe(reps, experts=16, hidden=4096):
     coop.compile(next(td for td in coop.tile_descriptions()
                       if td.design == warploom._core.ConsumerDesign.Cooperative
                       and td.cluster_m == td.cluster_n == 1))
+    s5b2 = variant(warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0]), PINGPONG, 5, 2)
     contenders = {
         "warploom.op.GroupedGemm": lambda: plan.run(As, Bs, None, Ds, sync=False),
         "warploom.op.GroupedGemm, cooperative":
@@ -168,6 +189,9 @@ def moe(reps, experts=16, hidden=4096):
         "torch.matmul loop (cuBLAS)":
             lambda: [torch.matmul(a, b, out=t) for a, b, t in zip(As, Bs, Ts)],
     }
+    if s5b2 is not None:
+        contenders["warploom.op.GroupedGemm, ping-pong s5 b2"] = \
+            lambda: s5b2.run(As, Bs, None, Ds, sync=False)
     if hasattr(torch, "_grouped_mm"):
         contenders["torch._grouped_mm"] = lambda: torch._grouped_mm(x, w.transpose(-2, -1),
                                                                     offs=offsets)

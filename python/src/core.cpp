@@ -9,6 +9,7 @@
 //
 // Importing the module runs no CUDA call: the CUDA runtime is loaded with libwarploom_gemm.so but
 // starts only when a plan first asks for a device (python/tests/test_import.py checks it).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -140,8 +141,11 @@ void bind_views(nb::module_& m) {
       .def_ro("device", &TensorView::device)
       .def("__str__", [](TensorView const& v) { return ops::to_string(v); });
   m.def("register_torch", &register_torch, "dtypes"_a, "strided"_a.none(), "fallback"_a,
-        "torch's {dtype: (DLPack code, bits)}, torch.strided and the DLPack export to fall back "
-        "on: after it, (tensor, TORCH_VIEW) operands are read attribute by attribute.");
+        "tensor"_a.none(), "current_stream"_a.none(),
+        "torch's {dtype: (DLPack code, bits)}, torch.strided, the DLPack export to fall back on, "
+        "torch.Tensor and its current-stream query (device -> handle, or None): after it, "
+        "(tensor, TORCH_VIEW) operands are read attribute by attribute, and run_torch takes torch "
+        "CUDA tensors as they are.");
   m.attr("TORCH_VIEW") = torch_view_tag();
   m.def(
       "example_view",
@@ -302,6 +306,30 @@ void bind_gemm(nb::module_& m) {
           "print_module"_a, "epilogue"_a,
           "Runs D = epilogue(alpha * A . B + beta * C) on (owner, descriptor) operands "
           "(warploom.op.Gemm makes them). Returns a GemmRun when sync is False, else None.")
+      .def(
+          "run_torch",
+          [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,
+             float beta, bool sync) -> nb::object {
+            if (a.is_none() || b.is_none() || d.is_none()) return nb::borrow(Py_NotImplemented);
+            std::array<nb::handle, 4> const tensors = {a, b, d, c};
+            std::optional<std::uintptr_t> const stream = torch_current_stream(tensors);
+            if (!stream) return nb::borrow(Py_NotImplemented);
+            nb::handle const tag = torch_view_tag();
+            auto const operand = [&](nb::handle x) {
+              return x.is_none() ? nb::none() : nb::object(nb::make_tuple(x, tag));
+            };
+            return nb::cast(run_with(*stream, sync, [&](RunOperands& operands) {
+              RunViews const v = views_of(operands, operand(a), operand(b), operand(c), operand(d),
+                                          EpilogueOperands{});
+              nb::gil_scoped_release unlocked;
+              plan.run(v.a, v.b, v.c, v.d, v.epilogue, alpha, beta, as_stream(*stream));
+            }));
+          },
+          "a"_a.none(), "b"_a.none(), "c"_a.none(), "d"_a.none(), "alpha"_a, "beta"_a, "sync"_a,
+          "run() without an epilogue's tensors on torch CUDA tensors (c may be None), on torch's "
+          "current stream: the GemmRun (sync=False) or None, or NotImplemented, touching "
+          "nothing, when a tensor is not a torch CUDA tensor (warploom.op.Gemm.run then takes "
+          "the general path).")
       .def(
           "check",
           [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,

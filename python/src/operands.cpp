@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -96,6 +97,8 @@ struct TorchTypes {
   nb::object dtypes;    // dict: torch dtype -> (DLPack type code, bits)
   nb::object strided;   // torch.strided
   nb::object fallback;  // callable: tensor -> descriptor (its DLPack export), for anything else
+  nb::object tensor;    // torch.Tensor
+  nb::object current_stream;  // callable: device index -> torch's current stream there, or None
 };
 TorchTypes& torch_types() {
   static auto* t = new TorchTypes;  // never destroyed: its objects outlive no interpreter
@@ -310,11 +313,28 @@ ops::TensorView example_view(nb::handle operand, char const* name) {
   return is_host(d.t) ? host_view(d.t, /*device=*/-1, name) : ops::from_dlpack(d.t, name);
 }
 
-void register_torch(nb::object dtypes, nb::object strided, nb::object fallback) {
+void register_torch(nb::object dtypes, nb::object strided, nb::object fallback, nb::object tensor,
+                    nb::object current_stream) {
   TorchTypes& t = torch_types();
   t.dtypes = std::move(dtypes);
   t.strided = std::move(strided);
   t.fallback = std::move(fallback);
+  t.tensor = std::move(tensor);
+  t.current_stream = std::move(current_stream);
+}
+
+std::optional<std::uintptr_t> torch_current_stream(std::span<nb::handle const> tensors) {
+  TorchTypes const& t = torch_types();
+  if (!t.tensor.is_valid() || t.tensor.is_none() || !t.current_stream.is_valid() ||
+      t.current_stream.is_none() || !PyType_Check(t.tensor.ptr()))
+    return std::nullopt;
+  auto* const type = reinterpret_cast<PyTypeObject*>(t.tensor.ptr());
+  for (nb::handle x : tensors) {
+    if (x.is_none()) continue;
+    if (!PyObject_TypeCheck(x.ptr(), type) || !nb::cast<bool>(x.attr("is_cuda")))
+      return std::nullopt;
+  }
+  return nb::cast<std::uintptr_t>(t.current_stream(tensors.front().attr("get_device")()));
 }
 
 nb::handle torch_view_tag() {

@@ -9,6 +9,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -76,11 +79,19 @@ struct EpilogueOperands {
   ops::EpilogueTensors views(RunOperands& operands) const;
 };
 
-// torch's dtype table ({torch dtype: (DLPack code, bits)}), torch.strided and the DLPack export
-// to fall back on, from warploom/_operands.py; after it, an operand (x, torch_view_tag()) is a
+// torch's dtype table ({torch dtype: (DLPack code, bits)}), torch.strided, the DLPack export to
+// fall back on, torch.Tensor and torch's current-stream query (device index -> handle; None where
+// this torch has none), from warploom/_operands.py; after it, an operand (x, torch_view_tag()) is a
 // torch CUDA tensor on the run's own stream that the binding reads attribute by attribute.
-void register_torch(nanobind::object dtypes, nanobind::object strided, nanobind::object fallback);
+void register_torch(nanobind::object dtypes, nanobind::object strided, nanobind::object fallback,
+                    nanobind::object tensor, nanobind::object current_stream);
 nanobind::handle torch_view_tag();
+
+// torch's current stream on the first tensor's device when every tensor but None is a torch CUDA
+// tensor (and torch is registered with its stream query); nothing otherwise. The run's fast path:
+// what warploom/_operands.py's stream_handle and run_operand decide for such tensors, without
+// their Python calls.
+std::optional<std::uintptr_t> torch_current_stream(std::span<nanobind::handle const> tensors);
 
 // The view of an example tensor (a plan's construction reads its dtype and strides only; its
 // memory, host or device, is never read): an (owner, descriptor) tuple as RunOperands::add takes.

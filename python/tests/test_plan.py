@@ -402,6 +402,36 @@ def test_a_torch_tensor_the_binding_cannot_read_goes_through_dlpack(monkeypatch)
     assert a.exported and not b.exported
 
 
+def test_torch_cuda_tensors_go_to_the_binding_without_python_per_operand(monkeypatch):
+    # Gemm.run's fast path (no stream named, no epilogue tensors): once torch is registered, the
+    # binding checks that every tensor is a torch.Tensor on the GPU, asks torch's raw stream query
+    # for A's device and reads the tensors as views — the Python side describes nothing. A 1-D A
+    # is still refused by name; a tensor that is not torch's takes the general path.
+    asked = []
+    raw = type("C", (), {"_cuda_getCurrentRawStream":
+                         staticmethod(lambda device: asked.append(device) or 4242)})
+    cuda = type("Cuda", (), {})
+    torch = type("Torch", (), {"cuda": cuda, "strided": object(), "float16": object(), "_C": raw})
+    torch.Tensor = type("Tensor", (_FakeTorchTensor,), {"__module__": "torch.fake"})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    a = torch.Tensor(torch, (64,), torch.float16)
+    b, d = (torch.Tensor(torch, (64, 64), torch.float16) for _ in range(2))
+    p = plan(element="f16", layout=Row)
+    with pytest.raises(ValueError, match="a: ndim = 1"):
+        p.run(a, b, None, d)  # the first run registers torch (the general path)
+
+    def python_path(*args):
+        raise AssertionError("the Python side described the operands")
+
+    monkeypatch.setattr(warploom.op, "stream_handle", python_path)
+    asked.clear()
+    with pytest.raises(ValueError, match="a: ndim = 1"):
+        p.run(a, b, None, d)
+    assert asked == [0] and not (a.exported or b.exported or d.exported)
+    with pytest.raises(AssertionError, match="the Python side described"):
+        p.run(a, b, None, DlpackTensor((64, 64)))
+
+
 def test_tensors_given_to_the_plan_are_the_runs_defaults():
     a, d = DlpackTensor((64, 64)), DlpackTensor((64, 64))
     p = plan(A=a, B=a, D=d)

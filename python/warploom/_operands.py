@@ -75,14 +75,19 @@ def stream_handle(stream, tensors):
 _RAW_STREAM = (None, None)  # (the torch module, its current-raw-stream function or None)
 
 
+def _raw_stream_query(torch):
+    """torch._C._cuda_getCurrentRawStream (device index -> torch's current stream there, what
+    torch.compile's generated code calls), or None where this torch has none."""
+    return getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream", None)
+
+
 def _torch_current_stream(torch, x):
-    """torch's current stream on x's device, as a handle: torch._C._cuda_getCurrentRawStream (what
-    torch.compile's generated code calls) where it exists, a fraction of the public
-    torch.cuda.current_stream(device), which makes a Stream object in Python."""
+    """torch's current stream on x's device, as a handle: the raw query (_raw_stream_query) where
+    it exists, a fraction of the public torch.cuda.current_stream(device), which makes a Stream
+    object in Python."""
     global _RAW_STREAM
     if _RAW_STREAM[0] is not torch:
-        _RAW_STREAM = (torch, getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
-                                      None))
+        _RAW_STREAM = (torch, _raw_stream_query(torch))
     raw = _RAW_STREAM[1]
     if raw is not None:
         return raw(x.get_device())
@@ -127,7 +132,8 @@ def _torch_tag(torch):
         from . import _core  # not at import: the CPU tests import this module without the binding
         _core.register_torch({getattr(torch, name): code
                               for name, code in _TORCH_DLPACK_TYPES.items() if hasattr(torch, name)},
-                             getattr(torch, "strided", None), lambda x: _dlpack(x, stream=-1))
+                             getattr(torch, "strided", None), lambda x: _dlpack(x, stream=-1),
+                             getattr(torch, "Tensor", None), _raw_stream_query(torch))
         _TORCH = (torch, _core.TORCH_VIEW)
     return _TORCH[1]
 

@@ -235,13 +235,20 @@ class Gemm:
         type; row_scale, col_scale: M and N fp32 values; residual, pre_activation: D's shape and
         type. Vectors are 1-D (or one row or column), contiguous.
         """
+        alpha = float(self.alpha if alpha is None else alpha)
+        beta = float(self.beta if beta is None else beta)
+        if stream is None and bias is None and row_scale is None and col_scale is None and \
+                residual is None and pre_activation is None and not print_module:
+            # torch CUDA tensors on torch's current stream, described by the binding alone (a
+            # Python call per operand costs about a microsecond); NotImplemented for anything else.
+            run = self._plan.run_torch(A, B, self._tensors["C"] if C is None else C, D, alpha,
+                                       beta, sync)
+            if run is not NotImplemented:
+                return run
         a, b, c, d, handle, epilogue = self._operands(
             (A, B, C, D), stream, bias, bias_broadcast, row_scale, col_scale, residual,
             pre_activation)
-        alpha = self.alpha if alpha is None else alpha
-        beta = self.beta if beta is None else beta
-        return self._plan.run(a, b, c, d, float(alpha), float(beta), handle, sync, print_module,
-                              epilogue)
+        return self._plan.run(a, b, c, d, alpha, beta, handle, sync, print_module, epilogue)
 
     def check(self, A=None, B=None, C=None, D=None, alpha=None, beta=None, *, bias=None,
               bias_broadcast=Broadcast.PerColumn, row_scale=None, col_scale=None, residual=None,
