@@ -10,9 +10,11 @@
 // Importing the module runs no CUDA call: the CUDA runtime is loaded with libwarploom_gemm.so but
 // starts only when a plan first asks for a device (python/tests/test_import.py checks it).
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -306,6 +308,27 @@ void bind_gemm(nb::module_& m) {
           "print_module"_a, "epilogue"_a,
           "Runs D = epilogue(alpha * A . B + beta * C) on (owner, descriptor) operands "
           "(warploom.op.Gemm makes them). Returns a GemmRun when sync is False, else None.")
+      .def(
+          "host_us_of_cpp_runs",
+          [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,
+             float beta, std::uintptr_t stream, int calls) {
+            if (calls < 1)
+              throw std::invalid_argument("calls = " + std::to_string(calls) +
+                                          " must be at least 1");
+            RunOperands operands(as_stream(stream));
+            RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
+            nb::gil_scoped_release unlocked;
+            auto const start = std::chrono::steady_clock::now();
+            for (int i = 0; i < calls; ++i)
+              plan.run(v.a, v.b, v.c, v.d, v.epilogue, alpha, beta, as_stream(stream));
+            std::chrono::duration<double, std::micro> const spent =
+                std::chrono::steady_clock::now() - start;
+            return spent.count() / calls;
+          },
+          "a"_a, "b"_a, "c"_a.none(), "d"_a, "alpha"_a, "beta"_a, "stream"_a, "calls"_a,
+          "Host microseconds per call of `calls` back-to-back ops::Gemm::run on operands described "
+          "once (run()'s (owner, descriptor) pairs; device tensors only): the C++ call that "
+          "Python's overhead is measured against, in the same process.")
       .def(
           "run_torch",
           [](Gemm const& plan, nb::handle a, nb::handle b, nb::handle c, nb::handle d, float alpha,

@@ -446,3 +446,11 @@ def test_no_device_is_named_at_run():
     a = DlpackTensor((64, 64))
     with pytest.raises(ValueError, match="Gemm.run: no usable CUDA device|Gemm.run: no CUDA device"):
         plan(element="f16", layout=Row).run(a, a, None, a)
+
+
+def test_the_cpp_timing_hook_refuses_fewer_than_one_call():
+    # bench/python/linear_and_overhead.py times ops::Gemm::run in C++ through it; zero calls would
+    # divide by zero.
+    p = plan(element=DataType.f16, layout=Row)
+    with pytest.raises(ValueError, match="calls = 0 must be at least 1"):
+        p._plan.host_us_of_cpp_runs("a", "b", None, "d", 1.0, 0.0, 0, 0)
