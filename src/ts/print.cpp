@@ -127,6 +127,8 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
     auto const& p = r.pipeline;
     std::string kind = r.kind == ResourceKind::Barrier     ? " (barrier)"
                        : r.kind == ResourceKind::WorkQueue ? " (work queue)"
+                       : r.kind == ResourceKind::PdlWait   ? " (PDL wait)"
+                       : r.kind == ResourceKind::PdlLaunch ? " (PDL launch)"
                                                            : "";
     if (p.enabled()) {
       out += fmt::format(

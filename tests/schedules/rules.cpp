@@ -135,6 +135,57 @@ struct EvenStore : Store<Smem> {
   }
 };
 
+// R-D7: the load fills the ring with data the previous grid wrote (programmatic dependent launch:
+// the graph makes the ring, and with kCoordsToo the coordinates, depend on ts::PdlWait); kAt is
+// where it waits for that grid. The store signals the next grid after its last tile.
+enum class PdlWaitAt { First, BeforeEachPut, AfterLoop, FromTheSecondItem };
+template <PdlWaitAt kAt>
+struct PdlLoad : Load<Smem> {
+  using src = ts::list<Coords, ts::PdlWait>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& pdl, auto& smem) {
+    if constexpr (kAt == PdlWaitAt::First) ts::work<&ts::PdlWait::wait_griddep>(pdl);
+    if constexpr (kAt == PdlWaitAt::FromTheSecondItem)  // a loop that runs no trip for n = 1
+      ctx.domain_loop(1, in->n, 1, [&](auto&) { ts::work<&ts::PdlWait::wait_griddep>(pdl); });
+    ctx.domain_loop(0, in->n, 1, [&](auto&) {
+      auto c = ts::work<&Coords::coord>(in);
+      if constexpr (kAt == PdlWaitAt::BeforeEachPut) ts::work<&ts::PdlWait::wait_griddep>(pdl);
+      smem.acquire();
+      ts::work<&Smem::put>(smem, c);
+      smem.commit();
+    });
+    if constexpr (kAt == PdlWaitAt::AfterLoop) ts::work<&ts::PdlWait::wait_griddep>(pdl);
+  }
+};
+struct PdlStore : Store<Smem> {
+  using dst = ts::list<Output, ts::PdlLaunch>;
+  static constexpr void schedule(auto& ctx, auto& smem, auto& out, auto& launch) {
+    ctx.domain_loop(0, out->n, 1, [&](auto&) {
+      smem.wait();
+      auto v = ts::work<&Smem::take>(smem);
+      smem.release();
+      ts::work<&Output::store>(out, v);
+    });
+    ts::work<&ts::PdlLaunch::launch_griddep>(launch);
+  }
+};
+// The store waits for the previous grid too (which a consumer of a ring need not).
+struct WaitingPdlStore : PdlStore {
+  using src = ts::list<Smem, ts::PdlWait>;
+  static constexpr void schedule(auto& ctx, auto& smem, auto& pdl, auto& out, auto& launch) {
+    ts::work<&ts::PdlWait::wait_griddep>(pdl);
+    PdlStore::schedule(ctx, smem, out, launch);
+  }
+};
+template <bool kCoordsToo>
+using PdlGraph = std::conditional_t<
+    kCoordsToo,
+    ts::Graph<ts::DependsOn<Smem, Coords, ts::PdlWait>, ts::DependsOn<Coords, ts::PdlWait>,
+              ts::DependsOn<Output, Smem>, ts::DependsOn<ts::PdlLaunch>>,
+    ts::Graph<ts::DependsOn<Smem, Coords, ts::PdlWait>, ts::DependsOn<Output, Smem>,
+              ts::DependsOn<ts::PdlLaunch>>>;
+template <class LoadTask, bool kCoordsToo = false, class StoreTask = PdlStore>
+using PdlCopy = ts::TaskManager<ts::Tasks<LoadTask, StoreTask>, PdlGraph<kCoordsToo>>;
+
 // R-B4: work queues.
 template <int kId>
 struct WorkQueue {
@@ -641,6 +692,33 @@ void add_rules(Corpus& c) {
                   model_of<TwoQueueProducers>, {"R-B4"}));
   c.push_back(good("r_b4_one_work_queue", "A persistent task takes its tiles from one work queue",
                    model_of<OneQueue>, {"R-B4"}));
+  // R-D7
+  c.push_back(good("r_d7_waits_first",
+                   "The load waits for the previous grid (PDL) before its loop fills the ring "
+                   "with that grid's data; the store signals the next grid at its end",
+                   model_of<PdlCopy<PdlLoad<PdlWaitAt::First>>>, {"R-D7"}));
+  c.push_back(bad("r_d7_waits_after_the_loop",
+                  "The load waits for the previous grid only after it filled the ring: every "
+                  "tile may read that grid's data before it is written",
+                  model_of<PdlCopy<PdlLoad<PdlWaitAt::AfterLoop>>>, {"R-D7"}));
+  c.push_back(bad("r_d7_waits_in_a_loop_that_may_run_no_trip",
+                  "The load waits in a loop over items 1 to n: for one item it never waits",
+                  model_of<PdlCopy<PdlLoad<PdlWaitAt::FromTheSecondItem>>>, {"R-D7"}));
+  c.push_back(bad("r_d7_the_consumer_waits_not_the_producer",
+                  "The store waits for the previous grid, the load that fills the ring with its "
+                  "data does not",
+                  model_of<PdlCopy<Load<Smem>, false, WaitingPdlStore>>, {"R-D7"}));
+  c.push_back(good("r_d7_waits_before_each_put",
+                   "The load waits in its loop, after reading its coordinates and before each put: "
+                   "the coordinates are not the previous grid's",
+                   model_of<PdlCopy<PdlLoad<PdlWaitAt::BeforeEachPut>>>, {"R-D7"}));
+  c.push_back(bad("r_d7_reads_coordinates_before_the_wait",
+                  "The same load when the coordinates (no pipeline) are the previous grid's too: "
+                  "it reads them before it waits",
+                  model_of<PdlCopy<PdlLoad<PdlWaitAt::BeforeEachPut>, true>>, {"R-D7"}));
+  c.push_back(good("r_d7_reads_coordinates_after_the_wait",
+                   "The coordinates are the previous grid's and the load waits before its loop",
+                   model_of<PdlCopy<PdlLoad<PdlWaitAt::First>, true>>, {"R-D7"}));
   // R-B6
   c.push_back(bad("r_b6_first_iter_outside_loop",
                   "A first_iter block placed after its loop, at the schedule's root",

@@ -37,6 +37,7 @@ inline void R_D11_try_op_not_followed_by_its_blocking_op() {}
 inline void R_D15_pipeline_group_size_does_not_match_the_arriving_tasks() {}
 inline void R_D20_work_call_names_no_declared_work() {}
 inline void R_D21_shared_memory_layout_exceeds_capacity() {}
+inline void R_D7_work_on_the_previous_grids_data_before_waiting_for_it() {}
 inline void R_W1_task_warp_ranges_overlap() {}
 inline void R_W2_task_warp_range_outside_the_block() {}
 inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
@@ -80,6 +81,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::D6_GraphRealizable:
       violation::R_D6_dependency_edge_not_realised_by_any_task();
+      break;
+    case Rule::D7_PdlWaitOrder:
+      violation::R_D7_work_on_the_previous_grids_data_before_waiting_for_it();
       break;
     case Rule::D8_GraphCoverage:
       violation::R_D8_task_resource_missing_from_the_dependency_graph();

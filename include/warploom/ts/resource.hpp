@@ -35,7 +35,17 @@ enum class ResourceKind : std::uint8_t {
   Memory,     // owns data (registers, shared or global memory)
   Barrier,    // signalling only: ordering edges, relaxed dependency-graph rules
   WorkQueue,  // hands out work tiles to persistent tasks
+  // Programmatic dependent launch (ts/pdl.hpp): the previous grid's results, and the signal that
+  // the next grid may start. Signalling only, like Barrier; R-D7 orders the wait.
+  PdlWait,
+  PdlLaunch,
 };
+
+// Whether a resource only signals (no data of its own): the dependency graph's relaxed rules.
+constexpr bool is_barrier(ResourceKind kind) {
+  return kind == ResourceKind::Barrier || kind == ResourceKind::PdlWait ||
+         kind == ResourceKind::PdlLaunch;
+}
 
 struct ResourceSpec {
   std::string_view name;

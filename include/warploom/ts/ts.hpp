@@ -6,6 +6,7 @@
 #include "warploom/ts/async_wait.hpp"
 #include "warploom/ts/dependency_graph.hpp"
 #include "warploom/ts/domain_loop.hpp"
+#include "warploom/ts/pdl.hpp"
 #include "warploom/ts/pipeline_config.hpp"
 #include "warploom/ts/resource.hpp"
 #include "warploom/ts/size_probe.hpp"

@@ -21,6 +21,7 @@ enum class Rule {
   D3_RegisterBudget,      // the budgets fit the register file
   D5_StageRoles,          // producer ops on dst resources, consumer ops on src resources
   D6_GraphRealizable,     // every dependency edge is realised by a task
+  D7_PdlWaitOrder,        // the previous grid's results are waited for before their first work
   D8_GraphCoverage,       // every resource a task uses is in the graph
   D9_ScheduleCoverage,    // every declared resource is used by the task's schedule
   D10_WorkBracketing,     // work inside acquire..commit / wait..release
@@ -61,6 +62,8 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D3_RegisterBudget, "R-D3", "register budgets fit the 64K-register file"},
     {Rule::D5_StageRoles, "R-D5", "producer ops on dst resources, consumer ops on src resources"},
     {Rule::D6_GraphRealizable, "R-D6", "every dependency edge is realised by a task"},
+    {Rule::D7_PdlWaitOrder, "R-D7",
+     "the previous grid's results are waited for (PDL) before their first work"},
     {Rule::D8_GraphCoverage, "R-D8", "every task resource appears in the dependency graph"},
     {Rule::D9_ScheduleCoverage, "R-D9", "every declared resource is used by the schedule"},
     {Rule::D10_WorkBracketing, "R-D10", "work sits inside acquire..commit or wait..release"},

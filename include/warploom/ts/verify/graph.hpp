@@ -16,7 +16,7 @@ constexpr void check_dependency_graph(ManagerModel const& m, Report& r) {
       if (contains(t.src, res) || contains(t.dst, res)) return true;
     return false;
   };
-  auto relaxed = [&](int res) { return m.resources[res].kind == ResourceKind::Barrier; };
+  auto relaxed = [&](int res) { return is_barrier(m.resources[res].kind); };
   for (auto const& e : m.graph) {
     for (int res : {e.downstream, e.upstream}) {
       if (res < 0) continue;

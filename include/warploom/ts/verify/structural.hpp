@@ -9,6 +9,7 @@
 #include "warploom/ts/verify/bracketing.hpp"
 #include "warploom/ts/verify/diagnostic.hpp"
 #include "warploom/ts/verify/graph.hpp"
+#include "warploom/ts/verify/pdl.hpp"
 #include "warploom/ts/verify/schedule_rules.hpp"
 #include "warploom/ts/verify/smem.hpp"
 #include "warploom/ts/verify/warps.hpp"
@@ -23,6 +24,7 @@ constexpr Report verify_structure(ManagerModel const& m) {
   verify::check_stage_roles(m, r);
   verify::check_divergent_counts(m, r);
   verify::check_dependency_graph(m, r);
+  verify::check_pdl_wait_order(m, r);
   verify::check_bracketing(m, r);
   verify::check_arrival_counts(m, r);
   verify::check_smem_capacity(m, r);
