@@ -113,6 +113,12 @@ if want bench-grouped; then
     --layout tt --mix seed --reps 20 --json "$OUT/grouped_seed.json"
   run bench-grouped-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
     --layout tn --mix moe --reps 20 --json "$OUT/grouped_moe.json"
+  # The same as captured CUDA graphs, 20 replays back to back per sample: the GPU's time alone,
+  # CUTLASS's own sm90 grouped kernel beside ours.
+  run bench-grouped-seed-graph 150 "$B/warploom" bench grouped --shapes 50x1024 --dtype fp16 \
+    --layout tt --mix seed --graph 20 --reps 20 --json "$OUT/grouped_seed_graph.json"
+  run bench-grouped-moe-graph 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
+    --layout tn --mix moe --graph 20 --reps 20 --json "$OUT/grouped_moe_graph.json"
 fi
 # The grouped kernel's tunings (bench/grouped_plans.cpp's space: both designs, the stage variants),
 # compiled side by side first, then each tried on both problems.
@@ -124,10 +130,10 @@ if want grouped-autotune; then
   done
   run grouped-precompile 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
   run grouped-autotune-seed 150 "$B/warploom" bench grouped --shapes 50x1024 --dtype fp16 \
-    --layout tt --mix seed --providers warploom,cublas_grouped --autotune --reps 10 \
+    --layout tt --mix seed --providers warploom,cublas_grouped --autotune --graph 20 --reps 10 \
     --json "$OUT/grouped_seed_autotune.json"
   run grouped-autotune-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
-    --layout tn --mix moe --providers warploom,cublas,cublas_grouped --autotune --reps 10 \
+    --layout tn --mix moe --providers warploom,cublas,cublas_grouped --autotune --graph 20 --reps 10 \
     --json "$OUT/grouped_moe_autotune.json"
 fi
 # Nsight Compute on the seed's grouped launch: the setup kernel and the grouped kernel, each one's

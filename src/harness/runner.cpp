@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,8 +25,33 @@ CudaEventTimer::CudaEventTimer() {
 }
 
 CudaEventTimer::~CudaEventTimer() {
+  for (cudaGraphExec_t g : graphs_) cudaGraphExecDestroy(g);
+  if (capture_stream_ != nullptr) cudaStreamDestroy(capture_stream_);
   cudaEventDestroy(start_);
   cudaEventDestroy(stop_);
+}
+
+std::function<void()> CudaEventTimer::captured(std::function<void(cudaStream_t)> const& enqueue) {
+  // Non-blocking: the capture must not join the legacy default stream's work, which a blocking
+  // stream would (an error while capturing).
+  if (capture_stream_ == nullptr)
+    WL_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  WL_CUDA_CHECK(cudaStreamBeginCapture(capture_stream_, cudaStreamCaptureModeThreadLocal));
+  try {
+    enqueue(capture_stream_);
+  } catch (...) {
+    cudaStreamEndCapture(capture_stream_, &graph);  // ends the capture; the partial graph goes
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    throw;
+  }
+  WL_CUDA_CHECK(cudaStreamEndCapture(capture_stream_, &graph));
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t const e = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  WL_CUDA_CHECK(e);
+  graphs_.push_back(exec);
+  return [exec] { WL_CUDA_CHECK(cudaGraphLaunch(exec, nullptr)); };
 }
 
 double CudaEventTimer::milliseconds(std::function<void()> const& launch) {
@@ -66,15 +92,32 @@ std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
   if (options.warmup < 0)
     throw std::invalid_argument("warmup = " + std::to_string(options.warmup) +
                                 " must not be negative");
+  if (options.graph_replays < 0 || options.graph_replays > 10000)
+    throw std::invalid_argument("graph_replays = " + std::to_string(options.graph_replays) +
+                                " must be in [0, 10000]");
 
   std::vector<ContenderResult> results(contenders.size());
   std::vector<int> next_set(contenders.size(), 0);
   // One launch of contender i on its next input set.
-  auto const launch = [&](std::size_t i) {
+  auto const direct_launch = [&](std::size_t i) {
     Contender& c = contenders[i];
     int const set = next_set[i];
     next_set[i] = (set + 1) % results[i].input_sets;
-    return [&c, set] { c.plan->run(set, c.tuning, nullptr); };
+    return std::function<void()>([&c, set] { c.plan->run(set, c.tuning, nullptr); });
+  };
+  // graph_replays > 0: contender i's run on input set k, captured (replays[i][k]).
+  std::vector<std::vector<std::function<void()>>> replays(contenders.size());
+  int const per_sample = std::max(1, options.graph_replays);
+  // One timed sample of contender i: a launch on its next input set, or per_sample replays on the
+  // next ones.
+  auto const launch = [&](std::size_t i) {
+    if (replays[i].empty()) return direct_launch(i);
+    int const set = next_set[i], sets = results[i].input_sets;
+    next_set[i] = (set + per_sample) % sets;
+    auto const& graphs = replays[i];
+    return std::function<void()>([&graphs, set, sets, per_sample] {
+      for (int r = 0; r < per_sample; ++r) graphs[static_cast<std::size_t>((set + r) % sets)]();
+    });
   };
 
   for (std::size_t i = 0; i < contenders.size(); ++i) {
@@ -85,7 +128,14 @@ std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
     MaybeRange const phase(options.nvtx, "prepare, check, warm up " + c.name);
     c.plan->prepare(results[i].input_sets, options.seed);
     if (options.check) results[i].check = c.plan->check(c.tuning);
-    for (int w = 0; w < options.warmup; ++w) timer.milliseconds(launch(i));
+    for (int w = 0; w < options.warmup; ++w) timer.milliseconds(direct_launch(i));
+    if (options.graph_replays > 0) {
+      MaybeRange const capture(options.nvtx, "capture " + c.name);
+      for (int k = 0; k < results[i].input_sets; ++k)
+        replays[i].push_back(
+            timer.captured([&c, k](cudaStream_t s) { c.plan->run(k, c.tuning, s); }));
+      next_set[i] = 0;
+    }
   }
   if (options.regime == Regime::Sustained) {
     MaybeRange const phase(options.nvtx, "sustain");
@@ -103,7 +153,7 @@ std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
     for (std::size_t k = 0; k < contenders.size(); ++k) {
       std::size_t const i = (static_cast<std::size_t>(r) + k) % contenders.size();
       MaybeRange const range(options.nvtx, contenders[i].name + " round " + std::to_string(r));
-      ms[i].push_back(timer.milliseconds(launch(i)));
+      ms[i].push_back(timer.milliseconds(launch(i)) / per_sample);
     }
   }
 

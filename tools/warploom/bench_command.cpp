@@ -167,6 +167,7 @@ class ComputeCeilings {
       : family_(family), options_(std::move(options)) {
     options_.check = false;
     options_.reps = 10;
+    options_.graph_replays = 0;  // one large GEMM: its host work is nothing beside it
     options_.ceilings.reset();
   }
 
@@ -279,6 +280,11 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
       ->check(one_of({"burst", "sustained"}));
   b.add_option("--sustain-s", o.sustain_seconds, "seconds of back-to-back runs before timing")
       ->check(positive_number());
+  b.add_option("--graph", o.graph_replays,
+               "N > 0: capture each provider's run on each input set as a CUDA graph once and time "
+               "N replays back to back per sample (the GPU's time, host work hidden, as in a "
+               "captured step); 0 (default): time each call with its host work")
+      ->transform(whole_number(0, 10000));
   b.add_flag("--check,!--no-check", o.check,
              "check every contender against the reference on a poisoned output first (default)");
   b.add_option("--prof", o.prof,
@@ -353,6 +359,7 @@ int run_bench(BenchOptions const& o) {
                     .regime = o.regime == "sustained" ? h::Regime::Sustained : h::Regime::Burst,
                     .sustain_seconds = o.sustain_seconds,
                     .check = o.check,
+                    .graph_replays = o.graph_replays,
                     .nvtx = o.prof == "nvtx",
                     .l2_bytes = static_cast<std::size_t>(device.l2_bytes),
                     .ceilings = std::nullopt,
@@ -365,9 +372,14 @@ int run_bench(BenchOptions const& o) {
   out["device"] = h::device_json(device);
   out["regime"] = std::string(h::to_string(run.regime));
   out["reps"] = run.reps;
+  out["graph_replays"] = run.graph_replays;
   out["method"] =
-      "CUDA events around each launch; providers interleaved per round; input sets rotated to "
-      "exceed 2x L2; median, p10, p90; % of the roofline bound from ceilings measured in the run";
+      std::string(run.graph_replays > 0
+                      ? "CUDA events around graph_replays replays of each provider's run, "
+                        "captured once per input set, per replay; "
+                      : "CUDA events around each launch; ") +
+      "providers interleaved per round; input sets rotated to exceed 2x L2; median, p10, p90; % "
+      "of the roofline bound from ceilings measured in the run";
 
   bool const flops = family->report_flops;
   char const* const unit = flops ? "TFLOP/s" : "GB/s";

@@ -18,6 +18,7 @@ struct BenchOptions {
   int reps = 30;
   std::string regime = "burst";
   double sustain_seconds = 5.0;
+  int graph_replays = 0;  // > 0: time captured CUDA graphs, this many replays per sample
   bool check = true;
   std::string prof = "none";  // none | nvtx | ncu
   bool autotune = false;      // every provider's whole tuning space, one contender per point

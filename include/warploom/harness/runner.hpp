@@ -36,6 +36,9 @@ class LaunchTimer {
   virtual double milliseconds(std::function<void()> const& launch) = 0;
   // A monotonic clock in seconds (the sustained regime's pre-run).
   virtual double now_seconds() = 0;
+  // What `enqueue` puts on the stream it is given, captured once, as a function that replays it
+  // on the default stream (RunOptions::graph_replays). The capture runs nothing.
+  virtual std::function<void()> captured(std::function<void(cudaStream_t)> const& enqueue) = 0;
 };
 
 class CudaEventTimer final : public LaunchTimer {
@@ -46,9 +49,14 @@ class CudaEventTimer final : public LaunchTimer {
   CudaEventTimer& operator=(CudaEventTimer const&) = delete;
   double milliseconds(std::function<void()> const& launch) override;
   double now_seconds() override;
+  // A CUDA graph captured on a stream of the timer's own (kept, with the graph, for the timer's
+  // life).
+  std::function<void()> captured(std::function<void(cudaStream_t)> const& enqueue) override;
 
  private:
   cudaEvent_t start_{}, stop_{};
+  cudaStream_t capture_stream_{};
+  std::vector<cudaGraphExec_t> graphs_;
 };
 
 struct RunOptions {
@@ -57,6 +65,11 @@ struct RunOptions {
   Regime regime = Regime::Burst;
   double sustain_seconds = 5.0;  // sustained: back-to-back runs before timing
   bool check = true;
+  // 0: each timed launch calls the plan (its host work counted, as a caller's would be). N > 0:
+  // each contender's run on each input set is captured once as a CUDA graph (after the check and
+  // warm-up), and each timed sample replays N of them back to back, per replay: the GPU's time
+  // alone, each launch's latency hidden behind the one before, as in a captured training step.
+  int graph_replays = 0;
   // NVTX ranges around each phase and each timed launch ("<contender> round <r>"), for Nsight
   // Systems / Compute to attribute their samples (annotation mode; no-ops without a tool).
   bool nvtx = false;
@@ -81,7 +94,7 @@ struct ContenderResult {
 };
 
 // Measures `contenders` (in their order) as described at the top. Throws std::invalid_argument
-// for no contenders or reps / warmup out of range.
+// for no contenders or reps / warmup / graph_replays out of range.
 std::vector<ContenderResult> run_contenders(std::vector<Contender>& contenders,
                                             RunOptions const& options, LaunchTimer& timer);
 

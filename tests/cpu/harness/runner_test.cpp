@@ -3,6 +3,7 @@
 // rotation, the summaries and the roofline.
 #include "warploom/harness/runner.hpp"
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,11 @@ class FakeTimer final : public LaunchTimer {
     return ++launches_;
   }
   double now_seconds() override { return seconds_++; }
+  // A "graph" runs what was captured on each replay.
+  std::function<void()> captured(std::function<void(cudaStream_t)> const& enqueue) override {
+    g_log->push_back("capture");
+    return [enqueue] { enqueue(nullptr); };
+  }
 
  private:
   double launches_ = 0;
@@ -94,6 +100,32 @@ TEST_F(RunContenders, PreparesChecksWarmsUpThenInterleaves) {
   EXPECT_DOUBLE_EQ(r[1].milliseconds.median, 4.5);
   EXPECT_EQ(r[0].milliseconds.count, 2u);
   EXPECT_FALSE(r[0].roofline);
+}
+
+// graph_replays: after its warm-up, each contender's run on each input set is captured once; a
+// timed sample replays graph_replays of them, rotating the sets, and counts per replay.
+TEST_F(RunContenders, GraphReplaysAreCapturedOncePerSetAndTimedPerReplay) {
+  std::vector<Contender> cs;
+  cs.push_back({"a", std::make_unique<FakePlan>("a", 100 << 20, true), {}});  // 2 sets at 60 MiB
+  FakeTimer timer;
+  RunOptions o{.reps = 2, .warmup = 1, .graph_replays = 3, .l2_bytes = 60u << 20};
+  std::vector<ContenderResult> const r = run_contenders(cs, o, timer);
+  std::vector<std::string> const want = {
+      "a.prepare(2,1)",   "a.check",          "a.run(0,default)", "timed",  // warm-up, direct
+      "capture",          "capture",                                        // sets 0 and 1
+      "a.run(0,default)", "a.run(1,default)", "a.run(0,default)", "timed",  // round 1
+      "a.run(1,default)", "a.run(0,default)", "a.run(1,default)", "timed",  // round 2
+  };
+  EXPECT_EQ(log_, want);
+  // The timed samples took 2 and 3 ms for three replays each.
+  EXPECT_DOUBLE_EQ(r[0].milliseconds.median, 2.5 / 3);
+}
+
+TEST_F(RunContenders, GraphReplaysOutOfRangeAreRefused) {
+  std::vector<Contender> cs = two_contenders();
+  FakeTimer timer;
+  RunOptions o{.graph_replays = -1};
+  EXPECT_THROW(run_contenders(cs, o, timer), std::invalid_argument);
 }
 
 TEST_F(RunContenders, RooflineAgainstTheCeilingsAndNoCheckWhenNotAsked) {
