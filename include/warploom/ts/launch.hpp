@@ -27,17 +27,10 @@
 #include "warploom/ts/manager_traits.hpp"
 #include "warploom/ts/print.hpp"
 #include "warploom/ts/schedule_unit.hpp"
+#include "warploom/ts/stream_order.hpp"
 #include "warploom/ts/verifier.hpp"
 
 namespace warploom::ts {
-
-// How a launch follows the kernel before it on its stream. Serial: its CTAs start once that kernel
-// finished (a plain launch). Programmatic (Hopper's programmatic dependent launch): they may start
-// while it still runs — once each of its CTAs called ts::allow_dependent_launch() or exited — and
-// wait in ts::wait_for_prior_grid() (griddepcontrol.wait: that kernel finished and its writes are
-// visible) before they read anything it writes. What they do before (launch, shared-memory and
-// barrier set-up) overlaps its tail.
-enum class StreamOrder { Serial, Programmatic };
 
 class VerificationError : public std::runtime_error {
  public:
