@@ -6,12 +6,12 @@
 // schedule unit gives.
 #include "grid_stride_copy.hpp"
 
-#include <climits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "grid_stride_copy_schedule.cuh"
+#include "grid_stride_launch.hpp"
 #include "warploom/ts/launch.hpp"
 
 namespace warploom::tutorial {
@@ -39,21 +39,9 @@ template <class Cfg>
 void launch_variant(Implementation impl, std::int16_t const* src, std::int16_t* dst, std::int64_t n,
                     int blocks, cudaStream_t stream) {
   using Manager = typename Cfg::Manager;
-  if (blocks == 0) {
-    int device = 0, sms = 0, per_sm = 0;
-    WL_CUDA_CHECK(cudaGetDevice(&device));
-    WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    WL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, grid_stride_copy_ts_kernel<Cfg>, Manager::num_threads, 0));
-    blocks = sms * per_sm;
-  }
-  // Indices are int (as in the seed); the last stride must not overflow.
-  std::int64_t const items = (n + Cfg::kElems - 1) / Cfg::kElems;
-  std::int64_t const stride = static_cast<std::int64_t>(blocks) * Manager::num_threads;
-  if (n > INT_MAX || items > INT_MAX - stride)
-    throw std::invalid_argument("grid_stride_copy: `n` = " + std::to_string(n) +
-                                " is too large for 32-bit grid-stride indexing with " +
-                                std::to_string(blocks) + " blocks");
+  if (blocks == 0)
+    blocks = blocks_filling_the_gpu(grid_stride_copy_ts_kernel<Cfg>, Manager::num_threads);
+  check_grid_stride_extent("grid_stride_copy", n, Cfg::kElems, blocks, Manager::num_threads);
   if (n == 0) return;
   if (impl == Implementation::TaskScheduled) {
     ts::launch<Manager>(ts::verified<Cfg>(), grid_stride_copy_ts_kernel<Cfg>, dim3(blocks), stream,

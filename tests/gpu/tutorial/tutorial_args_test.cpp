@@ -9,6 +9,7 @@
 #include "warploom/testing/invalid_argument.hpp"
 
 #include "tutorial/grid_stride_copy.hpp"
+#include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/tma_copy.hpp"
 
 namespace tut = warploom::tutorial;
@@ -16,6 +17,24 @@ namespace tut = warploom::tutorial;
 namespace {
 
 using warploom::testing::invalid_argument_message;
+
+TEST(PdlCopyChainArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  auto const* a = reinterpret_cast<std::int16_t const*>(std::uintptr_t{1} << 20);
+  auto* b = reinterpret_cast<std::int16_t*>(std::uintptr_t{2} << 20);
+  auto* c = reinterpret_cast<std::int16_t*>(std::uintptr_t{3} << 20);
+  auto const chain = [&](std::int16_t const* x, std::int16_t* y, std::int16_t* z, std::int64_t n) {
+    return invalid_argument_message(
+        [&] { tut::pdl_copy_chain(x, y, z, n, warploom::ts::StreamOrder::Programmatic); });
+  };
+  EXPECT_EQ(chain(a, b, c, -1), "pdl_copy_chain: `n` = -1 must be >= 0");
+  EXPECT_EQ(chain(a, nullptr, c, 64), "pdl_copy_chain: `b` must not be null");
+  EXPECT_EQ(chain(a, b + 1, c, 64),
+            "pdl_copy_chain: `b` must be 16-byte aligned (the copies move 16-byte items)");
+  EXPECT_EQ(chain(a, const_cast<std::int16_t*>(a) + 8, c, 64),
+            "pdl_copy_chain: `b` must share no byte with `a` or `c`");
+  EXPECT_EQ(chain(a, b, b, 64), "pdl_copy_chain: `b` must share no byte with `a` or `c`");
+  EXPECT_EQ(chain(nullptr, nullptr, nullptr, 0), "(no exception of that type)");  // nothing to do
+}
 
 TEST(TmaCopyArgs, RowsMustBePositive) {
   EXPECT_EQ(invalid_argument_message([] { tut::check_tma_copy_shape(0, 128); }),
