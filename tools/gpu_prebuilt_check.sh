@@ -59,7 +59,8 @@ fi
 if [[ ${BUILD_HERE:-0} == 1 ]]; then
   run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused
   run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target warploom_gemm warploom_host \
-    gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile host_costs
+    gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile host_costs \
+    tutorial_copy_test
   run install 60 cmake --install "$BUILD" --prefix "$BUILD/python-prefix"
   grep -E "error|FAILED" "$LOG" | head -40
 fi
@@ -76,7 +77,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped tutorial-pdl gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -104,6 +105,14 @@ want gemm-epilogue && run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epil
 scalar_tests='DeviceScalars.*:Fp8Output.*:SimtGemm.*:TsGemm.EveryClusterShape:TsGemm.PersistentLoop*:TsGemm.LargeProblems*'
 want scalars && run scalars 240 "$T/gemm_test" --gtest_filter="$scalar_tests"
 want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
+# Tutorial 04's PDL copy chain (both stream orders, a captured graph), then under each sanitizer.
+if want tutorial-pdl; then
+  run tutorial-pdl 120 "$T/tutorial_copy_test" --gtest_filter='*PdlCopyChain*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-tutorial-pdl" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" --gtest_filter='*PdlCopyChain*'
+  done
+fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 want grouped && run grouped 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*'
 # Its two measurements in C++ (the seed's 50 problems, an MoE layer), against gemm() and cuBLAS
