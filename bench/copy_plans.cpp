@@ -14,6 +14,7 @@
 #include <cuda_fp16.h>
 
 #include "tutorial/grid_stride_copy.hpp"
+#include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/tma_copy.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/testing/device_buffers.hpp"
@@ -41,12 +42,14 @@ struct TuningSpace {
   TunedLaunch launch;
 };
 
+// `copies`: how many times a launch moves the bytes (a chain of copies through a buffer of its own
+// reads and writes them each time).
 class CopyPlan final : public harness::KernelPlan {
  public:
-  CopyPlan(std::int64_t bytes, CopyLaunch launch, TuningSpace space)
-      : bytes_(bytes), launch_(std::move(launch)), space_(std::move(space)) {}
+  CopyPlan(std::int64_t bytes, CopyLaunch launch, TuningSpace space, int copies)
+      : bytes_(bytes), launch_(std::move(launch)), space_(std::move(space)), copies_(copies) {}
 
-  harness::Work work() const override { return {.flops = 0, .bytes = 2.0 * bytes_}; }
+  harness::Work work() const override { return {.flops = 0, .bytes = 2.0 * copies_ * bytes_}; }
   std::size_t bytes_per_input_set() const override { return 2 * static_cast<std::size_t>(bytes_); }
 
   // The default launch, then every compiled point ({"point": its name}).
@@ -92,6 +95,7 @@ class CopyPlan final : public harness::KernelPlan {
   std::int64_t bytes_;
   CopyLaunch launch_;
   TuningSpace space_;
+  int copies_;
   std::vector<wt::DeviceBuffer> src_, dst_;
 };
 
@@ -106,11 +110,12 @@ std::int64_t checked_bytes(harness::Problem const& p) {
 }
 
 harness::PlanProvider provider(std::string name, std::string description, CopyLaunch launch,
-                               TuningSpace space = {}) {
-  return {std::move(name), std::move(description),
-          [launch = std::move(launch), space = std::move(space)](harness::Problem const& p) {
-            return std::make_unique<CopyPlan>(checked_bytes(p), launch, space);
-          }};
+                               TuningSpace space = {}, int copies = 1) {
+  return {
+      std::move(name), std::move(description),
+      [launch = std::move(launch), space = std::move(space), copies](harness::Problem const& p) {
+        return std::make_unique<CopyPlan>(checked_bytes(p), launch, space, copies);
+      }};
 }
 
 CopyLaunch grid_stride(Implementation impl) {
@@ -124,6 +129,18 @@ CopyLaunch tma_multistage(Implementation impl) {
   return [impl](void const* src, void* dst, std::int64_t bytes, cudaStream_t stream) {
     tma_copy(TmaCopyVariant::MultiStage, impl, static_cast<__half const*>(src),
              static_cast<__half*>(dst), static_cast<int>(bytes / kRowBytes), kCols, stream);
+  };
+}
+
+// Tutorial 04's chain src -> b -> dst through a buffer b of its own (made at the first launch, the
+// check's, never while a graph is captured), the second copy launched with `order`.
+CopyLaunch pdl_chain(ts::StreamOrder order) {
+  auto b = std::make_shared<wt::DeviceBuffer>();
+  return [order, b](void const* src, void* dst, std::int64_t bytes, cudaStream_t stream) {
+    if (b->bytes() < static_cast<std::size_t>(bytes))
+      *b = wt::DeviceBuffer(static_cast<std::size_t>(bytes));
+    pdl_copy_chain(static_cast<std::int16_t const*>(src), b->as<std::int16_t>(),
+                   static_cast<std::int16_t*>(dst), bytes / 2, order, 0, stream);
   };
 }
 
@@ -160,6 +177,13 @@ harness::PlanFamily copy_plan_family() {
                        tma_space()),
               provider("baseline_tma", "tutorial 02, hand-written, 4-stage TMA pipeline",
                        tma_multistage(kBase)),
+              // The pair PDL is measured by: the same two copies, the second after the first
+              // finished or launched while it runs; the time between them is the difference.
+              provider("ts_chain", "tutorial 04, TS: two copies through a buffer, plain launches",
+                       pdl_chain(ts::StreamOrder::Serial), {}, 2),
+              provider("ts_chain_pdl",
+                       "tutorial 04, TS: the same, the second a programmatic dependent launch",
+                       pdl_chain(ts::StreamOrder::Programmatic), {}, 2),
               provider("cudaMemcpy", "cudaMemcpyAsync device to device",
                        [](void const* src, void* dst, std::int64_t bytes, cudaStream_t stream) {
                          WL_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(bytes),

@@ -112,6 +112,15 @@ if want tutorial-pdl; then
     run "$tool-tutorial-pdl" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/tutorial_copy_test" --gtest_filter='*PdlCopyChain*'
   done
+  # The gap PDL closes: the chain with plain launches against the chain with the second copy a
+  # programmatic dependent, small to large, each call timed, then as captured graphs.
+  for mode in call graph; do
+    graph=()
+    [[ $mode == graph ]] && graph=(--graph 20)
+    run "bench-pdl-chain-$mode" 120 "$B/warploom" bench copy --shapes 65536,1048576,67108864 \
+      --providers ts_chain,ts_chain_pdl,ts_grid_stride "${graph[@]}" --reps 30 \
+      --json "$OUT/pdl_chain_$mode.json"
+  done
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 want grouped && run grouped 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*'
