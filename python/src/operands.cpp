@@ -90,15 +90,57 @@ void describe_array_interface(nb::dict ai, char const* name, Described& d) {
   }
 }
 
+// DLPack 1.3's exchange API table (dlpack.h: DLPackExchangeAPI, the capsule "dlpack_exchange_api"
+// a tensor type exposes as __dlpack_c_exchange_api__; torch.Tensor does from 2.10 on). Declared
+// here because the header the build takes from Debian (libdlpack-dev) is DLPack 0.6, which has no
+// exchange API; only the two entries read are typed, the layout is the specification's.
+struct DLPackVersion13 {
+  std::uint32_t major, minor;
+};
+struct DLPackExchangeApiHeader {
+  DLPackVersion13 version;
+  DLPackExchangeApiHeader* prev_api;
+};
+struct DLPackExchangeApi {
+  DLPackExchangeApiHeader header;
+  void* managed_tensor_allocator;
+  void* managed_tensor_from_py_object_no_sync;
+  void* managed_tensor_to_py_object_no_sync;
+  // A non-owning DLTensor of the object (shape and strides the producer's): 0, or -1 with a
+  // Python exception set. May be null.
+  int (*dltensor_from_py_object_no_sync)(void* py_object, DLTensor* out);
+  // The producer's current stream on a device: 0, or -1 with a Python exception set.
+  int (*current_work_stream)(int device_type, std::int32_t device_id, void** out_stream);
+};
+
+// The exchange API of a tensor type, or null where it has none (or one of another major version).
+DLPackExchangeApi const* exchange_api_of(nb::handle type) {
+  if (!type.is_valid() || type.is_none()) return nullptr;
+  nb::object const capsule = nb::getattr(type, "__dlpack_c_exchange_api__", nb::none());
+  if (capsule.is_none() || PyCapsule_IsValid(capsule.ptr(), "dlpack_exchange_api") == 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  auto const* api = static_cast<DLPackExchangeApi const*>(
+      PyCapsule_GetPointer(capsule.ptr(), "dlpack_exchange_api"));
+  if (api == nullptr || api->header.version.major != 1 || api->header.version.minor < 3) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  return api;
+}
+
 // torch's types as warploom/_operands.py registers them the first time it meets torch: for torch
-// CUDA tensors on torch's current stream, read here attribute by attribute (the Python side only
-// tags them: a Python function call per tensor costs more than the reads).
+// CUDA tensors on torch's current stream, read here through torch's DLPack exchange API where it
+// has one (one C call per tensor), else attribute by attribute (the Python side only tags them: a
+// Python function call per tensor costs more than the reads).
 struct TorchTypes {
   nb::object dtypes;    // dict: torch dtype -> (DLPack type code, bits)
   nb::object strided;   // torch.strided
   nb::object fallback;  // callable: tensor -> descriptor (its DLPack export), for anything else
   nb::object tensor;    // torch.Tensor
   nb::object current_stream;  // callable: device index -> torch's current stream there, or None
+  DLPackExchangeApi const* exchange = nullptr;  // torch.Tensor's, or null
 };
 TorchTypes& torch_types() {
   static auto* t = new TorchTypes;  // never destroyed: its objects outlive no interpreter
@@ -111,6 +153,21 @@ bool describe_torch(nb::handle x, char const* name, Described& d) {
   TorchTypes const& t = torch_types();
   if (!t.dtypes.is_valid())
     refuse(name, "internal error: a torch tensor was tagged before torch was registered");
+  if (t.exchange != nullptr && t.exchange->dltensor_from_py_object_no_sync != nullptr) {
+    DLTensor view{};
+    if (t.exchange->dltensor_from_py_object_no_sync(x.ptr(), &view) == 0) {
+      // The shape and strides are torch's, valid while we hold the tensor: copied now.
+      d.t = view;
+      d.shape.assign(view.shape, view.shape + view.ndim);
+      d.t.shape = d.shape.data();
+      if (view.strides != nullptr) {
+        d.strides.assign(view.strides, view.strides + view.ndim);
+        d.t.strides = d.strides.data();
+      }
+      return true;
+    }
+    PyErr_Clear();  // not describable this way (a layout DLPack has no word for): the reads decide
+  }
   nb::object const dtype = nb::getattr(x, "dtype", nb::none());
   PyObject* const code = PyDict_GetItem(t.dtypes.ptr(), dtype.ptr());  // borrowed
   if (code == nullptr || !x.attr("layout").is(t.strided)) return false;
@@ -321,6 +378,7 @@ void register_torch(nb::object dtypes, nb::object strided, nb::object fallback, 
   t.fallback = std::move(fallback);
   t.tensor = std::move(tensor);
   t.current_stream = std::move(current_stream);
+  t.exchange = exchange_api_of(t.tensor);
 }
 
 std::optional<std::uintptr_t> torch_current_stream(std::span<nb::handle const> tensors) {
@@ -334,7 +392,14 @@ std::optional<std::uintptr_t> torch_current_stream(std::span<nb::handle const> t
     if (!PyObject_TypeCheck(x.ptr(), type) || !nb::cast<bool>(x.attr("is_cuda")))
       return std::nullopt;
   }
-  return nb::cast<std::uintptr_t>(t.current_stream(tensors.front().attr("get_device")()));
+  nb::object const device = tensors.front().attr("get_device")();
+  if (t.exchange != nullptr && t.exchange->current_work_stream != nullptr) {
+    void* stream = nullptr;
+    if (t.exchange->current_work_stream(kDLCUDA, nb::cast<std::int32_t>(device), &stream) == 0)
+      return reinterpret_cast<std::uintptr_t>(stream);
+    PyErr_Clear();
+  }
+  return nb::cast<std::uintptr_t>(t.current_stream(device));
 }
 
 nb::handle torch_view_tag() {

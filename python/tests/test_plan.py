@@ -4,6 +4,7 @@ tile descriptions, activations, and every refusal as the Python exception that c
 message naming the argument. Example tensors are fake DLPack producers and host arrays
 (fake_tensors.py); runs are refused before anything launches."""
 
+import ctypes
 import os
 import sys
 
@@ -454,3 +455,101 @@ def test_the_cpp_timing_hook_refuses_fewer_than_one_call():
     p = plan(element=DataType.f16, layout=Row)
     with pytest.raises(ValueError, match="calls = 0 must be at least 1"):
         p._plan.host_us_of_cpp_runs("a", "b", None, "d", 1.0, 0.0, 0, 0)
+
+
+# DLPack 1.3's exchange API table as ctypes sees it (dlpack.h: DLTensor, DLPackExchangeAPI).
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_FROM_PY = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(_DLTensor))
+_STREAM = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int32,
+                           ctypes.POINTER(ctypes.c_void_p))
+
+
+class _ExchangeApi(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("prev", ctypes.c_void_p),
+                ("allocator", ctypes.c_void_p), ("from_py_managed", ctypes.c_void_p),
+                ("to_py_managed", ctypes.c_void_p), ("from_py", _FROM_PY), ("stream", _STREAM)]
+
+
+def _exchange_api(calls):
+    """(capsule, keep-alive): an exchange API whose calls append to `calls` — it describes a 2-D
+    fp16 CUDA tensor of the object's .shape (a 1-D one refused by the plan), and names stream 777
+    — in a capsule named as dlpack.h asks."""
+    keep = []
+
+    def from_py(obj, out):
+        tensor = ctypes.cast(obj, ctypes.py_object).value
+        calls.append("describe")
+        shape = (ctypes.c_int64 * len(tensor.shape))(*tensor.shape)
+        keep.append(shape)
+        out.contents.data = 1 << 20
+        out.contents.device = _DLDevice(2, 0)
+        out.contents.ndim = len(tensor.shape)
+        out.contents.dtype = _DLDataType(2, 16, 1)
+        out.contents.shape = shape
+        out.contents.strides = None
+        out.contents.byte_offset = 0
+        return 0
+
+    def stream(device_type, device_id, out):
+        calls.append(f"stream({device_type},{device_id})")
+        out[0] = 777
+        return 0
+
+    api = _ExchangeApi(1, 3, None, None, None, None, _FROM_PY(from_py), _STREAM(stream))
+    name = b"dlpack_exchange_api"
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
+                                                   ctypes.c_void_p]
+    return new(ctypes.addressof(api), name, None), (api, name, keep)
+
+
+def test_torch_tensors_are_described_through_the_dlpack_exchange_api(monkeypatch):
+    # torch.Tensor.__dlpack_c_exchange_api__ (DLPack 1.3): one C call describes a tensor and one
+    # names the current stream, where the attribute reads would take six calls per tensor. The
+    # tensors here refuse every attribute read but those the fast path's type check makes.
+    calls = []
+    capsule, keep = _exchange_api(calls)
+
+    class Tensor:
+        is_cuda = True
+        __dlpack_c_exchange_api__ = capsule
+
+        def __init__(self, shape):
+            self.shape = shape
+
+        def get_device(self):
+            return 0
+
+        def __getattr__(self, name):
+            raise AssertionError(f"read `{name}` instead of using the exchange API")
+
+    Tensor.__module__ = "torch.fake"
+    raw = type("C", (), {"_cuda_getCurrentRawStream": staticmethod(lambda device: 4242)})
+    torch = type("Torch", (), {"cuda": type("Cuda", (), {}), "strided": object(),
+                               "float16": object(), "_C": raw, "Tensor": Tensor})
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    if os.path.exists("/dev/nvidia0"):
+        pytest.skip("a GPU is present: the run would launch on the fake pointers")
+    p = plan(element="f16", layout=Row)
+    a, b, d = (Tensor((64, 64)) for _ in range(3))
+    no_device = "Gemm.run: no usable CUDA device|Gemm.run: no CUDA device"
+    with pytest.raises(ValueError, match=no_device):
+        p.run(a, b, None, d)  # registers torch (the general path, its tensors described alike)
+    calls.clear()
+    with pytest.raises(ValueError, match=no_device):  # every operand described, then no device
+        p.run(a, b, None, d)
+    assert calls == ["stream(2,0)", "describe", "describe", "describe"]
+    assert keep  # the table and its callbacks outlive the runs
