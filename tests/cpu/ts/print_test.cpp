@@ -159,16 +159,23 @@ TEST(Print, ResourceKindsAndUnknownResources) {
   ModelBuilder b;
   int done = b.resource("done", ts::no_pipeline, ts::ResourceKind::Barrier);
   int queue = b.resource("tiles", ts::no_pipeline, ts::ResourceKind::WorkQueue);
+  int previous = b.resource("pdl_wait", ts::no_pipeline, ts::ResourceKind::PdlWait);
+  int next = b.resource("pdl_launch", ts::no_pipeline, ts::ResourceKind::PdlLaunch);
   ScheduleBuilder s;
+  s.work(0, ts::Role::Consumer, previous, "wait_griddep");
   s.work(0, ts::Role::Consumer, queue, "next_tile");
   s.work(0, ts::Role::Producer, 7, "stray");  // a resource index outside the table
-  b.task("persistent", 0, 4, {queue}, {done}, s.s);
+  s.work(0, ts::Role::Producer, next, "launch_griddep");
+  b.task("persistent", 0, 4, {queue, previous}, {done, next}, s.s);
   b.m.name = "kinds";
   std::vector<std::string> ls = lines(ts::schedule_table(b.m));
   expect_block(ls, {"resources", "  done no pipeline (barrier)", "  tiles no pipeline (work queue)",
-                    "dependency graph", "tasks", "  persistent warps 0-3 regs - src tiles dst done",
-                    "schedule persistent", "  tiles.next_tile() [consumer]",
-                    "  <undeclared resource>.stray() [producer]"});
+                    "  pdl_wait no pipeline (PDL wait)", "  pdl_launch no pipeline (PDL launch)",
+                    "dependency graph", "tasks",
+                    "  persistent warps 0-3 regs - src tiles,pdl_wait dst done,pdl_launch",
+                    "schedule persistent", "  pdl_wait.wait_griddep() [consumer]",
+                    "  tiles.next_tile() [consumer]", "  <undeclared resource>.stray() [producer]",
+                    "  pdl_launch.launch_griddep() [producer]"});
 }
 
 }  // namespace
