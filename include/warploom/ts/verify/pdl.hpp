@@ -5,9 +5,10 @@
 // reads it when it has no pipeline (a pipeline's consumers read what its producer wrote after that
 // producer waited), waits for the previous grid — a consumer work on that PdlWait — before its
 // first work on the resource. Judged on executions, like R-D10 (bracketing.hpp): every run-time
-// loop running 0 to 3 times, independently, except that loops over one quantity run alike (a wait
-// in a loop over the tiles counts before the work of another loop over the tiles), so a wait
-// after the work, a wait in a loop that may run no trip, or no wait at all is caught.
+// loop running 0 to 3 times, independently, except that loops the model checker runs alike (one
+// LoopKey, program.hpp: a wait in a loop over the tiles counts before the work of another loop
+// over the tiles) run alike here too, so a wait after the work, a wait in a loop that may run no
+// trip, or no wait at all is caught.
 #pragma once
 
 #include <string>
@@ -23,28 +24,20 @@ namespace warploom::ts::verify {
 
 namespace detail {
 
-// The task's run-time loops, each with its index into a trip vector: loops whose bounds are the
-// same quantities (same_quantity) share one. `count` receives the number of indices.
-constexpr std::vector<int> quantity_loop_index(Schedule const& s, int& count) {
-  std::vector<int> index(s.nodes.size(), -1);
-  std::vector<int> firsts;  // the first loop of each index
-  count = 0;
-  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-    Node const& n = s.nodes[i];
-    if (!is_runtime_loop(n)) continue;
-    for (int f : firsts) {
-      Node const& o = s.nodes[static_cast<std::size_t>(f)];
-      if (same_quantity(n.start, o.start) && same_quantity(n.end, o.end) &&
-          same_quantity(n.step, o.step)) {
-        index[i] = index[static_cast<std::size_t>(f)];
-        break;
-      }
-    }
-    if (index[i] < 0) {
-      index[i] = count++;
-      firsts.push_back(static_cast<int>(i));
-    }
+// Task `task`'s run-time loops, each with its index into a trip vector: loops the model checker
+// runs alike (one LoopKey: the same depth, bounds of the same quantities) share one. `count`
+// receives the number of indices.
+constexpr std::vector<int> trip_index(LoopKeys const& keys, int task, int& count) {
+  std::vector<int> const& key = keys.node_key[static_cast<std::size_t>(task)];
+  std::vector<int> index(key.size(), -1), seen;  // seen: the keys given an index, in order
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (key[i] < 0) continue;
+    int at = 0;
+    while (at < static_cast<int>(seen.size()) && seen[static_cast<std::size_t>(at)] != key[i]) ++at;
+    if (at == static_cast<int>(seen.size())) seen.push_back(key[i]);
+    index[i] = at;
   }
+  count = static_cast<int>(seen.size());
   return index;
 }
 
@@ -53,13 +46,20 @@ constexpr std::vector<int> quantity_loop_index(Schedule const& s, int& count) {
 constexpr void check_pdl_wait_order(ManagerModel const& m, Report& r) {
   r.checks_run += 1;
   int const num_res = static_cast<int>(m.resources.size());
+  auto const waited_for = [&](GraphEdge const& e) {
+    return e.upstream >= 0 && e.upstream < num_res && e.downstream >= 0 && e.downstream < num_res &&
+           m.resources[e.upstream].kind == ResourceKind::PdlWait;
+  };
+  bool any = false;
+  for (GraphEdge const& e : m.graph) any = any || waited_for(e);
+  if (!any) return;  // no PDL wait: nothing to order (and no loop keys to build)
+  LoopKeys const keys = loop_keys(m);
   for (GraphEdge const& e : m.graph) {
-    if (e.upstream < 0 || e.upstream >= num_res || e.downstream < 0 || e.downstream >= num_res)
-      continue;
-    if (m.resources[e.upstream].kind != ResourceKind::PdlWait) continue;
+    if (!waited_for(e)) continue;
     int const pdl = e.upstream, data = e.downstream;
     bool const pipelined = m.resources[data].pipeline.enabled();
-    for (TaskModel const& t : m.tasks) {
+    for (int task = 0; task < static_cast<int>(m.tasks.size()); ++task) {
+      TaskModel const& t = m.tasks[static_cast<std::size_t>(task)];
       Schedule const& s = t.schedule;
       auto const guarded = [&](Node const& n) {
         return n.kind == NodeKind::Op && n.op == OpKind::Work && n.resource == data &&
@@ -85,7 +85,7 @@ constexpr void check_pdl_wait_order(ManagerModel const& m, Report& r) {
         continue;
       }
       int loops = 0;
-      std::vector<int> const loop_index = detail::quantity_loop_index(s, loops);
+      std::vector<int> const loop_index = detail::trip_index(keys, task, loops);
       for (std::vector<int> const& trips : detail::trip_vectors(loops)) {
         std::vector<int> const order = flatten_with(s, [&](int node) {
           int const i = loop_index[static_cast<std::size_t>(node)];
