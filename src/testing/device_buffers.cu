@@ -130,4 +130,11 @@ Comparison compare_bytes(void const* a, void const* b, std::size_t bytes, cudaSt
   return {static_cast<std::size_t>(out[0]), static_cast<std::size_t>(out[0] ? out[1] : 0)};
 }
 
+Comparison compare_with_poison(void const* ptr, std::size_t bytes, unsigned char value,
+                               cudaStream_t stream) {
+  DeviceBuffer poisoned(bytes);
+  poison(poisoned.get(), bytes, value, stream);
+  return compare_bytes(ptr, poisoned.get(), bytes, stream);
+}
+
 }  // namespace warploom::testing

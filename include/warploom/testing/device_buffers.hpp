@@ -81,4 +81,9 @@ int print_verdict(Comparison const& c, std::string const& what);
 Comparison compare_bytes(void const* a, void const* b, std::size_t bytes,
                          cudaStream_t stream = nullptr);
 
+// compare_bytes of `ptr` against `bytes` bytes of poison(`value`): whether a kernel left the
+// poisoned bytes past its output alone.
+Comparison compare_with_poison(void const* ptr, std::size_t bytes, unsigned char value = 0xFF,
+                               cudaStream_t stream = nullptr);
+
 }  // namespace warploom::testing
