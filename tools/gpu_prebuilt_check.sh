@@ -159,9 +159,12 @@ fi
 if want ncu-grouped; then
   run ncu-grouped 180 ncu --section SpeedOfLight --section LaunchStats --section Occupancy \
     --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
-    -k regex:grouped --launch-count 4 -o "$OUT/grouped_seed" -f "$B/warploom" bench grouped \
+    --section SourceCounters --import-source yes -k regex:grouped --launch-count 4 -o "$OUT/grouped_seed" -f "$B/warploom" bench grouped \
     --shapes 50x1024 --dtype fp16 --layout tt --mix seed --providers warploom --reps 1 --no-check
   run ncu-grouped-details 60 ncu -i "$OUT/grouped_seed.ncu-rep" --page details
+  # Per-instruction warp samples (SASS with the source lines): where a tile's cycles go.
+  run ncu-grouped-source 60 sh -c "ncu -i '$OUT/grouped_seed.ncu-rep' --page source --csv \
+    --print-source sass,cuda | xz > '$OUT/grouped_seed_source.csv.xz'"
 fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
