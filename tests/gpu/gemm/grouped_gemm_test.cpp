@@ -172,6 +172,8 @@ TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
   for (int replay = 0; replay < 2; ++replay) {
     SCOPED_TRACE("replay " + std::to_string(replay));
     for (auto const& d : g.data) d->poison_d();
+    // The poison, before the replay: the non-blocking stream does not wait for the default one.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     g.expect_correct();
