@@ -166,6 +166,23 @@ if want ncu-grouped; then
   run ncu-grouped-source 60 sh -c "ncu -i '$OUT/grouped_seed.ncu-rep' --page source --csv \
     --print-source sass,cuda | xz > '$OUT/grouped_seed_source.csv.xz'"
 fi
+# Nsight Compute on the MoE layer, ours beside CUTLASS's sm90 pointer-array grouped kernel (same
+# tile, 128x128x64 ping-pong): where our cycles go at long K, where per-tile costs are amortised.
+# Then the dense kernels at the experts' shapes (does the dense ping-pong lose the same way?).
+if want ncu-moe; then
+  for provider in warploom cutlass_grouped; do
+    run "ncu-moe-$provider" 120 ncu --set full --import-source yes \
+      -k regex:'ts_grouped_gemm_kernel|device_kernel' --launch-count 1 -o "$OUT/moe_$provider" -f \
+      "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 --layout tn --mix moe \
+      --providers "$provider" --reps 1 --no-check
+    run "ncu-moe-$provider-details" 60 ncu -i "$OUT/moe_$provider.ncu-rep" --page details
+  done
+  run ncu-moe-source 60 sh -c "ncu -i '$OUT/moe_warploom.ncu-rep' --page source --csv \
+    --print-source sass,cuda | xz > '$OUT/moe_warploom_source.csv.xz'"
+  run bench-moe-dense 150 "$B/warploom" bench gemm --shapes 256x4096x4096,1024x4096x4096,2048x4096x4096 \
+    --providers warploom,warploom_pp,cutlass_pp,cutlass,cublas --graph 20 --reps 10 \
+    --json "$OUT/moe_dense.json"
+fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
