@@ -183,6 +183,18 @@ if want ncu-moe; then
     --providers warploom,warploom_pp,cutlass_pp,cutlass,cublas --graph 20 --reps 10 \
     --json "$OUT/moe_dense.json"
 fi
+# The MoE layer's DRAM traffic and tensor-pipe activity per design (every kernel the grouped
+# autotune launches, and CUTLASS's): ours read 2.4 GB from DRAM where CUTLASS's read 0.97 GB
+# (82c879b); which designs and stage counts do, one CSV row per launch (the kernel's name carries
+# its design and stages).
+if want ncu-moe-metrics; then
+  run ncu-moe-metrics 180 sh -c "ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,\
+dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__cycles_active.avg,\
+sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed \
+    -k regex:'ts_grouped_gemm_kernel|device_kernel' --launch-count 60 --csv --page raw \
+    --log-file '$OUT/moe_metrics.csv' '$B/warploom' bench grouped --shapes 16x4096 --dtype bf16 \
+    --layout tn --mix moe --providers warploom,cutlass_grouped --autotune --reps 1 --no-check"
+fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'

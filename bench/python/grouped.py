@@ -182,6 +182,9 @@ def moe(reps, experts=16, hidden=4096):
                       if td.design == warploom._core.ConsumerDesign.Cooperative
                       and td.cluster_m == td.cluster_n == 1))
     s5b2 = variant(warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0]), PINGPONG, 5, 2)
+    # Ping-pong with its default stages: the grouped kernel's Auto design before long-K groups took
+    # the cooperative kernel with 3 stages (gemm::selected_grouped_tuning).
+    pingpong = variant(warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0]), PINGPONG, 6, 1)
     contenders = {
         "warploom.op.GroupedGemm": lambda: plan.run(As, Bs, None, Ds, sync=False),
         "warploom.op.GroupedGemm, cooperative":
@@ -192,6 +195,9 @@ def moe(reps, experts=16, hidden=4096):
     if s5b2 is not None:
         contenders["warploom.op.GroupedGemm, ping-pong s5 b2"] = \
             lambda: s5b2.run(As, Bs, None, Ds, sync=False)
+    if pingpong is not None:
+        contenders["warploom.op.GroupedGemm, ping-pong"] = \
+            lambda: pingpong.run(As, Bs, None, Ds, sync=False)
     if hasattr(torch, "_grouped_mm"):
         contenders["torch._grouped_mm"] = lambda: torch._grouped_mm(x, w.transpose(-2, -1),
                                                                     offs=offsets)

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -233,7 +234,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning t
 // descriptors are written on the device; no synchronization, capturable in a CUDA graph), a launch
 // per configuration; the other groups run one gemm() each. All on `stream`, in no particular order
 // among groups: no group's D may overlap another group's operands. `tuning` as gemm()'s; the
-// grouped kernel runs 1x1 clusters, and for design Auto the ping-pong design (128 x 128 tiles).
+// grouped kernel runs 1x1 clusters, and for design Auto what selected_grouped_tuning says.
 // One launch's groups hold at most 2^30 tiles of 64 x 64 together (its tile index is 32-bit); the
 // group that crosses it is refused by name.
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream = nullptr,
@@ -256,5 +257,12 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m,
 // 8192 x 8192 and more, and for every epilogue with an activation, a residual or a pre-activation
 // output; docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
+
+// The tuning grouped_gemm (and grouped_gemm_masked, its one batched problem) runs `groups` with
+// when asked for `tuning`: as asked unless its design is Auto; then, measured on the H200, the
+// cooperative design with 3 stages and 2 staging buffers where the groups' output tiles run a K
+// of 2048 or more on average (an MoE layer's experts) and no epilogue has a second pass, else
+// ping-pong (short K: a tile's epilogue outlasts its main loop and ping-pong hides it).
+GemmTuning selected_grouped_tuning(std::span<GemmArguments const> groups, GemmTuning tuning);
 
 }  // namespace warploom::gemm

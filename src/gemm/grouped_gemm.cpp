@@ -1,5 +1,7 @@
 // src/gemm/grouped_gemm.cpp — gemm::grouped_gemm (warploom/gemm.hpp): every group checked as gemm()
 // checks one, then one grouped-kernel launch per configuration and gemm() for the rest.
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,19 +30,56 @@ struct Launch {
 
 // The grouped kernel's configuration for resolved, row-major-D arguments `r`, or none for a group
 // it does not run (the SIMT kernel's, several batches, an fp8 D with its scale and amax).
+// `tuning`'s design is resolved (selected_grouped_tuning).
 bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const& tuning,
                     Launch& out) {
   if (kernel != GemmKernel::TensorCore || r.batch != 1 || is_fp8(r.d_type)) return false;
   out.tuning = tuning;
   out.tuning.kernel = GemmKernel::TensorCore;
   out.tuning.cluster_m = out.tuning.cluster_n = 1;
-  if (out.tuning.design == ConsumerDesign::Auto) out.tuning.design = ConsumerDesign::PingPong;
   out.config = sm90::config_of(r, out.tuning);
   out.config.grouped = true;
   return true;
 }
 
 }  // namespace
+
+// A launch's groups whose output tiles run this many K on average (or more) take the cooperative
+// kernel when the design is left to us; see selected_grouped_tuning.
+constexpr double kGroupedLongK = 2048;
+
+// Measured on the H200 (bench/results/grouped_gemm.json, graph replays):
+// at long K (an MoE layer, K = 4096) the cooperative kernel with 3 stages ran 1.013 ms where
+// ping-pong took 1.289 and the cooperative default of 4 stages 1.168 — each tile's main loop is
+// long enough that ping-pong's hidden epilogue buys less than the 128 x 256 tile's operand reuse;
+// at short K (the seed's K of 128 to 1024) a tile's epilogue outlasts its main loop and ping-pong
+// hides it behind the other warpgroup's. The K that decides is the mean over output tiles (a
+// large group weighs more than a small one). An epilogue with a second pass takes ping-pong, as
+// gemm()'s selected_design explains.
+GemmTuning selected_grouped_tuning(std::span<GemmArguments const> groups, GemmTuning tuning) {
+  if (tuning.design != ConsumerDesign::Auto) return tuning;
+  double tiles = 0, tile_k = 0;
+  bool second_pass = false;
+  for (GemmArguments const& g : groups) {
+    if (g.m <= 0 || g.n <= 0 || g.k <= 0) continue;  // refused, or no tile, later
+    // Output tiles of 128 x 128 (the smaller design's): a weight, not a count the kernel uses.
+    double const t = std::ceil(g.m / 128.0) * std::ceil(g.n / 128.0) * std::max(g.batch, 1);
+    tiles += t;
+    tile_k += t * static_cast<double>(g.k);
+    GemmEpilogue const& e = g.epilogue;
+    second_pass = second_pass || e.activation != Activation::Identity ||
+                  e.residual.data != nullptr || e.pre_activation.data != nullptr;
+  }
+  bool const long_k = tiles > 0 && tile_k / tiles >= kGroupedLongK;
+  if (long_k && !second_pass && tuning.stages == 0 && tuning.staging_buffers == 0) {
+    tuning.design = ConsumerDesign::Cooperative;
+    tuning.stages = 3;
+    tuning.staging_buffers = 2;
+  } else {
+    tuning.design = ConsumerDesign::PingPong;
+  }
+  return tuning;
+}
 
 void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
                         GemmTuning const& tuning,
@@ -53,6 +92,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
       throw std::invalid_argument(group_name(i) + e.what());
     }
   };
+  GemmTuning const resolved = selected_grouped_tuning(all, tuning);
   std::vector<Launch> launches;
   std::vector<std::size_t> singles;  // groups run by gemm(), one each
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -62,7 +102,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
           tuning.kernel == GemmKernel::Auto ? selected_kernel(all[i]) : tuning.kernel;
       GemmArguments const r = kernel_arguments(all[i], kernel);
       Launch candidate;
-      if (!grouped_config(r, kernel, tuning, candidate)) {
+      if (!grouped_config(r, kernel, resolved, candidate)) {
         singles.push_back(i);
         return;
       }
@@ -139,7 +179,7 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
   GemmArguments one_batch = r;
   one_batch.batch = 1;
   Launch launch;
-  (void)grouped_config(one_batch, kernel, tuning, launch);
+  (void)grouped_config(one_batch, kernel, selected_grouped_tuning({&one_batch, 1}, tuning), launch);
   // Group g: batch g of every batched operand (a batch stride of 0 shares one matrix), M rows of
   // which the kernel reads valid_m[g].
   auto const at = [](void const* base, ScalarType t, std::int64_t stride, int g) {

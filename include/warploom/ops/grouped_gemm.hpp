@@ -13,8 +13,9 @@
 //
 // How it runs: gemm::grouped_gemm — the groups the tensor cores run (the plan's TensorOp types and
 // layouts, one batch each) in one launch of the sm90 grouped kernel, persistent CTAs walking the
-// tiles of all of them (its design the compiled tile description's, else ping-pong; 1x1
-// clusters); a SIMT plan's groups one GEMM each. No synchronisation: a CUDA graph captures it.
+// tiles of all of them (its design the compiled tile description's, else
+// gemm::selected_grouped_tuning's: ping-pong at short K, cooperative at long K; 1x1 clusters); a
+// SIMT plan's groups one GEMM each. No synchronisation: a CUDA graph captures it.
 #pragma once
 
 #include <optional>

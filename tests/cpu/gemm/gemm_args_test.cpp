@@ -872,6 +872,45 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   EXPECT_EQ(to_string(ConsumerDesign::PingPong), "pingpong");
 }
 
+// The grouped GEMM's Auto: cooperative with 3 stages where the groups' output tiles run a K of 2048
+// or more on average (tiles weigh, not groups), ping-pong otherwise and for a second-pass
+// epilogue; an explicit design or stage count is the caller's.
+TEST(GemmTuning, GroupedSelection) {
+  GemmArguments long_k = valid();
+  long_k.m = 1024;
+  long_k.n = 4096;
+  long_k.k = 4096;
+  GemmArguments short_k = long_k;
+  short_k.m = short_k.n = 128;
+  short_k.k = 128;
+  std::vector<GemmArguments> groups = {long_k, short_k, short_k};
+  GemmTuning const moe = selected_grouped_tuning(groups, {});
+  EXPECT_EQ(moe.design, ConsumerDesign::Cooperative);
+  EXPECT_EQ(moe.stages, 3);
+  EXPECT_EQ(moe.staging_buffers, 2);
+  groups = {short_k, short_k};
+  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_grouped_tuning(groups, {}).stages, 0);  // the design's default
+  // One long-K group among many short ones of more tiles: short on average.
+  groups.assign(300, short_k);
+  groups.push_back(long_k);  // 256 tiles at K = 4096 against 300 at 128: mean < 2048
+  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
+  // No group with a tile (empty or refused later): ping-pong, nothing divided by zero.
+  GemmArguments empty = long_k;
+  empty.m = 0;
+  groups = {empty};
+  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_grouped_tuning({}, {}).design, ConsumerDesign::PingPong);
+  groups = {long_k};
+  EXPECT_EQ(selected_grouped_tuning(groups, {.design = ConsumerDesign::PingPong}).design,
+            ConsumerDesign::PingPong);
+  GemmTuning const staged = selected_grouped_tuning(groups, {.stages = 4});
+  EXPECT_EQ(staged.design, ConsumerDesign::PingPong);
+  EXPECT_EQ(staged.stages, 4);
+  groups[0].epilogue.activation = Activation::GELU;
+  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
+}
+
 // ---- Batch strides: kPacked, 0 (broadcast), interleaved -----------------------------------------
 TEST(GemmBatchStride, PackedIsTheDefaultAndItsOwnSpelling) {
   EXPECT_EQ(Matrix{}.batch_stride, kPacked);
