@@ -252,6 +252,22 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
 void grouped_gemm_masked(GemmArguments const& args, int const* valid_m,
                          cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
+// An MoE layer's grouped GEMM in the contiguous layout (DeepGEMM's, and torch._grouped_mm's
+// `offs`): the groups' rows stacked along M. `args` is the stacked problem, batch 1 — A M x K and
+// D (and C) M x N, row-major; B group 0's K x N, the groups' B `args.b.batch_stride` elements
+// apart (kPacked: packed matrices back to back; 0: one B for every group) — and `row_ends`
+// `groups` int32 cumulative row ends in device memory, read when the kernel runs: group g computes
+// rows [row_ends[g - 1], row_ends[g]) of D (row_ends[-1] = 0) from the same rows of A (and C) and
+// its own B, so a CUDA graph captured once serves every routing. An end is read as the largest of
+// it and the ends before it, clamped to [0, M]: groups never overlap, rows past the last end are
+// neither computed nor written. Checked as gemm() checks `args`, then the groups' B (stride, 16-byte
+// alignment, address range, no overlap with D) and row_ends (non-null, 4-byte aligned, device
+// memory); the tensor-core kernel runs it in one launch, so the problem must be one it takes, with
+// a non-fp8 D, no residual or pre-activation tensor and no per-row vector (column bias and scales
+// and activations are taken). Errors name the argument.
+void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* row_ends,
+                             cudaStream_t stream = nullptr, GemmTuning tuning = {});
+
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
 // Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of
 // 8192 x 8192 and more, and for every epilogue with an activation, a residual or a pre-activation

@@ -123,7 +123,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
   for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { check_device_pointers(all[i]); });
   // Every group checked: none is enqueued before all are known good.
   for (Launch const& l : launches)
-    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, l.tuning, stream);
+    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, nullptr, l.tuning, stream);
   for (std::size_t i : singles) gemm(all[i], stream, tuning);
 }
 
@@ -200,7 +200,117 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
         fmt::format("its {} batches of {} x {} make {} output tiles of 64 x 64, more than 2^30: "
                     "the grouped kernel counts its tiles in 32 bits",
                     r.batch, r.m, r.n, launch.tiles));
-  sm90::grouped_instance_for(launch.config)(launch.groups, launch.valid_m, launch.tuning, stream);
+  sm90::grouped_instance_for(launch.config)(launch.groups, launch.valid_m, nullptr, launch.tuning,
+                                            stream);
+}
+
+void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* row_ends,
+                             cudaStream_t stream, GemmTuning tuning) {
+  check_tuning(tuning);
+  auto const refuse = [](std::string const& why) {
+    throw std::invalid_argument("grouped_gemm_contiguous: " + why);
+  };
+  if (groups < 1) refuse(fmt::format("groups = {}: give at least one group", groups));
+  if (row_ends == nullptr)
+    refuse(fmt::format(
+        "row_ends is null: give groups = {} int32 cumulative row ends in device memory", groups));
+  if (reinterpret_cast<std::uintptr_t>(row_ends) % alignof(int) != 0)
+    refuse("row_ends is not 4-byte aligned: it holds int32 row ends");
+  if (args.batch != 1)
+    refuse(fmt::format(
+        "batch = {}: the groups lie along M (group g is rows [row_ends[g - 1], row_ends[g]) of A, "
+        "C and D) and B holds one matrix per group, b.batch_stride apart: give batch = 1",
+        args.batch));
+  // A group's slice starts row_ends[g - 1] rows down A, C and D: rows of A and D (and C) are
+  // TMA's (and the threads') units there, so they must be rows, each 16-byte aligned.
+  if (args.a.layout != MatrixLayout::RowMajor)
+    refuse("a.layout is column-major: a group's rows start at a row offset of A, which must be "
+           "row-major (K-major, as an MoE layer's stacked tokens are)");
+  if (args.d_layout != MatrixLayout::RowMajor)
+    refuse("d_layout is column-major: a group's rows start at a row offset of D, which must be "
+           "row-major");
+  if (args.c.data != nullptr && args.c.layout != MatrixLayout::RowMajor)
+    refuse("c.layout is column-major: C is sliced by rows as D is, and must be row-major");
+  GemmEpilogue const& e = args.epilogue;
+  if (e.residual.data != nullptr || e.pre_activation.data != nullptr)
+    refuse("a residual or pre-activation tensor is not taken in the contiguous layout yet (column "
+           "bias, column scales and activations are)");
+  if (e.row_scale != nullptr || (e.bias != nullptr && e.bias_broadcast == Broadcast::PerRow))
+    refuse("epilogue.row_scale and a per-row bias are not taken in the contiguous layout yet: "
+           "their rows would be the stacked rows (column bias and scales are)");
+  // gemm()'s checks of the stacked problem (B: group 0's), their messages behind this name.
+  GemmArguments r;
+  GemmKernel kernel = GemmKernel::Auto;
+  try {
+    kernel = tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
+    if (kernel != GemmKernel::TensorCore)
+      throw std::invalid_argument(
+          "the problem is one only the SIMT GEMM runs (gemm()'s tensor-core rules: fp16, bf16 "
+          "or fp8 inputs, 16-byte aligned rows), and the contiguous layout runs on the tensor "
+          "cores");
+    r = kernel_arguments(args, kernel);
+    check_device_pointers(args);
+    check_device_pointer("row_ends", row_ends);
+  } catch (std::invalid_argument const& error) {
+    refuse(error.what());
+  }
+  if (is_fp8(r.d_type))
+    refuse("an fp8 D (its amax spans the groups) is not taken in the contiguous layout");
+  // B of group g lies g x b.batch_stride elements after group 0's (kPacked: K x N matrices back to
+  // back; 0: one B for every group). Each is a TMA base (16-byte aligned) and none may reach past
+  // the address space or into D.
+  std::int64_t const bytes_b = size_of(r.b.type);
+  std::int64_t const one_b = r.b.batch_stride;  // resolved: one packed-or-strided matrix's span
+  std::int64_t stride_b = args.b.batch_stride == kPacked ? one_b : args.b.batch_stride;
+  if (stride_b < 0)
+    refuse(fmt::format("b.batch_stride = {} is negative: kPacked ({}), 0 (one B for every group) "
+                       "or the elements between two groups' B",
+                       stride_b, kPacked));
+  bool const b_contiguous_k = r.b.layout == MatrixLayout::ColMajor;
+  std::int64_t const b_strided = b_contiguous_k ? r.n : r.k;
+  std::int64_t const b_contiguous = b_contiguous_k ? r.k : r.n;
+  std::int64_t const b_span = (b_strided - 1) * r.b.ld + b_contiguous;  // elements of one B
+  if (stride_b != 0 && stride_b < b_span)
+    refuse(fmt::format("b.batch_stride = {} is less than one group's B ({} elements: ld {} x {} "
+                       "{}): the groups' B would overlap",
+                       stride_b, b_span, r.b.ld, b_strided, b_contiguous_k ? "columns" : "rows"));
+  if ((stride_b * bytes_b) % 16 != 0)
+    refuse(fmt::format("b.batch_stride = {} elements of {} bytes is not a multiple of 16 bytes: "
+                       "each group's B is a TMA base address",
+                       stride_b, bytes_b));
+  std::int64_t last_b = 0;  // elements from B's first to past the last group's last
+  if (__builtin_mul_overflow(std::int64_t{groups} - 1, stride_b, &last_b) ||
+      __builtin_add_overflow(last_b, b_span, &last_b) ||
+      __builtin_mul_overflow(last_b, bytes_b, &last_b) ||
+      reinterpret_cast<std::uintptr_t>(r.b.data) > UINTPTR_MAX - static_cast<std::uintptr_t>(last_b))
+    refuse(fmt::format("b.batch_stride = {} over groups = {} reaches past the address space",
+                       stride_b, groups));
+  auto const first_b = reinterpret_cast<std::uintptr_t>(r.b.data);
+  auto const first_d = reinterpret_cast<std::uintptr_t>(r.d);
+  auto const last_d = first_d + static_cast<std::uintptr_t>(((r.m - 1) * r.ldd + r.n) *
+                                                            size_of(r.d_type));
+  if (first_b < last_d && first_d < first_b + static_cast<std::uintptr_t>(last_b))
+    refuse(fmt::format("d overlaps the B of the groups (b.batch_stride = {} over groups = {}): "
+                       "D is written while they are read",
+                       stride_b, groups));
+  // A launch's tile walk counts tiles in 32 bits: the bound on the groups' tiles (every group may
+  // end one partial tile row) must stay within it.
+  std::int64_t const tile_bound = (static_cast<std::int64_t>(r.m + 63) / 64 + groups) *
+                                  (static_cast<std::int64_t>(r.n + 63) / 64);
+  if (tile_bound > kMaxTiles)
+    refuse(fmt::format("{} rows of {} columns over groups = {} bound {} output tiles of 64 x 64, "
+                       "more than 2^30: the grouped kernel counts its tiles in 32 bits",
+                       r.m, r.n, groups, tile_bound));
+  Launch launch;
+  (void)grouped_config(r, kernel, selected_grouped_tuning({&r, 1}, tuning), launch);
+  // Every group: the whole stacked A, C and D (the setup kernel slices their rows by row_ends) and
+  // its own B.
+  for (int g = 0; g < groups; ++g) {
+    GemmArguments one = r;
+    one.b.data = static_cast<char const*>(r.b.data) + stride_b * g * bytes_b;
+    launch.groups.push_back(one);
+  }
+  sm90::grouped_instance_for(launch.config)(launch.groups, {}, row_ends, launch.tuning, stream);
 }
 
 }  // namespace warploom::gemm

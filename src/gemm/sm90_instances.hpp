@@ -103,10 +103,12 @@ bool schedule_verified(KernelConfig const& c);
 using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
 // A grouped configuration's launcher: every group a resolved, row-major-D problem of the
 // configuration, none empty; `valid_m` empty, or per group the device address of its count of
-// valid rows of A and D (grouped_gemm_masked), read when the kernel runs.
+// valid rows of A and D (grouped_gemm_masked), read when the kernel runs; `row_ends` null, or the
+// groups' cumulative row ends in device memory, each group the whole stacked A, C and D
+// (grouped_gemm_contiguous).
 using GroupedLaunchFn = void (*)(std::span<GemmArguments const> groups,
-                                 std::span<int const* const> valid_m, GemmTuning const&,
-                                 cudaStream_t);
+                                 std::span<int const* const> valid_m, int const* row_ends,
+                                 GemmTuning const&, cudaStream_t);
 
 // A configuration's launcher: `launch` for a dense one, `launch_grouped` for a grouped one.
 struct Launchers {

@@ -214,8 +214,10 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
                     c.cluster_m, c.cluster_n, chain_of(c.epilogue));
     s += c.grouped ? fmt::format(
                          "\nvoid {}(std::span<GemmArguments const> groups, std::span<int const* "
-                         "const> valid_m, GemmTuning const& tuning, cudaStream_t stream) {{\n"
-                         "  launch_ts_grouped_gemm<{}>(groups, valid_m, tuning, stream);\n}}\n",
+                         "const> valid_m, int const* row_ends, GemmTuning const& tuning, "
+                         "cudaStream_t stream) {{\n"
+                         "  launch_ts_grouped_gemm<{}>(groups, valid_m, row_ends, tuning, "
+                         "stream);\n}}\n",
                          function_of(c), instance)
                    : fmt::format(
                          "\nvoid {}(GemmArguments const& args, GemmTuning const& tuning, "

@@ -82,7 +82,10 @@ struct GroupedWorks : Mainloop<Cfg> {
     Problem const* problems;  // per problem, in global memory (the setup kernel writes them)
     GroupTiles const* tiles;  // per problem, likewise
     int count;
-    int num_tiles;  // cluster tiles of all problems
+    int num_tiles;  // cluster tiles of all problems (the contiguous layout: a bound on them)
+    // The contiguous layout's tile count, written by the setup kernel (the problems' rows are
+    // known on the device only); null otherwise.
+    int const* counted_tiles;
   };
   using ElementA = typename Cfg::TA;
   using ElementB = typename Cfg::TB;
@@ -90,8 +93,12 @@ struct GroupedWorks : Mainloop<Cfg> {
   using Accumulator = typename Cfg::Accumulator;
   static_assert(Cfg::kClusterSize == 1, "the grouped GEMM runs 1x1 clusters");
 
+  // The cluster tiles of all problems, as the tile walk runs them.
+  static WL_DEVICE int num_tiles(Params const& gp) {
+    return gp.counted_tiles != nullptr ? __ldg(gp.counted_tiles) : gp.num_tiles;
+  }
   static WL_DEVICE TileCoord tile_at(Params const& gp, int t) {
-    if (t >= gp.num_tiles) return {0, 0, gp.count};  // phantom
+    if (t >= num_tiles(gp)) return {0, 0, gp.count};  // phantom
     int lo = 0, hi = gp.count - 1;                   // the last problem starting at or before t
     while (lo < hi) {
       int const mid = (lo + hi + 1) / 2;
@@ -176,7 +183,7 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
   typename Kernel::Tiles const tiles{.p = &p,
                                      .first = static_cast<int>(blockIdx.x),
                                      .stride = static_cast<int>(gridDim.x),
-                                     .num_tiles = p.num_tiles};
+                                     .num_tiles = G::Works::num_tiles(p)};
   Kernel::run(p, tiles, smem);
 }
 
@@ -192,8 +199,49 @@ struct SetupParams {
   typename G::Problem* out;  // Params of problems first, first + 1, ...
   GroupTiles* tiles;         // their GroupTiles
   int first, count;
+  // The contiguous layout (grouped_gemm_contiguous): the launch's `row_groups` cumulative row ends
+  // in device memory, problem i's rows [end of i - 1, end of i) of the stacked A, C and D (each
+  // problem's m: the rows of all of them, a clamp); null otherwise. The setup counts the tiles
+  // into *counted_tiles.
+  int const* row_ends;
+  int row_groups;
+  int* counted_tiles;
   GroupProblem<typename G::Cfg> problems[kSetupChunk<G>];
 };
+
+// Problem `group` of the contiguous layout, as its warp of the setup kernel reads `row_ends`:
+// its first row, its rows and the tile rows of the problems before it. An end is read as the
+// largest of it and the ends before it, clamped to [0, rows] (the stacked operands' rows), so the
+// problems' rows never overlap and never leave the operands, whatever the ends hold.
+struct ContiguousRows {
+  int begin = 0, rows = 0, tile_rows_before = 0;
+};
+template <int kTileM>
+WL_DEVICE ContiguousRows contiguous_rows(int const* row_ends, int group, int rows) {
+  unsigned const all = 0xffffffffu;
+  int const lane = static_cast<int>(threadIdx.x) % 32;
+  ContiguousRows out;
+  int carry = 0;  // the running end before this chunk of 32 problems
+  for (int base = 0; base <= group; base += 32) {
+    int const h = base + lane;
+    int end = h <= group ? ::max(0, ::min(__ldg(row_ends + h), rows)) : 0;
+    for (int offset = 1; offset < 32; offset *= 2) {  // a running maximum across the lanes
+      int const before = __shfl_up_sync(all, end, offset);
+      if (lane >= offset) end = ::max(end, before);
+    }
+    end = ::max(end, carry);
+    int begin = __shfl_up_sync(all, end, 1);
+    if (lane == 0) begin = carry;
+    int const tile_rows = h < group ? (end - begin + kTileM - 1) / kTileM : 0;
+    out.tile_rows_before += __reduce_add_sync(all, tile_rows);
+    if (group - base < 32) {  // this chunk holds the problem
+      out.begin = __shfl_sync(all, begin, group - base);
+      out.rows = __shfl_sync(all, end, group - base) - out.begin;
+    }
+    carry = __shfl_sync(all, end, 31);
+  }
+  return out;
+}
 
 // The (rows, K, 1) view of one problem's operand as its TMA descriptor sees it: kernel.cuh's
 // operand_tensor of one batch (a batch stride of 0 gives that of one packed batch).
@@ -242,6 +290,27 @@ __global__ void __launch_bounds__(128)
   if (i >= s.count) return;
   GroupProblem<Cfg> const& g = s.problems[i];
   Problem* out = s.out + s.first + i;
+  // Where the problem's rows lie: the host's M; the masked layout's count, read now (a graph replay
+  // reads the current counts) and clamped, its tile walk the whole M's (the host counted them); the
+  // contiguous layout's slice of the stacked operands, its tile walk the slice's (counted here).
+  int rows = g.m, walk_rows = g.m, tile_start = g.tile_start;
+  void const* a = g.a;
+  void const* c = g.c;
+  void* d = g.d;
+  if (g.valid_m != nullptr) rows = ::max(0, ::min(*g.valid_m, g.m));
+  if (s.row_ends != nullptr) {
+    int const group = s.first + i;
+    ContiguousRows const r = contiguous_rows<Cfg::kTileM>(s.row_ends, group, g.m);
+    rows = walk_rows = r.rows;
+    int const tiles_n = (g.n + Cfg::kTileN - 1) / Cfg::kTileN;
+    tile_start = r.tile_rows_before * tiles_n;
+    // Row-major A, C and D (grouped_gemm_contiguous's rule): the slice starts begin rows down.
+    a = static_cast<typename Cfg::TA const*>(g.a) + r.begin * g.lda;
+    if (c != nullptr) c = static_cast<typename Cfg::TD const*>(g.c) + r.begin * g.ldc;
+    d = static_cast<typename Cfg::TD*>(g.d) + r.begin * g.ldd;
+    if (group == s.row_groups - 1 && threadIdx.x % 32 == 0)
+      *s.counted_tiles = tile_start + (rows + Cfg::kTileM - 1) / Cfg::kTileM * tiles_n;
+  }
   // The template's bytes, a lane per 16 (its descriptors among them), then the scalars.
   static_assert(sizeof(Problem) % 16 == 0 && alignof(Problem) >= 16);
   auto const* from = reinterpret_cast<uint4 const*>(&s.tmpl);
@@ -253,16 +322,13 @@ __global__ void __launch_bounds__(128)
   cute::TmaDescriptor* const slot = scratch[warp];
   if (threadIdx.x % 32 == 0) {
     using namespace cute;
-    // The masked layout's valid rows, read now (a graph replay reads the current counts), clamped
-    // to the problem's; the tile walk keeps the whole problem's tiles (the host counted them).
-    int const rows = g.valid_m == nullptr ? g.m : ::max(0, ::min(*g.valid_m, g.m));
     int const tma_rows = ::max(rows, 1);  // a TMA extent is at least 1; no tile reads row 0 of 0
     out->m = rows;
     out->n = g.n;
     out->k = g.k;
     out->batch = 1;
-    out->d = static_cast<typename Cfg::TD*>(g.d);
-    out->c = static_cast<typename Cfg::TD const*>(g.c);
+    out->d = static_cast<typename Cfg::TD*>(d);
+    out->c = static_cast<typename Cfg::TD const*>(c);
     out->stride_c = make_stride(g.ldc, _1{}, g.ldc * tma_rows);
     out->stride_d = make_stride(g.ldd, _1{}, g.ldd * tma_rows);
     out->alpha = g.alpha;
@@ -273,13 +339,13 @@ __global__ void __launch_bounds__(128)
     out->scale_b = g.scale_b;
     out->scale_d = nullptr;
     out->amax_d = nullptr;
-    int const tiles_m = (g.m + Cfg::kTileM - 1) / Cfg::kTileM;
+    int const tiles_m = (walk_rows + Cfg::kTileM - 1) / Cfg::kTileM;
     int const tiles_n = (g.n + Cfg::kTileN - 1) / Cfg::kTileN;
     out->raster = TileRaster{.tiles_m = tiles_m, .tiles_n = tiles_n, .panel = s.tmpl.raster.panel};
     out->num_tiles = tiles_m * tiles_n;
     out->k_tiles = (g.k + Cfg::kTileK - 1) / Cfg::kTileK;
     s.tiles[s.first + i] = GroupTiles{
-        .start = g.tile_start, .k_tiles = out->k_tiles, .rows = rows, .raster = out->raster};
+        .start = tile_start, .k_tiles = out->k_tiles, .rows = rows, .raster = out->raster};
     out->batch_step_a = 1;
     out->batch_step_b = 1;
     out->epilogue = g.epilogue;
@@ -288,9 +354,9 @@ __global__ void __launch_bounds__(128)
     cute::array<std::uint32_t, 5> shape;
     cute::array<std::uint64_t, 5> stride;
     tma_modes(s.tmpl.tma_a,
-              operand_view<Cfg::kAKMajor, typename Cfg::TA>(g.a, tma_rows, g.k, g.lda), shape,
+              operand_view<Cfg::kAKMajor, typename Cfg::TA>(a, tma_rows, g.k, g.lda), shape,
               stride);
-    patch_descriptor(*s.tmpl.tma_a.get_tma_descriptor(), slot[0], g.a, shape, stride);
+    patch_descriptor(*s.tmpl.tma_a.get_tma_descriptor(), slot[0], a, shape, stride);
     tma_modes(s.tmpl.tma_b, operand_view<Cfg::kBKMajor, typename Cfg::TB>(g.b, g.n, g.k, g.ldb),
               shape, stride);
     patch_descriptor(*s.tmpl.tma_b.get_tma_descriptor(), slot[1], g.b, shape, stride);
@@ -299,7 +365,7 @@ __global__ void __launch_bounds__(128)
     shape = {static_cast<std::uint32_t>(g.n), static_cast<std::uint32_t>(tma_rows), 1, 1, 1};
     stride = {kBytesD, static_cast<std::uint64_t>(g.ldd) * kBytesD,
               static_cast<std::uint64_t>(g.ldd) * tma_rows * kBytesD, 0, 0};
-    patch_descriptor(*reinterpret_cast<cute::TmaDescriptor const*>(&s.tmpl.tma_d), slot[2], g.d,
+    patch_descriptor(*reinterpret_cast<cute::TmaDescriptor const*>(&s.tmpl.tma_d), slot[2], d,
                      shape, stride);
   }
   __syncwarp();
@@ -313,11 +379,13 @@ __global__ void __launch_bounds__(128)
 
 // Launches the grouped GEMM of instance I over `groups` (resolved, row-major-D arguments, each
 // checked by gemm.cpp; none empty; one configuration: I's); `valid_m`: empty, or each group's
-// device count of valid rows (grouped_gemm_masked).
+// device count of valid rows (grouped_gemm_masked); `row_ends`: null, or the groups' cumulative
+// row ends in device memory, each group then the whole stacked A, C and D with its slice of rows
+// found on the device (grouped_gemm_contiguous; the groups' order is kept).
 template <class I>
 void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
-                            std::span<int const* const> valid_m, GemmTuning const& tuning,
-                            cudaStream_t stream) {
+                            std::span<int const* const> valid_m, int const* row_ends,
+                            GemmTuning const& tuning, cudaStream_t stream) {
   using G = GroupedInstance<I>;
   using Cfg = typename G::Cfg;
   using Problem = typename G::Problem;
@@ -326,24 +394,34 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   // One allocation, ordered on the stream: the problems' Params, then their GroupTiles.
   std::size_t const params_bytes = (sizeof(Problem) * groups.size() + alignof(GroupTiles) - 1) /
                                    alignof(GroupTiles) * alignof(GroupTiles);
-  std::size_t const bytes = params_bytes + sizeof(GroupTiles) * groups.size();
+  std::size_t const tiles_bytes = sizeof(GroupTiles) * groups.size();
+  // The contiguous layout's tile count after the tables.
+  std::size_t const bytes = params_bytes + tiles_bytes + (row_ends != nullptr ? sizeof(int) : 0);
   void* workspace = nullptr;
   WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
   auto* problems = static_cast<Problem*>(workspace);
   auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
+  int* counted_tiles = row_ends == nullptr ? nullptr
+                                           : reinterpret_cast<int*>(static_cast<char*>(workspace) +
+                                                                    params_bytes + tiles_bytes);
 
   // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
   // start first and the short ones fill in at the end (a longest-processing-time-first order; the
-  // problems are independent, so their order is free).
+  // problems are independent, so their order is free). The contiguous layout's keep theirs: the
+  // setup finds a group's rows by its index among the row ends (and they share one K).
   std::vector<int> order(groups.size());
   for (int i = 0; i < count; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int x, int y) { return groups[x].k > groups[y].k; });
+  if (row_ends == nullptr)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return groups[x].k > groups[y].k; });
 
   auto setup = std::make_unique<SetupParams<G>>();
   setup->tmpl = make_params<I>(groups.front(), tuning);
   setup->out = problems;
   setup->tiles = group_tiles;
+  setup->row_ends = row_ends;
+  setup->row_groups = count;
+  setup->counted_tiles = counted_tiles;
   std::int64_t tiles = 0;
   for (int first = 0; first < count; first += kSetupChunk<G>) {
     setup->first = first;
@@ -372,16 +450,23 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
           .scale_b = a.scale_b,
           .epilogue = Cfg::Epilogue::params(a),
       };
-      tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
+      if (row_ends == nullptr) tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
     }
     unsigned const blocks = static_cast<unsigned>((setup->count + 3) / 4);
     grouped_setup_kernel<G><<<blocks, 128, 0, stream>>>(*setup);
     WL_CUDA_CHECK(cudaGetLastError());
   }
+  // The contiguous layout's slices of M rows: at most ceil(M / tile) tile rows, and one more per
+  // group that ends mid-tile (the grid's bound; the setup counts the tiles the walk runs).
+  if (row_ends != nullptr) {
+    GemmArguments const& a = groups.front();
+    tiles = (ceil_div64(a.m, Cfg::kTileM) + count) * ceil_div64(a.n, Cfg::kTileN);
+  }
   typename G::Params const p{.problems = problems,
                              .tiles = group_tiles,
                              .count = count,
-                             .num_tiles = static_cast<int>(tiles)};
+                             .num_tiles = static_cast<int>(tiles),
+                             .counted_tiles = counted_tiles};
   dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_grouped_gemm_kernel<G>);
   // After the last setup launch, programmatically: see ts_grouped_gemm_kernel.
   ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(),

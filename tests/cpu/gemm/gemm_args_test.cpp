@@ -1291,5 +1291,73 @@ TEST(GroupedGemm, TheMaskedLayoutRefusesByName) {
             "layout");
 }
 
+// grouped_gemm_contiguous refuses, before any launch and naming the argument: no group, a null or
+// misaligned row_ends, a batched problem (the groups lie along M), operands whose rows cannot be
+// sliced (column-major A, D or C), the epilogue pieces indexed by stacked rows, the groups' B that
+// overlap, misalign, leave the address space or meet D, a tile count past 32 bits, and whatever
+// gemm() refuses of the stacked problem.
+TEST(GroupedGemm, TheContiguousLayoutRefusesByName) {
+  GemmArguments moe = valid();  // 100 x 64 x 40, B column-major (40 x 64, ld 40): 2560 elements
+  auto const* ends = static_cast<int const*>(fake(5));
+  auto const message = [](GemmArguments const& a, int groups, int const* row_ends) {
+    return invalid_argument_message([&] { grouped_gemm_contiguous(a, groups, row_ends); });
+  };
+  EXPECT_EQ(message(moe, 0, ends), "grouped_gemm_contiguous: groups = 0: give at least one group");
+  EXPECT_EQ(message(moe, 4, nullptr),
+            "grouped_gemm_contiguous: row_ends is null: give groups = 4 int32 cumulative row ends "
+            "in device memory");
+  EXPECT_EQ(message(moe, 4, reinterpret_cast<int const*>(reinterpret_cast<char const*>(ends) + 2)),
+            "grouped_gemm_contiguous: row_ends is not 4-byte aligned: it holds int32 row ends");
+  GemmArguments batched = moe;
+  batched.batch = 2;
+  EXPECT_NE(message(batched, 4, ends).find("batch = 2: the groups lie along M"), std::string::npos);
+  GemmArguments col_a = moe;
+  col_a.a.layout = MatrixLayout::ColMajor;
+  EXPECT_NE(message(col_a, 4, ends).find("a.layout is column-major"), std::string::npos);
+  GemmArguments col_d = moe;
+  col_d.d_layout = MatrixLayout::ColMajor;
+  EXPECT_NE(message(col_d, 4, ends).find("d_layout is column-major"), std::string::npos);
+  GemmArguments col_c = moe;
+  col_c.c = {fake(6), ScalarType::BF16, MatrixLayout::ColMajor};
+  col_c.beta = 1.0f;
+  EXPECT_NE(message(col_c, 4, ends).find("c.layout is column-major"), std::string::npos);
+  GemmArguments residual = moe;
+  residual.epilogue.residual = {fake(6), ScalarType::BF16, MatrixLayout::RowMajor};
+  EXPECT_NE(message(residual, 4, ends).find("a residual or pre-activation tensor is not taken"),
+            std::string::npos);
+  float const* vector = static_cast<float const*>(fake(7));
+  GemmArguments row_bias = moe;
+  row_bias.epilogue.bias = vector;
+  row_bias.epilogue.bias_broadcast = Broadcast::PerRow;
+  EXPECT_NE(message(row_bias, 4, ends).find("a per-row bias are not taken"), std::string::npos);
+  GemmArguments no_k = moe;
+  no_k.k = 0;
+  EXPECT_NE(message(no_k, 4, ends).find("grouped_gemm_contiguous: gemm: k = 0 must be at least 1"),
+            std::string::npos)
+      << message(no_k, 4, ends);
+  EXPECT_EQ(message(fp8_d(), 4, ends),
+            "grouped_gemm_contiguous: an fp8 D (its amax spans the groups) is not taken in the "
+            "contiguous layout");
+  // The groups' B.
+  GemmArguments b = moe;
+  b.b.batch_stride = -2;
+  EXPECT_NE(message(b, 4, ends).find("b.batch_stride = -2 is negative"), std::string::npos);
+  b.b.batch_stride = 2000;  // < 40 x 64
+  EXPECT_EQ(message(b, 4, ends),
+            "grouped_gemm_contiguous: b.batch_stride = 2000 is less than one group's B (2560 "
+            "elements: ld 40 x 64 columns): the groups' B would overlap");
+  b.b.batch_stride = 2564;  // 5128 bytes
+  EXPECT_NE(message(b, 4, ends).find("is not a multiple of 16 bytes"), std::string::npos);
+  b.b.batch_stride = std::int64_t{1} << 62;
+  EXPECT_NE(message(b, 4, ends).find("reaches past the address space"), std::string::npos);
+  b.b.batch_stride = std::int64_t{1} << 43;  // group 2's B starts at fake(3), D
+  EXPECT_NE(message(b, 4, ends).find("d overlaps the B of the groups"), std::string::npos);
+  EXPECT_NE(message(b, 2, ends).find("overlaps"), std::string::npos);  // group 1's ends in D
+  // A tile count past 32 bits: every group may end a partial tile row.
+  GemmArguments wide = moe;
+  wide.b.batch_stride = 0;  // one B for all
+  EXPECT_NE(message(wide, 1 << 30, ends).find("more than 2^30"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace warploom::gemm
