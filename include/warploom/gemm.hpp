@@ -22,7 +22,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -260,11 +259,11 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m,
 // rows [row_ends[g - 1], row_ends[g]) of D (row_ends[-1] = 0) from the same rows of A (and C) and
 // its own B, so a CUDA graph captured once serves every routing. An end is read as the largest of
 // it and the ends before it, clamped to [0, M]: groups never overlap, rows past the last end are
-// neither computed nor written. Checked as gemm() checks `args`, then the groups' B (stride, 16-byte
-// alignment, address range, no overlap with D) and row_ends (non-null, 4-byte aligned, device
-// memory); the tensor-core kernel runs it in one launch, so the problem must be one it takes, with
-// a non-fp8 D, no residual or pre-activation tensor and no per-row vector (column bias and scales
-// and activations are taken). Errors name the argument.
+// neither computed nor written. Checked as gemm() checks `args`, then the groups' B (stride,
+// 16-byte alignment, address range, no overlap with D) and row_ends (non-null, 4-byte aligned,
+// device memory); the tensor-core kernel runs it in one launch, so the problem must be one it
+// takes, with a non-fp8 D, no residual or pre-activation tensor and no per-row vector (column bias
+// and scales and activations are taken). Errors name the argument.
 void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* row_ends,
                              cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
@@ -274,11 +273,13 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
 // output; docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
-// The tuning grouped_gemm (and grouped_gemm_masked, its one batched problem) runs `groups` with
+// The tuning grouped_gemm (and grouped_gemm_masked, its one batched problem) runs groups[0 ..
+// count) with
 // when asked for `tuning`: as asked unless its design is Auto; then, measured on the H200, the
 // cooperative design with 3 stages and 2 staging buffers where the groups' output tiles run a K
 // of 2048 or more on average (an MoE layer's experts) and no epilogue has a second pass, else
 // ping-pong (short K: a tile's epilogue outlasts its main loop and ping-pong hides it).
-GemmTuning selected_grouped_tuning(std::span<GemmArguments const> groups, GemmTuning tuning);
+GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
+                                   GemmTuning tuning);
 
 }  // namespace warploom::gemm

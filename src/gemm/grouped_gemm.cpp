@@ -56,11 +56,12 @@ constexpr double kGroupedLongK = 2048;
 // hides it behind the other warpgroup's. The K that decides is the mean over output tiles (a
 // large group weighs more than a small one). An epilogue with a second pass takes ping-pong, as
 // gemm()'s selected_design explains.
-GemmTuning selected_grouped_tuning(std::span<GemmArguments const> groups, GemmTuning tuning) {
+GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
+                                   GemmTuning tuning) {
   if (tuning.design != ConsumerDesign::Auto) return tuning;
   double tiles = 0, tile_k = 0;
   bool second_pass = false;
-  for (GemmArguments const& g : groups) {
+  for (GemmArguments const& g : std::span(groups, count)) {
     if (g.m <= 0 || g.n <= 0 || g.k <= 0) continue;  // refused, or no tile, later
     // Output tiles of 128 x 128 (the smaller design's): a weight, not a count the kernel uses.
     double const t = std::ceil(g.m / 128.0) * std::ceil(g.n / 128.0) * std::max(g.batch, 1);
@@ -92,7 +93,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
       throw std::invalid_argument(group_name(i) + e.what());
     }
   };
-  GemmTuning const resolved = selected_grouped_tuning(all, tuning);
+  GemmTuning const resolved = selected_grouped_tuning(all.data(), all.size(), tuning);
   std::vector<Launch> launches;
   std::vector<std::size_t> singles;  // groups run by gemm(), one each
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -179,7 +180,7 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
   GemmArguments one_batch = r;
   one_batch.batch = 1;
   Launch launch;
-  (void)grouped_config(one_batch, kernel, selected_grouped_tuning({&one_batch, 1}, tuning), launch);
+  (void)grouped_config(one_batch, kernel, selected_grouped_tuning(&one_batch, 1, tuning), launch);
   // Group g: batch g of every batched operand (a batch stride of 0 shares one matrix), M rows of
   // which the kernel reads valid_m[g].
   auto const at = [](void const* base, ScalarType t, std::int64_t stride, int g) {
@@ -224,20 +225,24 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
   // A group's slice starts row_ends[g - 1] rows down A, C and D: rows of A and D (and C) are
   // TMA's (and the threads') units there, so they must be rows, each 16-byte aligned.
   if (args.a.layout != MatrixLayout::RowMajor)
-    refuse("a.layout is column-major: a group's rows start at a row offset of A, which must be "
-           "row-major (K-major, as an MoE layer's stacked tokens are)");
+    refuse(
+        "a.layout is column-major: a group's rows start at a row offset of A, which must be "
+        "row-major (K-major, as an MoE layer's stacked tokens are)");
   if (args.d_layout != MatrixLayout::RowMajor)
-    refuse("d_layout is column-major: a group's rows start at a row offset of D, which must be "
-           "row-major");
+    refuse(
+        "d_layout is column-major: a group's rows start at a row offset of D, which must be "
+        "row-major");
   if (args.c.data != nullptr && args.c.layout != MatrixLayout::RowMajor)
     refuse("c.layout is column-major: C is sliced by rows as D is, and must be row-major");
   GemmEpilogue const& e = args.epilogue;
   if (e.residual.data != nullptr || e.pre_activation.data != nullptr)
-    refuse("a residual or pre-activation tensor is not taken in the contiguous layout yet (column "
-           "bias, column scales and activations are)");
+    refuse(
+        "a residual or pre-activation tensor is not taken in the contiguous layout yet (column "
+        "bias, column scales and activations are)");
   if (e.row_scale != nullptr || (e.bias != nullptr && e.bias_broadcast == Broadcast::PerRow))
-    refuse("epilogue.row_scale and a per-row bias are not taken in the contiguous layout yet: "
-           "their rows would be the stacked rows (column bias and scales are)");
+    refuse(
+        "epilogue.row_scale and a per-row bias are not taken in the contiguous layout yet: "
+        "their rows would be the stacked rows (column bias and scales are)");
   // gemm()'s checks of the stacked problem (B: group 0's), their messages behind this name.
   GemmArguments r;
   GemmKernel kernel = GemmKernel::Auto;
@@ -263,46 +268,52 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
   std::int64_t const one_b = r.b.batch_stride;  // resolved: one packed-or-strided matrix's span
   std::int64_t stride_b = args.b.batch_stride == kPacked ? one_b : args.b.batch_stride;
   if (stride_b < 0)
-    refuse(fmt::format("b.batch_stride = {} is negative: kPacked ({}), 0 (one B for every group) "
-                       "or the elements between two groups' B",
-                       stride_b, kPacked));
+    refuse(
+        fmt::format("b.batch_stride = {} is negative: kPacked ({}), 0 (one B for every group) "
+                    "or the elements between two groups' B",
+                    stride_b, kPacked));
   bool const b_contiguous_k = r.b.layout == MatrixLayout::ColMajor;
   std::int64_t const b_strided = b_contiguous_k ? r.n : r.k;
   std::int64_t const b_contiguous = b_contiguous_k ? r.k : r.n;
   std::int64_t const b_span = (b_strided - 1) * r.b.ld + b_contiguous;  // elements of one B
   if (stride_b != 0 && stride_b < b_span)
-    refuse(fmt::format("b.batch_stride = {} is less than one group's B ({} elements: ld {} x {} "
-                       "{}): the groups' B would overlap",
-                       stride_b, b_span, r.b.ld, b_strided, b_contiguous_k ? "columns" : "rows"));
+    refuse(
+        fmt::format("b.batch_stride = {} is less than one group's B ({} elements: ld {} x {} "
+                    "{}): the groups' B would overlap",
+                    stride_b, b_span, r.b.ld, b_strided, b_contiguous_k ? "columns" : "rows"));
   if ((stride_b * bytes_b) % 16 != 0)
-    refuse(fmt::format("b.batch_stride = {} elements of {} bytes is not a multiple of 16 bytes: "
-                       "each group's B is a TMA base address",
-                       stride_b, bytes_b));
+    refuse(
+        fmt::format("b.batch_stride = {} elements of {} bytes is not a multiple of 16 bytes: "
+                    "each group's B is a TMA base address",
+                    stride_b, bytes_b));
   std::int64_t last_b = 0;  // elements from B's first to past the last group's last
   if (__builtin_mul_overflow(std::int64_t{groups} - 1, stride_b, &last_b) ||
       __builtin_add_overflow(last_b, b_span, &last_b) ||
       __builtin_mul_overflow(last_b, bytes_b, &last_b) ||
-      reinterpret_cast<std::uintptr_t>(r.b.data) > UINTPTR_MAX - static_cast<std::uintptr_t>(last_b))
+      reinterpret_cast<std::uintptr_t>(r.b.data) >
+          UINTPTR_MAX - static_cast<std::uintptr_t>(last_b))
     refuse(fmt::format("b.batch_stride = {} over groups = {} reaches past the address space",
                        stride_b, groups));
   auto const first_b = reinterpret_cast<std::uintptr_t>(r.b.data);
   auto const first_d = reinterpret_cast<std::uintptr_t>(r.d);
-  auto const last_d = first_d + static_cast<std::uintptr_t>(((r.m - 1) * r.ldd + r.n) *
-                                                            size_of(r.d_type));
+  auto const last_d =
+      first_d + static_cast<std::uintptr_t>(((r.m - 1) * r.ldd + r.n) * size_of(r.d_type));
   if (first_b < last_d && first_d < first_b + static_cast<std::uintptr_t>(last_b))
-    refuse(fmt::format("d overlaps the B of the groups (b.batch_stride = {} over groups = {}): "
-                       "D is written while they are read",
-                       stride_b, groups));
+    refuse(
+        fmt::format("d overlaps the B of the groups (b.batch_stride = {} over groups = {}): "
+                    "D is written while they are read",
+                    stride_b, groups));
   // A launch's tile walk counts tiles in 32 bits: the bound on the groups' tiles (every group may
   // end one partial tile row) must stay within it.
   std::int64_t const tile_bound = (static_cast<std::int64_t>(r.m + 63) / 64 + groups) *
                                   (static_cast<std::int64_t>(r.n + 63) / 64);
   if (tile_bound > kMaxTiles)
-    refuse(fmt::format("{} rows of {} columns over groups = {} bound {} output tiles of 64 x 64, "
-                       "more than 2^30: the grouped kernel counts its tiles in 32 bits",
-                       r.m, r.n, groups, tile_bound));
+    refuse(
+        fmt::format("{} rows of {} columns over groups = {} bound {} output tiles of 64 x 64, "
+                    "more than 2^30: the grouped kernel counts its tiles in 32 bits",
+                    r.m, r.n, groups, tile_bound));
   Launch launch;
-  (void)grouped_config(r, kernel, selected_grouped_tuning({&r, 1}, tuning), launch);
+  (void)grouped_config(r, kernel, selected_grouped_tuning(&r, 1, tuning), launch);
   // Every group: the whole stacked A, C and D (the setup kernel slices their rows by row_ends) and
   // its own B.
   for (int g = 0; g < groups; ++g) {

@@ -883,32 +883,34 @@ TEST(GemmTuning, GroupedSelection) {
   GemmArguments short_k = long_k;
   short_k.m = short_k.n = 128;
   short_k.k = 128;
+  auto const select = [](std::vector<GemmArguments> const& g, GemmTuning tuning = {}) {
+    return selected_grouped_tuning(g.data(), g.size(), tuning);
+  };
   std::vector<GemmArguments> groups = {long_k, short_k, short_k};
-  GemmTuning const moe = selected_grouped_tuning(groups, {});
+  GemmTuning const moe = select(groups);
   EXPECT_EQ(moe.design, ConsumerDesign::Cooperative);
   EXPECT_EQ(moe.stages, 3);
   EXPECT_EQ(moe.staging_buffers, 2);
   groups = {short_k, short_k};
-  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
-  EXPECT_EQ(selected_grouped_tuning(groups, {}).stages, 0);  // the design's default
+  EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(select(groups).stages, 0);  // the design's default
   // One long-K group among many short ones of more tiles: short on average.
   groups.assign(300, short_k);
   groups.push_back(long_k);  // 256 tiles at K = 4096 against 300 at 128: mean < 2048
-  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
   // No group with a tile (empty or refused later): ping-pong, nothing divided by zero.
   GemmArguments empty = long_k;
   empty.m = 0;
   groups = {empty};
-  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
-  EXPECT_EQ(selected_grouped_tuning({}, {}).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_grouped_tuning(nullptr, 0, {}).design, ConsumerDesign::PingPong);
   groups = {long_k};
-  EXPECT_EQ(selected_grouped_tuning(groups, {.design = ConsumerDesign::PingPong}).design,
-            ConsumerDesign::PingPong);
-  GemmTuning const staged = selected_grouped_tuning(groups, {.stages = 4});
+  EXPECT_EQ(select(groups, {.design = ConsumerDesign::PingPong}).design, ConsumerDesign::PingPong);
+  GemmTuning const staged = select(groups, {.stages = 4});
   EXPECT_EQ(staged.design, ConsumerDesign::PingPong);
   EXPECT_EQ(staged.stages, 4);
   groups[0].epilogue.activation = Activation::GELU;
-  EXPECT_EQ(selected_grouped_tuning(groups, {}).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
 }
 
 // ---- Batch strides: kPacked, 0 (broadcast), interleaved -----------------------------------------
