@@ -412,7 +412,24 @@ void bind_gemm(nb::module_& m) {
           "a"_a, "b"_a, "c"_a.none(), "d"_a, "valid_m"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
           "The masked layout: batched (owner, descriptor) operands, valid_m the device address "
           "of one int32 count per batch (GroupedGemm::run_masked). Returns a GemmRun when sync "
-          "is False, else None.");
+          "is False, else None.")
+      .def(
+          "run_contiguous",
+          [](ops::GroupedGemm const& grouped, nb::handle a, nb::handle b, nb::handle c,
+             nb::handle d, std::uintptr_t row_ends, float alpha, float beta, std::uintptr_t stream,
+             bool sync) -> std::unique_ptr<RunOperands> {
+            return run_with(stream, sync, [&](RunOperands& operands) {
+              RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
+              nb::gil_scoped_release unlocked;
+              grouped.run_contiguous(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(row_ends),
+                                     alpha, beta, as_stream(stream));
+            });
+          },
+          "a"_a, "b"_a, "c"_a.none(), "d"_a, "row_ends"_a, "alpha"_a, "beta"_a, "stream"_a,
+          "sync"_a,
+          "The contiguous layout: stacked a, c, d and batched b as (owner, descriptor) operands, "
+          "row_ends the device address of one int32 cumulative row end per expert "
+          "(GroupedGemm::run_contiguous). Returns a GemmRun when sync is False, else None.");
 
   nb::class_<EpilogueOperands>(m, "EpilogueOperands",
                                "A run's epilogue tensors, as (owner, descriptor) operands or None "

@@ -95,11 +95,72 @@ def test_the_masked_layout_names_what_is_wrong_with_its_counts():
         plan.run_masked(a, b, d, [64, 64])
     with pytest.raises(TypeError, match="valid_m has dtype '<i8': give int32 counts"):
         plan.run_masked(a, b, d, _Counts(typestr="<i8"))
-    with pytest.raises(ValueError, match=r"valid_m has shape \(3,\): give one count per expert, "
+    with pytest.raises(ValueError, match=r"valid_m has shape \(3,\): give one per expert, "
                                          r"\(2,\)"):
         plan.run_masked(a, b, d, _Counts(shape=(3,)))
     with pytest.raises(ValueError, match="valid_m must be contiguous"):
         plan.run_masked(a, b, d, _Counts(strides=(8,)))
+
+
+def test_the_contiguous_layout_names_what_is_wrong_with_its_offsets():
+    a = DlpackTensor((300, 32), data=1 << 24)
+    b = DlpackTensor((2, 32, 48), data=2 << 24)
+    d = DlpackTensor((300, 48), data=3 << 24)
+    plan = grouped(element="f16", layout=Row)
+    with pytest.raises(ValueError, match=r"B must be 3-D \(experts, K, N\), got shape \(32, 48\)"):
+        plan.run_contiguous(a, DlpackTensor((32, 48)), d, _Counts())
+    with pytest.raises(TypeError, match="run_contiguous: offsets must be a GPU tensor of int32 "
+                                        "cumulative row ends"):
+        plan.run_contiguous(a, b, d, [100, 300])
+    with pytest.raises(TypeError, match="offsets has dtype '<i8': give int32 cumulative row ends"):
+        plan.run_contiguous(a, b, d, _Counts(typestr="<i8"))
+    with pytest.raises(ValueError, match=r"offsets has shape \(3,\): give one per expert, "
+                                         r"\(2,\)"):
+        plan.run_contiguous(a, b, d, _Counts(shape=(3,)))
+
+
+@pytest.mark.gpu
+def test_the_contiguous_layout_against_torch(cuda):
+    # torch._grouped_mm's layout: four experts' rows stacked (an empty one, slices ending
+    # mid-tile, rows past the last end keep their NaN), bf16 "tn" (prebuilt); then new offsets,
+    # written on the device, through one captured CUDA graph; and torch._grouped_mm's own result
+    # where this torch has it.
+    torch = cuda
+    experts, m, n, k = 4, 700, 320, 256
+    A = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    W = torch.randn(experts, n, k, device="cuda", dtype=torch.bfloat16)  # (G, N, K): Linear's
+    B = W.transpose(1, 2)
+    D = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    # Ends that are multiples of 16 first (what torch._grouped_mm may ask of them), then others.
+    offsets = torch.tensor([0, 128, 448, 592], device="cuda", dtype=torch.int32)
+    plan = warploom.op.GroupedGemm(element=torch.bfloat16, layout=Row, layout_B=Col)
+
+    def expect(ends):
+        begin = 0
+        for g, end in enumerate(ends):
+            end = min(max(end, begin), m)
+            want = A[begin:end].double() @ B[g].double()
+            if end > begin:
+                error = (D[begin:end].double() - want).abs().max().item()
+                assert error <= 1e-2 * want.abs().max().item() + 1e-3, (g, begin, end, error)
+            begin = end
+        assert torch.isnan(D[begin:]).all(), begin
+
+    plan.run_contiguous(A, B, D, offsets)
+    expect([0, 128, 448, 592])
+    if hasattr(torch, "_grouped_mm"):
+        theirs = torch._grouped_mm(A, B, offs=offsets)[:592].double()
+        error = (theirs - D[:592].double()).abs().max().item()
+        assert error <= 1e-2 * theirs.abs().max().item(), error
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        plan.run_contiguous(A, B, D, offsets, sync=False)
+    for ends in ([200, 100, 690, 900], [0, 130, 450, 600]):
+        D.fill_(float("nan"))
+        offsets.copy_(torch.tensor(ends, dtype=torch.int32))
+        graph.replay()
+        torch.cuda.synchronize()
+        expect(ends)
 
 
 @pytest.mark.gpu

@@ -355,7 +355,7 @@ class GroupedGemm(Gemm):
         if experts is None:
             raise ValueError("GroupedGemm.run_masked: A must be 3-D (experts, M, K), "
                              f"got shape {tuple(getattr(A, 'shape', ()))}")
-        counts = _counts_address(valid_m, experts)
+        counts = _counts_address(valid_m, experts, "run_masked", "valid_m", "counts")
         handle, owner = stream_handle(stream, (A, B, D))
         a = run_operand(A, "A", handle, owner)
         b = run_operand(B, "B", handle, owner)
@@ -365,6 +365,32 @@ class GroupedGemm(Gemm):
         beta = self.beta if beta is None else beta
         return self._grouped.run_masked(a, b, c, d, counts, float(alpha), float(beta), handle,
                                         sync)
+
+    def run_contiguous(self, A, B, D, offsets, C=None, alpha=None, beta=None, sync=True,
+                       stream=None):
+        """An MoE layer in the contiguous layout (DeepGEMM's; torch._grouped_mm's `offs`), in one
+        launch: the experts' rows stacked in A (M, K) and D (and C) (M, N), B (G, K, N) one
+        matrix per expert, offsets G int32 cumulative row ends on the GPU (a torch or CuPy
+        tensor): expert g computes D[offsets[g-1]:offsets[g]] = activation(alpha * (A[same rows]
+        @ B[g]) + beta * C[same rows]), offsets[-1] = 0. Read when the kernel runs: a CUDA graph
+        captured once serves every routing. An end is read as the largest of it and those before
+        it, clamped to [0, M]; rows past the last end are neither computed nor written. A, C and D
+        row-major, B in the plan's layout. Runs on `stream` as run() does; sync as Gemm.run."""
+        experts = B.shape[0] if len(getattr(B, "shape", ())) == 3 else None
+        if experts is None:
+            raise ValueError("GroupedGemm.run_contiguous: B must be 3-D (experts, K, N), "
+                             f"got shape {tuple(getattr(B, 'shape', ()))}")
+        ends = _counts_address(offsets, experts, "run_contiguous", "offsets",
+                               "cumulative row ends")
+        handle, owner = stream_handle(stream, (A, B, D))
+        a = run_operand(A, "A", handle, owner)
+        b = run_operand(B, "B", handle, owner)
+        c = None if C is None else run_operand(C, "C", handle, owner)
+        d = run_operand(D, "D", handle, owner)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        return self._grouped.run_contiguous(a, b, c, d, ends, float(alpha), float(beta), handle,
+                                            sync)
 
     @staticmethod
     def _lists(A, B, C, D, method):
@@ -389,21 +415,21 @@ class GroupedGemm(Gemm):
                 for i, (a, b, c, d) in enumerate(zip(A, B, C, D))]
 
 
-def _counts_address(counts, experts):
-    """The device address of `counts`, one int32 per expert on the GPU (CUDA array interface:
-    torch and CuPy tensors), or a TypeError / ValueError naming what is wrong."""
+def _counts_address(counts, experts, method, name, what):
+    """The device address of `counts` (argument `name` of GroupedGemm.`method`), one int32 per
+    expert on the GPU (CUDA array interface: torch and CuPy tensors), or a TypeError / ValueError
+    naming what is wrong."""
+    where = f"GroupedGemm.{method}: {name}"
     interface = getattr(counts, "__cuda_array_interface__", None)
     if interface is None:
-        raise TypeError("GroupedGemm.run_masked: valid_m must be a GPU tensor of int32 counts "
-                        f"(torch or CuPy), got {type(counts).__name__}")
+        raise TypeError(f"{where} must be a GPU tensor of int32 {what} (torch or CuPy), got "
+                        f"{type(counts).__name__}")
     if interface["typestr"] not in ("<i4", "|i4"):
-        raise TypeError(f"GroupedGemm.run_masked: valid_m has dtype {interface['typestr']!r}: "
-                        "give int32 counts")
+        raise TypeError(f"{where} has dtype {interface['typestr']!r}: give int32 {what}")
     shape = tuple(interface["shape"])
     if shape != (experts,):
-        raise ValueError(f"GroupedGemm.run_masked: valid_m has shape {shape}: give one count per "
-                         f"expert, ({experts},)")
+        raise ValueError(f"{where} has shape {shape}: give one per expert, ({experts},)")
     if interface.get("strides") not in (None, (4,)):
-        raise ValueError("GroupedGemm.run_masked: valid_m must be contiguous")
+        raise ValueError(f"{where} must be contiguous")
     return interface["data"][0]
 

@@ -2,6 +2,7 @@
 #include "warploom/ops/grouped_gemm.hpp"
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -100,6 +101,28 @@ void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorVie
     gemm::grouped_gemm_masked(args, valid_m, stream, plan_.run_tuning());
   } catch (std::invalid_argument const& e) {
     throw std::invalid_argument(fmt::format("GroupedGemm.run_masked: {}", e.what()));
+  }
+}
+
+void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, TensorView const& c,
+                                 TensorView const& d, int const* row_ends, float alpha, float beta,
+                                 cudaStream_t stream) const {
+  auto const refuse = [](std::string const& why) {
+    throw std::invalid_argument("GroupedGemm.run_contiguous: " + why);
+  };
+  if (b.batch < 1 || b.batch > std::numeric_limits<int>::max())
+    refuse(fmt::format("b holds {} matrices: give one K x N matrix per expert (1 to 2^31 - 1)",
+                       b.batch));
+  // The stacked problem with expert 0's B, as run() checks it; then the experts' B apart.
+  TensorView first_b = b;
+  first_b.batch = 1;
+  GemmArguments args = plan_.run_arguments(a, first_b, c, d, alpha, beta);
+  args.b.batch_stride = b.batch_stride;
+  try {
+    gemm::grouped_gemm_contiguous(args, static_cast<int>(b.batch), row_ends, stream,
+                                  plan_.run_tuning());
+  } catch (std::invalid_argument const& e) {
+    refuse(e.what());
   }
 }
 

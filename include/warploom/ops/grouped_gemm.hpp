@@ -71,6 +71,16 @@ class GroupedGemm {
   void run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
                   TensorView const& d, int const* valid_m, float alpha = 1.0f, float beta = 0.0f,
                   cudaStream_t stream = nullptr) const;
+  // An MoE layer in the contiguous layout (gemm::grouped_gemm_contiguous; DeepGEMM's, and
+  // torch._grouped_mm's `offs`): `a` (M x K), `d` (and `c`, M x N) every expert's rows stacked,
+  // `b` batched with one K x N matrix per expert (G of them; a batch stride of 0 shares one),
+  // `row_ends` G int32 cumulative row ends in device memory, read when the kernel runs: expert g
+  // computes rows [row_ends[g - 1], row_ends[g]) (one captured CUDA graph serves every routing).
+  // Checked as run() checks the stacked problem, then as grouped_gemm_contiguous checks; errors
+  // name the argument. Asynchronous on `stream`.
+  void run_contiguous(TensorView const& a, TensorView const& b, TensorView const& c,
+                      TensorView const& d, int const* row_ends, float alpha = 1.0f,
+                      float beta = 0.0f, cudaStream_t stream = nullptr) const;
 
  private:
   Gemm plan_;

@@ -99,7 +99,7 @@ struct GroupedWorks : Mainloop<Cfg> {
   }
   static WL_DEVICE TileCoord tile_at(Params const& gp, int t) {
     if (t >= num_tiles(gp)) return {0, 0, gp.count};  // phantom
-    int lo = 0, hi = gp.count - 1;                   // the last problem starting at or before t
+    int lo = 0, hi = gp.count - 1;                    // the last problem starting at or before t
     while (lo < hi) {
       int const mid = (lo + hi + 1) / 2;
       if (__ldg(&gp.tiles[mid].start) <= t) {
@@ -353,9 +353,8 @@ __global__ void __launch_bounds__(128)
     // from global memory that this warp just wrote), then copied out together below.
     cute::array<std::uint32_t, 5> shape;
     cute::array<std::uint64_t, 5> stride;
-    tma_modes(s.tmpl.tma_a,
-              operand_view<Cfg::kAKMajor, typename Cfg::TA>(a, tma_rows, g.k, g.lda), shape,
-              stride);
+    tma_modes(s.tmpl.tma_a, operand_view<Cfg::kAKMajor, typename Cfg::TA>(a, tma_rows, g.k, g.lda),
+              shape, stride);
     patch_descriptor(*s.tmpl.tma_a.get_tma_descriptor(), slot[0], a, shape, stride);
     tma_modes(s.tmpl.tma_b, operand_view<Cfg::kBKMajor, typename Cfg::TB>(g.b, g.n, g.k, g.ldb),
               shape, stride);
@@ -401,9 +400,10 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
   auto* problems = static_cast<Problem*>(workspace);
   auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
-  int* counted_tiles = row_ends == nullptr ? nullptr
-                                           : reinterpret_cast<int*>(static_cast<char*>(workspace) +
-                                                                    params_bytes + tiles_bytes);
+  int* counted_tiles =
+      row_ends == nullptr
+          ? nullptr
+          : reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes + tiles_bytes);
 
   // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
   // start first and the short ones fill in at the end (a longest-processing-time-first order; the

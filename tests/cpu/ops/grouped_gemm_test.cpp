@@ -84,5 +84,20 @@ TEST(GroupedGemm, RunChecksEveryGroupFirst) {
   EXPECT_CONTAINS(message, "GroupedGemm: groups[1]: ");
 }
 
+// run_contiguous takes the experts from b's batches: none is refused before anything else (the
+// rest of its checks are run()'s on the stacked problem, which asks for the device first, and
+// gemm::grouped_gemm_contiguous's, tested in tests/cpu/gemm/gemm_args_test.cpp).
+TEST(GroupedGemm, TheContiguousLayoutNeedsAnExpert) {
+  GroupedGemm const grouped = fp16_row_major();
+  TensorView const a = row_major(fake(16), kF16, 300, 64);
+  TensorView const d = row_major(fake(128), kF16, 300, 128);
+  TensorView b = row_major(fake(64), kF16, 64, 128, /*batch=*/4);
+  b.batch = 0;
+  auto const* ends = static_cast<int const*>(fake(256));
+  EXPECT_EQ(invalid_argument_message([&] { grouped.run_contiguous(a, b, {}, d, ends); }),
+            "GroupedGemm.run_contiguous: b holds 0 matrices: give one K x N matrix per expert (1 "
+            "to 2^31 - 1)");
+}
+
 }  // namespace
 }  // namespace warploom::ops

@@ -162,7 +162,7 @@ TEST(GroupedGemm, LongKGroupsTakeTheCooperativeKernel) {
     problems.push_back({.m = m, .n = 384, .k = k});
   problems.push_back(seed_problem(136, 256, 3072));
   Groups const g(problems);
-  GemmTuning const selected = selected_grouped_tuning(g.args, {});
+  GemmTuning const selected = selected_grouped_tuning(g.args.data(), g.args.size(), {});
   ASSERT_EQ(selected.design, ConsumerDesign::Cooperative);
   ASSERT_EQ(selected.stages, 3);
   grouped_gemm(g.args.data(), g.args.size());
@@ -250,6 +250,77 @@ TEST(GroupedGemm, TheMaskedLayoutComputesTheValidRowsAlone) {
     EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
     EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
     EXPECT_EQ(cudaFree(counts_memory), cudaSuccess);
+  }
+}
+
+// The contiguous layout (an MoE layer's, torch._grouped_mm's `offs`): five experts' rows stacked
+// in one A and D, their cumulative row ends on the device — an empty first expert, slices ending
+// mid-tile, rows past the last end (which keep the poison); then, captured once, replayed with
+// other ends (a decreasing one: an empty expert; one past M: clamped), in both designs. Each
+// expert's rows against its own float64 product.
+TEST(GroupedGemm, TheContiguousLayoutComputesEachGroupsRows) {
+  for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
+    SCOPED_TRACE(std::string(to_string(design)));
+    constexpr int kExperts = 5;
+    Problem const p{.m = 700, .n = 320, .k = 256, .batch = kExperts, .broadcast_a = true};
+    ProblemData const data(p, 91);
+    Reference const full = full_reference_of(data.args());  // batch g: A . B_g on every row
+    // The stacked problem: A, and batch 0 of D (the other batches must keep their poison).
+    GemmArguments stacked = data.args();
+    stacked.batch = 1;
+    void* ends_memory = nullptr;
+    ASSERT_EQ(cudaMalloc(&ends_memory, sizeof(int) * kExperts), cudaSuccess);
+    int* const ends = static_cast<int*>(ends_memory);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    GemmTuning const tuning{.design = design};
+    using Ends = std::array<int, kExperts>;
+    auto const set_ends = [&](Ends const& e) {
+      ASSERT_EQ(cudaMemcpyAsync(ends, e.data(), sizeof(e), cudaMemcpyHostToDevice, stream),
+                cudaSuccess);
+    };
+    // Batch 0 of the expected D: expert g's reference rows in its slice (an end is the largest of
+    // it and those before it, clamped to M); the rows past the last end, and the other batches,
+    // the poison (valid_rows).
+    auto const expect_rows = [&](Ends const& e) {
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      Reference want = full;
+      std::size_t const rows = static_cast<std::size_t>(p.n);
+      int begin = 0;
+      for (int g = 0; g < kExperts; ++g) {
+        int const end = std::clamp(std::max(e[g], begin), 0, p.m);
+        for (int i = begin; i < end; ++i)
+          std::copy_n(full.d.begin() + (static_cast<std::size_t>(g) * p.m + i) * rows, rows,
+                      want.d.begin() + static_cast<std::size_t>(i) * rows);
+        begin = end;
+      }
+      std::array<int, kExperts> valid{};
+      valid[0] = begin;
+      EXPECT_EQ(data.check(want, GemmKernel::Auto, valid), "");
+    };
+    Ends const first = {0, 130, 130, 450, 600}, second = {200, 100, 520, 700, 900};
+    data.poison_d();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the poison, before the stream's work
+    set_ends(first);
+    grouped_gemm_contiguous(stacked, kExperts, ends, stream, tuning);
+    expect_rows(first);
+    cudaGraph_t graph = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    grouped_gemm_contiguous(stacked, kExperts, ends, stream, tuning);
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (Ends const& e : {second, first}) {
+      data.poison_d();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      set_ends(e);
+      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+      expect_rows(e);
+    }
+    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+    EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+    EXPECT_EQ(cudaFree(ends_memory), cudaSuccess);
   }
 }
 
