@@ -5,8 +5,9 @@
    warploom.op.GroupedGemm (one launch of the grouped kernel) against a loop of torch.matmul (one
    cuBLAS GEMM per problem), each eager and as a CUDA graph.
 2. An MoE layer: 16 experts, M_i drawn from {256, ..., 2048} (multiples of 256, seed 0), K = N =
-   4096, bf16, A stacked along M: warploom.op.GroupedGemm against torch._grouped_mm (where this
-   torch has it) and the torch.matmul loop.
+   4096, bf16, A stacked along M: warploom.op.GroupedGemm (a list of groups, and run_contiguous on
+   torch's own stacked operands and offsets) against torch._grouped_mm (where this torch has it)
+   and the torch.matmul loop.
 
 Eager: CUDA events around one call, the host's work before the launches included (the GPU waits for
 it). Graph: the call captured once, events around a replay (GPU time alone); back to back: events
@@ -198,6 +199,11 @@ def moe(reps, experts=16, hidden=4096):
     if pingpong is not None:
         contenders["warploom.op.GroupedGemm, ping-pong"] = \
             lambda: pingpong.run(As, Bs, None, Ds, sync=False)
+    # torch._grouped_mm's own operands (stacked x and D, offsets on the device): the contiguous
+    # layout, one launch whose routing is read on the GPU.
+    stacked = torch.empty(sum(ms), hidden, device="cuda", dtype=dt)
+    contenders["warploom.op.GroupedGemm.run_contiguous"] = \
+        lambda: plan.run_contiguous(x, w.transpose(-2, -1), stacked, offsets, sync=False)
     if hasattr(torch, "_grouped_mm"):
         contenders["torch._grouped_mm"] = lambda: torch._grouped_mm(x, w.transpose(-2, -1),
                                                                     offs=offsets)
@@ -207,6 +213,7 @@ def moe(reps, experts=16, hidden=4096):
     flops = sum(2.0 * m * hidden * hidden for m in ms)
     want = [a.float() @ b.float() for a, b in zip(As, Bs)]
     errors = {"warploom": max_relative_error(Ds, want),
+              "warploom contiguous": max_relative_error(list(stacked.split(ms)), want),
               "torch.matmul loop": max_relative_error(Ts, want)}
     return {"experts": experts, "m_per_expert": ms, "n": hidden, "k": hidden, "dtype": "bf16",
             "gflop": flops / 1e9, "max_error_relative_to_max": errors,
