@@ -187,14 +187,17 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
   Kernel::run(p, tiles, smem);
 }
 
-// Problems per setup launch: as many as its parameters hold beside the template (4 KiB of room
-// kept under the 32 KiB parameter limit of sm_70+ with CUDA 12.1+).
+// Problems per setup launch: at most as many as its parameters hold beside the template (4 KiB of
+// room kept under the 32 KiB parameter limit of sm_70+ with CUDA 12.1+). A launch of few problems
+// takes a smaller parameter block (kSetupChunks): every launch copies its whole block, and the
+// largest is 28 KiB where the seed's 50 problems need 9.
 template <class G>
 inline constexpr int kSetupChunk = static_cast<int>(std::min<std::size_t>(
     256, (28 * 1024 - sizeof(typename G::Problem)) / sizeof(GroupProblem<typename G::Cfg>)));
 
+// What a setup launch reads besides its problems.
 template <class G>
-struct SetupParams {
+struct SetupHeader {
   typename G::Problem tmpl;  // the instance's Params for the first problem
   typename G::Problem* out;  // Params of problems first, first + 1, ...
   GroupTiles* tiles;         // their GroupTiles
@@ -206,7 +209,12 @@ struct SetupParams {
   int const* row_ends;
   int row_groups;
   int* counted_tiles;
-  GroupProblem<typename G::Cfg> problems[kSetupChunk<G>];
+};
+
+// A setup launch's parameters: the header and up to kChunk problems.
+template <class G, int kChunk>
+struct SetupParams : SetupHeader<G> {
+  GroupProblem<typename G::Cfg> problems[kChunk];
 };
 
 // Problem `group` of the contiguous layout, as its warp of the setup kernel reads `row_ends`:
@@ -276,9 +284,9 @@ WL_DEVICE void tma_modes(Tma const& tma, View const& view, cute::array<std::uint
   }
 }
 
-template <class G>
+template <class G, int kChunk>
 __global__ void __launch_bounds__(128)
-    grouped_setup_kernel(__grid_constant__ SetupParams<G> const s) {
+    grouped_setup_kernel(__grid_constant__ SetupParams<G, kChunk> const s) {
   using Cfg = typename G::Cfg;
   using Problem = typename G::Problem;
   __shared__ alignas(128) cute::TmaDescriptor scratch[4][3];  // A, B, D of each warp's problem
@@ -415,18 +423,21 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
     std::stable_sort(order.begin(), order.end(),
                      [&](int x, int y) { return groups[x].k > groups[y].k; });
 
-  auto setup = std::make_unique<SetupParams<G>>();
-  setup->tmpl = make_params<I>(groups.front(), tuning);
-  setup->out = problems;
-  setup->tiles = group_tiles;
-  setup->row_ends = row_ends;
-  setup->row_groups = count;
-  setup->counted_tiles = counted_tiles;
+  SetupHeader<G> header{.tmpl = make_params<I>(groups.front(), tuning),
+                        .out = problems,
+                        .tiles = group_tiles,
+                        .first = 0,
+                        .count = 0,
+                        .row_ends = row_ends,
+                        .row_groups = count,
+                        .counted_tiles = counted_tiles};
   std::int64_t tiles = 0;
-  for (int first = 0; first < count; first += kSetupChunk<G>) {
-    setup->first = first;
-    setup->count = std::min(kSetupChunk<G>, count - first);
-    for (int i = 0; i < setup->count; ++i) {
+  // Problems first .. first + header.count into a parameter block of kChunk, and its launch.
+  auto const launch_setup = [&]<int kChunk>(std::integral_constant<int, kChunk>) {
+    auto setup = std::make_unique<SetupParams<G, kChunk>>();
+    static_cast<SetupHeader<G>&>(*setup) = header;
+    for (int i = 0; i < header.count; ++i) {
+      int const first = header.first;
       GemmArguments const& a = groups[order[first + i]];
       setup->problems[i] = GroupProblem<Cfg>{
           .m = a.m,
@@ -452,9 +463,22 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
       };
       if (row_ends == nullptr) tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
     }
-    unsigned const blocks = static_cast<unsigned>((setup->count + 3) / 4);
-    grouped_setup_kernel<G><<<blocks, 128, 0, stream>>>(*setup);
+    unsigned const blocks = static_cast<unsigned>((header.count + 3) / 4);
+    grouped_setup_kernel<G, kChunk><<<blocks, 128, 0, stream>>>(*setup);
     WL_CUDA_CHECK(cudaGetLastError());
+  };
+  constexpr int kLarge = kSetupChunk<G>, kMedium = std::min(64, kLarge),
+                kSmall = std::min(16, kLarge);
+  for (int first = 0; first < count; first += kLarge) {
+    header.first = first;
+    header.count = std::min(kLarge, count - first);
+    if (header.count <= kSmall) {
+      launch_setup(std::integral_constant<int, kSmall>{});
+    } else if (header.count <= kMedium) {
+      launch_setup(std::integral_constant<int, kMedium>{});
+    } else {
+      launch_setup(std::integral_constant<int, kLarge>{});
+    }
   }
   // The contiguous layout's slices of M rows: at most ceil(M / tile) tile rows, and one more per
   // group that ends mid-tile (the grid's bound; the setup counts the tiles the walk runs).
