@@ -77,7 +77,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped tutorial-pdl gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -123,6 +123,14 @@ if want tutorial-pdl; then
   done
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
+# The configurations the grouped tests and benchmarks compile when first used (a fused epilogue,
+# fp8, the designs and stage variants the Python benchmark times), side by side first.
+if want grouped-jit; then
+  run grouped-jit 180 "$B/warploom" precompile -j "$(nproc)" \
+    bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual \
+    e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped fp16_fp16_tt_pingpong_s5_b2_1x1_grouped \
+    bf16_bf16_tn_cooperative_s4_b2_1x1_grouped bf16_bf16_tn_pingpong_s5_b2_1x1_grouped
+fi
 want grouped && run grouped 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*'
 # Its two measurements in C++ (the seed's 50 problems, an MoE layer), against gemm() and cuBLAS
 # per group and cuBLAS's own grouped call.
@@ -183,18 +191,6 @@ if want ncu-moe; then
     --providers warploom,warploom_pp,cutlass_pp,cutlass,cublas --graph 20 --reps 10 \
     --json "$OUT/moe_dense.json"
 fi
-# The MoE layer's DRAM traffic and tensor-pipe activity per design (every kernel the grouped
-# autotune launches, and CUTLASS's): ours read 2.4 GB from DRAM where CUTLASS's read 0.97 GB
-# (82c879b); which designs and stage counts do, one CSV row per launch (the kernel's name carries
-# its design and stages).
-if want ncu-moe-metrics; then
-  run ncu-moe-metrics 180 sh -c "ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,\
-dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__cycles_active.avg,\
-sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed \
-    -k regex:'ts_grouped_gemm_kernel|device_kernel' --launch-count 60 --csv --page raw \
-    --log-file '$OUT/moe_metrics.csv' '$B/warploom' bench grouped --shapes 16x4096 --dtype bf16 \
-    --layout tn --mix moe --providers warploom,cutlass_grouped --autotune --reps 1 --no-check"
-fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
@@ -244,4 +240,22 @@ for tool in memcheck synccheck racecheck; do
   run "$tool-grouped" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/gemm_test" --gtest_filter='GroupedGemm.*'
 done
+# The grouped tests alone under each sanitizer ($GROUPED_FILTER: a subset, when minutes are short).
+for tool in memcheck synccheck racecheck; do
+  want sanitizers-grouped || break
+  run "$tool-grouped" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "$T/gemm_test" --gtest_filter="${GROUPED_FILTER:-GroupedGemm.*}"
+done
+# The MoE layer's DRAM traffic and tensor-pipe activity per design (every kernel the grouped
+# autotune launches, and CUTLASS's): ours read 2.4 GB from DRAM where CUTLASS's read 0.97 GB
+# (82c879b); which designs and stage counts do, one CSV row per launch (the kernel's name carries
+# its design and stages).
+if want ncu-moe-metrics; then
+  run ncu-moe-metrics 180 sh -c "ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,\
+dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__cycles_active.avg,\
+sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed \
+    -k regex:'ts_grouped_gemm_kernel|device_kernel' --launch-count 60 --csv --page raw \
+    --log-file '$OUT/moe_metrics.csv' '$B/warploom' bench grouped --shapes 16x4096 --dtype bf16 \
+    --layout tn --mix moe --providers warploom,cutlass_grouped --autotune --reps 1 --no-check"
+fi
 exit $status
