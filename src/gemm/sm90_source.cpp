@@ -144,6 +144,16 @@ std::string chain_of(EpilogueConfig const& e) {
 
 }  // namespace
 
+// A launcher's parameters (LaunchFn, GroupedLaunchFn in sm90_instances.hpp) as the generated
+// definitions and the instance table's declarations both write them, and the call forwarding them.
+constexpr std::string_view kLaunchParameters =
+    "GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream";
+constexpr std::string_view kLaunchArguments = "args, tuning, stream";
+constexpr std::string_view kGroupedLaunchParameters =
+    "std::span<GemmArguments const> groups, std::span<int const* const> valid_m, "
+    "int const* row_ends, GemmTuning const& tuning, cudaStream_t stream";
+constexpr std::string_view kGroupedLaunchArguments = "groups, valid_m, row_ends, tuning, stream";
+
 std::string_view jit_entry_of(bool grouped) {
   return grouped ? "warploom_jit_grouped_entry" : "warploom_jit_entry";
 }
@@ -212,18 +222,11 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
         fmt::format("Instance<{}, {}, {}, {}, {}, {}, {}, {}{}>", coop ? "Cooperative" : "Pingpong",
                     shape, names_of(c.in)->cute, names_of(c.out)->cute, c.a_k_major, c.b_k_major,
                     c.cluster_m, c.cluster_n, chain_of(c.epilogue));
-    s += c.grouped ? fmt::format(
-                         "\nvoid {}(std::span<GemmArguments const> groups, std::span<int const* "
-                         "const> valid_m, int const* row_ends, GemmTuning const& tuning, "
-                         "cudaStream_t stream) {{\n"
-                         "  launch_ts_grouped_gemm<{}>(groups, valid_m, row_ends, tuning, "
-                         "stream);\n}}\n",
-                         function_of(c), instance)
-                   : fmt::format(
-                         "\nvoid {}(GemmArguments const& args, GemmTuning const& tuning, "
-                         "cudaStream_t stream) {{\n"
-                         "  launch_ts_gemm<{}>(args, tuning, stream);\n}}\n",
-                         function_of(c), instance);
+    s += c.grouped ? fmt::format("\nvoid {}({}) {{\n  launch_ts_grouped_gemm<{}>({});\n}}\n",
+                                 function_of(c), kGroupedLaunchParameters, instance,
+                                 kGroupedLaunchArguments)
+                   : fmt::format("\nvoid {}({}) {{\n  launch_ts_gemm<{}>({});\n}}\n",
+                                 function_of(c), kLaunchParameters, instance, kLaunchArguments);
   }
   s += "\n}  // namespace warploom::gemm::sm90\n";
   if (jit_entry && !configs.empty()) {
@@ -240,9 +243,8 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
 std::string instance_table_source(std::span<KernelConfig const> configs) {
   std::string decls, entries;
   for (KernelConfig const& c : configs) {
-    decls += fmt::format("void {}({}, GemmTuning const&, cudaStream_t);\n", function_of(c),
-                         c.grouped ? "std::span<GemmArguments const>, std::span<int const* const>"
-                                   : "GemmArguments const&");
+    decls += fmt::format("void {}({});\n", function_of(c),
+                         c.grouped ? kGroupedLaunchParameters : kLaunchParameters);
     EpilogueConfig const& e = c.epilogue;
     std::string const epilogue =
         !e.fused() && !c.grouped

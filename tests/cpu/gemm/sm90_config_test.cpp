@@ -148,6 +148,16 @@ TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
   EXPECT_NE(table.find("Activation::GELU, false}, true}, {nullptr, &run_" + name + "}}"),
             std::string::npos)
       << table;
+  // The table declares every launcher with the parameters its definition has (a prebuilt build
+  // compiles both; a mismatch fails only there).
+  for (sm90::KernelConfig const& c : both) {
+    std::string const function = "void run_" + sm90::name_of(c) + "(";
+    std::size_t const defined = source.find(function), declared = table.find(function);
+    ASSERT_NE(defined, std::string::npos) << source;
+    ASSERT_NE(declared, std::string::npos) << table;
+    std::string const definition = source.substr(defined, source.find(')', defined) - defined);
+    EXPECT_EQ(table.substr(declared, table.find(')', declared) - declared), definition);
+  }
 }
 
 TEST(Sm90Config, TheGeneratorWritesTheChain) {
