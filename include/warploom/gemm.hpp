@@ -273,12 +273,12 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
 // output; docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
-// The tuning grouped_gemm (and grouped_gemm_masked, its one batched problem) runs groups[0 ..
-// count) with
-// when asked for `tuning`: as asked unless its design is Auto; then, measured on the H200, the
-// cooperative design with 3 stages and 2 staging buffers where the groups' output tiles run a K
-// of 2048 or more on average (an MoE layer's experts) and no epilogue has a second pass, else
-// ping-pong (short K: a tile's epilogue outlasts its main loop and ping-pong hides it).
+// The tuning grouped_gemm (and grouped_gemm_masked and grouped_gemm_contiguous, their one stacked
+// or batched problem) runs groups[0 .. count) with when asked for `tuning`: as asked unless its
+// design is Auto; then, measured on the H200, the cooperative design where the groups' output
+// tiles run a K of 2048 or more on average (an MoE layer's experts) and no epilogue has a second
+// pass, else ping-pong (short K: a tile's epilogue outlasts its main loop and ping-pong hides it).
+// The stages are the tuning's (0: the design's defaults).
 GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
                                    GemmTuning tuning);
 

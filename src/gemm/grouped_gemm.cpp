@@ -48,14 +48,14 @@ bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const&
 // kernel when the design is left to us; see selected_grouped_tuning.
 constexpr double kGroupedLongK = 2048;
 
-// Measured on the H200 (bench/results/grouped_gemm.json, graph replays):
-// at long K (an MoE layer, K = 4096) the cooperative kernel with 3 stages ran 1.013 ms where
-// ping-pong took 1.289 and the cooperative default of 4 stages 1.168 — each tile's main loop is
-// long enough that ping-pong's hidden epilogue buys less than the 128 x 256 tile's operand reuse;
-// at short K (the seed's K of 128 to 1024) a tile's epilogue outlasts its main loop and ping-pong
-// hides it behind the other warpgroup's. The K that decides is the mean over output tiles (a
-// large group weighs more than a small one). An epilogue with a second pass takes ping-pong, as
-// gemm()'s selected_design explains.
+// Measured on the H200 (bench/results/grouped_gemm.json, 7a13b03: the MoE layer of
+// bench/python/grouped.py, 16 experts, K = N = 4096, captured graphs back to back, contenders
+// interleaved): the cooperative kernel 1128 us, with 3 stages 1144, ping-pong 1251 (torch's
+// _grouped_mm 1116). At long K each tile's main loop is long enough that ping-pong's hidden
+// epilogue buys less than the 128 x 256 tile's operand reuse; at the seed's short K (128 to 1024)
+// a tile's epilogue outlasts its main loop and ping-pong hides it behind the other warpgroup's.
+// The K that decides is the mean over output tiles (a large group weighs more than a small one).
+// An epilogue with a second pass takes ping-pong, as gemm()'s selected_design explains.
 GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
                                    GemmTuning tuning) {
   if (tuning.design != ConsumerDesign::Auto) return tuning;
@@ -72,13 +72,7 @@ GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t coun
                   e.residual.data != nullptr || e.pre_activation.data != nullptr;
   }
   bool const long_k = tiles > 0 && tile_k / tiles >= kGroupedLongK;
-  if (long_k && !second_pass && tuning.stages == 0 && tuning.staging_buffers == 0) {
-    tuning.design = ConsumerDesign::Cooperative;
-    tuning.stages = 3;
-    tuning.staging_buffers = 2;
-  } else {
-    tuning.design = ConsumerDesign::PingPong;
-  }
+  tuning.design = long_k && !second_pass ? ConsumerDesign::Cooperative : ConsumerDesign::PingPong;
   return tuning;
 }
 

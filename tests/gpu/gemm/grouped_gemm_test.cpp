@@ -152,10 +152,10 @@ TEST(GroupedGemm, GroupsOfSeveralConfigurationsEachRunRight) {
   }
 }
 
-// Long-K groups (an MoE layer's experts, smaller): Auto takes the cooperative kernel with 3 stages
+// Long-K groups (an MoE layer's experts, smaller): Auto takes the cooperative kernel
 // (selected_grouped_tuning; prebuilt for bf16 "tn" and fp16 "tt"), whose K loop runs 32 to 64 K
-// tiles per output tile through a 3-deep ring; M and K ending mid-tile; an fp16 "tt" group is a
-// second launch of the same selection.
+// tiles per output tile; M and K ending mid-tile; an fp16 "tt" group is a second launch of the
+// same selection.
 TEST(GroupedGemm, LongKGroupsTakeTheCooperativeKernel) {
   std::vector<Problem> problems;
   for (auto [m, k] : std::vector<std::array<int, 2>>{{256, 2048}, {200, 4096}, {520, 3000}})
@@ -164,7 +164,6 @@ TEST(GroupedGemm, LongKGroupsTakeTheCooperativeKernel) {
   Groups const g(problems);
   GemmTuning const selected = selected_grouped_tuning(g.args.data(), g.args.size(), {});
   ASSERT_EQ(selected.design, ConsumerDesign::Cooperative);
-  ASSERT_EQ(selected.stages, 3);
   grouped_gemm(g.args.data(), g.args.size());
   g.expect_correct();
 }
