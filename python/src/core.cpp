@@ -230,6 +230,22 @@ RunViews views_of(RunOperands& operands, nb::handle a, nb::handle b, nb::handle 
   return v;
 }
 
+// The binding of an MoE layout's run (GroupedGemm::run_masked, run_contiguous): its operands as
+// (owner, descriptor) pairs, `rows` the device address of its int32 array, the run on `stream`.
+template <auto kRun>
+auto layout_run() {
+  return [](ops::GroupedGemm const& grouped, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
+            std::uintptr_t rows, float alpha, float beta, std::uintptr_t stream,
+            bool sync) -> std::unique_ptr<RunOperands> {
+    return run_with(stream, sync, [&](RunOperands& operands) {
+      RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
+      nb::gil_scoped_release unlocked;
+      (grouped.*kRun)(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(rows), alpha, beta,
+                      as_stream(stream));
+    });
+  };
+}
+
 void bind_gemm(nb::module_& m) {
   nb::class_<GemmOptions>(m, "GemmOptions", "How a plan is declared (ops::GemmOptions).")
       .def(nb::init<>())
@@ -397,39 +413,16 @@ void bind_gemm(nb::module_& m) {
           "groups"_a, "alpha"_a, "beta"_a,
           "Checks every group as run() does, without a device or a launch "
           "(GroupedGemm::arguments).")
-      .def(
-          "run_masked",
-          [](ops::GroupedGemm const& grouped, nb::handle a, nb::handle b, nb::handle c,
-             nb::handle d, std::uintptr_t valid_m, float alpha, float beta, std::uintptr_t stream,
-             bool sync) -> std::unique_ptr<RunOperands> {
-            return run_with(stream, sync, [&](RunOperands& operands) {
-              RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
-              nb::gil_scoped_release unlocked;
-              grouped.run_masked(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(valid_m), alpha,
-                                 beta, as_stream(stream));
-            });
-          },
-          "a"_a, "b"_a, "c"_a.none(), "d"_a, "valid_m"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
-          "The masked layout: batched (owner, descriptor) operands, valid_m the device address "
-          "of one int32 count per batch (GroupedGemm::run_masked). Returns a GemmRun when sync "
-          "is False, else None.")
-      .def(
-          "run_contiguous",
-          [](ops::GroupedGemm const& grouped, nb::handle a, nb::handle b, nb::handle c,
-             nb::handle d, std::uintptr_t row_ends, float alpha, float beta, std::uintptr_t stream,
-             bool sync) -> std::unique_ptr<RunOperands> {
-            return run_with(stream, sync, [&](RunOperands& operands) {
-              RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
-              nb::gil_scoped_release unlocked;
-              grouped.run_contiguous(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(row_ends),
-                                     alpha, beta, as_stream(stream));
-            });
-          },
-          "a"_a, "b"_a, "c"_a.none(), "d"_a, "row_ends"_a, "alpha"_a, "beta"_a, "stream"_a,
-          "sync"_a,
-          "The contiguous layout: stacked a, c, d and batched b as (owner, descriptor) operands, "
-          "row_ends the device address of one int32 cumulative row end per expert "
-          "(GroupedGemm::run_contiguous). Returns a GemmRun when sync is False, else None.");
+      .def("run_masked", layout_run<&ops::GroupedGemm::run_masked>(), "a"_a, "b"_a, "c"_a.none(),
+           "d"_a, "valid_m"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
+           "The masked layout: batched (owner, descriptor) operands, valid_m the device address "
+           "of one int32 count per batch (GroupedGemm::run_masked). Returns a GemmRun when sync "
+           "is False, else None.")
+      .def("run_contiguous", layout_run<&ops::GroupedGemm::run_contiguous>(), "a"_a, "b"_a,
+           "c"_a.none(), "d"_a, "row_ends"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
+           "The contiguous layout: stacked a, c, d and batched b as (owner, descriptor) operands, "
+           "row_ends the device address of one int32 cumulative row end per expert "
+           "(GroupedGemm::run_contiguous). Returns a GemmRun when sync is False, else None.");
 
   nb::class_<EpilogueOperands>(m, "EpilogueOperands",
                                "A run's epilogue tensors, as (owner, descriptor) operands or None "

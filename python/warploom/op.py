@@ -356,15 +356,8 @@ class GroupedGemm(Gemm):
             raise ValueError("GroupedGemm.run_masked: A must be 3-D (experts, M, K), "
                              f"got shape {tuple(getattr(A, 'shape', ()))}")
         counts = _counts_address(valid_m, experts, "run_masked", "valid_m", "counts")
-        handle, owner = stream_handle(stream, (A, B, D))
-        a = run_operand(A, "A", handle, owner)
-        b = run_operand(B, "B", handle, owner)
-        c = None if C is None else run_operand(C, "C", handle, owner)
-        d = run_operand(D, "D", handle, owner)
-        alpha = self.alpha if alpha is None else alpha
-        beta = self.beta if beta is None else beta
-        return self._grouped.run_masked(a, b, c, d, counts, float(alpha), float(beta), handle,
-                                        sync)
+        return self._run_layout(self._grouped.run_masked, A, B, C, D, counts, alpha, beta, sync,
+                                stream)
 
     def run_contiguous(self, A, B, D, offsets, C=None, alpha=None, beta=None, sync=True,
                        stream=None):
@@ -382,6 +375,12 @@ class GroupedGemm(Gemm):
                              f"got shape {tuple(getattr(B, 'shape', ()))}")
         ends = _counts_address(offsets, experts, "run_contiguous", "offsets",
                                "cumulative row ends")
+        return self._run_layout(self._grouped.run_contiguous, A, B, C, D, ends, alpha, beta, sync,
+                                stream)
+
+    def _run_layout(self, run, A, B, C, D, rows, alpha, beta, sync, stream):
+        """An MoE layout's run (the binding's `run`): the operands described on the stream, the
+        device address `rows` of its int32 array, the plan's alpha and beta where not given."""
         handle, owner = stream_handle(stream, (A, B, D))
         a = run_operand(A, "A", handle, owner)
         b = run_operand(B, "B", handle, owner)
@@ -389,8 +388,7 @@ class GroupedGemm(Gemm):
         d = run_operand(D, "D", handle, owner)
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
-        return self._grouped.run_contiguous(a, b, c, d, ends, float(alpha), float(beta), handle,
-                                            sync)
+        return run(a, b, c, d, rows, float(alpha), float(beta), handle, sync)
 
     @staticmethod
     def _lists(A, B, C, D, method):

@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -40,6 +41,31 @@ bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const&
   out.config = sm90::config_of(r, out.tuning);
   out.config.grouped = true;
   return true;
+}
+
+// gemm()'s checks of `args` for a layout only the tensor cores run (`layout`: its name in the
+// message), then the driver's verdicts on its pointers and on the layout's own device array `name`
+// at `array`: the checked, resolved arguments, or `refuse` (which throws) with gemm()'s message.
+template <class Refuse>
+GemmArguments tensor_core_arguments(GemmArguments const& args, GemmTuning const& tuning,
+                                    std::string_view layout, char const* name, void const* array,
+                                    Refuse const& refuse) {
+  try {
+    GemmKernel const kernel =
+        tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
+    if (kernel != GemmKernel::TensorCore)
+      throw std::invalid_argument(fmt::format(
+          "the problem is one only the SIMT GEMM runs (gemm()'s tensor-core rules: fp16, bf16 or "
+          "fp8 inputs, 16-byte aligned rows), and the {} layout runs on the tensor cores",
+          layout));
+    GemmArguments const r = kernel_arguments(args, kernel);
+    check_device_pointers(args);
+    check_device_pointer(name, array);
+    return r;
+  } catch (std::invalid_argument const& e) {
+    refuse(e.what());
+  }
+  throw std::logic_error("grouped_gemm: internal error: refuse returned");
 }
 
 }  // namespace
@@ -153,21 +179,8 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
     refuse(
         "a residual or pre-activation tensor is not taken in the masked layout yet (bias, "
         "scales and activations are)");
-  // gemm()'s checks of `args`, their messages behind this function's name.
-  GemmArguments r;
-  GemmKernel kernel = GemmKernel::Auto;
-  try {
-    kernel = tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
-    if (kernel != GemmKernel::TensorCore)
-      throw std::invalid_argument(
-          "the problem is one only the SIMT GEMM runs (gemm()'s tensor-core rules: fp16, bf16 "
-          "or fp8 inputs, 16-byte aligned rows), and the masked layout runs on the tensor cores");
-    r = kernel_arguments(args, kernel);
-    check_device_pointers(args);
-    check_device_pointer("valid_m", valid_m);
-  } catch (std::invalid_argument const& e) {
-    refuse(e.what());
-  }
+  GemmArguments const r = tensor_core_arguments(args, tuning, "masked", "valid_m", valid_m, refuse);
+  GemmKernel const kernel = GemmKernel::TensorCore;
   if (is_fp8(r.d_type))
     refuse("an fp8 D (its amax spans the batch) is not taken in the masked layout");
   // The configuration of one group (one batch; the tensor cores; no fp8 D: it is one).
@@ -237,22 +250,10 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
     refuse(
         "epilogue.row_scale and a per-row bias are not taken in the contiguous layout yet: "
         "their rows would be the stacked rows (column bias and scales are)");
-  // gemm()'s checks of the stacked problem (B: group 0's), their messages behind this name.
-  GemmArguments r;
-  GemmKernel kernel = GemmKernel::Auto;
-  try {
-    kernel = tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
-    if (kernel != GemmKernel::TensorCore)
-      throw std::invalid_argument(
-          "the problem is one only the SIMT GEMM runs (gemm()'s tensor-core rules: fp16, bf16 "
-          "or fp8 inputs, 16-byte aligned rows), and the contiguous layout runs on the tensor "
-          "cores");
-    r = kernel_arguments(args, kernel);
-    check_device_pointers(args);
-    check_device_pointer("row_ends", row_ends);
-  } catch (std::invalid_argument const& error) {
-    refuse(error.what());
-  }
+  // The stacked problem (B: group 0's).
+  GemmArguments const r =
+      tensor_core_arguments(args, tuning, "contiguous", "row_ends", row_ends, refuse);
+  GemmKernel const kernel = GemmKernel::TensorCore;
   if (is_fp8(r.d_type))
     refuse("an fp8 D (its amax spans the groups) is not taken in the contiguous layout");
   // B of group g lies g x b.batch_stride elements after group 0's (kPacked: K x N matrices back to
