@@ -189,8 +189,8 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
 
 // Problems per setup launch: at most as many as its parameters hold beside the template (4 KiB of
 // room kept under the 32 KiB parameter limit of sm_70+ with CUDA 12.1+). A launch of few problems
-// takes a smaller parameter block (kSetupChunks): every launch copies its whole block, and the
-// largest is 28 KiB where the seed's 50 problems need 9.
+// takes a smaller parameter block (16 or 64 problems; launch_ts_grouped_gemm): every launch copies
+// its whole block, and the largest is 28 KiB where the seed's 50 problems need 9.
 template <class G>
 inline constexpr int kSetupChunk = static_cast<int>(std::min<std::size_t>(
     256, (28 * 1024 - sizeof(typename G::Problem)) / sizeof(GroupProblem<typename G::Cfg>)));
