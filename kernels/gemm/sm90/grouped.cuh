@@ -19,8 +19,11 @@
 // memory and no synchronization, and a CUDA graph captures it. The per-problem Params live in a
 // stream-ordered allocation (cudaMallocAsync / cudaFreeAsync) of the launch.
 //
-// Problems come from the host here (ops::GroupedGemm, gemm::grouped_gemm): their tile counts and
-// the prefix sums the tile walk searches are known there, so no scan runs on the device.
+// Problems come from the host (ops::GroupedGemm, gemm::grouped_gemm): their tile counts and the
+// prefix sums the tile walk searches are known there. The masked layout keeps every problem's
+// tiles and reads its valid rows on the device; the contiguous layout (grouped_gemm_contiguous)
+// finds each problem's rows on the device, so its setup kernel scans the row ends for the prefix
+// sums and counts the tiles the walk runs.
 //
 // A tile's lookup reads GroupTiles, not Params: the search's probes and the tile's raster, K and
 // rows lie in 32 bytes per problem (1.6 KiB for the seed's 50), where each problem's Params (its
