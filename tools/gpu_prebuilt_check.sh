@@ -228,21 +228,17 @@ want grouped-bench && run grouped-bench 180 env PYTHONPATH="$PWD/build/python-si
   python3 bench/python/grouped.py --json "$OUT/grouped.json"
 # The sanitizers after the timings (they would heat them): every epilogue test under memcheck and
 # synccheck; racecheck, the slowest, on the column-major D's chains and the SIMT epilogue.
-# "sanitizers-ops": the plan API's runs only (the kernels' own tests unchanged).
+# "sanitizers-ops": the plan API's runs and the grouped tests only (the kernels' own tests
+# unchanged); "sanitizers-grouped": the grouped tests alone ($GROUPED_FILTER: a subset, when minutes
+# are short).
 for tool in memcheck synccheck racecheck; do
-  want sanitizers || want sanitizers-ops || break
+  want sanitizers || want sanitizers-ops || want sanitizers-grouped || break
   filter="$epilogue_tests:DeviceScalars.*:Fp8Output.*"
   [[ $tool == racecheck ]] && filter='TsGemmEpilogue.ColumnMajorD:SimtGemmEpilogue.*:Fp8Output.*'
   want sanitizers && run "$tool-gemm" 90 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/gemm_test" --gtest_filter="$filter"
-  run "$tool-ops" 45 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*'
-  run "$tool-grouped" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-    "$T/gemm_test" --gtest_filter='GroupedGemm.*'
-done
-# The grouped tests alone under each sanitizer ($GROUPED_FILTER: a subset, when minutes are short).
-for tool in memcheck synccheck racecheck; do
-  want sanitizers-grouped || break
+  { want sanitizers || want sanitizers-ops; } && run "$tool-ops" 45 compute-sanitizer --tool \
+    "$tool" --error-exitcode 1 "$T/ops_gemm_plan_test" --gtest_filter='GemmPlanRun.*'
   run "$tool-grouped" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "$T/gemm_test" --gtest_filter="${GROUPED_FILTER:-GroupedGemm.*}"
 done
