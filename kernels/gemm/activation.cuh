@@ -102,7 +102,13 @@ WL_DEVICE T activate(T z, T slope) {
     return detail::logistic_times(T(2) * inner, z);
   } else if constexpr (kA == Activation::HardSwish) {
     T const gate = z + T(3) < kZero ? kZero : (z + T(3) > T(6) ? T(6) : z + T(3));
-    return z * gate / T(6);
+    // Times a sixth in float (one more rounding, 2^-24 relative): an IEEE division is a slow-path
+    // call per value, which the fused epilogue's unrolled loop would copy for every value.
+    if constexpr (std::is_same_v<T, float>) {
+      return z * gate * (1.0f / 6.0f);
+    } else {
+      return z * gate / T(6);
+    }
   } else if constexpr (kA == Activation::Sigmoid) {
     return detail::logistic_times(z, kOne);
   } else if constexpr (kA == Activation::SiLU) {

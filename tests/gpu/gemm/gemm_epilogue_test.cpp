@@ -215,6 +215,34 @@ TEST(TsGemmEpilogue, PartialChains) {
   }
 }
 
+// An activation with no pre-activation output or residual runs in the accumulator pass, on z in
+// fp32 (epilogue_ops.cuh, Chain::kActivationInPass): every activation that way, each with a bias
+// (along rows or columns, fp32 or bf16) or scales, in both designs, D either way.
+TEST(TsGemmEpilogue, EveryActivationInTheAccumulatorPass) {
+  constexpr ScalarType kBf16 = ScalarType::BF16, kF32 = ScalarType::F32;
+  Activation const activations[] = {
+      Activation::ReLU,      Activation::LeakyReLU, Activation::GELU, Activation::GELUTanh,
+      Activation::HardSwish, Activation::Sigmoid,   Activation::SiLU, Activation::Tanh,
+  };
+  int i = 0;
+  for (Activation a : activations) {
+    EpilogueSpec e{.activation = a};
+    if (i % 3 == 2) {
+      e.row_scale = e.col_scale = true;
+    } else {
+      e.bias = true;
+      e.bias_broadcast = i % 2 == 0 ? Broadcast::PerColumn : Broadcast::PerRow;
+      e.bias_type = i % 3 == 0 ? kF32 : kBf16;
+    }
+    ConsumerDesign const design = i % 2 == 0 ? kPing : kCoop;
+    SCOPED_TRACE(to_string(design));
+    for (MatrixLayout d : {kRow, kCol})
+      for (Shape const& s : kShapes)
+        expect_correct(problem(kBf16, kBf16, kRow, kCol, d, s, e), tensor_cores(design));
+    ++i;
+  }
+}
+
 // ---- SIMT
 // ----------------------------------------------------------------------------------------- The
 // SIMT GEMM runs the epilogue with run-time ops (no instance per epilogue): every activation with
