@@ -77,7 +77,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -94,11 +94,24 @@ if want precompile; then
   for design in cooperative_s4_b2 pingpong_s6_b1; do
     for types in bf16_e4m3 bf16_e5m2 e4m3_e4m3 fp16_e4m3; do configs+=("${types}_tn_${design}_1x1"); done
   done
-  configs+=(bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_colbiasfp32_preact_gelu_residual)
   run precompile 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
 fi
 epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
-want gemm-epilogue && run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
+# The fused configurations the epilogue tests run that the build does not prebuild, side by side.
+if want gemm-epilogue; then
+  configs=(bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_colbiasfp32_preact_gelu_residual)
+  # TsGemmEpilogue.EveryActivationInTheAccumulatorPass: each activation with a bias or the scales,
+  # D row-major and column-major (the kernel's view: the bias trades rows for columns).
+  ping=bf16_bf16_tn_pingpong_s6_b1_1x1 coop=bf16_bf16_tn_cooperative_s4_b2_1x1
+  for chain in colbiasfp32_relu rowbiasfp32_relu rowscale_colscale_gelu colbiasbf16_hardswish \
+    rowbiasbf16_hardswish colbiasfp32_silu rowbiasfp32_silu; do configs+=("${ping}_$chain"); done
+  for chain in rowbiasbf16_leakyrelu colbiasbf16_leakyrelu rowbiasfp32_gelutanh \
+    colbiasfp32_gelutanh rowscale_colscale_sigmoid rowbiasbf16_tanh colbiasbf16_tanh; do
+    configs+=("${coop}_$chain")
+  done
+  run precompile-epilogue 180 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
+  run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
+fi
 # Device alpha/beta (graph replays with new values), fp8 D with its scale and amax, and the plain
 # kernels' own tests after the epilogue changed (TsGemm's prebuilt bf16 "tn" ones: the rest of
 # TsGemm compiles dozens of configurations, more than a step's minutes).
@@ -219,6 +232,30 @@ python_out=$OUT/python  # pytest.log and the JUnit report come back with the res
 # process that dies prints its native stack (tools/abort_backtrace.c, PYTEST_UNDER_GDB).
 want python && run python "${PYTHON_LIMIT:-420}" env BUILD="$BUILD" OUT="$python_out" \
   PYTEST_WORKERS="${PYTEST_WORKERS:-$(nproc)}" PYTEST_UNDER_GDB=1 bash tools/python_gpu_check.sh
+# The seed's three notebooks as scripts (examples/python/), each run to its end, its output kept
+# ($OUT/examples/*.txt; committed beside the examples). Example 01 runs a configuration per
+# activation and epilogue (fp16, row-major A and B: "tt"), each a JIT compile of ~30 s the first
+# time: compiled side by side first.
+if want examples; then
+  configs=(fp16_fp16_tt_cooperative_s4_b2_1x1 fp16_fp16_tt_pingpong_s6_b1_1x1_colbiasfp32_gelu
+    fp16_fp16_tt_pingpong_s6_b1_1x1_rowscale_colscale_rowbiasfp32_preact_relu_residual
+    fp16_fp16_tt_pingpong_s6_b1_1x1_rowscale_colscale_colbiasfp32_preact_residual)
+  for act in relu leakyrelu gelu gelutanh hardswish sigmoid silu tanh; do
+    configs+=("fp16_fp16_tt_pingpong_s6_b1_1x1_$act"
+      "fp16_fp16_tt_pingpong_s6_b1_1x1_rowscale_colscale_colbiasfp32_preact_${act}_residual")
+  done
+  # The package alone, where the "python" step did not build it.
+  [[ -d build/python-site/warploom ]] || run python-package 240 env BUILD="$BUILD" \
+    OUT="$python_out" PYTEST_ARGS="$PWD/python/tests/test_examples.py -k notebooks_are_there" \
+    bash tools/python_gpu_check.sh
+  run examples-precompile 300 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
+  mkdir -p "$OUT/examples"
+  for script in examples/python/*.py; do
+    name=$(basename "$script" .py)
+    run "example-$name" "${EXAMPLE_LIMIT:-300}" sh -c "PYTHONPATH='$PWD/build/python-site' \
+      python3 '$script' > '$OUT/examples/$name.txt' 2>&1; rc=\$?; tail -5 '$OUT/examples/$name.txt'; exit \$rc"
+  done
+fi
 # warploom.nn.Linear against torch's Linear + activation, and the host cost of a call from Python
 # (the package tools/python_gpu_check.sh installed into build/python-site).
 want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site" \
