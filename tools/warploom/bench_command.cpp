@@ -136,14 +136,19 @@ struct ShapeRun {
 
 // Plans allocate nothing until prepare(), so a problem a provider does not run is reported here,
 // before the GPU is touched.
+// `points` (under autotune): keep the default point and those whose printed form contains it.
 ShapeRun plan_shape(h::Problem problem, std::vector<h::PlanProvider const*> const& providers,
-                    bool autotune) {
+                    bool autotune, std::string const& points_with) {
   ShapeRun sr{std::move(problem), {}, {}};
   for (h::PlanProvider const* p : providers) {
     try {
       std::unique_ptr<h::KernelPlan> plan = p->make(sr.problem);
       std::vector<h::Tuning> points = plan->tuning_space();
       if (!autotune) points.resize(1);
+      if (!points_with.empty())
+        std::erase_if(points, [&](h::Tuning const& t) {
+          return !t.empty() && h::to_string(t).find(points_with) == std::string::npos;
+        });
       for (std::size_t i = 0; i < points.size(); ++i) {
         std::string const name =
             autotune ? p->name + " [" + h::to_string(points[i]) + "]" : p->name;
@@ -293,6 +298,9 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
       ->check(one_of({"none", "nvtx", "ncu"}));
   b.add_flag("--autotune", o.autotune,
              "time every point of each provider's tuning space and report the best per shape");
+  b.add_option("--points", o.points,
+               "with --autotune: only the default point and those whose printed form contains "
+               "this text (e.g. variant=pp_s5b2)");
   b.add_option("--json", o.json_path, "write the results here (checked before anything runs)");
   b.add_option("--csv", o.csv_path,
                "write one row per shape and contender here (checked before anything runs)");
@@ -312,6 +320,8 @@ int run_bench(BenchOptions const& o) {
     shapes = h::parse_extents_list(o.shapes, static_cast<int>(family->extent_names.size()),
                                    "--shapes", std::int64_t{1} << 40);
     providers = chosen_providers(*family, o.providers);
+    if (!o.points.empty() && !o.autotune)
+      throw std::invalid_argument("--points selects among --autotune's points: add --autotune");
     if (o.prof == "ncu" && o.autotune)
       throw std::invalid_argument(
           "--prof ncu profiles each provider's default configuration: drop --autotune");
@@ -324,7 +334,7 @@ int run_bench(BenchOptions const& o) {
   std::size_t name_width = 20;
   std::vector<ShapeRun> runs;
   for (auto const& extents : shapes) {
-    runs.push_back(plan_shape({extents, parameters}, providers, o.autotune));
+    runs.push_back(plan_shape({extents, parameters}, providers, o.autotune, o.points));
     for (auto const& c : runs.back().contenders) name_width = std::max(name_width, c.name.size());
   }
   if (std::all_of(runs.begin(), runs.end(),
