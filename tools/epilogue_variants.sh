@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# An A/B of the fused epilogue's activation on the H200: the same bias + activation GEMM built
+# from variants of the epilogue's headers, each JIT-compiled into a kernel cache of its own as
+# the ping-pong "pp_s5b2" stage variant (a configuration the build does not prebuild), each timed
+# in its own process beside the prebuilt default (Auto) and the plain GEMM, which are the same
+# binaries in every process: compare the variants through their ratios to those.
+#
+#   in_pass        the activation in the accumulator pass, on z in fp32 (the tree as it is)
+#   chunk_pass     the activation in the rolled pass over the staged subtile, one 16-byte chunk
+#                  per iteration (before b2f12cb)
+#   chunk_pass_u2  the same, two chunks per iteration
+#
+# Needs a fused build (tools/gpu_prebuilt_check.sh with BUILD_HERE=1). The headers are edited in
+# place and restored at the end.
+#   OUT=<dir> bash tools/epilogue_variants.sh    # $OUT/variant_<name>_<epilogue>.json and .log
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build/fused}
+OUT=${OUT:-$PWD/build/gpu-out}
+SHAPES=${SHAPES:-8192x8192x1024,4096x4096x4096}
+EPILOGUES=${EPILOGUES:-bias_gelu bias_silu}
+VARIANTS=${VARIANTS:-in_pass chunk_pass chunk_pass_u2}
+mkdir -p "$OUT"
+ops=kernels/gemm/sm90/epilogue_ops.cuh
+body=kernels/gemm/sm90/epilogue.cuh
+cp "$ops" "$OUT/.ops.orig" && cp "$body" "$OUT/.body.orig"
+restore() { cp "$OUT/.ops.orig" "$ops" && cp "$OUT/.body.orig" "$body" && rm -f "$OUT"/.*.orig; }
+trap restore EXIT
+
+for variant in $VARIANTS; do
+  restore && cp "$ops" "$OUT/.ops.orig" && cp "$body" "$OUT/.body.orig"
+  case $variant in
+    in_pass) ;;
+    chunk_pass | chunk_pass_u2)
+      sed -i 's/static constexpr bool kActivationInPass = .*;/static constexpr bool kActivationInPass = false;/' "$ops"
+      grep -q "kActivationInPass = false;" "$ops" || { echo "variant $variant: edit failed"; exit 1; }
+      if [[ $variant == chunk_pass_u2 ]]; then
+        # finish()'s loop: the one rolled loop between "void finish" and the end of that function.
+        sed -i '/WL_DEVICE void finish(/,/^  }$/ s/#pragma unroll 1/#pragma unroll 2/' "$body"
+      fi
+      ;;
+    *) echo "unknown variant $variant"; exit 2 ;;
+  esac
+  export WARPLOOM_CACHE_DIR=$PWD/$BUILD-jit-cache-$variant
+  configs=()
+  for epilogue in $EPILOGUES; do
+    act=${epilogue#bias_}
+    configs+=("bf16_bf16_tn_pingpong_s5_b2_1x1_colbiasbf16_$act")
+  done
+  "$BUILD/bin/warploom" precompile -j "$(nproc)" "${configs[@]}" >"$OUT/variant_${variant}_precompile.log" 2>&1
+  for epilogue in $EPILOGUES; do
+    "$BUILD/bin/warploom" bench gemm --shapes "$SHAPES" --epilogue "$epilogue" \
+      --providers warploom,warploom_plain --autotune --points variant=pp_s5b2 --reps 20 \
+      --json "$OUT/variant_${variant}_$epilogue.json" >"$OUT/variant_${variant}_$epilogue.log" 2>&1
+    grep -E "^[0-9]+x" "$OUT/variant_${variant}_$epilogue.log" | sed "s/^/$variant $epilogue /"
+  done
+done
