@@ -100,7 +100,7 @@ epilogue_tests='TsGemmEpilogue.*:SimtGemmEpilogue.*:Activation.*'
 # The fused configurations the epilogue tests run that the build does not prebuild, side by side.
 if want gemm-epilogue; then
   configs=(bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_colbiasfp32_preact_gelu_residual)
-  # TsGemmEpilogue.EveryActivationInTheAccumulatorPass: each activation with a bias or the scales,
+  # TsGemmEpilogue.EveryActivationWithABiasOrScalesAlone: each activation with a bias or scales,
   # D row-major and column-major (the kernel's view: the bias trades rows for columns).
   ping=bf16_bf16_tn_pingpong_s6_b1_1x1 coop=bf16_bf16_tn_cooperative_s4_b2_1x1
   for chain in colbiasfp32_relu rowbiasfp32_relu rowscale_colscale_gelu colbiasbf16_hardswish \

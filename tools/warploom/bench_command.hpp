@@ -22,7 +22,7 @@ struct BenchOptions {
   bool check = true;
   std::string prof = "none";  // none | nvtx | ncu
   bool autotune = false;      // every provider's whole tuning space, one contender per point
-  std::string points;          // under autotune: only the points whose printed form has this
+  std::string points;         // under autotune: only the points whose printed form has this
   std::string json_path, csv_path;
   std::string svg_prefix;    // PREFIX_roofline.svg, PREFIX_providers.svg
   std::string command_line;  // recorded in the JSON

@@ -304,10 +304,6 @@ struct Epilogue {
             x0 += cols.at[g - kE * kGroups].bias.x;
             x1 += cols.at[g - kE * kGroups].bias.y;
           }
-          if constexpr (Ops::kActivationInPass) {
-            x0 = Ops::activated(p->epilogue, x0);
-            x1 = Ops::activated(p->epilogue, x1);
-          }
           if constexpr (kFp8Out) {
             amax = fmaxf(amax, fmaxf(fabsf(x0), fabsf(x1)));
             x0 *= s.scale_d;

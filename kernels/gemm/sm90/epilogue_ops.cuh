@@ -22,19 +22,18 @@
 //           Bias<PerColumn>.
 //   Chunk   after z is staged in shared memory, a rolled pass over the subtile in 16-byte chunks:
 //           pre_activation stored from the chunk, the activation applied, the residual added.
-//           PreActivation, Act<kind>, Residual.
-// An activation without a pre-activation output or a residual (a Linear layer's bias + GELU) is
-// not a Chunk pass but part of the unrolled loop (Chain::kActivationInPass), on z in fp32: the
-// pass cost more than its math (ncu, 8192x8192x1024 bias + GELU, ping-pong: the epilogue
-// warpgroup, one warp per scheduler, issued 42 % of its cycles, one 16-byte chunk's 8 values in
-// flight, each pass also a barrier and a shared-memory round trip), and the activation's code, a
-// dozen branch-free instructions per value since activation.cuh's fast forms, no longer risks the
-// instruction-fetch stall epilogue.cuh describes as erff/tanhf/expf's slow paths did.
-// With a pre-activation output or a residual, the Chunk phase reads z as staged, in D's type: the
-// activation sees exactly the value stored as pre_activation (what the backward pass
-// differentiates at), as an unfused Linear layer followed by the activation in D's type would. For
-// 16-bit D that is one more rounding before the activation (at most |activation'| <= 1.5 half-ulps
-// of z; the GPU tests allow for it).
+//           PreActivation, Act<kind>, Residual. The activation is not in the unrolled loop, even
+//           alone (a Linear layer's bias + GELU), where it would save the pass: copied for each of
+//           a tile's 128 values per thread it doubled the ping-pong kernel's code (bias + GELU
+//           12.1 K SASS instructions against 5.8 K plain; SiLU 9.5 K) and stalled instruction
+//           fetch (28.5 % of GELU's warp samples "no instruction", 6 % SiLU's): bias + GELU at
+//           8192x8192x1024 took 0.377 ms against this pass's 0.288, SiLU 0.283 against 0.272
+//           (H200, 2026-12-02, tools/epilogue_variants.sh; knowledge base:
+//           anti-patterns/unrolled-epilogue-code-bloat.md).
+// The Chunk phase reads z as staged, in D's type: the activation sees exactly the value stored as
+// pre_activation (what the backward pass differentiates at), as an unfused Linear layer followed
+// by the activation in D's type would. For 16-bit D that is one more rounding before the
+// activation (at most |activation'| <= 1.5 half-ulps of z; the GPU tests allow for it).
 #pragma once
 
 #include <cstdint>
@@ -228,13 +227,10 @@ struct Act {
   static WL_DEVICE bool column_major(Params const&) {
     return false;
   }
-  static WL_DEVICE float value(Params const& p, float z) {
-    return activate<kA>(z, p.slope);
-  }
   template <class T, int kN>
   static WL_DEVICE void chunk(Params const& p, Chunk<kN>& c) {
 #pragma unroll
-    for (int j = 0; j < kN; ++j) c.v[j] = value(p, c.v[j]);
+    for (int j = 0; j < kN; ++j) c.v[j] = activate<kA>(c.v[j], p.slope);
   }
 #endif
 };
@@ -275,11 +271,6 @@ template <class Op>
 inline constexpr bool kIsBias = false;
 template <Broadcast kAlong, class T>
 inline constexpr bool kIsBias<Bias<kAlong, T>> = true;
-
-template <class Op>
-inline constexpr bool kIsActivation = false;
-template <Activation kA>
-inline constexpr bool kIsActivation<Act<kA>> = true;
 
 template <class Op>
 inline constexpr int kChunkOrder = std::is_same_v<Op, PreActivation> ? 0
@@ -323,13 +314,7 @@ struct Chain {
   static constexpr bool kColumnScale = (std::is_same_v<Ops, ColScale> || ...);
   static constexpr bool kColumnBias = ((Ops::kPhase == Phase::Column && kIsBias<Ops>) || ...);
   static constexpr bool kColumnTerms = kColumnScale || kColumnBias;
-  static constexpr int kChunkOps = (static_cast<int>(Ops::kPhase == Phase::Chunk) + ... + 0);
-  // An activation that is the only Chunk op (no pre-activation output, no residual) runs in the
-  // accumulator pass, on z in fp32: no second pass over the staged subtile, no barrier before it,
-  // and the whole subtile's values in flight at once where the pass had one 16-byte chunk's.
-  static constexpr bool kActivationInPass = kChunkOps == 1 && (kIsActivation<Ops> || ...);
-  // Whether the subtile takes the second, rolled pass (epilogue.cuh's finish).
-  static constexpr bool kChunks = kChunkOps > 0 && !kActivationInPass;
+  static constexpr bool kChunks = ((Ops::kPhase == Phase::Chunk) || ...);
 
   // Host: every op's Params from resolved, row-major-D arguments (gemm.cpp).
   static Params params([[maybe_unused]] GemmArguments const& r) {
@@ -359,15 +344,6 @@ struct Chain {
           if constexpr (Ops::kPhase == Phase::Column) Ops::column(of<Ops>(p), col, n, t);
         }(),
         ...);
-  }
-  // z activated, for a chain whose activation runs in the accumulator pass.
-  static WL_DEVICE float activated([[maybe_unused]] Params const& p, float z) {
-    (
-        [&] {
-          if constexpr (kIsActivation<Ops>) z = Ops::value(of<Ops>(p), z);
-        }(),
-        ...);
-    return z;
   }
   template <class T, int kN>
   static WL_DEVICE void chunk([[maybe_unused]] Params const& p, [[maybe_unused]] Chunk<kN>& c) {

@@ -215,10 +215,10 @@ TEST(TsGemmEpilogue, PartialChains) {
   }
 }
 
-// An activation with no pre-activation output or residual runs in the accumulator pass, on z in
-// fp32 (epilogue_ops.cuh, Chain::kActivationInPass): every activation that way, each with a bias
-// (along rows or columns, fp32 or bf16) or scales, in both designs, D either way.
-TEST(TsGemmEpilogue, EveryActivationInTheAccumulatorPass) {
+// Every activation without a pre-activation output or residual (the chains a Linear layer and
+// its activation make), each with a bias (along rows or columns, fp32 or bf16) or the scales, in
+// both designs, D either way.
+TEST(TsGemmEpilogue, EveryActivationWithABiasOrScalesAlone) {
   constexpr ScalarType kBf16 = ScalarType::BF16, kF32 = ScalarType::F32;
   Activation const activations[] = {
       Activation::ReLU,      Activation::LeakyReLU, Activation::GELU, Activation::GELUTanh,
