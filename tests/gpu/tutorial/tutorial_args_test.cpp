@@ -11,6 +11,7 @@
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/persistent_copy.hpp"
+#include "tutorial/segment_copy.hpp"
 #include "tutorial/tma_copy.hpp"
 
 namespace tut = warploom::tutorial;
@@ -71,6 +72,36 @@ TEST(PersistentCopyArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
   EXPECT_EQ(invalid_argument_message(
                 [&] { tut::persistent_copy(src, dst, 12, nullptr, TileQueueKind::Static); }),
             "persistent_copy: `n` = 12 must be a multiple of 8 (the copy moves 16-byte items)");
+}
+
+TEST(SegmentCopyArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  auto const* packed = reinterpret_cast<std::int16_t const*>(std::uintptr_t{1} << 20);
+  auto const* lengths = reinterpret_cast<int const*>(std::uintptr_t{2} << 20);
+  auto* padded = reinterpret_cast<std::int16_t*>(std::uintptr_t{3} << 20);
+  auto* offsets = reinterpret_cast<int*>(std::uintptr_t{4} << 20);
+  auto const check = [&](std::int16_t const* p, int const* l, int segments, int row,
+                         std::int16_t* out, int* o) {
+    return invalid_argument_message(
+        [&] { tut::check_segment_copy_args(p, l, segments, row, out, o); });
+  };
+  EXPECT_EQ(check(packed, lengths, -1, 8, padded, offsets),
+            "segment_copy: `num_segments` = -1 must be >= 0");
+  EXPECT_EQ(check(packed, lengths, 4, -8, padded, offsets),
+            "segment_copy: `row_elems` = -8 must be >= 0");
+  EXPECT_EQ(check(nullptr, lengths, 4, 8, padded, offsets),
+            "segment_copy: `packed` must not be null");
+  EXPECT_EQ(check(packed, nullptr, 4, 8, padded, offsets),
+            "segment_copy: `lengths` must not be null");
+  EXPECT_EQ(check(packed, lengths, 4, 8, nullptr, offsets),
+            "segment_copy: `padded` must not be null");
+  EXPECT_EQ(check(packed, lengths, 4, 8, padded, nullptr),
+            "segment_copy: `offsets` must not be null (num_segments ints of device memory for "
+            "the start offsets)");
+  EXPECT_EQ(check(packed, lengths, 4, 8, padded, offsets), "(no exception of that type)");
+  EXPECT_EQ(check(nullptr, nullptr, 0, 8, nullptr, nullptr), "(no exception of that type)");
+  EXPECT_EQ(invalid_argument_message(
+                [&] { tut::segment_copy(packed, lengths, 4, 8, padded, offsets, -2); }),
+            "segment_copy: `blocks` must be >= 0");
 }
 
 TEST(TmaCopyArgs, RowsMustBePositive) {
