@@ -18,8 +18,10 @@ namespace warploom::ts {
 
 namespace {
 
+// A loop bound: its value, a work's result (%node: a domain read from the data) or "dyn".
 std::string bound_text(Bound b) {
-  return b.is_static ? std::to_string(b.value) : "dyn";
+  if (b.is_static) return std::to_string(b.value);
+  return b.source >= 0 ? fmt::format("%{}", b.source) : "dyn";
 }
 
 std::string role_text(Role r) {
@@ -111,8 +113,10 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
         bool returns = false;
         for (auto const& e : s.edges)
           if (e.from == id) returns = true;
-        for (auto const& other : s.nodes)
-          if (other.tile == id) returns = true;  // a tile if_valid tests
+        for (auto const& other : s.nodes)  // a tile if_valid tests, a loop bound
+          if (other.tile == id || other.start.source == id || other.end.source == id ||
+              other.step.source == id)
+            returns = true;
         std::string lhs = returns ? value_of(id) + " = " : "";
         text = fmt::format("{}{}.{}({}){}", lhs, res, n.label, args, result);
         out += fmt::format("{}{:<{}} {}\n", indent, text, 44 - static_cast<int>(indent.size()),
