@@ -77,7 +77,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -133,6 +133,18 @@ if want tutorial-pdl; then
     run "bench-pdl-chain-$mode" 120 "$B/warploom" bench copy --shapes 65536,1048576,67108864 \
       --providers ts_chain,ts_chain_pdl,ts_grid_stride "${graph[@]}" --reps 30 \
       --json "$OUT/pdl_chain_$mode.json"
+  done
+fi
+# Tutorial 03: the persistent copy over both work queues (a dynamic queue's scheduler warp and
+# ring, over-launch, skipped tiles, a replayed graph) and the dynamic domain's segment copy; then
+# the small cases under each sanitizer (every queue, CTA count and skip pattern, one size).
+if want tutorial-persistent; then
+  run tutorial-persistent 180 "$T/tutorial_copy_test" \
+    --gtest_filter='*PersistentCopy*:*SegmentCopy*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-tutorial-persistent" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" \
+      --gtest_filter='*PersistentCopy*_n16376_*:*PersistentCopyGraph*:*SegmentCopy*segments37_*'
   done
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.

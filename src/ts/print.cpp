@@ -18,8 +18,10 @@ namespace warploom::ts {
 
 namespace {
 
+// A loop bound: its value, a work's result (%node: a domain read from the data) or "dyn".
 std::string bound_text(Bound b) {
-  return b.is_static ? std::to_string(b.value) : "dyn";
+  if (b.is_static) return std::to_string(b.value);
+  return b.source >= 0 ? fmt::format("%{}", b.source) : "dyn";
 }
 
 std::string role_text(Role r) {
@@ -64,6 +66,13 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
       break;
     }
     case NodeKind::Loop: {
+      if (is_tile_loop(n)) {
+        std::string skip =
+            n.skip_if >= 0 ? fmt::format(" skip_if {}", verify::resource_name(m, n.skip_if)) : "";
+        out += fmt::format("{}for each tile of {}{}\n", indent, verify::resource_name(m, n.queue),
+                           skip);
+        break;
+      }
       std::string unroll = n.unroll > 0 ? fmt::format(" unroll {}", n.unroll) : "";
       out += fmt::format("{}for [{}, {}) step {}{}\n", indent, bound_text(n.start),
                          bound_text(n.end), bound_text(n.step), unroll);
@@ -79,7 +88,14 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
       out += fmt::format("{}every iteration of %{} but the first:\n", indent, n.loop);
       break;
     case NodeKind::NotLastIter:
+      if (n.tile >= 0) {
+        out += fmt::format("{}if {} is a valid tile:\n", indent, value_of(n.tile));
+        break;
+      }
       out += fmt::format("{}every iteration of %{} but the last:\n", indent, n.loop);
+      break;
+    case NodeKind::Skippable:
+      out += fmt::format("{}unless the tile is skipped:\n", indent);
       break;
     case NodeKind::Op: {
       std::string res(verify::resource_name(m, n.resource));
@@ -97,6 +113,10 @@ void print_node(ManagerModel const& m, Schedule const& s, int id, int depth, std
         bool returns = false;
         for (auto const& e : s.edges)
           if (e.from == id) returns = true;
+        for (auto const& other : s.nodes)  // a tile if_valid tests, a loop bound
+          if (other.tile == id || other.start.source == id || other.end.source == id ||
+              other.step.source == id)
+            returns = true;
         std::string lhs = returns ? value_of(id) + " = " : "";
         text = fmt::format("{}{}.{}({}){}", lhs, res, n.label, args, result);
         out += fmt::format("{}{:<{}} {}\n", indent, text, 44 - static_cast<int>(indent.size()),

@@ -35,7 +35,8 @@ namespace {
 
 // Compile-time rules: a C++ schedule that breaks one does not compile (tests/compile_fail), so
 // they have no corpus entry; the table lists them for completeness.
-constexpr std::string_view kCompileTimeRules[] = {"R-A2", "R-A5", "R-A6", "R-A12", "R-B1", "R-B2"};
+constexpr std::string_view kCompileTimeRules[] = {"R-A2", "R-A5", "R-A6", "R-A12",
+                                                  "R-B1", "R-B2", "R-B5"};
 
 Corpus const& corpus() {
   static Corpus const c = [] {
@@ -45,6 +46,7 @@ Corpus const& corpus() {
     add_loops(out);
     add_hangs(out);
     add_rules(out);
+    add_work_queues(out);
     return out;
   }();
   return c;
@@ -117,7 +119,7 @@ TEST(ScheduleCorpusShape, EntriesAreWellFormed) {
     SCOPED_TRACE(std::string(e.name));
     EXPECT_TRUE(names.insert(e.name).second) << "duplicate entry name";
     EXPECT_TRUE(e.theme == kPipelines || e.theme == kLoops || e.theme == kHangs ||
-                e.theme == kRules || e.theme == kBundled);
+                e.theme == kRules || e.theme == kWorkQueues || e.theme == kBundled);
     EXPECT_FALSE(e.description.empty());
     EXPECT_TRUE(static_cast<bool>(e.model));
     EXPECT_TRUE(std::is_sorted(e.expected.begin(), e.expected.end()));
@@ -259,7 +261,8 @@ std::string table() {
         "the time to capture and verify, *result* `pass` when the two agree and `known miss` "
         "when the entry records a verifier gap (see its note).\n\n";
 
-  std::vector<std::string_view> themes = {kBundled, kPipelines, kLoops, kHangs, kRules};
+  std::vector<std::string_view> themes = {kBundled, kPipelines, kLoops,
+                                          kHangs,   kRules,     kWorkQueues};
   md << "## Entries\n\n";
   md << "| theme | entry | description | expected | detected | states | scenarios | ms | result "
         "|\n|---|---|---|---|---|---:|---:|---:|---|\n";
@@ -297,8 +300,9 @@ std::string table() {
         "it; `tests/compile_fail` checks each error): ";
   for (std::size_t i = 0; i < std::size(kCompileTimeRules); ++i)
     md << (i ? ", " : "") << kCompileTimeRules[i];
-  md << ". R-B3, R-B6, R-D5 and R-D20 are compile errors in C++ too; their violating entries are "
-        "hand-built models, as a tool that builds models without C++ would produce them.\n";
+  md << ". R-B3, R-B6, R-D5, R-D20 and R-A11 are compile errors in C++ too (R-A13 in part); "
+        "their violating entries are hand-built models, as a tool that builds models without C++ "
+        "would produce them.\n";
 
   md << "\n## Rules × entries\n\n`✗` the entry must violate the rule; `✓` it is the rule's "
         "passing control; `miss` the verifier's verdict on that rule differs (a known miss). "

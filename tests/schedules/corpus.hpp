@@ -9,7 +9,8 @@
 // why; the test then reports "known miss" instead of failing, and fails once the verifier gets it
 // right (so the flag is cleared).
 //
-// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, and bundled_kernels.cpp
+// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, work_queues.cpp, and
+// bundled_kernels.cpp
 // (the build's schedule units, declared by the kernels themselves). The shared resources and tasks
 // below keep the entries short; an entry that needs another shape declares its own tasks next to
 // it.
@@ -37,6 +38,7 @@ inline constexpr std::string_view kPipelines = "pipelines";
 inline constexpr std::string_view kLoops = "loops";
 inline constexpr std::string_view kHangs = "hangs";
 inline constexpr std::string_view kRules = "rules";
+inline constexpr std::string_view kWorkQueues = "work queues";
 inline constexpr std::string_view kBundled = "bundled kernel";
 
 struct Entry {
@@ -65,6 +67,7 @@ void add_pipelines(Corpus& c);
 void add_loops(Corpus& c);
 void add_hangs(Corpus& c);
 void add_rules(Corpus& c);
+void add_work_queues(Corpus& c);
 void add_bundled_kernels(Corpus& c);
 
 // ---- Shared resources -------------------------------------------------------------------------
@@ -169,6 +172,26 @@ constexpr ts::PipelineConfig async(int stages, ts::CooperativeGroup producer = t
 
 using Smem = Ring<"smem", tma(2)>;     // the default TMA ring
 using Queue = Ring<"ring", async(2)>;  // the default thread-written ring
+
+// ---- Work queues (ts/work_queue.hpp) ------------------------------------------------------------
+
+// A persistent task's handshake with its queue, once per fetch: the next tile (on a static queue
+// the ops around it are no-ops).
+constexpr auto take_tile(auto& queue) {
+  using Q = typename std::remove_cvref_t<decltype(queue)>::resource;
+  queue.wait();
+  auto tile = ts::work<&Q::next_tile>(queue);
+  queue.release();
+  return tile;
+}
+
+// A dynamic queue's scheduler fill: one fetch from the global counter into the next entry.
+constexpr void fetch_tile(auto& queue) {
+  using Q = typename std::remove_cvref_t<decltype(queue)>::resource;
+  queue.acquire();
+  ts::work<&Q::fetch_tile>(queue);
+  queue.commit();
+}
 
 // ---- Shared tasks -----------------------------------------------------------------------------
 

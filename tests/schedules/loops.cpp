@@ -298,13 +298,11 @@ struct UnrolledStore : Store<Smem> {
   }
 };
 
-// ---- Persistent kernels: a tile loop (work queue) around a k-loop
-// ---------------------------------
+// ---- Persistent kernels: a tile loop (work queue) around a k-loop ------------------------------
 
-struct TileQueue {
-  static constexpr ts::ResourceSpec spec{.name = "tile_queue", .kind = ts::ResourceKind::WorkQueue};
-  int tiles = 0;
-  int next_tile(ts::Consume const& s) const { return s.loop_offset; }
+// A static work queue (ts/work_queue.hpp) whose tile index the tasks also store.
+struct TileQueue : ts::StaticTileQueue {
+  int index(ts::ConsumeAux const&, ts::WorkTile tile) const { return tile.m; }
 };
 
 // For each tile: take it from the queue, load its k-blocks.
@@ -313,13 +311,15 @@ struct PersistentLoad {
   using src = ts::list<TileQueue, Coords>;
   using dst = ts::list<Smem>;
   static constexpr void schedule(auto& ctx, auto& queue, auto& in, auto& smem) {
-    ctx.domain_loop(queue->tiles, [&](auto&) {
-      ts::work<&TileQueue::next_tile>(queue);
-      ctx.domain_loop(in->k, [&](auto&) {  // the tile's k-blocks
-        auto k = ts::work<&Coords::coord>(in);
-        smem.acquire();
-        ts::work<&Smem::put>(smem, k);
-        smem.commit();
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        ctx.domain_loop(in->k, [&](auto&) {  // the tile's k-blocks
+          auto k = ts::work<&Coords::coord>(in);
+          smem.acquire();
+          ts::work<&Smem::put>(smem, k);
+          smem.commit();
+        });
       });
     });
   }
@@ -330,16 +330,18 @@ struct PersistentMma {
   using src = ts::list<TileQueue, Smem>;
   using dst = ts::list<Output>;
   static constexpr void schedule(auto& ctx, auto& queue, auto& smem, auto& out) {
-    ctx.domain_loop(queue->tiles, [&](auto&) {
-      auto tile = ts::work<&TileQueue::next_tile>(queue);
-      auto acc = ctx.local(0);
-      ctx.domain_loop(out->k, [&](auto&) {  // the tile's k-blocks
-        smem.wait();
-        acc = ts::work<&Smem::take>(smem);
-        smem.release();
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        auto acc = ctx.local(0);
+        ctx.domain_loop(out->k, [&](auto&) {  // the tile's k-blocks
+          smem.wait();
+          acc = ts::work<&Smem::take>(smem);
+          smem.release();
+        });
+        ts::work<&Output::store>(out, acc);
+        ts::work<&Output::store>(out, ts::work<&TileQueue::index>(queue, tile));
       });
-      ts::work<&Output::store>(out, acc);
-      ts::work<&Output::store>(out, tile);
     });
   }
 };
@@ -355,18 +357,20 @@ struct PersistentMmaToStaging {
   using src = ts::list<TileQueue, Smem>;
   using dst = ts::list<Staging>;
   static constexpr void schedule(auto& ctx, auto& queue, auto& smem, auto& staging) {
-    ctx.domain_loop(queue->tiles, [&](auto&) {
-      auto tile = ts::work<&TileQueue::next_tile>(queue);
-      auto acc = ctx.local(0);
-      ctx.domain_loop(smem->k, [&](auto&) {  // the tile's k-blocks
-        smem.wait();
-        acc = ts::work<&Smem::take>(smem);
-        smem.release();
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        auto acc = ctx.local(0);
+        ctx.domain_loop(smem->k, [&](auto&) {  // the tile's k-blocks
+          smem.wait();
+          acc = ts::work<&Smem::take>(smem);
+          smem.release();
+        });
+        staging.acquire();
+        ts::work<&Staging::put>(staging, acc);
+        ts::work<&Staging::put>(staging, ts::work<&TileQueue::index>(queue, tile));
+        staging.commit();
       });
-      staging.acquire();
-      ts::work<&Staging::put>(staging, acc);
-      ts::work<&Staging::put>(staging, tile);
-      staging.commit();
     });
   }
 };
@@ -375,12 +379,14 @@ struct PersistentEpilogue {
   using src = ts::list<TileQueue, Staging>;
   using dst = ts::list<Output>;
   static constexpr void schedule(auto& ctx, auto& queue, auto& staging, auto& out) {
-    ctx.domain_loop(queue->tiles, [&](auto&) {
-      ts::work<&TileQueue::next_tile>(queue);
-      staging.wait();
-      auto v = ts::work<&Staging::take>(staging);
-      staging.release();
-      ts::work<&Output::store>(out, v);
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        staging.wait();
+        auto v = ts::work<&Staging::take>(staging);
+        staging.release();
+        ts::work<&Output::store>(out, v);
+      });
     });
   }
 };
@@ -398,16 +404,18 @@ struct GemmLoad {
   using src = ts::list<TileQueue, Coords>;
   using dst = ts::list<OperandA4, OperandB4>;
   static constexpr void schedule(auto& ctx, auto& queue, auto& in, auto& a, auto& b) {
-    ctx.domain_loop(queue->tiles, [&](auto&) {
-      ts::work<&TileQueue::next_tile>(queue);
-      ctx.domain_loop(in->k, [&](auto&) {
-        auto k = ts::work<&Coords::coord>(in);
-        a.acquire();
-        ts::work<&OperandA4::put>(a, k);
-        a.commit();
-        b.acquire();
-        ts::work<&OperandB4::put>(b, k);
-        b.commit();
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        ctx.domain_loop(in->k, [&](auto&) {
+          auto k = ts::work<&Coords::coord>(in);
+          a.acquire();
+          ts::work<&OperandA4::put>(a, k);
+          a.commit();
+          b.acquire();
+          ts::work<&OperandB4::put>(b, k);
+          b.commit();
+        });
       });
     });
   }
@@ -417,21 +425,23 @@ struct GemmMma {
   using src = ts::list<TileQueue, OperandA4, OperandB4>;
   using dst = ts::list<Staging>;
   static constexpr void schedule(auto& ctx, auto& queue, auto& a, auto& b, auto& staging) {
-    ctx.domain_loop(queue->tiles, [&](auto&) {
-      auto tile = ts::work<&TileQueue::next_tile>(queue);
-      auto acc = ctx.local(0);
-      ctx.domain_loop(a->k, [&](auto&) {  // the tile's k-blocks
-        a.wait();
-        b.wait();
-        acc = ts::work<&OperandA4::take>(a);
-        acc = ts::work<&OperandB4::take>(b);
-        a.release();
-        b.release();
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        auto acc = ctx.local(0);
+        ctx.domain_loop(a->k, [&](auto&) {  // the tile's k-blocks
+          a.wait();
+          b.wait();
+          acc = ts::work<&OperandA4::take>(a);
+          acc = ts::work<&OperandB4::take>(b);
+          a.release();
+          b.release();
+        });
+        staging.acquire();
+        ts::work<&Staging::put>(staging, acc);
+        ts::work<&Staging::put>(staging, ts::work<&TileQueue::index>(queue, tile));
+        staging.commit();
       });
-      staging.acquire();
-      ts::work<&Staging::put>(staging, acc);
-      ts::work<&Staging::put>(staging, tile);
-      staging.commit();
     });
   }
 };

@@ -20,6 +20,9 @@ namespace warploom::ts {
 namespace violation {
 // Never called at run time; only named in compile errors. Defined so that a stray run-time call
 // links.
+inline void R_A10_one_work_tile_loop_at_the_top_over_a_work_queue_in_src() {}
+inline void R_A11_the_skip_predicate_belongs_to_the_loops_queue() {}
+inline void R_A13_skippable_needs_a_skip_predicate_no_nesting_no_queue_ops() {}
 inline void R_B3_domain_loop_step_must_not_be_zero() {}
 inline void R_B4_a_task_takes_tiles_from_at_most_one_work_queue() {}
 inline void R_B6_iteration_blocks_belong_inside_their_loop() {}
@@ -34,6 +37,7 @@ inline void R_D8_task_resource_missing_from_the_dependency_graph() {}
 inline void R_D9_declared_resource_unused_by_the_schedule() {}
 inline void R_D10_work_outside_its_acquire_commit_or_wait_release_bracket() {}
 inline void R_D11_try_op_not_followed_by_its_blocking_op() {}
+inline void R_D12_queue_op_misplaced_or_tasks_not_all_persistent() {}
 inline void R_D15_pipeline_group_size_does_not_match_the_arriving_tasks() {}
 inline void R_D20_work_call_names_no_declared_work() {}
 inline void R_D21_shared_memory_layout_exceeds_capacity() {}
@@ -55,6 +59,15 @@ inline void R_M7_model_check_undecided_within_its_state_budget() {}
 
 constexpr void fail_at_compile_time(Rule r) {
   switch (r) {
+    case Rule::A10_TileLoop:
+      violation::R_A10_one_work_tile_loop_at_the_top_over_a_work_queue_in_src();
+      break;
+    case Rule::A11_SkipOwner:
+      violation::R_A11_the_skip_predicate_belongs_to_the_loops_queue();
+      break;
+    case Rule::A13_Skippable:
+      violation::R_A13_skippable_needs_a_skip_predicate_no_nesting_no_queue_ops();
+      break;
     case Rule::B3_LoopStep:
       violation::R_B3_domain_loop_step_must_not_be_zero();
       break;
@@ -96,6 +109,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::D11_TryBeforeBlocking:
       violation::R_D11_try_op_not_followed_by_its_blocking_op();
+      break;
+    case Rule::D12_QueuePlacement:
+      violation::R_D12_queue_op_misplaced_or_tasks_not_all_persistent();
       break;
     case Rule::D15_ArrivalCounts:
       violation::R_D15_pipeline_group_size_does_not_match_the_arriving_tasks();

@@ -19,6 +19,7 @@
 #include "warploom/ts/schedule_ir.hpp"
 #include "warploom/ts/size_probe.hpp"
 #include "warploom/ts/work.hpp"
+#include "warploom/ts/work_tile_loop.hpp"
 
 namespace warploom::ts {
 
@@ -93,6 +94,10 @@ class Recorder {
 
   template <class... Args>
   constexpr void domain_loop(Args... args);
+
+  // A persistent task's loop over its work queue's tiles (work_tile_loop.hpp).
+  template <class Queue, class... Args>
+  constexpr void work_tile_loop(Queue& queue, Args... args);
 
   // Declares a task-local variable initialised with `init` (the seed's TaskLocalVariable default).
   template <class T>
@@ -247,6 +252,62 @@ class RecordLoop {
   int node_;
 };
 
+// The tile-loop object a work_tile_loop body receives during capture. kSkips: the loop has a
+// skip_if predicate.
+template <bool kSkips>
+class RecordTileLoop {
+ public:
+  constexpr RecordTileLoop(Recorder& rec, int node) : rec_(&rec), node_(node) {}
+
+  // Runs `body` for a valid tile; the invalid one (the queue is empty) ends the loop after this
+  // iteration. Captured as the loop's not-last-iteration block, testing `tile`'s value.
+  template <class Tile, class Body>
+  constexpr void if_valid(Tile const& tile, Body&& body) {
+    static_assert(detail::TileToken<Tile>,
+                  "R-D12: if_valid tests the ts::WorkTile a work of the queue returned "
+                  "(ts::work<&Queue::next_tile>(queue))");
+    Node n{};
+    n.kind = NodeKind::NotLastIter;
+    n.loop = node_;
+    n.tile = tile.node;
+    rec_->block(n, body);
+  }
+
+  // Work that a tile the skip predicate keeps out omits.
+  template <class Body>
+  constexpr void skippable(Body&& body) {
+    static_assert(kSkips,
+                  "R-A13: skippable() needs a tile loop with a skip predicate: "
+                  "ctx.work_tile_loop(queue, ts::skip_if<&Queue::member>, body)");
+    Node n{};
+    n.kind = NodeKind::Skippable;
+    n.loop = node_;
+    rec_->block(n, body);
+  }
+
+ private:
+  Recorder* rec_;
+  int node_;
+};
+
+template <class Queue, class... Args>
+constexpr void Recorder::work_tile_loop(Queue& queue, Args... args) {
+  using L = detail::TileLoopArgs<typename Queue::resource, Args...>;
+  static_assert(detail::check_tile_loop_queue<Queue>());
+  static_assert(detail::check_skip_if<typename Queue::resource, typename L::skip>());
+  Node n{};
+  n.kind = NodeKind::Loop;
+  n.start = {true, 0};
+  n.end = tile_loop_bound(queue.index());
+  n.step = {true, 1};
+  n.queue = queue.index();
+  n.skip_if = L::has_skip ? queue.index() : -1;
+  auto&& body = detail::loop_body(args...);
+  block(n, body, [this](int id) {
+    return std::tuple<RecordTileLoop<L::has_skip>>{RecordTileLoop<L::has_skip>(*this, id)};
+  });
+}
+
 template <class... Args>
 constexpr void Recorder::domain_loop(Args... args) {
   using L = detail::LoopArgs<Args...>;
@@ -273,6 +334,8 @@ class RecordHandle : public PipelineOps<RecordHandle<R, kAccess>, kAccess> {
       : rec_(&rec), index_(index), instance_(detail::probe_instance<R>(rec.probe())) {}
 
   constexpr R const* operator->() const { return &instance_; }
+  // The resource's index in the TaskManager's table.
+  constexpr int index() const { return index_; }
 
   template <OpKind kOp>
   constexpr void pipeline_op() {

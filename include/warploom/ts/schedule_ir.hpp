@@ -2,8 +2,10 @@
 //
 // The captured form of a schedule: a tree, not a flat list. A task's root holds ops (reserved
 // pipeline operations and work calls), domain loops, first/last-iteration blocks and task-local
-// variable declarations; loops nest and may follow each other. Data-flow edges connect the work
-// call that produced a value to every later call that consumed it.
+// variable declarations; loops nest and may follow each other. A persistent task's tile loop
+// (work_tile_loop, ts/work_queue.hpp) is a loop too, over its queue's fetches; its valid-tile
+// block is a not-last-iteration block, and its skippable sections are blocks of their own.
+// Data-flow edges connect the work call that produced a value to every later call that consumed it.
 //
 // Everything here is usable in constant expressions, so a schedule can be captured and checked
 // while the kernel compiles.
@@ -68,7 +70,10 @@ enum class NodeKind : std::uint8_t {
   LastIter,
   NotFirstIter,
   NotLastIter,
-  Local
+  Local,
+  // Work a skipped tile omits (work_tile_loop with ts::skip_if): runs only for tiles the queue's
+  // skip predicate keeps.
+  Skippable
 };
 
 // A block guarded on its loop's iteration.
@@ -109,10 +114,17 @@ struct Node {
   // NodeKind::Loop
   Bound start, end, step;
   int unroll = 0;  // 0: the compiler chooses
+  // A tile loop (work_tile_loop): the work queue whose tiles it walks (-1: a domain loop), and the
+  // resource whose member is its skip_if predicate (-1: none; R-B5 wants the queue itself).
+  int queue = -1;
+  int skip_if = -1;
 
-  // Iteration blocks (FirstIter, LastIter, NotFirstIter, NotLastIter): the domain loop whose
-  // iteration the block is guarded on
+  // Iteration blocks (FirstIter, LastIter, NotFirstIter, NotLastIter) and Skippable: the loop
+  // whose iteration the block is guarded on
   int loop = -1;
+  // A tile loop's valid-tile block (if_valid: a NotLastIter block, the last fetch being the
+  // invalid one): the work whose result, the tile, it tests (-1: an ordinary block)
+  int tile = -1;
 
   // OpKind::AsyncWait: which unit's asynchronous reads retire (AsyncReader), and how many of the
   // most recent stay in flight
@@ -145,6 +157,29 @@ struct Divergence {
   OpKind op = OpKind::Work;
   int resource = -1;
 };
+
+// The run-time bound of the tile loops over work queue `queue` (resource index): the queue's
+// fetch count, one quantity for every task on the queue whatever its fields, so the verifier runs
+// their loops alike (program.hpp, LoopKeys). The value is a marker no resource field takes.
+constexpr Bound tile_loop_bound(int queue) {
+  long long const v = -(1LL << 40) - queue;
+  return {.is_static = false,
+          .value = v,
+          .source = -1,
+          .multiple = 1,
+          .probed = true,
+          .probes = {v, v}};
+}
+
+constexpr bool is_tile_loop(Node const& n) {
+  return n.kind == NodeKind::Loop && n.queue >= 0;
+}
+
+// A tile loop runs once per tile and once more: the fetch that finds the queue empty (its
+// invalid entry ends the loop). `tiles` is what the verifier picks for the run-time bound.
+constexpr int tile_loop_trips(int tiles) {
+  return tiles + 1;
+}
 
 struct Schedule {
   std::vector<Node> nodes{Node{}};  // nodes[0] is the root

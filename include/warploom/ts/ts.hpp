@@ -15,3 +15,5 @@
 #include "warploom/ts/task.hpp"
 #include "warploom/ts/task_manager.hpp"
 #include "warploom/ts/work.hpp"
+#include "warploom/ts/work_queue.hpp"
+#include "warploom/ts/work_tile_loop.hpp"

@@ -92,8 +92,10 @@ WL_HOST_DEVICE constexpr decltype(auto) work(Handle& h, Args&&... args) {
                 "ts::Produce, ts::Consume, ts::ProduceAux or ts::ConsumeAux (by const&)");
   if constexpr (W::is_work) {  // past a "not a work" error, the checks below would only add noise
     using R = typename Handle::resource;
+    // A work the resource inherits is its own too: a kernel's queue derives from
+    // ts::StaticTileQueue and adds its skip predicate (work_queue.hpp).
     static_assert(
-        std::is_same_v<typename W::resource, R>,
+        std::is_base_of_v<typename W::resource, R>,
         "R-D20: undeclared work: the work is declared on another resource than the handle "
         "it is called on (see the template arguments below for both names)");
     static_assert(sizeof...(Args) == W::arity,

@@ -10,6 +10,8 @@
 
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/pdl_copy_chain.hpp"
+#include "tutorial/persistent_copy.hpp"
+#include "tutorial/segment_copy.hpp"
 #include "tutorial/tma_copy.hpp"
 
 namespace tut = warploom::tutorial;
@@ -34,6 +36,72 @@ TEST(PdlCopyChainArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
             "pdl_copy_chain: `b` must share no byte with `a` or `c`");
   EXPECT_EQ(chain(a, b, b, 64), "pdl_copy_chain: `b` must share no byte with `a` or `c`");
   EXPECT_EQ(chain(nullptr, nullptr, nullptr, 0), "(no exception of that type)");  // nothing to do
+}
+
+TEST(PersistentCopyArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  auto const* src = reinterpret_cast<std::int16_t const*>(std::uintptr_t{1} << 20);
+  auto* dst = reinterpret_cast<std::int16_t*>(std::uintptr_t{2} << 20);
+  auto* counter = reinterpret_cast<int*>(std::uintptr_t{3} << 20);
+  using tut::TileQueueKind;
+  auto const copy = [&](std::int16_t const* s, std::int16_t* d, std::int64_t n, TileQueueKind q,
+                        int blocks, int* c) {
+    return invalid_argument_message(
+        [&] { tut::check_persistent_copy_args(s, d, n, nullptr, q, blocks, c); });
+  };
+  EXPECT_EQ(copy(src, dst, -8, TileQueueKind::Static, 0, nullptr),
+            "persistent_copy: `n` = -8 must be >= 0");
+  EXPECT_EQ(copy(src, dst, 100, TileQueueKind::Static, 0, nullptr),
+            "persistent_copy: `n` = 100 must be a multiple of 8 (the copy moves 16-byte items)");
+  EXPECT_EQ(copy(src, dst, std::int64_t{1} << 31, TileQueueKind::Static, 0, nullptr),
+            "persistent_copy: `n` = 2147483648 is too large for 32-bit tile indexing");
+  EXPECT_EQ(copy(src, dst, 64, TileQueueKind::Static, -1, nullptr),
+            "persistent_copy: `blocks` = -1 must be >= 0");
+  EXPECT_EQ(copy(nullptr, dst, 64, TileQueueKind::Static, 0, nullptr),
+            "persistent_copy: `src` must not be null");
+  EXPECT_EQ(copy(src, dst + 1, 64, TileQueueKind::Static, 0, nullptr),
+            "persistent_copy: `dst` must be 16-byte aligned (the copy moves 16-byte items)");
+  EXPECT_EQ(copy(src, const_cast<std::int16_t*>(src) + 8, 64, TileQueueKind::Static, 0, nullptr),
+            "persistent_copy: `dst` must share no byte with `src`");
+  EXPECT_EQ(copy(src, dst, 64, TileQueueKind::Dynamic, 0, nullptr),
+            "persistent_copy: `counter` must not be null for the dynamic queue (4 bytes of "
+            "device memory)");
+  EXPECT_EQ(copy(src, dst, 64, TileQueueKind::Dynamic, 0, counter), "(no exception of that type)");
+  EXPECT_EQ(copy(nullptr, nullptr, 0, TileQueueKind::Dynamic, 0, nullptr),
+            "(no exception of that type)");  // nothing to copy
+  // persistent_copy itself refuses before any CUDA call.
+  EXPECT_EQ(invalid_argument_message(
+                [&] { tut::persistent_copy(src, dst, 12, nullptr, TileQueueKind::Static); }),
+            "persistent_copy: `n` = 12 must be a multiple of 8 (the copy moves 16-byte items)");
+}
+
+TEST(SegmentCopyArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  auto const* packed = reinterpret_cast<std::int16_t const*>(std::uintptr_t{1} << 20);
+  auto const* lengths = reinterpret_cast<int const*>(std::uintptr_t{2} << 20);
+  auto* padded = reinterpret_cast<std::int16_t*>(std::uintptr_t{3} << 20);
+  auto* offsets = reinterpret_cast<int*>(std::uintptr_t{4} << 20);
+  auto const check = [&](std::int16_t const* p, int const* l, int segments, int row,
+                         std::int16_t* out, int* o) {
+    return invalid_argument_message(
+        [&] { tut::check_segment_copy_args(p, l, segments, row, out, o); });
+  };
+  EXPECT_EQ(check(packed, lengths, -1, 8, padded, offsets),
+            "segment_copy: `num_segments` = -1 must be >= 0");
+  EXPECT_EQ(check(packed, lengths, 4, -8, padded, offsets),
+            "segment_copy: `row_elems` = -8 must be >= 0");
+  EXPECT_EQ(check(nullptr, lengths, 4, 8, padded, offsets),
+            "segment_copy: `packed` must not be null");
+  EXPECT_EQ(check(packed, nullptr, 4, 8, padded, offsets),
+            "segment_copy: `lengths` must not be null");
+  EXPECT_EQ(check(packed, lengths, 4, 8, nullptr, offsets),
+            "segment_copy: `padded` must not be null");
+  EXPECT_EQ(check(packed, lengths, 4, 8, padded, nullptr),
+            "segment_copy: `offsets` must not be null (num_segments ints of device memory for "
+            "the start offsets)");
+  EXPECT_EQ(check(packed, lengths, 4, 8, padded, offsets), "(no exception of that type)");
+  EXPECT_EQ(check(nullptr, nullptr, 0, 8, nullptr, nullptr), "(no exception of that type)");
+  EXPECT_EQ(invalid_argument_message(
+                [&] { tut::segment_copy(packed, lengths, 4, 8, padded, offsets, -2); }),
+            "segment_copy: `blocks` must be >= 0");
 }
 
 TEST(TmaCopyArgs, RowsMustBePositive) {

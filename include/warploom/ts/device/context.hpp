@@ -10,6 +10,7 @@
 // buffers in shared memory.
 #pragma once
 
+#include <climits>
 #include <cstdio>
 #include <type_traits>
 #include <utility>
@@ -25,6 +26,7 @@
 #include "warploom/ts/resource.hpp"
 #include "warploom/ts/stage_info.hpp"
 #include "warploom/ts/work.hpp"
+#include "warploom/ts/work_tile_loop.hpp"
 
 namespace warploom::ts {
 
@@ -79,6 +81,33 @@ class DeviceLoop {
   }
 
   int i_, start_, end_, step_;
+};
+
+// The tile-loop object a work_tile_loop body receives on the device: whether the loop is done
+// (the queue handed out its invalid tile) and whether the current tile is skipped.
+template <class Queue, class Skip>
+class DeviceTileLoop {
+ public:
+  WL_DEVICE DeviceTileLoop(DeviceContext& ctx, Queue const& queue) : ctx_(&ctx), queue_(&queue) {}
+
+  template <class Body>
+  WL_DEVICE void if_valid(WorkTile const& tile, Body&& body);
+
+  template <class Body>
+  WL_DEVICE void skippable(Body&& body) const {
+    static_assert(detail::is_skip_if<Skip>::value,
+                  "R-A13: skippable() needs a tile loop with a skip predicate: "
+                  "ctx.work_tile_loop(queue, ts::skip_if<&Queue::member>, body)");
+    if (!skipped_) body();
+  }
+
+  WL_DEVICE bool done() const { return done_; }
+
+ private:
+  DeviceContext* ctx_;
+  Queue const* queue_;
+  bool done_ = false;
+  bool skipped_ = false;
 };
 
 class DeviceContext {
@@ -154,8 +183,35 @@ class DeviceContext {
     loop_ = saved;
   }
 
+  // A persistent task's loop over its queue's tiles (work_tile_loop.hpp): until the queue hands
+  // out an invalid tile. The tile is the same in every thread of the task (a static queue computes
+  // it, a dynamic one broadcasts it through shared memory), so the loop exit is warp-uniform.
+  template <class Handle, class... Args>
+  WL_DEVICE void work_tile_loop(Handle& queue, Args... args) {
+    using Queue = typename Handle::resource;
+    using L = detail::TileLoopArgs<Queue, Args...>;
+    static_assert(detail::check_tile_loop_queue<Handle>());
+    static_assert(detail::check_skip_if<Queue, typename L::skip>());
+    auto&& body = detail::loop_body(args...);
+    LoopCoords const saved = loop_;
+    DeviceTileLoop<Queue, typename L::skip> tiles(*this, *queue.operator->());
+    for (int i = 0; !tiles.done(); ++i) {
+      loop_ = {i, 0, INT_MAX, 1};  // the fetch count is unknown until the invalid tile comes
+      body(tiles);
+    }
+    loop_ = saved;
+    tile_ = WorkTile{};
+  }
+
   WL_DEVICE LoopCoords const& loop() const {
     return loop_;
+  }
+  // The tile the enclosing tile loop works on ((0,0,0), valid, outside tile loops).
+  WL_DEVICE WorkTile const& tile() const {
+    return tile_;
+  }
+  WL_DEVICE void set_tile(WorkTile const& t) {
+    tile_ = t;
   }
   WL_DEVICE ResourceContext const& resource_context() const {
     return rc_;
@@ -178,9 +234,22 @@ class DeviceContext {
   }
 
   LoopCoords loop_{};
+  WorkTile tile_{};
   ResourceContext rc_;
   int task_warp_idx_;
 };
+
+template <class Queue, class Skip>
+template <class Body>
+WL_DEVICE void DeviceTileLoop<Queue, Skip>::if_valid(WorkTile const& tile, Body&& body) {
+  if (!tile.valid) {
+    done_ = true;
+    return;
+  }
+  ctx_->set_tile(tile);
+  if constexpr (detail::is_skip_if<Skip>::value) skipped_ = (queue_->*Skip::member)(tile);
+  body();
+}
 
 namespace detail {
 template <class T>
@@ -289,6 +358,7 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
     st.loop_end = l.end;
     st.loop_step = l.step;
     st.context = ctx_->resource_context();
+    st.work_tile = ctx_->tile();
     if constexpr (kPipeline.enabled()) {
       PipelineState const s = is_producer_side(Stage::role) ? producer_stage() : consumer_stage();
       st.stage_idx = s.index;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "warploom/ts/model.hpp"
@@ -90,21 +91,36 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
     for (DataEdge const& e : s.edges)
       if (e.arg >= 0 && e.from >= 0 && e.to >= 0 && s.nodes[e.from].kind == NodeKind::Op)
         reads[static_cast<std::size_t>(e.to)].push_back(e.from);
-    for (std::vector<int> const& trips : detail::trip_vectors(loops)) {
+    // Executions of kept tiles, then (a task with skippable sections) of skipped ones.
+    std::vector<std::pair<std::vector<int>, bool>> executions;
+    for (bool skipped : {false, true}) {
+      if (skipped && !has_skippable(s)) break;
+      for (std::vector<int> const& trips : detail::trip_vectors(loops))
+        executions.push_back({trips, skipped});
+    }
+    for (auto const& execution : executions) {
+      std::vector<int> const& trips = execution.first;
+      bool const skipped = execution.second;
       std::vector<detail::SideState> prod(num_res), cons(num_res);
       std::vector<bool> ran(s.nodes.size(), false);
       bool reported = false;
       // `msg` is a literal (the sentence is built only off the constant-evaluation path, see
       // add()).
       auto report = [&](Rule rule, int res, std::string_view op, std::string_view msg) {
-        add(r, rule, task, resource_name(m, res), op,
-            [&] { return std::string(msg) + detail::scenario(trips); });
+        add(r, rule, task, resource_name(m, res), op, [&] {
+          return std::string(msg) + detail::scenario(trips) +
+                 (skipped ? " (every tile skipped)" : "");
+        });
         reported = true;
       };
-      std::vector<int> const order = flatten_with(s, [&](int node) {
-        int const i = loop_index[static_cast<std::size_t>(node)];
-        return i >= 0 ? trips[static_cast<std::size_t>(i)] : trip_count(s.nodes[node], 0);
-      });
+      std::vector<int> const order = flatten_with(
+          s,
+          [&](int node) {
+            int const i = loop_index[static_cast<std::size_t>(node)];
+            return i >= 0 ? runtime_trip_count(s.nodes[node], trips[static_cast<std::size_t>(i)])
+                          : trip_count(s.nodes[node], 0);
+          },
+          nullptr, skipped);
       // Where each node first runs in this execution (-1: never).
       std::vector<int> first_run(s.nodes.size(), -1);
       for (int i = static_cast<int>(order.size()) - 1; i >= 0; --i)

@@ -130,6 +130,25 @@ constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& 
   return out;
 }
 
+// Each scenario once more with every tile skipped, when some task's tile loop has a skip_if
+// predicate (its skippable sections omitted): every task on the queue sees the same tiles and
+// applies the queue's one predicate, so tiles are skipped by all of them or none; the skipped
+// scenario checks that what remains balances (the seed's second, skipped-tile run).
+constexpr std::vector<Scenario> with_skipped_tiles(ManagerModel const& m,
+                                                   std::vector<Scenario> scenarios) {
+  bool skips = false;
+  for (auto const& t : m.tasks)
+    for (auto const& n : t.schedule.nodes) skips = skips || (is_tile_loop(n) && n.skip_if >= 0);
+  if (!skips) return scenarios;
+  std::size_t const kept = scenarios.size();
+  for (std::size_t i = 0; i < kept; ++i) {
+    Scenario sc = scenarios[i];
+    sc.skipped_tiles = true;
+    scenarios.push_back(sc);
+  }
+  return scenarios;
+}
+
 // The scenarios to explore. Values {0, 1, 2, stages+1} per run-time loop domain (see LoopKeys;
 // loops of one strided domain together, see same_strided_domain): every combination of the
 // domains' choices when there are at most two domains. With more, the scenarios in which every
@@ -149,7 +168,7 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
   std::vector<Scenario> out;
   if (keys.empty()) {
     out.push_back({});
-    return out;
+    return with_skipped_tiles(m, out);
   }
   std::vector<DomainChoices> const domains = domain_choices(keys, values);
   int const D = static_cast<int>(domains.size());
@@ -185,7 +204,7 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
       while (d < D && ++idx[d] == static_cast<int>(opts[d].size())) idx[d++] = 0;
       if (d == D) break;
     }
-    return out;
+    return with_skipped_tiles(m, out);
   }
   for (int vi = 0; vi < static_cast<int>(values.size()); ++vi) {
     int variants = 1;
@@ -216,7 +235,7 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
       add(pick);
     }
   }
-  return out;
+  return with_skipped_tiles(m, out);
 }
 
 // R-D1 in one scenario: every task producing a ring fills (commits) the same number of stages,
@@ -236,8 +255,7 @@ struct Imbalance {
 constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> const& programs) {
   int const R = static_cast<int>(m.resources.size()), T = static_cast<int>(m.tasks.size());
   for (int r = 0; r < R; ++r) {
-    if (!m.resources[r].pipeline.enabled() || m.resources[r].kind == ResourceKind::WorkQueue)
-      continue;
+    if (!m.resources[r].pipeline.enabled()) continue;
     std::vector<int> commits(T, 0), takes(T, 0);
     for (int t = 0; t < T; ++t) {
       for (Step const& st : programs[t].steps) {
@@ -270,11 +288,12 @@ constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> c
 }
 
 constexpr std::string scenario_text(Scenario const& sc) {
-  if (sc.runtime_trips.empty()) return "";
+  std::string const skipped = sc.skipped_tiles ? " (every tile skipped)" : "";
+  if (sc.runtime_trips.empty()) return skipped;
   std::string s = " (run-time loops running ";
   for (std::size_t i = 0; i < sc.runtime_trips.size(); ++i)
     s += (i ? ", " : "") + to_str(sc.runtime_trips[i]);
-  return s + " time(s))";
+  return s + " time(s))" + skipped;
 }
 
 }  // namespace verify

@@ -2,7 +2,7 @@
 //
 // What the verifier reports: each violation names the rule, the task, the resource and the op,
 // with a sentence that says what is wrong and how to fix it. Rule ids follow the TS reference
-// (R-B*, R-D*); rules the seed lacks are R-W* (warps).
+// (R-A*, R-B*, R-D*); rules the seed lacks are R-W* (warps).
 #pragma once
 
 #include <string>
@@ -12,6 +12,9 @@
 namespace warploom::ts {
 
 enum class Rule {
+  A10_TileLoop,           // one work_tile_loop, at top level, over a work queue in src
+  A11_SkipOwner,          // the skip predicate belongs to the queue the loop walks
+  A13_Skippable,          // skippable() in a loop with skip_if, not nested, no queue op inside
   B3_LoopStep,            // loop step must not be 0, unroll >= 1
   B4_WorkQueue,           // at most one work queue per task in src, one task filling each
   B6_BlockStructure,      // first/last-iteration blocks inside their loop
@@ -26,6 +29,7 @@ enum class Rule {
   D9_ScheduleCoverage,    // every declared resource is used by the task's schedule
   D10_WorkBracketing,     // work inside acquire..commit / wait..release
   D11_TryBeforeBlocking,  // every try_* is followed by its blocking op
+  D12_QueuePlacement,     // queue ops once per fetch in the tile loop; all tasks persistent or none
   D15_ArrivalCounts,      // cooperative-group sizes match the tasks that arrive
   D20_WorkLabels,         // every work call names a declared work
   D21_SmemCapacity,       // shared memory fits the block
@@ -53,6 +57,11 @@ struct RuleInfo {
 };
 
 inline constexpr RuleInfo kRules[] = {
+    {Rule::A10_TileLoop, "R-A10",
+     "one work_tile_loop per task, at the top, over a work queue in src"},
+    {Rule::A11_SkipOwner, "R-A11", "the skip predicate belongs to the queue the loop walks"},
+    {Rule::A13_Skippable, "R-A13",
+     "skippable() sits in a loop with skip_if, unnested, without queue ops"},
     {Rule::B3_LoopStep, "R-B3", "domain loop step must not be 0"},
     {Rule::B4_WorkQueue, "R-B4", "a task takes tiles from one work queue; one task fills it"},
     {Rule::B6_BlockStructure, "R-B6", "first/last-iteration blocks belong to an enclosing loop"},
@@ -68,6 +77,8 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D9_ScheduleCoverage, "R-D9", "every declared resource is used by the schedule"},
     {Rule::D10_WorkBracketing, "R-D10", "work sits inside acquire..commit or wait..release"},
     {Rule::D11_TryBeforeBlocking, "R-D11", "every try_* is followed by its blocking op"},
+    {Rule::D12_QueuePlacement, "R-D12",
+     "queue ops once per fetch in the tile loop; all tasks persistent or none"},
     {Rule::D15_ArrivalCounts, "R-D15", "pipeline group sizes match the arriving tasks"},
     {Rule::D20_WorkLabels, "R-D20", "every work call names a declared work"},
     {Rule::D21_SmemCapacity, "R-D21", "shared memory fits the block"},

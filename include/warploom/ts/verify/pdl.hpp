@@ -89,7 +89,8 @@ constexpr void check_pdl_wait_order(ManagerModel const& m, Report& r) {
       for (std::vector<int> const& trips : detail::trip_vectors(loops)) {
         std::vector<int> const order = flatten_with(s, [&](int node) {
           int const i = loop_index[static_cast<std::size_t>(node)];
-          return i >= 0 ? trips[static_cast<std::size_t>(i)] : trip_count(s.nodes[node], 0);
+          return i >= 0 ? runtime_trip_count(s.nodes[node], trips[static_cast<std::size_t>(i)])
+                        : trip_count(s.nodes[node], 0);
         });
         int early = -1;
         for (int id : order) {

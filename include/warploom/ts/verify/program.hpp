@@ -71,6 +71,8 @@ struct Program {
 // A scenario: one trip count per run-time loop key (see LoopKeys).
 struct Scenario {
   std::vector<int> runtime_trips;
+  // Every tile is one the work queue's skip predicate skips: skippable blocks do not run.
+  bool skipped_tiles = false;
   constexpr int trips(int key) const {
     if (runtime_trips.empty() || key < 0) return 0;
     return key < static_cast<int>(runtime_trips.size()) ? runtime_trips[key] : runtime_trips.back();
@@ -248,11 +250,11 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       s,
       [&](int node) {
         Node const& n = s.nodes[node];
-        if (keys[node] >= 0) return sc.trips(keys[node]);
+        if (keys[node] >= 0) return runtime_trip_count(n, sc.trips(keys[node]));
         long long const c = static_trip_count(n);
         return static_cast<int>(c);
       },
-      &stamps);
+      &stamps, sc.skipped_tiles);
   int const num_res = static_cast<int>(m.resources.size());
   // Cursors as on the device (device/context.hpp): acquire and wait always; commit and release
   // separately under advance_on_acquire / advance_on_wait, with the stage a work owns being the

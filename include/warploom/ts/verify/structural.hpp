@@ -13,6 +13,7 @@
 #include "warploom/ts/verify/schedule_rules.hpp"
 #include "warploom/ts/verify/smem.hpp"
 #include "warploom/ts/verify/warps.hpp"
+#include "warploom/ts/verify/work_queue.hpp"
 
 namespace warploom::ts {
 
@@ -21,6 +22,7 @@ constexpr Report verify_structure(ManagerModel const& m) {
   verify::check_warp_ranges(m, r);
   verify::check_registers(m, r);
   verify::check_schedule_structure(m, r);
+  verify::check_work_queues(m, r);
   verify::check_stage_roles(m, r);
   verify::check_divergent_counts(m, r);
   verify::check_dependency_graph(m, r);

@@ -3,7 +3,9 @@
 // Ways to read a captured schedule: every op node, or the ops in the order one execution runs
 // them. An execution fixes each loop's trip count: a compile-time loop runs its real count (capped
 // at 3, which keeps first, middle and last iterations distinct), a run-time loop runs `trips`
-// times; first/last-iteration blocks run where their loop is in that iteration.
+// times (a tile loop once more: its last fetch finds the queue empty); first/last-iteration blocks
+// run where their loop is in that iteration; skippable blocks run unless the execution is one of
+// skipped tiles.
 #pragma once
 
 #include <vector>
@@ -23,12 +25,18 @@ constexpr long long static_trip_count(Node const& loop) {
   return s > e ? (s - e + (-st) - 1) / (-st) : 0;
 }
 
+// The trips of a run-time loop for which the verifier picked `trips`: a tile loop's fetches are
+// its tiles and the empty fetch that ends it.
+constexpr int runtime_trip_count(Node const& loop, int trips) {
+  return is_tile_loop(loop) ? tile_loop_trips(trips) : trips;
+}
+
 constexpr int trip_count(Node const& loop, int runtime_trips) {
   if (loop.start.is_static && loop.end.is_static && loop.step.is_static) {
     long long n = static_trip_count(loop);
     return static_cast<int>(n > 3 ? 3 : n);
   }
-  return runtime_trips;
+  return runtime_trip_count(loop, runtime_trips);
 }
 
 constexpr std::vector<int> op_nodes(Schedule const& s) {
@@ -72,9 +80,12 @@ constexpr bool guard_holds(Node const& g, std::vector<LoopPosition> const& where
 template <class TripsOf>
 constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of,
                             std::vector<LoopPosition>& where, std::vector<int>& out,
-                            std::vector<int>* stamps, int& iterations) {
+                            std::vector<int>* stamps, int& iterations, bool skipped_tiles) {
   Node const& n = s.nodes[node];
   switch (n.kind) {
+    case NodeKind::Skippable:
+      if (skipped_tiles) return;
+      break;
     case NodeKind::Op:
       out.push_back(node);
       if (stamps) stamps->push_back(where.empty() ? 0 : where.back().stamp);
@@ -93,7 +104,8 @@ constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of
       for (int i = 0; i < trips; ++i) {
         where.back().iteration = i;
         where.back().stamp = ++iterations;
-        for (int c : n.children) flatten_into(s, c, trips_of, where, out, stamps, iterations);
+        for (int c : n.children)
+          flatten_into(s, c, trips_of, where, out, stamps, iterations, skipped_tiles);
       }
       where.pop_back();
       return;
@@ -101,20 +113,23 @@ constexpr void flatten_into(Schedule const& s, int node, TripsOf const& trips_of
     case NodeKind::Root:
       break;
   }
-  for (int c : n.children) flatten_into(s, c, trips_of, where, out, stamps, iterations);
+  for (int c : n.children)
+    flatten_into(s, c, trips_of, where, out, stamps, iterations, skipped_tiles);
 }
 
 }  // namespace detail
 
 // The op nodes one execution visits, in order; `trips_of(loop_node)` gives each loop's trip count.
 // `stamps`, when given, receives each op's loop-iteration stamp (see detail::flatten_into).
+// `skipped_tiles`: every tile is one the queue's skip predicate skips (skippable blocks omitted).
 template <class TripsOf>
 constexpr std::vector<int> flatten_with(Schedule const& s, TripsOf const& trips_of,
-                                        std::vector<int>* stamps = nullptr) {
+                                        std::vector<int>* stamps = nullptr,
+                                        bool skipped_tiles = false) {
   std::vector<int> out;
   std::vector<detail::LoopPosition> where;
   int iterations = 0;
-  detail::flatten_into(s, 0, trips_of, where, out, stamps, iterations);
+  detail::flatten_into(s, 0, trips_of, where, out, stamps, iterations, skipped_tiles);
   return out;
 }
 
@@ -126,6 +141,12 @@ constexpr std::vector<int> flatten(Schedule const& s, int runtime_trips) {
 
 constexpr bool is_runtime_loop(Node const& n) {
   return n.kind == NodeKind::Loop && !(n.start.is_static && n.end.is_static && n.step.is_static);
+}
+
+constexpr bool has_skippable(Schedule const& s) {
+  for (auto const& n : s.nodes)
+    if (n.kind == NodeKind::Skippable) return true;
+  return false;
 }
 
 constexpr bool has_runtime_loop(Schedule const& s) {

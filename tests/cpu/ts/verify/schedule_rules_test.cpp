@@ -109,20 +109,22 @@ struct QueueFiller {
 template <class... Queues>
 using QueueGraph = ts::Graph<ts::DependsOn<T, InputGmem>, ts::DependsOn<OutputGmem, T, Queues...>>;
 
+// These managers take tiles outside a tile loop, which R-D12 refuses too (work_queue_test.cpp and
+// the corpus's work_queues.cpp check placement); here only R-B4's verdict is read.
 TEST(Verify, R_B4_OneWorkQueueAsSourceIsAccepted) {
   using M =
       ts::TaskManager<ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>>, QueueGraph<TileQueue<0>>>;
   ts::ManagerModel m = M::model();
   ASSERT_EQ(m.resources.at(1).name, "tile_queue");  // load's src, then store's
   ASSERT_EQ(m.resources.at(1).kind, ts::ResourceKind::WorkQueue);
-  EXPECT_TRUE(ts::verify_structure(m).ok());
+  EXPECT_FALSE(ts::verify_structure(m).has(Rule::B4_WorkQueue));
 }
 
 TEST(Verify, R_B4_TwoWorkQueuesInOneTaskAreRejected) {
   using M = ts::TaskManager<ts::Tasks<Load<T>, PersistentStore<TileQueue<0>, TileQueue<1>>>,
                             QueueGraph<TileQueue<0>, TileQueue<1>>>;
   ts::Report r = verify_manager<M>();
-  ASSERT_EQ(rule_ids(r), Ids{"R-B4"});
+  ASSERT_TRUE(r.has(Rule::B4_WorkQueue));
   ts::Violation const* v = first_of(r, Rule::B4_WorkQueue);
   EXPECT_EQ(v->task, "store");
   EXPECT_TRUE(mentions(v->message, "lists 2 work queues in src")) << v->message;
@@ -140,7 +142,7 @@ TEST(Verify, R_B4_TwoTasksFillingOneQueueAreRejected) {
       ts::Tasks<Load<T>, PersistentStore<TileQueue<0>>, QueueFiller<>, QueueFiller<6, 'b'>>,
       QueueGraph<TileQueue<0>>>;
   ts::Report r = verify_manager<M>();
-  ASSERT_EQ(rule_ids(r), Ids{"R-B4"});
+  ASSERT_TRUE(r.has(Rule::B4_WorkQueue));
   ts::Violation const* v = first_of(r, Rule::B4_WorkQueue);
   EXPECT_EQ(v->task, "schedulerb");
   EXPECT_EQ(v->resource, "tile_queue");

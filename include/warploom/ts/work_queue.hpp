@@ -1,0 +1,105 @@
+// warploom/ts/work_queue.hpp
+//
+// Work queues: the resources that hand out tiles to persistent tasks (ctx.work_tile_loop,
+// work_tile_loop.hpp). Two on Hopper, with one protocol, so one schedule runs on either:
+//
+//   every persistent task, each iteration:   wait; tile = next_tile; release; if_valid(tile, ...)
+//
+//   ts::StaticTileQueue      no pipeline (wait and release are no-ops): CTA b walks tiles
+//                            b, b + grid, b + 2·grid, ... of num_tiles, the first index past the
+//                            end being the invalid tile. A grid larger than the tile count is fine
+//                            (over-launch): a CTA without a tile ends at its first fetch.
+//   ts::DynamicTileQueue     the Hopper stand-in for Blackwell's CLC: a scheduler warp (the
+//                            queue's producer) takes tile indices from an atomic counter in global
+//                            memory and broadcasts each through a small shared-memory ring of
+//                            entries to every persistent task of the CTA (each a consumer):
+//
+//                              scheduler:  acquire; fetch_tile; commit;  then the handshake above
+//
+//                            The counter must be zero when the kernel starts: zero it with
+//                            cudaMemsetAsync on the launch stream before every launch (a node of
+//                            its own in a captured graph, so each replay starts from zero).
+//
+// Every task does the handshake once per tile and once more, for the invalid entry that ends its
+// loop, and the scheduler fetches as often: the ring balances by construction, which the verifier
+// checks like any other pipeline (R-D1, R-D15, R-M*).
+//
+// A kernel adds a skip predicate (ts::skip_if) by deriving: struct MaskedTiles :
+// ts::StaticTileQueue { bool masked(ts::WorkTile const&) const; }; the works it inherits are its
+// own.
+#pragma once
+
+#include "warploom/config.hpp"
+#include "warploom/ts/pipeline_config.hpp"
+#include "warploom/ts/resource.hpp"
+#include "warploom/ts/smem_buffer.hpp"
+#include "warploom/ts/stage_info.hpp"
+
+namespace warploom::ts {
+
+struct StaticTileQueue {
+  static constexpr ResourceSpec spec{.name = "tile_queue", .kind = ResourceKind::WorkQueue};
+
+  int num_tiles = 0;
+
+  // Consumer work: this CTA's tile of the loop's current fetch (its iteration, loop_offset).
+  WL_DEVICE WorkTile next_tile(Consume const& stage) const {
+#if defined(__CUDA_ARCH__)
+    long long const idx =
+        static_cast<long long>(blockIdx.x) + static_cast<long long>(stage.loop_offset) * gridDim.x;
+    bool const valid = idx < num_tiles;
+    return {valid ? static_cast<int>(idx) : num_tiles, 0, 0, valid};
+#else
+    (void)stage;
+    return {};
+#endif
+  }
+};
+
+// The shared-memory ring of a dynamic queue: `kStages` 16-byte entries (ts::WorkTile), filled by
+// one scheduler warp (one elected lane arrives: ts::warps(1)) and released by every warp of the
+// `kConsumerWarps` that take tiles from it, the scheduler's own included (R-D15 checks the count).
+// Two stages let the scheduler fetch the next tile while the slowest task still reads the last.
+template <int kStages = 2, int kConsumerWarps = 1>
+inline constexpr PipelineConfig tile_queue_pipeline = async_async(kStages, warps(1),
+                                                                  warps(kConsumerWarps));
+
+template <int kStages, int kConsumerWarps>
+struct DynamicTileQueue {
+  static constexpr ResourceSpec spec{.name = "tile_queue",
+                                     .pipeline = tile_queue_pipeline<kStages, kConsumerWarps>,
+                                     .kind = ResourceKind::WorkQueue};
+  static_assert(sizeof(WorkTile) == 16, "a queue entry is 16 bytes");
+
+  SmemBuffer<WorkTile, kStages, 16> entries;  // (STAGES)
+  using smem_buffers = buffers<&DynamicTileQueue::entries>;
+
+  int* counter = nullptr;  // tiles handed out so far, across the grid; zero at launch
+  int num_tiles = 0;
+
+  // Producer work of the scheduler warp: lane 0 takes the next tile index and writes the stage's
+  // entry; the commit that follows (__syncwarp, then one lane's release-arrive) publishes it.
+  WL_DEVICE void fetch_tile(Produce const& stage) {
+#if defined(__CUDA_ARCH__)
+    if (threadIdx.x % 32 == 0) {
+      int const idx = atomicAdd(counter, 1);
+      bool const valid = idx < num_tiles;
+      entries[stage.stage_idx] = WorkTile{valid ? idx : num_tiles, 0, 0, valid};
+    }
+#else
+    (void)stage;
+#endif
+  }
+
+  // Consumer work: the waited stage's entry (every thread reads it: a shared-memory broadcast).
+  WL_DEVICE WorkTile next_tile(Consume const& stage) const {
+#if defined(__CUDA_ARCH__)
+    return entries[stage.stage_idx];
+#else
+    (void)stage;
+    return {};
+#endif
+  }
+};
+
+}  // namespace warploom::ts
