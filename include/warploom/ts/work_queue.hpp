@@ -57,12 +57,16 @@ struct StaticTileQueue {
 };
 
 // The shared-memory ring of a dynamic queue: `kStages` 16-byte entries (ts::WorkTile), filled by
-// one scheduler warp (one elected lane arrives: ts::warps(1)) and released by every warp of the
-// `kConsumerWarps` that take tiles from it, the scheduler's own included (R-D15 checks the count).
+// one scheduler warp (one elected lane arrives: ts::warps(1)) and released by every thread of the
+// `kConsumerWarps` warps that take tiles from it, the scheduler's own included (R-D15 checks the
+// count). Every thread reads the entry, so every thread arrives after its own read: one elected
+// lane per warp (after __syncwarp) orders the others' reads just as well, but compute-sanitizer's
+// racecheck does not follow that edge and reported each entry's rewrite as a race with them (H200,
+// 2026-12-02); one arrival per thread per tile costs nothing at a tile's granularity.
 // Two stages let the scheduler fetch the next tile while the slowest task still reads the last.
 template <int kStages = 2, int kConsumerWarps = 1>
 inline constexpr PipelineConfig tile_queue_pipeline = async_async(kStages, warps(1),
-                                                                  warps(kConsumerWarps));
+                                                                  threads(32 * kConsumerWarps));
 
 template <int kStages, int kConsumerWarps>
 struct DynamicTileQueue {
