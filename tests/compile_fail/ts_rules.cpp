@@ -63,6 +63,16 @@
 #define CF_IN_LOAD ctx.domain_loop(ts::c<0>, ts::c<4>, ts::c<0>, [&](auto&) {});
 #elif defined(CASE_R_B3_UNROLL_ZERO)
 #define CF_IN_LOAD ctx.domain_loop(ts::c<4>, ts::unroll<0>, [&](auto&) {});
+#elif defined(CASE_R_A10_TILE_LOOP_OVER_A_PLAIN_RESOURCE)
+#define CF_IN_LOAD ctx.work_tile_loop(in, [&](auto&) {});  // In is no work queue
+#elif defined(CASE_R_A10_TILE_LOOP_ARGUMENT_NOT_SKIP_IF)
+#define CF_IN_LOAD ctx.work_tile_loop(in, 3, [&](auto&) {});
+#elif defined(CASE_R_A11_SKIP_IF_OF_ANOTHER_RESOURCE)
+#define CF_IN_LOAD ctx.work_tile_loop(in, ts::skip_if<&Smem::helper>, [&](auto&) {});
+#elif defined(CASE_R_B5_SKIP_IF_OF_ANOTHER_SIGNATURE)
+#define CF_IN_LOAD ctx.work_tile_loop(in, ts::skip_if<&In::coords>, [&](auto&) {});
+#elif defined(CASE_R_A13_SKIPPABLE_WITHOUT_SKIP_IF)
+#define CF_IN_LOAD ctx.work_tile_loop(in, [&](auto& tiles) { tiles.skippable([&] {}); });
 #endif
 
 #ifndef CF_IN_LOAD
