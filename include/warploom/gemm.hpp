@@ -182,6 +182,14 @@ struct GemmTuning {
   // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
   // SIMT GEMM honours raster_panel and max_ctas and has no clusters.
   GemmKernel kernel = GemmKernel::Auto;
+  // Split-K on the tensor-core GEMM (src/gemm/split_k.hpp): 0 (Auto) cuts K into slices where the
+  // output tiles would leave most SMs idle and K is long; 1 never; 2 to 32 at most that many slices
+  // (each a whole number of K tiles: fewer where K is short). The slices' fp32 partial sums, in a
+  // workspace taken on the stream (cudaMallocAsync), are added in a fixed order by a second kernel:
+  // the same bits on every run. A split takes one matrix (batch 1), the plain epilogue (no fused
+  // ops), a 16-bit or fp32 D and host alpha and beta; asked for otherwise it is refused, naming the
+  // rule (Auto then runs unsplit).
+  int split_k = 0;
 };
 
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.

@@ -16,6 +16,7 @@
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 #include "kernel_arguments.hpp"
 #include "sm90_instances.hpp"
+#include "split_k.hpp"
 
 namespace warploom::gemm {
 
@@ -577,6 +578,19 @@ GemmEpilogue transposed(GemmEpilogue e) {
 }
 
 // D column-major: compute D^T = B^T . A^T, whose D^T is row-major with the same storage.
+// Why split-K (split_k.hpp) cannot run the resolved arguments `r` on `kernel`; empty when it can.
+std::string split_k_violation(GemmArguments const& r, GemmKernel kernel) {
+  if (kernel != GemmKernel::TensorCore) return "split-K runs on the tensor-core GEMM only";
+  if (r.batch != 1)
+    return "split-K takes one matrix (batch = " + str(r.batch) + "): its slices are the batches";
+  if (is_fused(r.epilogue))
+    return "split-K takes the plain epilogue (the slices' sums are added after the GEMM)";
+  if (is_fp8(r.d_type)) return "split-K writes a 16-bit or fp32 D, not fp8";
+  if (r.alpha_ptr != nullptr || r.beta_ptr != nullptr)
+    return "split-K takes alpha and beta from the host (alpha_ptr and beta_ptr unset)";
+  return {};
+}
+
 GemmArguments with_row_major_d(GemmArguments args) {
   if (args.d_layout == MatrixLayout::RowMajor) return args;
   std::swap(args.m, args.n);
@@ -654,6 +668,9 @@ void check_tuning(GemmTuning const& tuning) {
   if (tuning.staging_buffers < 0 || tuning.staging_buffers > 2)
     fail("tuning.staging_buffers = " + str(tuning.staging_buffers) +
          " must be 0 (the design's default), 1 or 2");
+  if (tuning.split_k < 0 || tuning.split_k > kMaxSplitK)
+    fail("tuning.split_k = " + str(tuning.split_k) + " must be 0 (Auto), 1 (no split) or 2 to " +
+         str(kMaxSplitK) + " slices of K");
 }
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
@@ -662,6 +679,9 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   GemmKernel const kernel =
       tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
   GemmArguments const r = with_row_major_d(resolve(args, kernel));
+  std::string const no_split = split_k_violation(r, kernel);
+  if (tuning.split_k > 1 && !no_split.empty())
+    fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
   check_device_pointers(args);
   if (kernel == GemmKernel::Simt) {
     simt::run_simt_gemm(r, tuning, stream);
@@ -669,6 +689,11 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   }
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
+  int const slices = !no_split.empty() ? 1 : tuning.split_k == 0 ? auto_split_k(r) : tuning.split_k;
+  if (slices > 1) {
+    run_split_k(r, tuning, slices, stream);
+    return;
+  }
   tuning.design = selected_design(r, tuning.design);
   sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
 }

@@ -1361,5 +1361,36 @@ TEST(GroupedGemm, TheContiguousLayoutRefusesByName) {
   EXPECT_NE(message(wide, 1 << 30, ends).find("more than 2^30"), std::string::npos);
 }
 
+// Split-K (GemmTuning::split_k): a count out of range, and a split asked of what it cannot run, are
+// refused before anything touches a device, naming the tuning field and the rule.
+TEST(GemmSplitK, RefusedWhereItCannotRunNamingTheRule) {
+  auto const refusal = [](GemmArguments const& a, GemmTuning t) {
+    return invalid_argument_message([&] { gemm(a, nullptr, t); });
+  };
+  GemmTuning split{.kernel = GemmKernel::TensorCore, .split_k = 4};
+  EXPECT_EQ(refusal(valid(), {.split_k = 33}),
+            "gemm: tuning.split_k = 33 must be 0 (Auto), 1 (no split) or 2 to 32 slices of K");
+  EXPECT_NE(refusal(valid(), {.split_k = -1}).find("tuning.split_k = -1 must be 0 (Auto)"),
+            std::string::npos);
+  GemmArguments batched = valid();
+  batched.batch = 2;
+  EXPECT_NE(
+      refusal(batched, split).find("tuning.split_k = 4: split-K takes one matrix (batch = 2)"),
+      std::string::npos)
+      << refusal(batched, split);
+  GemmArguments fused = valid();
+  fused.epilogue.activation = Activation::ReLU;
+  EXPECT_NE(refusal(fused, split).find("split-K takes the plain epilogue"), std::string::npos);
+  GemmArguments device_alpha = valid();
+  device_alpha.alpha_ptr = static_cast<float const*>(fake(6));
+  EXPECT_NE(refusal(device_alpha, split).find("split-K takes alpha and beta from the host"),
+            std::string::npos);
+  EXPECT_NE(refusal(fp8_d(), split).find("split-K writes a 16-bit or fp32 D, not fp8"),
+            std::string::npos);
+  split.kernel = GemmKernel::Simt;
+  EXPECT_NE(refusal(valid(), split).find("split-K runs on the tensor-core GEMM only"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace warploom::gemm

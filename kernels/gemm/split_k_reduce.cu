@@ -1,0 +1,80 @@
+// kernels/gemm/split_k_reduce.cu — split-K's reduction kernel (split_k_reduce.hpp).
+//
+// One thread per element of D, consecutive threads on consecutive columns: the partial sums, C and
+// D are read and written in whole rows (coalesced). It is a pass over slices x M x N floats:
+// split-K is chosen where M x N is small and K long, so this pass is small beside the GEMM's.
+#include "gemm/split_k_reduce.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::gemm {
+namespace {
+
+template <class T>
+__device__ float to_float(T x) {
+  return static_cast<float>(x);
+}
+template <class T>
+__device__ T from_float(float x) {
+  return static_cast<T>(x);
+}
+template <>
+__device__ __half from_float<__half>(float x) {
+  return __float2half_rn(x);
+}
+template <>
+__device__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
+  return __float2bfloat16_rn(x);
+}
+
+template <class T>
+__global__ void split_k_reduce_kernel(SplitKReduce p) {
+  std::int64_t const count = static_cast<std::int64_t>(p.m) * p.n;
+  std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  auto const* c = static_cast<T const*>(p.c);
+  auto* d = static_cast<T*>(p.d);
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    std::int64_t const row = i / p.n, col = i % p.n;
+    float sum = 0.0f;
+    for (int s = 0; s < p.slices; ++s) sum += p.partials[s * count + i];  // slice order: fixed
+    float z = p.alpha * sum;
+    if (p.beta != 0.0f) z += p.beta * to_float(c[row * p.ldc + col]);
+    d[row * p.ldd + col] = from_float<T>(z);
+  }
+}
+
+template <class T>
+void launch(SplitKReduce const& p, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  std::int64_t const count = static_cast<std::int64_t>(p.m) * p.n;
+  // Enough blocks for every SM several times over; the grid-stride loop covers the rest.
+  auto const blocks =
+      static_cast<unsigned>(std::min<std::int64_t>((count + kThreads - 1) / kThreads, 8192));
+  split_k_reduce_kernel<T><<<blocks, kThreads, 0, stream>>>(p);
+  WL_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+void launch_split_k_reduce(SplitKReduce const& p, cudaStream_t stream) {
+  if (static_cast<std::int64_t>(p.m) * p.n == 0) return;
+  switch (p.d_type) {
+    case ScalarType::F16:
+      return launch<__half>(p, stream);
+    case ScalarType::BF16:
+      return launch<__nv_bfloat16>(p, stream);
+    case ScalarType::F32:
+      return launch<float>(p, stream);
+    default:
+      throw std::logic_error("gemm: internal error: split-K reduces into fp16, bf16 or fp32 only");
+  }
+}
+
+}  // namespace warploom::gemm

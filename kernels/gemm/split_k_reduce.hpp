@@ -1,0 +1,32 @@
+// kernels/gemm/split_k_reduce.hpp
+//
+// Split-K's second kernel (src/gemm/split_k.cpp runs the first: the tensor-core GEMM over slices
+// of K, each writing its fp32 partial sums to a workspace): D = alpha * (the slices' partial sums
+// added in slice order) + beta * C, for one row-major M x N matrix of the kernel's view. The order
+// is fixed, so a split GEMM gives the same bits on every run.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm {
+
+struct SplitKReduce {
+  float const* partials = nullptr;  // slices x (m x n), row-major, packed
+  int slices = 0;
+  int m = 0, n = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  void const* c = nullptr;  // D's type, row-major, ld ldc; read only when beta != 0
+  std::int64_t ldc = 0;
+  void* d = nullptr;
+  ScalarType d_type = ScalarType::BF16;  // fp16, bf16 or fp32
+  std::int64_t ldd = 0;
+};
+
+// Enqueues the reduction on `stream`.
+void launch_split_k_reduce(SplitKReduce const& p, cudaStream_t stream);
+
+}  // namespace warploom::gemm

@@ -1,0 +1,122 @@
+// src/gemm/split_k.cpp — split-K's launches (split_k.hpp).
+#include "split_k.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include "gemm/split_k_reduce.hpp"  // the reduction kernel (kernels/gemm)
+#include "sm90_instances.hpp"
+#include "warploom/cuda_check.hpp"
+
+namespace warploom::gemm {
+namespace {
+
+// Elements of A or B per K tile: one 128-byte swizzle row (kernels/gemm/sm90/shape.hpp).
+int k_tile_elements(ScalarType t) {
+  return 128 / size_of(t);
+}
+
+// The current device's SM count, asked once per device.
+int current_sm_count() {
+  int device = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  static std::array<std::atomic<int>, 64> known{};
+  bool const cached = device >= 0 && device < static_cast<int>(known.size());
+  if (cached)
+    if (int const c = known[static_cast<std::size_t>(device)].load(); c > 0) return c;
+  int count = 0;
+  WL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  if (cached) known[static_cast<std::size_t>(device)].store(count);
+  return count;
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Elements between one slice of `x` and the next along K: x is M x K (A) or K x N (B); K runs
+// along its contiguous dimension when `k_contiguous`.
+std::int64_t slice_step(Matrix const& x, bool k_contiguous, std::int64_t slice_k) {
+  return k_contiguous ? slice_k : slice_k * x.ld;
+}
+
+}  // namespace
+
+int auto_split_k(GemmArguments const& r) {
+  std::int64_t const tiles = ceil_div(r.m, 128) * ceil_div(r.n, 256);
+  int const sms = current_sm_count();
+  if (tiles * 2 > sms) return 1;
+  std::int64_t const by_sms = sms / tiles;
+  std::int64_t const by_k = r.k / (8 * k_tile_elements(r.a.type));
+  return static_cast<int>(std::clamp<std::int64_t>(std::min(by_sms, by_k), 1, kMaxSplitK));
+}
+
+void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream) {
+  int const kt = k_tile_elements(r.a.type);
+  std::int64_t const slice_k = ceil_div(ceil_div(r.k, slices), kt) * kt;
+  auto const count = static_cast<int>(ceil_div(r.k, slice_k));
+  std::int64_t const a_step = slice_step(r.a, r.a.layout == MatrixLayout::RowMajor, slice_k);
+  std::int64_t const b_step = slice_step(r.b, r.b.layout == MatrixLayout::ColMajor, slice_k);
+  std::int64_t const matrix = static_cast<std::int64_t>(r.m) * r.n;
+
+  float* partials = nullptr;
+  WL_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&partials),
+                                static_cast<std::size_t>(count * matrix) * sizeof(float), stream));
+  try {
+    // The slices' GEMM: alpha 1, no C, fp32 row-major partial sums; the fp8 scales stay (the
+    // partial sums are linear in them).
+    GemmArguments p = r;
+    p.k = static_cast<int>(slice_k);
+    p.c = Matrix{};
+    p.beta = 0.0f;
+    p.alpha = 1.0f;
+    p.d = partials;
+    p.d_type = ScalarType::F32;
+    p.d_layout = MatrixLayout::RowMajor;
+    p.ldd = r.n;
+    p.batch_stride_d = matrix;
+    p.a.batch_stride = a_step;
+    p.b.batch_stride = b_step;
+    GemmTuning t = tuning;
+    t.split_k = 1;
+    auto const launch = [&](GemmArguments const& args) {
+      GemmTuning at = t;
+      at.design = selected_design(args, tuning.design);
+      sm90::instance_for(sm90::config_of(args, at))(args, at, stream);
+    };
+    if (count > 1) {
+      p.batch = count - 1;
+      launch(p);
+    }
+    // The last slice: what is left of K.
+    std::int64_t const done = (count - 1) * slice_k;
+    GemmArguments last = p;
+    last.batch = 1;
+    last.k = static_cast<int>(r.k - done);
+    last.a.data = static_cast<char const*>(r.a.data) + (count - 1) * a_step * size_of(r.a.type);
+    last.b.data = static_cast<char const*>(r.b.data) + (count - 1) * b_step * size_of(r.b.type);
+    last.d = partials + (count - 1) * matrix;
+    launch(last);
+
+    launch_split_k_reduce({.partials = partials,
+                           .slices = count,
+                           .m = r.m,
+                           .n = r.n,
+                           .alpha = r.alpha,
+                           .beta = r.beta,
+                           .c = r.c.data,
+                           .ldc = r.c.ld,
+                           .d = r.d,
+                           .d_type = r.d_type,
+                           .ldd = r.ldd},
+                          stream);
+  } catch (...) {
+    (void)cudaFreeAsync(partials, stream);
+    throw;
+  }
+  WL_CUDA_CHECK(cudaFreeAsync(partials, stream));
+}
+
+}  // namespace warploom::gemm

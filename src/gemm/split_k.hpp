@@ -1,0 +1,30 @@
+// src/gemm/split_k.hpp — split-K for the tensor-core GEMM (GemmTuning::split_k, gemm.cpp).
+//
+// A problem whose output tiles would leave most SMs idle, and whose K is long, is cut along K into
+// slices: one batched launch of the tensor-core GEMM computes every slice but the last (each slice
+// a batch: A and B offset by the slice's K, the batch stride being that offset), one more the last
+// (shorter when K does not divide), each writing fp32 partial sums to a workspace taken on the
+// stream (cudaMallocAsync: a captured graph gets a node for it); then
+// kernels/gemm/split_k_reduce.cu adds the slices in slice order and applies alpha, beta and C. The
+// order is fixed: the same bits on every run.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm {
+
+// The most slices a call takes.
+inline constexpr int kMaxSplitK = 32;
+
+// Auto's slices for resolved, row-major-D arguments that split-K runs (1: no split): as many as
+// fill the current device's SMs with the cooperative design's 128 x 256 tiles, each slice at least
+// eight K tiles long; none where the tiles already fill half the SMs.
+int auto_split_k(GemmArguments const& r);
+
+// Runs `r` (resolved, row-major D, split-K applicable) in at most `slices` slices of K, each a
+// whole number of K tiles (fewer slices where K is short).
+void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream);
+
+}  // namespace warploom::gemm

@@ -1,0 +1,131 @@
+// tests/gpu/gemm/split_k_test.cpp
+//
+// Split-K (GemmTuning::split_k, src/gemm/split_k.hpp) against the float64 reference: slices of K
+// that divide it and that do not (the last slice shorter, partial K tiles), every operand layout
+// and D either way, C with beta, fp32 and fp16 D, fp8 inputs with their scales; Auto on a small
+// output with a long K; the same bits on every run; a captured CUDA graph (the workspace becomes an
+// allocation node) replayed. The refusals are CPU tests (tests/cpu/gemm/gemm_args_test.cpp,
+// GemmSplitK).
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gemm_check.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
+
+namespace warploom::gemm::testing {
+namespace {
+
+constexpr MatrixLayout kRow = MatrixLayout::RowMajor;
+constexpr MatrixLayout kCol = MatrixLayout::ColMajor;
+
+GemmTuning split(int slices) {
+  return {.kernel = GemmKernel::TensorCore, .split_k = slices};
+}
+
+TEST(GemmSplitK, TheSlicesAddUpToTheGemm) {
+  struct Case {
+    Problem p;
+    int slices;
+  };
+  Case const cases[] = {
+      // Four equal slices of 16 K tiles.
+      {{.m = 256, .n = 256, .k = 4096}, 4},
+      // K = 3000 in 7: slices of 448 (7 K tiles), the last 312 (a partial tile); C with beta,
+      // partial tiles in M and N, fp16 "tt", D column-major.
+      {{.in = ScalarType::F16,
+        .out = ScalarType::F16,
+        .a = kRow,
+        .b = kRow,
+        .d = kCol,
+        .m = 130,
+        .n = 70,
+        .k = 3000,
+        .alpha = 0.5f,
+        .beta = 0.75f,
+        .pad = 8},
+       7},
+      // "nn" with an fp32 D; more slices asked than K has tiles for: 16 slices of one K tile.
+      {{.out = ScalarType::F32, .a = kCol, .b = kCol, .m = 64, .n = 300, .k = 1000}, 32},
+      // "nt", K = 65 (two slices: 64 and 1).
+      {{.a = kCol, .b = kRow, .m = 100, .n = 200, .k = 65, .beta = 1.0f}, 2},
+  };
+  for (Case const& c : cases) {
+    SCOPED_TRACE("split_k " + std::to_string(c.slices));
+    expect_correct(c.p, split(c.slices));
+  }
+  // fp8 with per-tensor scales (the partial sums carry them; alpha is applied once, after).
+  Problem fp8{.in = ScalarType::E4M3,
+              .out = ScalarType::BF16,
+              .m = 128,
+              .n = 256,
+              .k = 2048,
+              .alpha = 2.0f,
+              .scale_a = 0.5f,
+              .scale_b = 1.5f};
+  expect_correct(fp8, split(3));
+}
+
+// Auto splits a small output with a long K (8 x 2 tiles of 128 x 256 on 132 SMs); the answer is
+// the GEMM's.
+TEST(GemmSplitK, AutoOnASmallOutputWithALongK) {
+  expect_correct({.m = 1024, .n = 512, .k = 16384}, {});
+  expect_correct({.m = 64, .n = 4096, .k = 8192, .beta = 0.5f}, {});
+}
+
+// The bytes of D (row-major here) after one run.
+std::vector<unsigned char> d_bytes(ProblemData const& data, Problem const& p) {
+  std::size_t const bytes = static_cast<std::size_t>((p.m - 1) * data.args().ldd + p.n) *
+                            static_cast<std::size_t>(size_of(p.out));
+  std::vector<unsigned char> out(bytes);
+  WL_CUDA_CHECK(cudaMemcpy(out.data(), data.args().d, bytes, cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// The slices are added in one order: every run gives the same bits.
+TEST(GemmSplitK, TheSameBitsOnEveryRun) {
+  Problem const p{.m = 200, .n = 300, .k = 8192};
+  ProblemData const data(p);
+  gemm(data.args(), nullptr, split(16));
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned char> const first = d_bytes(data, p);
+  for (int run = 0; run < 3; ++run) {
+    data.poison_d();
+    gemm(data.args(), nullptr, split(16));
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(d_bytes(data, p), first) << "run " << run;
+  }
+}
+
+// Captured once, replayed twice: the workspace is the graph's own allocation.
+TEST(GemmSplitK, ACapturedGraphReplays) {
+  Problem const p{.m = 256, .n = 128, .k = 6000, .beta = 0.5f};
+  ProblemData const data(p);
+  cudaStream_t stream = nullptr;
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  // Relaxed: gemm() asks the driver about its pointers before it launches.
+  WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  gemm(data.args(), stream, split(5));
+  WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    data.poison_d();
+    // The poison ran on the legacy stream, which a non-blocking stream does not wait for.
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    EXPECT_EQ(data.check(reference_of(data.args()), GemmKernel::TensorCore), "")
+        << "replay " << replay;
+  }
+  WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  WL_CUDA_CHECK(cudaGraphDestroy(graph));
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+}  // namespace
+}  // namespace warploom::gemm::testing
