@@ -154,6 +154,8 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
       g.cluster_n = value[2] - '0';
     } else if (int panel = 0; knob == "panel" && parse_positive(value, panel)) {
       g.raster_panel = panel;
+    } else if (int slices = 0; knob == "split" && parse_positive(value, slices)) {
+      g.split_k = slices;
     } else if (knob == "variant") {
       auto const v = std::find_if(std::begin(kStageVariants), std::end(kStageVariants),
                                   [&](StageVariant const& s) { return s.name == value; });
@@ -163,7 +165,7 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
     } else {
       throw std::invalid_argument("tuning: `" + knob + "=" + value +
                                   "` is not a knob of gemm() (design=cooperative|pingpong, "
-                                  "cluster=1x1|2x1|1x2, panel=N, variant=NAME)");
+                                  "cluster=1x1|2x1|1x2, panel=N, split=S, variant=NAME)");
     }
   }
   return g;
@@ -179,6 +181,9 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
       space.push_back({{"design", design}, {"cluster", cluster}});
   // The raster panel (default 8 tile rows) against none and a taller one.
   for (char const* panel : {"1", "16"}) space.push_back({{"panel", panel}});
+  // Split-K (the plain epilogue only): never (against Auto's choice), and a few slice counts.
+  if (!p.bias && p.activation == wg::Activation::Identity)
+    for (char const* slices : {"1", "2", "4", "8"}) space.push_back({{"split", slices}});
   bool const variants_apply = p.type == wg::ScalarType::BF16 &&
                               p.a_layout == wg::MatrixLayout::RowMajor &&
                               p.b_layout == wg::MatrixLayout::ColMajor;

@@ -77,7 +77,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
@@ -215,6 +215,28 @@ if want ncu-moe; then
   run bench-moe-dense 150 "$B/warploom" bench gemm --shapes 256x4096x4096,1024x4096x4096,2048x4096x4096 \
     --providers warploom,warploom_pp,cutlass_pp,cutlass,cublas --graph 20 --reps 10 \
     --json "$OUT/moe_dense.json"
+fi
+# Split-K (GemmTuning::split_k): the fp32-output configurations its slices run, side by side; its
+# tests, under each sanitizer; then the small-output, long-K shapes of issue 15 against cuBLAS and
+# cuBLASLt (Auto's split beside no split and fixed slice counts), as graphs and eagerly.
+if want split-k; then
+  run split-k-precompile 120 "$B/warploom" precompile -j "$(nproc)" \
+    bf16_fp32_tn_cooperative_s4_b2_1x1 bf16_fp32_nn_cooperative_s4_b2_1x1 \
+    bf16_fp32_nt_cooperative_s4_b2_1x1 fp16_fp32_tt_cooperative_s4_b2_1x1 \
+    e4m3_fp32_tn_cooperative_s4_b2_1x1
+  run split-k 120 "$T/gemm_test" --gtest_filter='GemmSplitK.*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-split-k" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
+      --gtest_filter='GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays'
+  done
+  for mode in call graph; do
+    graph=()
+    [[ $mode == graph ]] && graph=(--graph 20)
+    run "bench-split-k-$mode" 150 "$B/warploom" bench gemm \
+      --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 \
+      --providers warploom,cublas,cublaslt --autotune --points split "${graph[@]}" --reps 10 \
+      --json "$OUT/split_k_$mode.json"
+  done
 fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
