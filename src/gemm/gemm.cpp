@@ -578,19 +578,6 @@ GemmEpilogue transposed(GemmEpilogue e) {
 }
 
 // D column-major: compute D^T = B^T . A^T, whose D^T is row-major with the same storage.
-// Why split-K (split_k.hpp) cannot run the resolved arguments `r` on `kernel`; empty when it can.
-std::string split_k_violation(GemmArguments const& r, GemmKernel kernel) {
-  if (kernel != GemmKernel::TensorCore) return "split-K runs on the tensor-core GEMM only";
-  if (r.batch != 1)
-    return "split-K takes one matrix (batch = " + str(r.batch) + "): its slices are the batches";
-  if (is_fused(r.epilogue))
-    return "split-K takes the plain epilogue (the slices' sums are added after the GEMM)";
-  if (is_fp8(r.d_type)) return "split-K writes a 16-bit or fp32 D, not fp8";
-  if (r.alpha_ptr != nullptr || r.beta_ptr != nullptr)
-    return "split-K takes alpha and beta from the host (alpha_ptr and beta_ptr unset)";
-  return {};
-}
-
 GemmArguments with_row_major_d(GemmArguments args) {
   if (args.d_layout == MatrixLayout::RowMajor) return args;
   std::swap(args.m, args.n);
@@ -605,6 +592,18 @@ GemmArguments with_row_major_d(GemmArguments args) {
 }
 
 }  // namespace
+
+std::string split_k_violation(GemmArguments const& r, GemmKernel kernel) {
+  if (kernel != GemmKernel::TensorCore) return "split-K runs on the tensor-core GEMM only";
+  if (r.batch != 1)
+    return "split-K takes one matrix (batch = " + str(r.batch) + "): its slices are the batches";
+  if (is_fused(r.epilogue))
+    return "split-K takes the plain epilogue (the slices' sums are added after the GEMM)";
+  if (is_fp8(r.d_type)) return "split-K writes a 16-bit or fp32 D, not fp8";
+  if (r.alpha_ptr != nullptr || r.beta_ptr != nullptr)
+    return "split-K takes alpha and beta from the host (alpha_ptr and beta_ptr unset)";
+  return {};
+}
 
 void check_arguments(GemmArguments const& args, GemmKernel kernel) {
   (void)resolve(args, kernel);

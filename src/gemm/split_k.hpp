@@ -9,6 +9,8 @@
 // order is fixed: the same bits on every run.
 #pragma once
 
+#include <string>
+
 #include <cuda_runtime_api.h>
 
 #include "warploom/gemm.hpp"
@@ -17,6 +19,9 @@ namespace warploom::gemm {
 
 // The most slices a call takes.
 inline constexpr int kMaxSplitK = 32;
+
+// Why split-K cannot run the resolved arguments `r` on `kernel` (gemm.cpp); empty when it can.
+std::string split_k_violation(GemmArguments const& r, GemmKernel kernel);
 
 // Auto's slices for resolved, row-major-D arguments that split-K runs (1: no split): as many as
 // fill the current device's SMs with the cooperative design's 128 x 256 tiles, each slice at least

@@ -27,6 +27,7 @@
 #include "kernel_arguments.hpp"
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
+#include "split_k.hpp"
 #include "warploom/ts/model.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 
@@ -978,6 +979,12 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   }
   GemmTuning tuning;
   tuning.kernel = GemmKernel::TensorCore;
+  // The default splits K where gemm()'s Auto does (src/gemm/split_k.hpp): the same D.
+  if (gemm::split_k_violation(r, GemmKernel::TensorCore).empty())
+    if (int const slices = gemm::auto_split_k(r); slices > 1) {
+      gemm::run_split_k(r, tuning, slices, stream);
+      return;
+    }
   tuning.design = gemm::selected_design(r, ConsumerDesign::Auto);
   sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
                                              : p.default_instance(tuning.design);
