@@ -43,7 +43,8 @@ __global__ void split_k_reduce_kernel(SplitKReduce p) {
        i += stride) {
     std::int64_t const row = i / p.n, col = i % p.n;
     float sum = 0.0f;
-    for (int s = 0; s < p.slices; ++s) sum += p.partials[s * count + i];  // slice order: fixed
+    float const* partial = p.partials + row * p.ld + col;
+    for (int s = 0; s < p.slices; ++s) sum += partial[s * p.slice_stride];  // slice order: fixed
     float z = p.alpha * sum;
     if (p.beta != 0.0f) z += p.beta * to_float(c[row * p.ldc + col]);
     d[row * p.ldd + col] = from_float<T>(z);

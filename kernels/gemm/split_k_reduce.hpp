@@ -15,7 +15,9 @@
 namespace warploom::gemm {
 
 struct SplitKReduce {
-  float const* partials = nullptr;  // slices x (m x n), row-major, packed
+  // slices x (m x n), row-major: element (i, j) of slice s at s * slice_stride + i * ld + j.
+  float const* partials = nullptr;
+  std::int64_t ld = 0, slice_stride = 0;
   int slices = 0;
   int m = 0, n = 0;
   float alpha = 1.0f, beta = 0.0f;

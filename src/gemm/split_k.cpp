@@ -59,7 +59,9 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
   auto const count = static_cast<int>(ceil_div(r.k, slice_k));
   std::int64_t const a_step = slice_step(r.a, r.a.layout == MatrixLayout::RowMajor, slice_k);
   std::int64_t const b_step = slice_step(r.b, r.b.layout == MatrixLayout::ColMajor, slice_k);
-  std::int64_t const matrix = static_cast<std::int64_t>(r.m) * r.n;
+  // The workspace's rows are whole 16-byte units (TMA's rule for the slices' D).
+  std::int64_t const ldw = ceil_div(r.n, 4) * 4;
+  std::int64_t const matrix = r.m * ldw;
 
   float* partials = nullptr;
   WL_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&partials),
@@ -75,7 +77,7 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
     p.d = partials;
     p.d_type = ScalarType::F32;
     p.d_layout = MatrixLayout::RowMajor;
-    p.ldd = r.n;
+    p.ldd = ldw;
     p.batch_stride_d = matrix;
     p.a.batch_stride = a_step;
     p.b.batch_stride = b_step;
@@ -101,6 +103,8 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
     launch(last);
 
     launch_split_k_reduce({.partials = partials,
+                           .ld = ldw,
+                           .slice_stride = matrix,
                            .slices = count,
                            .m = r.m,
                            .n = r.n,
