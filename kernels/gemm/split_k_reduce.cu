@@ -5,34 +5,18 @@
 // split-K is chosen where M x N is small and K long, so this pass is small beside the GEMM's.
 #include "gemm/split_k_reduce.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <algorithm>
 #include <stdexcept>
+
+#include <cutlass/numeric_types.h>
 
 #include "warploom/cuda_check.hpp"
 
 namespace warploom::gemm {
 namespace {
 
-template <class T>
-__device__ float to_float(T x) {
-  return static_cast<float>(x);
-}
-template <class T>
-__device__ T from_float(float x) {
-  return static_cast<T>(x);
-}
-template <>
-__device__ __half from_float<__half>(float x) {
-  return __float2half_rn(x);
-}
-template <>
-__device__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
-  return __float2bfloat16_rn(x);
-}
-
+// T: float or CUTLASS's half_t / bfloat16_t, whose conversions from float round to nearest (as
+// the GEMM's epilogue stores D).
 template <class T>
 __global__ void split_k_reduce_kernel(SplitKReduce p) {
   std::int64_t const count = static_cast<std::int64_t>(p.m) * p.n;
@@ -46,8 +30,8 @@ __global__ void split_k_reduce_kernel(SplitKReduce p) {
     float const* partial = p.partials + row * p.ld + col;
     for (int s = 0; s < p.slices; ++s) sum += partial[s * p.slice_stride];  // slice order: fixed
     float z = p.alpha * sum;
-    if (p.beta != 0.0f) z += p.beta * to_float(c[row * p.ldc + col]);
-    d[row * p.ldd + col] = from_float<T>(z);
+    if (p.beta != 0.0f) z += p.beta * static_cast<float>(c[row * p.ldc + col]);
+    d[row * p.ldd + col] = static_cast<T>(z);
   }
 }
 
@@ -68,9 +52,9 @@ void launch_split_k_reduce(SplitKReduce const& p, cudaStream_t stream) {
   if (static_cast<std::int64_t>(p.m) * p.n == 0) return;
   switch (p.d_type) {
     case ScalarType::F16:
-      return launch<__half>(p, stream);
+      return launch<cutlass::half_t>(p, stream);
     case ScalarType::BF16:
-      return launch<__nv_bfloat16>(p, stream);
+      return launch<cutlass::bfloat16_t>(p, stream);
     case ScalarType::F32:
       return launch<float>(p, stream);
     default:

@@ -2,8 +2,6 @@
 #include "split_k.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cstdint>
 
 #include "gemm/split_k_reduce.hpp"  // the reduction kernel (kernels/gemm)
@@ -13,22 +11,16 @@
 namespace warploom::gemm {
 namespace {
 
-// Elements of A or B per K tile: one 128-byte swizzle row (kernels/gemm/sm90/shape.hpp).
+// Elements of A or B per K tile (the same bytes in both designs: one 128-byte swizzle row).
 int k_tile_elements(ScalarType t) {
-  return 128 / size_of(t);
+  return sm90::design_shape(ConsumerDesign::Cooperative).tile_k_bytes / size_of(t);
 }
 
-// The current device's SM count, asked once per device.
+// The current device's SM count (as the kernels' launchers ask it).
 int current_sm_count() {
-  int device = 0;
+  int device = 0, count = 0;
   WL_CUDA_CHECK(cudaGetDevice(&device));
-  static std::array<std::atomic<int>, 64> known{};
-  bool const cached = device >= 0 && device < static_cast<int>(known.size());
-  if (cached)
-    if (int const c = known[static_cast<std::size_t>(device)].load(); c > 0) return c;
-  int count = 0;
   WL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  if (cached) known[static_cast<std::size_t>(device)].store(count);
   return count;
 }
 
