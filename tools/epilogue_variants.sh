@@ -5,11 +5,14 @@
 # in its own process beside the prebuilt default (Auto) and the plain GEMM, which are the same
 # binaries in every process: compare the variants through their ratios to those.
 #
-#   in_pass        the activation in the accumulator pass, on z in fp32 (the tree as it is)
+#   in_pass        the activation in the accumulator pass, on z in fp32 (the tree at c77bce8)
 #   chunk_pass     the activation in the rolled pass over the staged subtile, one 16-byte chunk
-#                  per iteration (before b2f12cb)
+#                  per iteration (before b2f12cb, and again since dbeb3fd reverted it)
 #   chunk_pass_u2  the same, two chunks per iteration
 #
+# The variants are edits of the tree that had the accumulator pass: to rerun the measurement of
+# bench/results/epilogue_variants_2026-12-02.json, check out c77bce8 first. On a later tree in_pass
+# and chunk_pass are both the rolled pass (nothing to turn off), chunk_pass_u2 still unrolls it.
 # Needs a fused build (tools/gpu_prebuilt_check.sh with BUILD_HERE=1). The headers are edited in
 # place and restored at the end.
 #   OUT=<dir> bash tools/epilogue_variants.sh    # $OUT/variant_<name>_<epilogue>.json and .log
@@ -24,16 +27,16 @@ mkdir -p "$OUT"
 ops=kernels/gemm/sm90/epilogue_ops.cuh
 body=kernels/gemm/sm90/epilogue.cuh
 cp "$ops" "$OUT/.ops.orig" && cp "$body" "$OUT/.body.orig"
-restore() { cp "$OUT/.ops.orig" "$ops" && cp "$OUT/.body.orig" "$body" && rm -f "$OUT"/.*.orig; }
-trap restore EXIT
+reset() { cp "$OUT/.ops.orig" "$ops" && cp "$OUT/.body.orig" "$body"; }
+trap 'reset; rm -f "$OUT/.ops.orig" "$OUT/.body.orig"' EXIT
 
 for variant in $VARIANTS; do
-  restore && cp "$ops" "$OUT/.ops.orig" && cp "$body" "$OUT/.body.orig"
+  reset
   case $variant in
     in_pass) ;;
     chunk_pass | chunk_pass_u2)
+      # The accumulator pass off, where the tree has it (b2f12cb .. dbeb3fd).
       sed -i 's/static constexpr bool kActivationInPass = .*;/static constexpr bool kActivationInPass = false;/' "$ops"
-      grep -q "kActivationInPass = false;" "$ops" || { echo "variant $variant: edit failed"; exit 1; }
       if [[ $variant == chunk_pass_u2 ]]; then
         # finish()'s loop: the one rolled loop between "void finish" and the end of that function.
         sed -i '/WL_DEVICE void finish(/,/^  }$/ s/#pragma unroll 1/#pragma unroll 2/' "$body"
