@@ -1,8 +1,9 @@
 // kernels/gemm/split_k_reduce.cu — split-K's reduction kernel (split_k_reduce.hpp).
 //
-// One thread per element of D, consecutive threads on consecutive columns: the partial sums, C and
-// D are read and written in whole rows (coalesced). It is a pass over slices x M x N floats:
-// split-K is chosen where M x N is small and K long, so this pass is small beside the GEMM's.
+// One thread per four consecutive elements of a row of D, consecutive threads on consecutive
+// columns: the partial sums (as float4), C and D are read and written in whole rows (coalesced). It
+// is a pass over slices x M x N floats: split-K is chosen where M x N is small and K long, so this
+// pass is small beside the GEMM's.
 #include "gemm/split_k_reduce.hpp"
 
 #include <algorithm>
@@ -15,30 +16,42 @@
 namespace warploom::gemm {
 namespace {
 
+// Columns per thread: one float4 of each slice's partial sums (the workspace's rows are whole
+// 16-byte units, so every group of four starts aligned).
+constexpr int kColumns = 4;
+
 // T: float or CUTLASS's half_t / bfloat16_t, whose conversions from float round to nearest (as
 // the GEMM's epilogue stores D).
 template <class T>
 __global__ void split_k_reduce_kernel(SplitKReduce p) {
-  std::int64_t const count = static_cast<std::int64_t>(p.m) * p.n;
+  std::int64_t const groups_per_row = (p.n + kColumns - 1) / kColumns;
+  std::int64_t const count = p.m * groups_per_row;
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   auto const* c = static_cast<T const*>(p.c);
   auto* d = static_cast<T*>(p.d);
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
-    std::int64_t const row = i / p.n, col = i % p.n;
-    float sum = 0.0f;
+    std::int64_t const row = i / groups_per_row;
+    int const col = static_cast<int>(i - row * groups_per_row) * kColumns;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     float const* partial = p.partials + row * p.ld + col;
-    for (int s = 0; s < p.slices; ++s) sum += partial[s * p.slice_stride];  // slice order: fixed
-    float z = p.alpha * sum;
-    if (p.beta != 0.0f) z += p.beta * static_cast<float>(c[row * p.ldc + col]);
-    d[row * p.ldd + col] = static_cast<T>(z);
+    for (int s = 0; s < p.slices; ++s) {  // slice order: fixed
+      float4 const v = *reinterpret_cast<float4 const*>(partial + s * p.slice_stride);
+      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    float const sums[kColumns] = {sum.x, sum.y, sum.z, sum.w};
+    for (int j = 0; j < kColumns && col + j < p.n; ++j) {
+      float z = p.alpha * sums[j];
+      if (p.beta != 0.0f) z += p.beta * static_cast<float>(c[row * p.ldc + col + j]);
+      d[row * p.ldd + col + j] = static_cast<T>(z);
+    }
   }
 }
 
 template <class T>
 void launch(SplitKReduce const& p, cudaStream_t stream) {
   constexpr int kThreads = 256;
-  std::int64_t const count = static_cast<std::int64_t>(p.m) * p.n;
+  std::int64_t const count = static_cast<std::int64_t>(p.m) * ((p.n + kColumns - 1) / kColumns);
   // Enough blocks for every SM several times over; the grid-stride loop covers the rest.
   auto const blocks =
       static_cast<unsigned>(std::min<std::int64_t>((count + kThreads - 1) / kThreads, 8192));

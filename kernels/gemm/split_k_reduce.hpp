@@ -15,7 +15,8 @@
 namespace warploom::gemm {
 
 struct SplitKReduce {
-  // slices x (m x n), row-major: element (i, j) of slice s at s * slice_stride + i * ld + j.
+  // slices x (m x n), row-major: element (i, j) of slice s at s * slice_stride + i * ld + j;
+  // 16-byte aligned, ld and slice_stride multiples of 4 (whole float4s).
   float const* partials = nullptr;
   std::int64_t ld = 0, slice_stride = 0;
   int slices = 0;

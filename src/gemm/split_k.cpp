@@ -36,6 +36,18 @@ std::int64_t slice_step(Matrix const& x, bool k_contiguous, std::int64_t slice_k
 
 }  // namespace
 
+KSlices split_k_slices(std::int64_t k, int k_tile, int wanted) {
+  std::int64_t const tiles = ceil_div(k, k_tile);
+  if (k % k_tile == 0) {
+    for (int d = wanted; d * 2 > wanted; --d) {
+      if (tiles % d == 0) return {.slice_k = k / d, .count = d, .last_k = k / d};
+    }
+  }
+  std::int64_t const slice_k = ceil_div(tiles, wanted) * k_tile;
+  auto const count = static_cast<int>(ceil_div(k, slice_k));
+  return {.slice_k = slice_k, .count = count, .last_k = k - (count - 1) * slice_k};
+}
+
 int auto_split_k(GemmArguments const& r) {
   std::int64_t const tiles = ceil_div(r.m, 128) * ceil_div(r.n, 256);
   int const sms = current_sm_count();
@@ -46,9 +58,9 @@ int auto_split_k(GemmArguments const& r) {
 }
 
 void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream) {
-  int const kt = k_tile_elements(r.a.type);
-  std::int64_t const slice_k = ceil_div(ceil_div(r.k, slices), kt) * kt;
-  auto const count = static_cast<int>(ceil_div(r.k, slice_k));
+  KSlices const cut = split_k_slices(r.k, k_tile_elements(r.a.type), slices);
+  std::int64_t const slice_k = cut.slice_k;
+  int const count = cut.count;
   std::int64_t const a_step = slice_step(r.a, r.a.layout == MatrixLayout::RowMajor, slice_k);
   std::int64_t const b_step = slice_step(r.b, r.b.layout == MatrixLayout::ColMajor, slice_k);
   // The workspace's rows are whole 16-byte units (TMA's rule for the slices' D).
@@ -80,19 +92,22 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
       at.design = selected_design(args, tuning.design);
       sm90::instance_for(sm90::config_of(args, at))(args, at, stream);
     };
-    if (count > 1) {
-      p.batch = count - 1;
+    // Equal slices: one launch. Otherwise every slice but the last, then the last (what is left
+    // of K).
+    int const batched = cut.even() ? count : count - 1;
+    if (batched > 0) {
+      p.batch = batched;
       launch(p);
     }
-    // The last slice: what is left of K.
-    std::int64_t const done = (count - 1) * slice_k;
-    GemmArguments last = p;
-    last.batch = 1;
-    last.k = static_cast<int>(r.k - done);
-    last.a.data = static_cast<char const*>(r.a.data) + (count - 1) * a_step * size_of(r.a.type);
-    last.b.data = static_cast<char const*>(r.b.data) + (count - 1) * b_step * size_of(r.b.type);
-    last.d = partials + (count - 1) * matrix;
-    launch(last);
+    if (!cut.even()) {
+      GemmArguments last = p;
+      last.batch = 1;
+      last.k = static_cast<int>(cut.last_k);
+      last.a.data = static_cast<char const*>(r.a.data) + batched * a_step * size_of(r.a.type);
+      last.b.data = static_cast<char const*>(r.b.data) + batched * b_step * size_of(r.b.type);
+      last.d = partials + batched * matrix;
+      launch(last);
+    }
 
     launch_split_k_reduce({.partials = partials,
                            .ld = ldw,

@@ -1,14 +1,15 @@
 // src/gemm/split_k.hpp — split-K for the tensor-core GEMM (GemmTuning::split_k, gemm.cpp).
 //
 // A problem whose output tiles would leave most SMs idle, and whose K is long, is cut along K into
-// slices: one batched launch of the tensor-core GEMM computes every slice but the last (each slice
-// a batch: A and B offset by the slice's K, the batch stride being that offset), one more the last
-// (shorter when K does not divide), each writing fp32 partial sums to a workspace taken on the
-// stream (cudaMallocAsync: a captured graph gets a node for it); then
-// kernels/gemm/split_k_reduce.cu adds the slices in slice order and applies alpha, beta and C. The
-// order is fixed: the same bits on every run.
+// slices: one batched launch of the tensor-core GEMM computes them (each slice a batch: A and B
+// offset by the slice's K, the batch stride being that offset; the slice count is lowered to one
+// that divides K's tiles where that keeps more than half of it, else a shorter last slice is one
+// launch more), each writing fp32 partial sums to a workspace taken on the stream (cudaMallocAsync:
+// a captured graph gets a node for it); then kernels/gemm/split_k_reduce.cu adds the slices in
+// slice order and applies alpha, beta and C. The order is fixed: the same bits on every run.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -19,6 +20,20 @@ namespace warploom::gemm {
 
 // The most slices a call takes.
 inline constexpr int kMaxSplitK = 32;
+
+// K cut into `count` slices of `slice_k` elements (whole K tiles), the last one `last_k` long.
+struct KSlices {
+  std::int64_t slice_k = 0;
+  int count = 0;
+  std::int64_t last_k = 0;
+  bool even() const { return last_k == slice_k; }
+};
+
+// At most `wanted` slices of `k` in tiles of `k_tile` elements, preferring equal ones: equal
+// slices are the batches of one launch, while a shorter last slice is a launch of its own after the
+// others (on one stream the two do not overlap, so it costs as long as all the others together).
+// Fewer equal slices therefore win while they are more than half of those wanted.
+KSlices split_k_slices(std::int64_t k, int k_tile, int wanted);
 
 // Why split-K cannot run the resolved arguments `r` on `kernel` (gemm.cpp); empty when it can.
 std::string split_k_violation(GemmArguments const& r, GemmKernel kernel);
