@@ -43,6 +43,17 @@ bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const&
   return true;
 }
 
+// gemm()'s checks of `tuning`, and split-K refused by name: the grouped kernel runs each group's
+// tiles whole (split-K is gemm()'s, for one matrix), and a split asked for must not be ignored.
+void check_grouped_tuning(GemmTuning const& tuning, std::string_view who) {
+  check_tuning(tuning);
+  if (tuning.split_k > 1)
+    throw std::invalid_argument(fmt::format(
+        "{}: tuning.split_k = {}: the grouped kernel does not split K (split-K runs one matrix, "
+        "through gemm()); leave it 0 (Auto) or 1",
+        who, tuning.split_k));
+}
+
 // gemm()'s checks of `args` for a layout only the tensor cores run (`layout`: its name in the
 // message), then the driver's verdicts on its pointers and on the layout's own device array `name`
 // at `array`: the checked, resolved arguments, or `refuse` (which throws) with gemm()'s message.
@@ -150,7 +161,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
 
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,
                   GemmTuning tuning) {
-  check_tuning(tuning);
+  check_grouped_tuning(tuning, "grouped_gemm");
   if (count > 0 && groups == nullptr)
     throw std::invalid_argument(
         fmt::format("grouped_gemm: groups is null with count = {}: give count groups", count));
@@ -160,7 +171,7 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
 
 void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStream_t stream,
                          GemmTuning tuning) {
-  check_tuning(tuning);
+  check_grouped_tuning(tuning, "grouped_gemm_masked");
   auto const refuse = [](std::string const& why) {
     throw std::invalid_argument("grouped_gemm_masked: " + why);
   };
@@ -214,7 +225,7 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
 
 void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* row_ends,
                              cudaStream_t stream, GemmTuning tuning) {
-  check_tuning(tuning);
+  check_grouped_tuning(tuning, "grouped_gemm_contiguous");
   auto const refuse = [](std::string const& why) {
     throw std::invalid_argument("grouped_gemm_contiguous: " + why);
   };

@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -55,6 +57,17 @@ GroupedGemm::Arguments each_group(std::span<GemmGroup const> groups, Make&& make
   return out;
 }
 
+// The grouped kernel runs each group's tiles whole: a plan compiled to split K is refused by name,
+// not run unsplit.
+void check_no_split_k(Gemm const& plan, std::string_view who) {
+  std::optional<TileDescription> const td = plan.tile_description();
+  if (td && td->scheduler == TileScheduler::SplitK)
+    throw std::invalid_argument(fmt::format(
+        "{}: the plan's compiled tile description ({}) splits K, and the grouped kernel does not: "
+        "compile a persistent one",
+        who, to_string(*td)));
+}
+
 }  // namespace
 
 GroupedGemm::GroupedGemm(GemmOptions const& options) : plan_(options) {}
@@ -77,6 +90,7 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   // Every group checked as the plan's run() checks one (the current device included), before any
   // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
   // plan, a bad group is still named first (it is the more specific error), then the device.
+  check_no_split_k(plan_, "GroupedGemm.run");
   try {
     plan_.check_run_device();
   } catch (std::invalid_argument const&) {
@@ -96,6 +110,7 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
 void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
                              TensorView const& d, int const* valid_m, float alpha, float beta,
                              cudaStream_t stream) const {
+  check_no_split_k(plan_, "GroupedGemm.run_masked");
   GemmArguments const args = plan_.run_arguments(a, b, c, d, alpha, beta);
   try {
     gemm::grouped_gemm_masked(args, valid_m, stream, plan_.run_tuning());
@@ -110,6 +125,7 @@ void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, Tenso
   auto const refuse = [](std::string const& why) {
     throw std::invalid_argument("GroupedGemm.run_contiguous: " + why);
   };
+  check_no_split_k(plan_, "GroupedGemm.run_contiguous");
   if (b.batch < 1 || b.batch > std::numeric_limits<int>::max())
     refuse(fmt::format("b holds {} matrices: give one K x N matrix per expert (1 to 2^31 - 1)",
                        b.batch));

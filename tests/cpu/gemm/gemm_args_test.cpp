@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "split_k.hpp"  // src/gemm: split_k_slices
 #include "warploom/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 
@@ -1390,6 +1391,33 @@ TEST(GemmSplitK, RefusedWhereItCannotRunNamingTheRule) {
   split.kernel = GemmKernel::Simt;
   EXPECT_NE(refusal(valid(), split).find("split-K runs on the tensor-core GEMM only"),
             std::string::npos);
+  // The grouped kernel runs whole tiles: a split asked of it is refused, not ignored.
+  GemmTuning const grouped_split{.split_k = 2};
+  EXPECT_EQ(invalid_argument_message([&] { grouped_gemm(nullptr, 0, nullptr, grouped_split); }),
+            "grouped_gemm: tuning.split_k = 2: the grouped kernel does not split K (split-K runs "
+            "one matrix, through gemm()); leave it 0 (Auto) or 1");
+  EXPECT_NE(invalid_argument_message([&] {
+              grouped_gemm_masked(valid(), nullptr, nullptr, grouped_split);
+            }).find("grouped_gemm_masked: tuning.split_k = 2"),
+            std::string::npos);
+}
+
+// How K is cut: equal slices where a count more than half of the wanted one divides K's tiles (one
+// launch), else the wanted count with a shorter last slice (two launches).
+TEST(GemmSplitK, SlicesAreEqualWhereACountCloseToTheWantedOneDivides) {
+  auto const cut = [](std::int64_t k, int wanted) {
+    KSlices const s = split_k_slices(k, 64, wanted);
+    return std::to_string(s.count) + "x" + std::to_string(s.slice_k) + "/" +
+           std::to_string(s.last_k);
+  };
+  EXPECT_EQ(cut(65536, 16), "16x4096/4096");
+  EXPECT_EQ(cut(8192, 16), "16x512/512");
+  EXPECT_EQ(cut(4096, 4), "4x1024/1024");
+  EXPECT_EQ(cut(64 * 12, 8), "6x128/128");      // 8 and 7 do not divide 12 tiles; 6 does
+  EXPECT_EQ(cut(64 * 11, 4), "4x192/128");      // 11 tiles: a prime, a shorter last slice
+  EXPECT_EQ(cut(64 * 10 + 5, 2), "2x384/261");  // K not a whole number of tiles
+  EXPECT_EQ(cut(128, 8), "2x64/64");            // fewer tiles than wanted slices
+  EXPECT_EQ(cut(64 * 3, 2), "2x128/64");
 }
 
 }  // namespace
