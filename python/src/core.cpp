@@ -112,6 +112,7 @@ void bind_tile_description(nb::module_& m) {
       .def_rw("raster_panel", &TileDescription::raster_panel)
       .def_rw("max_ctas", &TileDescription::max_ctas)
       .def_rw("scheduler", &TileDescription::scheduler)
+      .def_rw("split_k", &TileDescription::split_k)
       // The seed's names for the shapes, read-only (set tile_m ... or cluster_m ... instead).
       .def_prop_ro("threadblock_shape",
                    [](TileDescription const& td) {

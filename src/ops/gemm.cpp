@@ -361,11 +361,28 @@ struct Gemm::Impl {
       refuse_td(td, fmt::format("tile_description.opclass = {}: this plan runs {} (set_opclass "
                                 "changes it, where its types allow)",
                                 to_string(td.opclass), to_string(mine)));
-    if (td.scheduler != TileScheduler::Persistent)
-      refuse_td(td, fmt::format("tile_description.scheduler = {} is not implemented: the kernels' "
-                                "persistent scheduler hands each CTA whole output tiles (no "
-                                "stream-K or split-K yet); use TileScheduler::Persistent",
-                                to_string(td.scheduler)));
+    if (td.scheduler == TileScheduler::StreamK)
+      refuse_td(td,
+                "tile_description.scheduler = stream-k is not implemented (split-k is: "
+                "TileScheduler::SplitK); use TileScheduler::Persistent or SplitK");
+    if (td.scheduler == TileScheduler::SplitK) {
+      if (kernel != GemmKernel::TensorCore)
+        refuse_td(td,
+                  "tile_description.scheduler = split-k runs on the tensor-core GEMM only "
+                  "(this plan runs the SIMT GEMM)");
+      if (td.split_k != 0 && (td.split_k < 2 || td.split_k > gemm::kMaxSplitK))
+        refuse_td(td, fmt::format("tile_description.split_k = {} must be 0 (slices per problem) "
+                                  "or 2 to {} slices of K",
+                                  td.split_k, gemm::kMaxSplitK));
+      if (gemm::is_fp8(types.d))
+        refuse_td(td, fmt::format("tile_description.scheduler = split-k writes a 16-bit or fp32 "
+                                  "D, and this plan's D is {}",
+                                  text(types.d)));
+    } else if (td.split_k != 0) {
+      refuse_td(td, fmt::format("tile_description.split_k = {} takes scheduler = split-k (it is "
+                                "{})",
+                                td.split_k, to_string(td.scheduler)));
+    }
     if (td.raster_panel < 1)
       refuse_td(td, fmt::format("tile_description.raster_panel = {} must be at least 1",
                                 td.raster_panel));
@@ -502,10 +519,29 @@ struct Gemm::Impl {
   }
 
   // The tensor-core instance `td` names, with the plan's epilogue as set now; none for the SIMT.
+  // Split-K's is the one its slices run: fp32 partial sums, the plain epilogue.
   std::optional<sm90::KernelConfig> instance_config(TileDescription const& td) const {
     std::optional<sm90::KernelConfig> c = validate(td);
-    if (c) c->epilogue = epilogue_config();
+    if (c && td.scheduler == TileScheduler::SplitK) {
+      c->out = ScalarType::F32;
+      c->epilogue = {};
+    } else if (c) {
+      c->epilogue = epilogue_config();
+    }
     return c;
+  }
+
+  // A run of a description that splits K (compile() took the slices' instance): as gemm() splits,
+  // its own count of slices or Auto's for the problem (no split where the tiles fill the SMs).
+  void run_split_k(GemmArguments const& r, cudaStream_t stream) const {
+    std::string const why = gemm::split_k_violation(r, GemmKernel::TensorCore);
+    if (!why.empty())
+      throw std::invalid_argument(
+          fmt::format("Gemm.run: the compiled tile description ({}) splits K, and {}",
+                      to_string(*compiled), why));
+    int const slices = compiled->split_k != 0 ? compiled->split_k : gemm::auto_split_k(r);
+    if (slices > 1) return gemm::run_split_k(r, compiled_tuning, slices, stream);
+    sm90::instance_for(sm90::config_of(r, compiled_tuning))(r, compiled_tuning, stream);
   }
 };
 
@@ -810,7 +846,7 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
     if (!registered(simt_shape(p.types.accumulator).schedule)) return {};
     return {p.simt_description()};
   }
-  std::vector<TileDescription> all;
+  std::vector<TileDescription> all, leaders;
   for (ConsumerDesign design : {ConsumerDesign::Cooperative, ConsumerDesign::PingPong}) {
     std::size_t const first = all.size();
     sm90::DesignShape const defaults = sm90::design_shape(design);
@@ -829,7 +865,15 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
                                    td.staging_buffers == defaults.staging_buffers &&
                                    td.cluster_m == 1 && td.cluster_n == 1;
                           });
+    if (all.size() > first) leaders.push_back(all[first]);
   }
+  // Split-K over each design's default, its slices chosen per problem (small outputs, long K),
+  // where the plan's D can take the slices' sum.
+  if (!gemm::is_fp8(p.types.d))
+    for (TileDescription td : leaders) {
+      td.scheduler = TileScheduler::SplitK;
+      all.push_back(td);
+    }
   return all;
 }
 
@@ -865,7 +909,7 @@ std::optional<TileDescription> Gemm::tile_description() const {
 }
 
 std::string Gemm::source(TileDescription const& td) const {
-  std::optional<sm90::KernelConfig> const c = impl_->validate(td);
+  std::optional<sm90::KernelConfig> const c = impl_->instance_config(td);
   if (!c)
     return fmt::format(
         "// The SIMT GEMM, {} x {} -> {} with {} accumulation: prebuilt by the build\n"
@@ -969,6 +1013,7 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   // size, its default configuration) — when it runs this call's epilogue: an epilogue set after
   // compile(), or a fused one without it, takes its own instance (prebuilt, cached or compiled
   // now), never the plain one.
+  if (p.compiled && p.compiled->scheduler == TileScheduler::SplitK) return p.run_split_k(r, stream);
   sm90::EpilogueConfig const epilogue = sm90::epilogue_config_of(r);
   if (p.compiled_launch != nullptr) {
     sm90::LaunchFn const fn = epilogue == p.compiled_epilogue

@@ -35,7 +35,7 @@ bool operator==(TileDescription const& x, TileDescription const& y) {
          x.tile_n == y.tile_n && x.tile_k == y.tile_k && x.cluster_m == y.cluster_m &&
          x.cluster_n == y.cluster_n && x.stages == y.stages &&
          x.staging_buffers == y.staging_buffers && x.raster_panel == y.raster_panel &&
-         x.max_ctas == y.max_ctas && x.scheduler == y.scheduler;
+         x.max_ctas == y.max_ctas && x.scheduler == y.scheduler && x.split_k == y.split_k;
 }
 
 std::string to_string(TileDescription const& td) {
@@ -51,6 +51,11 @@ std::string to_string(TileDescription const& td) {
   if (td.max_ctas != 0) s += fmt::format(", at most {} CTAs", td.max_ctas);
   if (td.scheduler != TileScheduler::Persistent)
     s += fmt::format(", {} scheduler", to_string(td.scheduler));
+  if (td.scheduler == TileScheduler::SplitK)
+    s += td.split_k == 0 ? std::string(", slices per problem")
+                         : fmt::format(", {} slices", td.split_k);
+  else if (td.split_k != 0)
+    s += fmt::format(", split_k {}", td.split_k);
   return s;
 }
 

@@ -145,8 +145,8 @@ class Gemm {
   // ---- Configurations ------------------------------------------------------------------------
   // Every configuration the library runs for this plan's types, layouts and architecture, the
   // default first: for TensorOp the sm90 configurations whose schedules this build verified and
-  // whose stages fit shared memory (prebuilt, or compiled when first used), for Simt the SIMT
-  // GEMM's shape.
+  // whose stages fit shared memory (prebuilt, or compiled when first used), then split-K over
+  // each design's default (not for an fp8 D); for Simt the SIMT GEMM's shape.
   std::vector<TileDescription> tile_descriptions() const;
   // Whether `td`'s kernel was compiled by the build (else compile() runs nvcc, ~20 s, once per
   // machine: the kernel cache keeps it).
@@ -161,8 +161,9 @@ class Gemm {
   void compile();
   // The description compile(td) chose; nullopt for the default.
   std::optional<TileDescription> tile_description() const;
-  // The source of `td`'s kernel instance (validated as compile does): the translation unit the
-  // build or the JIT compiles for it. The SIMT GEMM's kernels are prebuilt templates: for them, a
+  // The source of `td`'s kernel instance with the plan's epilogue as set now (validated as compile
+  // does; split-K's: the instance its slices run): the translation unit the build or the JIT
+  // compiles for it. The SIMT GEMM's kernels are prebuilt templates: for them, a
   // note naming the instance.
   std::string source(TileDescription const& td) const;
   // The configuration a run on these views uses: the compiled description, else the default of

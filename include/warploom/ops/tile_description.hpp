@@ -6,8 +6,8 @@
 // GEMM's shape — so it never names a kernel that does not exist; a description edited by hand is
 // checked when compiled, and refused with the reason and the numbers.
 //
-// Stream-K and split-K: the sm90 TS GEMM has neither yet (its persistent scheduler hands each CTA
-// whole output tiles). TileScheduler names them so that asking for one is refused, not ignored.
+// Split-K runs (TileScheduler::SplitK, src/gemm/split_k.hpp); stream-K not yet: TileScheduler names
+// it so that asking for it is refused, not ignored.
 #pragma once
 
 #include <string>
@@ -23,9 +23,11 @@ namespace warploom::ops {
 enum class OperatorClass { Auto, TensorOp, Simt };
 std::string_view to_string(OperatorClass c);  // "auto", "tensor-op", "simt"
 
-// How output tiles are shared among CTAs. Persistent: each CTA walks whole tiles (the only one
-// the kernels run); StreamK, SplitK: split a tile's K loop among CTAs — not implemented, refused
-// by Gemm::compile.
+// How output tiles are shared among CTAs. Persistent: each CTA walks whole tiles. SplitK: K is cut
+// into slices, each slice's tiles computed into an fp32 workspace by the description's kernel, then
+// the slices added in a fixed order (the same bits every run) with alpha, beta and C — for small
+// outputs with a long K; one matrix, the plain epilogue, a 16-bit or fp32 D. StreamK: not
+// implemented, refused by Gemm::compile.
 enum class TileScheduler { Persistent, StreamK, SplitK };
 std::string_view to_string(TileScheduler s);  // "persistent", "stream-k", "split-k"
 
@@ -48,6 +50,9 @@ struct TileDescription {
   int raster_panel = 8;
   int max_ctas = 0;
   TileScheduler scheduler = TileScheduler::Persistent;
+  // SplitK: slices of K (0: per problem, as many as fill the device's SMs with its tiles, as
+  // gemm()'s Auto; else 2 to 32). 0 with any other scheduler.
+  int split_k = 0;
 };
 
 // Every member equal (written out: the public headers stay C++17, like warploom/gemm.hpp).
@@ -58,7 +63,7 @@ inline bool operator!=(TileDescription const& x, TileDescription const& y) {
 
 // e.g. "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8", or
 // "simt 128x128x32, 3 stages, raster panel 8"; a non-zero max_ctas and a scheduler other than
-// Persistent are added.
+// Persistent are added (split-K with its slices: ", split-k scheduler, 4 slices").
 std::string to_string(TileDescription const& td);
 
 }  // namespace warploom::ops

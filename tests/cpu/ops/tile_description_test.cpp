@@ -178,14 +178,57 @@ TEST(TileDescription, EditedFieldsAreRefusedNamingThem) {
                   "tile_description.opclass = simt: this plan runs tensor-op");
 }
 
-TEST(TileDescription, StreamKAndSplitKSayTheyAreNotImplemented) {
+TEST(TileDescription, StreamKSaysItIsNotImplemented) {
   Gemm plan = bf16_tn();
-  for (TileScheduler s : {TileScheduler::StreamK, TileScheduler::SplitK}) {
-    TileDescription td = plan.tile_descriptions().front();
-    td.scheduler = s;
-    EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(td); }),
-                    "scheduler = " + std::string(to_string(s)) + " is not implemented");
-  }
+  TileDescription td = plan.tile_descriptions().front();
+  td.scheduler = TileScheduler::StreamK;
+  EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(td); }),
+                  "scheduler = stream-k is not implemented (split-k is");
+}
+
+// Split-K is listed over each design's default, prints its slices, runs the slices' fp32 instance,
+// and refuses what it cannot run by name: a slice count out of range, slices without the split-k
+// scheduler, an fp8 D (which then lists none).
+TEST(TileDescription, SplitKIsListedOverEachDefaultAndCheckedByName) {
+  Gemm plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  ASSERT_GE(all.size(), 2u);
+  TileDescription const coop = all[all.size() - 2], ping = all.back();
+  EXPECT_EQ(to_string(coop),
+            "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8, "
+            "split-k scheduler, slices per problem");
+  EXPECT_EQ(ping.design, ConsumerDesign::PingPong);
+  EXPECT_EQ(ping.scheduler, TileScheduler::SplitK);
+  EXPECT_CONTAINS(plan.source(coop), "bf16_fp32_tn_cooperative_s4_b2_1x1");  // the slices' D
+  TileDescription four = coop;
+  four.split_k = 4;
+  EXPECT_CONTAINS(to_string(four), "split-k scheduler, 4 slices");
+  EXPECT_NO_THROW(plan.source(four));
+  auto refusal = [&](auto edit) {
+    TileDescription td = coop;
+    edit(td);
+    return invalid_argument_message([&] { plan.compile(td); });
+  };
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.split_k = 1; }),
+                  "tile_description.split_k = 1 must be 0 (slices per problem) or 2 to 32");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.split_k = 33; }),
+                  "tile_description.split_k = 33 must be 0");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) {
+                    td.scheduler = TileScheduler::Persistent;
+                    td.split_k = 4;
+                  }),
+                  "tile_description.split_k = 4 takes scheduler = split-k (it is persistent)");
+  Gemm fp8_d({.element = ScalarType::E4M3,
+              .layout_a = MatrixLayout::RowMajor,
+              .layout_b = MatrixLayout::ColMajor,
+              .layout_d = MatrixLayout::RowMajor,
+              .arch = Arch::Sm90});
+  for (TileDescription const& td : fp8_d.tile_descriptions())
+    EXPECT_EQ(td.scheduler, TileScheduler::Persistent) << to_string(td);
+  TileDescription split = fp8_d.tile_descriptions().front();
+  split.scheduler = TileScheduler::SplitK;
+  EXPECT_CONTAINS(invalid_argument_message([&] { fp8_d.compile(split); }),
+                  "split-k writes a 16-bit or fp32 D, and this plan's D is e4m3");
 }
 
 TEST(TileDescription, SimtDescriptionsRefuseTensorCoreKnobs) {

@@ -23,6 +23,7 @@
 #include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
 #include "warploom/ops/gemm.hpp"
+#include "warploom/ops/grouped_gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::ops {
@@ -84,6 +85,7 @@ GemmTuning tuning_of(TileDescription const& td) {
   t.raster_panel = td.raster_panel;
   t.max_ctas = td.max_ctas;
   t.kernel = td.opclass == OperatorClass::Simt ? GemmKernel::Simt : GemmKernel::TensorCore;
+  t.split_k = td.scheduler == TileScheduler::SplitK ? td.split_k : 1;
   return t;
 }
 
@@ -133,13 +135,65 @@ TEST(GemmPlanRun, AFusedEpilogueRunsItsOwnInstance) {
   expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, GemmTuning{});
   int compiled = 0;
   for (TileDescription const& td : plan.tile_descriptions()) {
-    if (!plan.is_prebuilt(td)) continue;  // no JIT compiles in this test
+    if (!plan.is_prebuilt(td)) continue;                  // no JIT compiles in this test
+    if (td.scheduler == TileScheduler::SplitK) continue;  // the plain epilogue only (below)
     SCOPED_TRACE(to_string(td));
     plan.compile(td);
     expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, tuning_of(td));
     ++compiled;
   }
   if (compiled == 0) GTEST_SKIP() << "this build prebuilds no bf16 column-bias GELU instance";
+}
+
+// Split-K descriptions (compiled: the slices' fp32 instance, a JIT compile where not prebuilt)
+// write what gemm() writes with the same slices, beta and C included; a fused epilogue set after
+// compile is refused naming the description and the rule, and so is a grouped plan compiled to
+// split K.
+TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
+  int const m = 200, n = 264, k = 8192;
+  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 21);
+  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 22);
+  DeviceBuffer c = random_buffer(ScalarType::BF16, std::size_t{m} * n, 23);
+  DeviceBuffer d(std::size_t{m} * n * 2);
+  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
+  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
+  TensorView const vc = row_major(c.get(), ScalarType::BF16, m, n);
+  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  Gemm plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  TileDescription split = all[all.size() - 2];  // over the cooperative default
+  ASSERT_EQ(split.scheduler, TileScheduler::SplitK);
+  for (int slices : {0, 5}) {
+    split.split_k = slices;
+    SCOPED_TRACE(to_string(split));
+    plan.compile(split);
+    expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 0.5f, 0.25f, tuning_of(split));
+  }
+  GemmEpilogue relu;
+  relu.activation = Activation::ReLU;
+  plan.set_epilogue(relu);
+  plan.compile(split);
+  try {
+    plan.run(va, vb, {}, vd, 1.0f, 0.0f);
+    ADD_FAILURE() << "a fused epilogue on a split-K description ran";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("split-k scheduler, 5 slices) splits K, and split-K takes "
+                                         "the plain epilogue"),
+              std::string::npos)
+        << e.what();
+  }
+  // The grouped kernel runs whole tiles: a grouped plan compiled to split K is refused.
+  GroupedGemm grouped({.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol});
+  grouped.plan().compile(split);
+  GemmGroup const group{.a = va, .b = vb, .c = {}, .d = vd};
+  try {
+    grouped.run({&group, 1});
+    ADD_FAILURE() << "a grouped plan compiled to split K ran";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("GroupedGemm.run: the plan's compiled tile description"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(GemmPlanRun, TransposedSlicedAndBatchedViews) {
