@@ -184,8 +184,9 @@ struct GemmTuning {
   GemmKernel kernel = GemmKernel::Auto;
   // Split-K on the tensor-core GEMM (src/gemm/split_k.hpp): 0 (Auto) cuts K into slices where the
   // output tiles would leave most SMs idle and K is long; 1 never; 2 to 32 at most that many slices
-  // (each a whole number of K tiles: fewer where K is short). The slices' fp32 partial sums, in a
-  // workspace taken on the stream (cudaMallocAsync), are added in a fixed order by a second kernel:
+  // (each a whole number of K tiles: fewer where K is short or where fewer make equal slices). The
+  // slices' fp32 partial sums, in a workspace taken on the stream from a memory pool of the
+  // library's (kept reserved between calls), are added in a fixed order by a second kernel:
   // the same bits on every run. A split takes one matrix (batch 1), the plain epilogue (no fused
   // ops), a 16-bit or fp32 D and host alpha and beta; asked for otherwise it is refused, naming the
   // rule (Auto then runs unsplit).

@@ -4,9 +4,10 @@
 // slices: one batched launch of the tensor-core GEMM computes them (each slice a batch: A and B
 // offset by the slice's K, the batch stride being that offset; the slice count is lowered to one
 // that divides K's tiles where that keeps more than half of it, else a shorter last slice is one
-// launch more), each writing fp32 partial sums to a workspace taken on the stream (cudaMallocAsync:
-// a captured graph gets a node for it); then kernels/gemm/split_k_reduce.cu adds the slices in
-// slice order and applies alpha, beta and C. The order is fixed: the same bits on every run.
+// launch more), each writing fp32 partial sums to a workspace taken on the stream from the
+// library's pool (cudaMallocFromPoolAsync: a captured graph gets a node for it); then
+// kernels/gemm/split_k_reduce.cu adds the slices in slice order and applies alpha, beta and C. The
+// order is fixed: the same bits on every run.
 #pragma once
 
 #include <cstdint>
