@@ -238,6 +238,17 @@ if want split-k; then
       --json "$OUT/split_k_$mode.json"
   done
 fi
+# Where a split GEMM's time goes: every kernel of ours (the slices' GEMM, the reduction) and of
+# cuBLASLt on the split-K shapes, each one's duration, grid, DRAM bytes and throughput (clocks
+# controlled by Nsight Compute), one CSV row per launch.
+if want ncu-split-k; then
+  run ncu-split-k 180 sh -c "ncu --metrics gpu__time_duration.sum,launch__grid_size,\
+dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed --csv --page raw \
+    --log-file '$OUT/split_k_ncu.csv' '$B/warploom' bench gemm \
+    --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 --providers warploom,cublaslt \
+    --reps 1 --no-check"
+fi
 # Bad input and edge inputs (broadcast batches, extents near 2^31, ld 2^40, D in place over C, host
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'

@@ -183,7 +183,8 @@ TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
         << e.what();
   }
   // The grouped kernel runs whole tiles: a grouped plan compiled to split K is refused.
-  GroupedGemm grouped({.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol});
+  GroupedGemm grouped(
+      {.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol, .layout_d = kRow});
   grouped.plan().compile(split);
   GemmGroup const group{.a = va, .b = vb, .c = {}, .d = vd};
   try {
