@@ -2,15 +2,12 @@
 #include "split_k.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <limits>
-#include <mutex>
-#include <stdexcept>
 
 #include "gemm/split_k_reduce.hpp"  // the reduction kernel (kernels/gemm)
 #include "sm90_instances.hpp"
 #include "warploom/cuda_check.hpp"
+#include "workspace.hpp"
 
 namespace warploom::gemm {
 namespace {
@@ -26,31 +23,6 @@ int current_sm_count() {
   WL_CUDA_CHECK(cudaGetDevice(&device));
   WL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
   return count;
-}
-
-// The workspace's memory pool on `device`: the library's own, created on first use, whose release
-// threshold keeps what a call freed reserved for the next. The device's default pool (threshold 0)
-// hands its memory back at every synchronisation, and mapping it again cost each eager split call
-// about 60 us on the H200 (2026-12-02: 1024x16x8192, 99 us a call against 17 us replayed in a
-// graph). A pool of its own leaves the default pool's settings, which the user owns, alone. Never
-// destroyed: it lives as long as the process (destroying it at exit may follow the context's end).
-cudaMemPool_t workspace_pool(int device) {
-  static std::mutex mutex;
-  static std::array<cudaMemPool_t, 64> pools{};
-  if (device < 0 || device >= static_cast<int>(pools.size()))
-    throw std::logic_error("gemm: internal error: split-K's workspace pools cover devices 0 to 63");
-  std::lock_guard<std::mutex> lock(mutex);
-  cudaMemPool_t& pool = pools[static_cast<std::size_t>(device)];
-  if (pool == nullptr) {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    WL_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-    std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-    WL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-  }
-  return pool;
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
@@ -96,70 +68,60 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
   std::int64_t const ldw = ceil_div(r.n, 4) * 4;
   std::int64_t const matrix = r.m * ldw;
 
-  int device = 0;
-  WL_CUDA_CHECK(cudaGetDevice(&device));
-  float* partials = nullptr;
-  WL_CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&partials),
-                                        static_cast<std::size_t>(count * matrix) * sizeof(float),
-                                        workspace_pool(device), stream));
-  try {
-    // The slices' GEMM: alpha 1, no C, fp32 row-major partial sums; the fp8 scales stay (the
-    // partial sums are linear in them).
-    GemmArguments p = r;
-    p.k = static_cast<int>(slice_k);
-    p.c = Matrix{};
-    p.beta = 0.0f;
-    p.alpha = 1.0f;
-    p.d = partials;
-    p.d_type = ScalarType::F32;
-    p.d_layout = MatrixLayout::RowMajor;
-    p.ldd = ldw;
-    p.batch_stride_d = matrix;
-    p.a.batch_stride = a_step;
-    p.b.batch_stride = b_step;
-    GemmTuning t = tuning;
-    t.split_k = 1;
-    auto const launch = [&](GemmArguments const& args) {
-      GemmTuning at = t;
-      at.design = selected_design(args, tuning.design);
-      sm90::instance_for(sm90::config_of(args, at))(args, at, stream);
-    };
-    // Equal slices: one launch. Otherwise every slice but the last, then the last (what is left
-    // of K).
-    int const batched = cut.even() ? count : count - 1;
-    if (batched > 0) {
-      p.batch = batched;
-      launch(p);
-    }
-    if (!cut.even()) {
-      GemmArguments last = p;
-      last.batch = 1;
-      last.k = static_cast<int>(cut.last_k);
-      last.a.data = static_cast<char const*>(r.a.data) + batched * a_step * size_of(r.a.type);
-      last.b.data = static_cast<char const*>(r.b.data) + batched * b_step * size_of(r.b.type);
-      last.d = partials + batched * matrix;
-      launch(last);
-    }
-
-    launch_split_k_reduce({.partials = partials,
-                           .ld = ldw,
-                           .slice_stride = matrix,
-                           .slices = count,
-                           .m = r.m,
-                           .n = r.n,
-                           .alpha = r.alpha,
-                           .beta = r.beta,
-                           .c = r.c.data,
-                           .ldc = r.c.ld,
-                           .d = r.d,
-                           .d_type = r.d_type,
-                           .ldd = r.ldd},
-                          stream);
-  } catch (...) {
-    (void)cudaFreeAsync(partials, stream);
-    throw;
+  StreamWorkspace const workspace(static_cast<std::size_t>(count * matrix) * sizeof(float), stream);
+  auto* const partials = static_cast<float*>(workspace.get());
+  // The slices' GEMM: alpha 1, no C, fp32 row-major partial sums; the fp8 scales stay (the
+  // partial sums are linear in them).
+  GemmArguments p = r;
+  p.k = static_cast<int>(slice_k);
+  p.c = Matrix{};
+  p.beta = 0.0f;
+  p.alpha = 1.0f;
+  p.d = partials;
+  p.d_type = ScalarType::F32;
+  p.d_layout = MatrixLayout::RowMajor;
+  p.ldd = ldw;
+  p.batch_stride_d = matrix;
+  p.a.batch_stride = a_step;
+  p.b.batch_stride = b_step;
+  GemmTuning t = tuning;
+  t.split_k = 1;
+  auto const launch = [&](GemmArguments const& args) {
+    GemmTuning at = t;
+    at.design = selected_design(args, tuning.design);
+    sm90::instance_for(sm90::config_of(args, at))(args, at, stream);
+  };
+  // Equal slices: one launch. Otherwise every slice but the last, then the last (what is left
+  // of K).
+  int const batched = cut.even() ? count : count - 1;
+  if (batched > 0) {
+    p.batch = batched;
+    launch(p);
   }
-  WL_CUDA_CHECK(cudaFreeAsync(partials, stream));
+  if (!cut.even()) {
+    GemmArguments last = p;
+    last.batch = 1;
+    last.k = static_cast<int>(cut.last_k);
+    last.a.data = static_cast<char const*>(r.a.data) + batched * a_step * size_of(r.a.type);
+    last.b.data = static_cast<char const*>(r.b.data) + batched * b_step * size_of(r.b.type);
+    last.d = partials + batched * matrix;
+    launch(last);
+  }
+
+  launch_split_k_reduce({.partials = partials,
+                         .ld = ldw,
+                         .slice_stride = matrix,
+                         .slices = count,
+                         .m = r.m,
+                         .n = r.n,
+                         .alpha = r.alpha,
+                         .beta = r.beta,
+                         .c = r.c.data,
+                         .ldc = r.c.ld,
+                         .d = r.d,
+                         .d_type = r.d_type,
+                         .ldd = r.ldd},
+                        stream);
 }
 
 }  // namespace warploom::gemm
