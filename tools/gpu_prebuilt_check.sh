@@ -238,6 +238,23 @@ if want split-k; then
       --json "$OUT/split_k_$mode.json"
   done
 fi
+# Operands TMA cannot read as they lie (contiguous tensors of odd widths) through aligned copies
+# (src/gemm/repack.hpp): its tests, under each sanitizer, then issue 15's shapes against cuBLAS and
+# cuBLASLt (contiguous operands: lda = 700, 4097, GPT-2's 50257-wide logits and their transposes).
+if want repack; then
+  run repack 120 "$T/gemm_test" --gtest_filter='GemmRepack.*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-repack" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
+      --gtest_filter='GemmRepack.*'
+  done
+  for mode in call graph; do
+    graph=()
+    [[ $mode == graph ]] && graph=(--graph 20)
+    run "bench-repack-$mode" 150 "$B/warploom" bench gemm \
+      --shapes 3000x5000x700,4097x4097x4097,8192x50257x768,8192x768x50257 \
+      --providers warploom,cublas,cublaslt "${graph[@]}" --reps 10 --json "$OUT/repack_$mode.json"
+  done
+fi
 # Where a split GEMM's time goes: every kernel of ours (the slices' GEMM, the reduction) and of
 # cuBLASLt on the split-K shapes, each one's duration, grid, DRAM bytes and throughput (clocks
 # controlled by Nsight Compute), one CSV row per launch.

@@ -45,7 +45,9 @@ int size_of(ScalarType t);
 
 // Which kernel runs a GEMM. TensorCore: the sm90 TS GEMM (TMA + wgmma). Simt: the SIMT TS GEMM
 // (FMA on the CUDA cores). Auto: TensorCore when the problem meets its rules (see
-// check_arguments), else Simt.
+// check_arguments), else Simt — except in gemm(), where an fp16 or bf16 GEMM of at least 2^26
+// multiply-adds whose A, B or D only TMA's 16-byte rules keep from the tensor cores (a contiguous
+// 4097-wide matrix) runs on them through aligned copies of those operands (src/gemm/repack.hpp).
 enum class GemmKernel { Auto, TensorCore, Simt };
 std::string_view to_string(GemmKernel k);
 
@@ -223,8 +225,9 @@ void check_arguments(GemmArguments const& args, GemmKernel kernel = GemmKernel::
 // a broadcast operand) and C described even when beta == 0 (then it aliases D's shape, unread).
 GemmArguments resolved(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
-// The kernel gemm() runs for `args` when asked for `kernel`: TensorCore or Simt as asked (after
-// check_arguments for it); for Auto, TensorCore exactly when its rules hold, else Simt.
+// The kernel whose rules `args` keep when asked for `kernel`: TensorCore or Simt as asked (after
+// check_arguments for it); for Auto, TensorCore exactly when its rules hold, else Simt (where
+// gemm() may still run the tensor cores on aligned copies: GemmKernel).
 GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKernel::Auto);
 
 // Runs the GEMM on the kernel selected_kernel(args, tuning.kernel) names: the warp-specialized,

@@ -15,6 +15,7 @@
 
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 #include "kernel_arguments.hpp"
+#include "repack.hpp"
 #include "sm90_instances.hpp"
 #include "split_k.hpp"
 
@@ -173,6 +174,8 @@ void resolve_operand(std::string_view name, void const* data, ScalarType type, M
     fail(n().data + " must be " + str(bytes) + "-byte aligned (element alignment)");
 }
 
+}  // namespace
+
 // TMA's limit on every stride of a descriptor (cuTensorMapEncodeTiled): below 2^40 bytes. CuTe's
 // descriptor builder only asserts it, so with NDEBUG a larger stride built a descriptor that ended
 // the context with an illegal instruction.
@@ -217,6 +220,8 @@ std::string tma_violation(std::string_view name, void const* data, ScalarType ty
   }
   return "";
 }
+
+namespace {
 
 // ---- Extents ------------------------------------------------------------------------------------
 // M x N x batch in tiles of 64 x 64 at most kMaxTiles (kernel_arguments.hpp).
@@ -682,6 +687,10 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   if (tuning.split_k > 1 && !no_split.empty())
     fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
   check_device_pointers(args);
+  // Auto, where only TMA's 16-byte rules keep the operands from the tensor cores: aligned copies.
+  if (tuning.kernel == GemmKernel::Auto && kernel == GemmKernel::Simt &&
+      run_repacked(args, tuning, stream))
+    return;
   if (kernel == GemmKernel::Simt) {
     simt::run_simt_gemm(r, tuning, stream);
     return;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "warploom/gemm.hpp"
 
@@ -32,6 +33,13 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel);
 void check_device_pointers(GemmArguments const& r);
 // The same for one pointer `p` named `name` (no "gemm: " in front: the caller says whose).
 void check_device_pointer(char const* name, void const* p);
+
+// The first of TMA's rules that a resolved operand (`name`: "a", "b" or "d") breaks, as an error
+// message; "" when it keeps them all: base 16-byte aligned, strides multiples of 16 bytes below
+// 2^40 bytes.
+std::string tma_violation(std::string_view name, void const* data, ScalarType type,
+                          MatrixLayout layout, std::int64_t ld, std::int64_t batch_stride, int rows,
+                          int cols, int batch);
 
 // Whether `t` is an fp8 type (e4m3, e5m2).
 bool is_fp8(ScalarType t);

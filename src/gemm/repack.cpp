@@ -1,0 +1,117 @@
+// src/gemm/repack.cpp — run_repacked (repack.hpp).
+#include "repack.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+#include "gemm/copy_matrix.hpp"  // the copy kernel (kernels/gemm)
+#include "kernel_arguments.hpp"
+#include "workspace.hpp"
+
+namespace warploom::gemm {
+namespace {
+
+// Below this much work (m x n x k x batch, 2^26: 134 MFLOP) the SIMT GEMM's few microseconds beat
+// the copies' launches.
+constexpr std::int64_t kMinWork = std::int64_t{1} << 26;
+
+// Where an operand lies for TMA: its own storage, or a copy at `offset` in the workspace.
+struct Placement {
+  bool copied = false;
+  std::int64_t ld = 0, batch_stride = 0;
+  std::int64_t strided = 0, contiguous = 0;
+  int stored_batches = 1;
+  std::size_t offset = 0, bytes = 0;
+};
+
+// How a resolved rows x cols operand (`name`) is placed: in a copy when it breaks TMA's rules.
+Placement place(char const* name, void const* data, ScalarType type, MatrixLayout layout,
+                std::int64_t ld, std::int64_t batch_stride, int rows, int cols, int batch) {
+  Placement p;
+  p.ld = ld;
+  p.batch_stride = batch_stride;
+  p.contiguous = layout == MatrixLayout::RowMajor ? cols : rows;
+  p.strided = layout == MatrixLayout::RowMajor ? rows : cols;
+  p.stored_batches = batch > 1 && batch_stride != 0 ? batch : 1;
+  if (tma_violation(name, data, type, layout, ld, batch_stride, rows, cols, batch).empty())
+    return p;
+  std::int64_t const per16 = 16 / size_of(type);
+  p.copied = true;
+  p.ld = (p.contiguous + per16 - 1) / per16 * per16;
+  // Batches packed one after another; one matrix (or one broadcast to all) stays one.
+  p.batch_stride = p.stored_batches > 1 ? p.ld * p.strided : 0;
+  p.bytes = static_cast<std::size_t>(p.stored_batches * p.ld * p.strided * size_of(type));
+  return p;
+}
+
+// The copy of operand storage `from` (strides from_ld, from_batch_stride) to `to` (to_ld,
+// to_batch_stride), `p`'s extents and batches.
+MatrixCopy copy_of(Placement const& p, ScalarType type, void const* from, std::int64_t from_ld,
+                   std::int64_t from_batch_stride, void* to, std::int64_t to_ld,
+                   std::int64_t to_batch_stride) {
+  return {.src = from,
+          .src_ld = from_ld,
+          .src_batch_stride = from_batch_stride,
+          .dst = to,
+          .dst_ld = to_ld,
+          .dst_batch_stride = to_batch_stride,
+          .strided = p.strided,
+          .contiguous = p.contiguous,
+          .batches = p.stored_batches,
+          .element_bytes = static_cast<int>(size_of(type))};
+}
+
+bool is_16_bit(ScalarType t) {
+  return t == ScalarType::F16 || t == ScalarType::BF16;
+}
+
+}  // namespace
+
+bool run_repacked(GemmArguments const& args, GemmTuning tuning, cudaStream_t stream) {
+  GemmArguments const r = resolved(args, GemmKernel::Simt);  // the caller's terms, strides filled
+  if (!is_16_bit(r.a.type)) return false;
+  if (std::int64_t{r.m} * r.n * r.k * r.batch < kMinWork) return false;
+  Placement const a =
+      place("a", r.a.data, r.a.type, r.a.layout, r.a.ld, r.a.batch_stride, r.m, r.k, r.batch);
+  Placement const b =
+      place("b", r.b.data, r.b.type, r.b.layout, r.b.ld, r.b.batch_stride, r.k, r.n, r.batch);
+  Placement const d =
+      place("d", r.d, r.d_type, r.d_layout, r.ldd, r.batch_stride_d, r.m, r.n, r.batch);
+  if (!a.copied && !b.copied && !d.copied) return false;  // another rule keeps the tensor cores
+
+  // The copies one after another, each at a 256-byte boundary.
+  auto const at = [](std::size_t end) { return (end + 255) / 256 * 256; };
+  Placement pa = a, pb = b, pd = d;
+  pb.offset = at(pa.bytes);
+  pd.offset = at(pb.offset + pb.bytes);
+  StreamWorkspace const workspace(pd.offset + pd.bytes, stream);
+  auto* const base = static_cast<char*>(workspace.get());
+
+  GemmArguments p = r;
+  if (pa.copied) p.a.data = base + pa.offset, p.a.ld = pa.ld, p.a.batch_stride = pa.batch_stride;
+  if (pb.copied) p.b.data = base + pb.offset, p.b.ld = pb.ld, p.b.batch_stride = pb.batch_stride;
+  if (pd.copied) p.d = base + pd.offset, p.ldd = pd.ld, p.batch_stride_d = pd.batch_stride;
+  tuning.kernel = GemmKernel::TensorCore;
+  try {
+    check_arguments(p, GemmKernel::TensorCore);  // nothing enqueued yet: the SIMT GEMM runs it
+  } catch (std::invalid_argument const&) {
+    return false;
+  }
+  if (pa.copied)
+    launch_matrix_copy(copy_of(pa, r.a.type, r.a.data, r.a.ld, r.a.batch_stride, base + pa.offset,
+                               pa.ld, pa.batch_stride),
+                       stream);
+  if (pb.copied)
+    launch_matrix_copy(copy_of(pb, r.b.type, r.b.data, r.b.ld, r.b.batch_stride, base + pb.offset,
+                               pb.ld, pb.batch_stride),
+                       stream);
+  gemm(p, stream, tuning);
+  if (pd.copied)
+    launch_matrix_copy(copy_of(pd, r.d_type, base + pd.offset, pd.ld, pd.batch_stride, r.d, r.ldd,
+                               r.batch_stride_d),
+                       stream);
+  return true;
+}
+
+}  // namespace warploom::gemm
