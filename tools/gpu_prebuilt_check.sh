@@ -55,12 +55,12 @@ if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
 fi
 # BUILD_HERE=1: configure and build on this machine (16 cores: minutes, where the 2-core build
 # machine takes most of an hour after a change to the kernels' headers), then install the package
-# the Python steps build against.
+# the Python steps build against. EXTRA_TARGETS: more targets to build (a new test program).
 if [[ ${BUILD_HERE:-0} == 1 ]]; then
   run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused
   run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target warploom_gemm warploom_host \
     gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile host_costs \
-    tutorial_copy_test
+    tutorial_copy_test ${EXTRA_TARGETS:-}
   run install 60 cmake --install "$BUILD" --prefix "$BUILD/python-prefix"
   grep -E "error|FAILED" "$LOG" | head -40
 fi
