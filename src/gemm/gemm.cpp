@@ -677,6 +677,34 @@ void check_tuning(GemmTuning const& tuning) {
          str(kMaxSplitK) + " slices of K");
 }
 
+namespace {
+
+// The tensor-core GEMM on arguments resolved (`args`, the caller's terms) and transposed for a
+// row-major D (`r`), their pointers checked: split (split_k.hpp) or one launch.
+void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::string const& no_split,
+                     GemmTuning tuning, cudaStream_t stream) {
+  // The kernel computes D^T for a column-major D: its tile rows are D's columns.
+  if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
+  int const slices = !no_split.empty() ? 1 : tuning.split_k == 0 ? auto_split_k(r) : tuning.split_k;
+  if (slices > 1) {
+    run_split_k(r, tuning, slices, stream);
+    return;
+  }
+  tuning.design = selected_design(r, tuning.design);
+  sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
+}
+
+}  // namespace
+
+void run_checked_tensor_core(GemmArguments const& args, GemmTuning const& tuning,
+                             cudaStream_t stream) {
+  GemmArguments const r = with_row_major_d(resolve(args, GemmKernel::TensorCore));
+  std::string const no_split = split_k_violation(r, GemmKernel::TensorCore);
+  if (tuning.split_k > 1 && !no_split.empty())
+    fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
+  run_tensor_core(args, r, no_split, tuning, stream);
+}
+
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   check_tuning(tuning);
   // An asked-for kernel needs no selection: the resolution below checks the arguments for it.
@@ -695,15 +723,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
     simt::run_simt_gemm(r, tuning, stream);
     return;
   }
-  // The kernel computes D^T for a column-major D: its tile rows are D's columns.
-  if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
-  int const slices = !no_split.empty() ? 1 : tuning.split_k == 0 ? auto_split_k(r) : tuning.split_k;
-  if (slices > 1) {
-    run_split_k(r, tuning, slices, stream);
-    return;
-  }
-  tuning.design = selected_design(r, tuning.design);
-  sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
+  run_tensor_core(args, r, no_split, tuning, stream);
 }
 
 }  // namespace warploom::gemm

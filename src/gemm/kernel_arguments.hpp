@@ -41,6 +41,12 @@ std::string tma_violation(std::string_view name, void const* data, ScalarType ty
                           MatrixLayout layout, std::int64_t ld, std::int64_t batch_stride, int rows,
                           int cols, int batch);
 
+// gemm() on the tensor cores, for arguments whose pointers the caller has checked or made itself
+// (repack.cpp's workspace: memory a captured graph allocates is not mapped yet, and the driver
+// would call it host memory): the checks for the tensor-core GEMM, then split or one launch.
+void run_checked_tensor_core(GemmArguments const& args, GemmTuning const& tuning,
+                             cudaStream_t stream);
+
 // Whether `t` is an fp8 type (e4m3, e5m2).
 bool is_fp8(ScalarType t);
 

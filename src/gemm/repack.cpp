@@ -106,7 +106,7 @@ bool run_repacked(GemmArguments const& args, GemmTuning tuning, cudaStream_t str
     launch_matrix_copy(copy_of(pb, r.b.type, r.b.data, r.b.ld, r.b.batch_stride, base + pb.offset,
                                pb.ld, pb.batch_stride),
                        stream);
-  gemm(p, stream, tuning);
+  run_checked_tensor_core(p, tuning, stream);  // the caller checked the operands' pointers
   if (pd.copied)
     launch_matrix_copy(copy_of(pd, r.d_type, base + pd.offset, pd.ld, pd.batch_stride, r.d, r.ldd,
                                r.batch_stride_d),
