@@ -35,10 +35,19 @@ __global__ void split_k_reduce_kernel(SplitKReduce p) {
     int const col = static_cast<int>(i - row * groups_per_row) * kColumns;
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     float const* partial = p.partials + row * p.ld + col;
-    for (int s = 0; s < p.slices; ++s) {  // slice order: fixed
-      float4 const v = *reinterpret_cast<float4 const*>(partial + s * p.slice_stride);
-      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    auto const add = [&](float4 v) { sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w; };
+    // Read once: streamed past the caches (__ldcs). Four slices' loads issued before their adds
+    // (the sums stay in slice order): one load in flight at a time left a small output's few
+    // threads waiting on memory (1024x16 in 16 slices: 6.1 us against cuBLASLt's 4.1, ncu, H200).
+    int s = 0;
+    for (; s + 4 <= p.slices; s += 4) {
+      float4 v[4];
+      for (int i = 0; i < 4; ++i)
+        v[i] = __ldcs(reinterpret_cast<float4 const*>(partial + (s + i) * p.slice_stride));
+      for (int i = 0; i < 4; ++i) add(v[i]);
     }
+    for (; s < p.slices; ++s)
+      add(__ldcs(reinterpret_cast<float4 const*>(partial + s * p.slice_stride)));
     float const sums[kColumns] = {sum.x, sum.y, sum.z, sum.w};
     for (int j = 0; j < kColumns && col + j < p.n; ++j) {
       float z = p.alpha * sums[j];
@@ -50,7 +59,8 @@ __global__ void split_k_reduce_kernel(SplitKReduce p) {
 
 template <class T>
 void launch(SplitKReduce const& p, cudaStream_t stream) {
-  constexpr int kThreads = 256;
+  // Small blocks: a small output still spreads over many SMs.
+  constexpr int kThreads = 128;
   std::int64_t const count = static_cast<std::int64_t>(p.m) * ((p.n + kColumns - 1) / kColumns);
   // Enough blocks for every SM several times over; the grid-stride loop covers the rest.
   auto const blocks =
