@@ -145,6 +145,18 @@ def test_views_the_tensor_cores_cannot_read_are_refused_naming_simt_which_runs_t
     assert_exact(torch, D, reference(torch, A, B))
 
 
+def test_an_auto_plan_runs_views_the_tensor_cores_cannot_read(cuda):
+    # gemm()'s Auto: aligned copies for the tensor cores (large problems) or the SIMT GEMM.
+    torch = cuda
+    for m, n, k in ((M, N, K), (300, 500, 700)):
+        big_a = ints(torch, (m, k + 1), torch.float16)
+        A = big_a[:, 1:]  # 2 bytes into each row, rows of k + 1 elements
+        B, D = ints(torch, (k, n), torch.float16), torch.zeros(m, n, dtype=torch.float16,
+                                                               device="cuda")
+        warploom.op.Gemm(element=torch.float16, layout=Row).run(A, B, None, D)
+        assert_exact(torch, D, reference(torch, A, B))
+
+
 def test_views_without_a_unit_stride_are_refused_never_read_wrong(cuda):
     torch = cuda
     plan = warploom.op.Gemm(element=torch.float16, layout=Row)

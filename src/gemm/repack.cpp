@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 
 #include "gemm/copy_matrix.hpp"  // the copy kernel (kernels/gemm)
@@ -66,19 +67,32 @@ bool is_16_bit(ScalarType t) {
   return t == ScalarType::F16 || t == ScalarType::BF16;
 }
 
+// The placements of resolved arguments `r`' operands, or none where gemm() does not copy them.
+struct Placements {
+  Placement a, b, d;
+};
+std::optional<Placements> placements(GemmArguments const& r) {
+  if (!is_16_bit(r.a.type)) return std::nullopt;
+  if (std::int64_t{r.m} * r.n * r.k * r.batch < kMinWork) return std::nullopt;
+  Placements p{
+      place("a", r.a.data, r.a.type, r.a.layout, r.a.ld, r.a.batch_stride, r.m, r.k, r.batch),
+      place("b", r.b.data, r.b.type, r.b.layout, r.b.ld, r.b.batch_stride, r.k, r.n, r.batch),
+      place("d", r.d, r.d_type, r.d_layout, r.ldd, r.batch_stride_d, r.m, r.n, r.batch)};
+  if (!p.a.copied && !p.b.copied && !p.d.copied) return std::nullopt;  // another rule keeps them
+  return p;
+}
+
 }  // namespace
+
+bool repacks(GemmArguments const& args) {
+  return placements(resolved(args, GemmKernel::Simt)).has_value();
+}
 
 bool run_repacked(GemmArguments const& args, GemmTuning tuning, cudaStream_t stream) {
   GemmArguments const r = resolved(args, GemmKernel::Simt);  // the caller's terms, strides filled
-  if (!is_16_bit(r.a.type)) return false;
-  if (std::int64_t{r.m} * r.n * r.k * r.batch < kMinWork) return false;
-  Placement const a =
-      place("a", r.a.data, r.a.type, r.a.layout, r.a.ld, r.a.batch_stride, r.m, r.k, r.batch);
-  Placement const b =
-      place("b", r.b.data, r.b.type, r.b.layout, r.b.ld, r.b.batch_stride, r.k, r.n, r.batch);
-  Placement const d =
-      place("d", r.d, r.d_type, r.d_layout, r.ldd, r.batch_stride_d, r.m, r.n, r.batch);
-  if (!a.copied && !b.copied && !d.copied) return false;  // another rule keeps the tensor cores
+  std::optional<Placements> const placed = placements(r);
+  if (!placed) return false;
+  Placement const &a = placed->a, &b = placed->b, &d = placed->d;
 
   // The copies one after another, each at a 256-byte boundary.
   auto const at = [](std::size_t end) { return (end + 255) / 256 * 256; };

@@ -17,6 +17,11 @@
 
 namespace warploom::gemm {
 
+// Whether gemm()'s Auto copies operands of `args` (checked for the SIMT GEMM) for the tensor cores:
+// fp16 or bf16 inputs, at least 2^26 multiply-adds, an operand that breaks TMA's rules (the
+// tensor-core rules on the copies are checked when it runs).
+bool repacks(GemmArguments const& args);
+
 // Runs `args` (checked for the SIMT GEMM, their device pointers checked) on the tensor cores
 // through aligned copies of the operands that break TMA's rules, on `stream` with `tuning` (its
 // kernel Auto): true when it ran them; false, having enqueued nothing, where copies do not make

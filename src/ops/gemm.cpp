@@ -25,6 +25,7 @@
 #include "gemm/simt/shape.hpp"
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 #include "kernel_arguments.hpp"
+#include "repack.hpp"
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
 #include "split_k.hpp"
@@ -286,8 +287,11 @@ struct Gemm::Impl {
   Arch arch = Arch::Sm90;
   GemmTypes types{};
   GemmKernel kernel = GemmKernel::TensorCore;  // TensorCore or Simt
-  bool transposed = false;                     // column-major D: the kernel computes D^T
-  GemmArguments kernel_probe;                  // stand_in(types) as the kernel sees it
+  // Made with OperatorClass::Auto: views the tensor cores cannot read as they lie go to gemm()'s
+  // Auto (aligned copies for the tensor cores, or the SIMT GEMM), as they would through gemm().
+  bool auto_opclass = true;
+  bool transposed = false;     // column-major D: the kernel computes D^T
+  GemmArguments kernel_probe;  // stand_in(types) as the kernel sees it
   GemmEpilogue epilogue;
   float const* scale_a = nullptr;
   float const* scale_b = nullptr;
@@ -306,6 +310,7 @@ struct Gemm::Impl {
 
   void set_kernel(OperatorClass c) {
     kernel = kernel_for(types, c);
+    auto_opclass = c == OperatorClass::Auto;
     kernel_probe = gemm::kernel_arguments(stand_in(types), kernel);
     compiled.reset();
     compiled_launch = nullptr;
@@ -500,6 +505,9 @@ struct Gemm::Impl {
                     EpilogueTensors const* tensors = nullptr) const;
   void run(GemmArguments const& args, cudaStream_t stream) const;    // checks and launches
   GemmArguments checked_arguments(GemmArguments const& args) const;  // arguments()'s checks
+  // Whether `args`, refused by the plan's tensor-core kernel, run through gemm()'s Auto instead
+  // (an Auto plan's views that only TMA's 16-byte rules keep from the tensor cores).
+  bool runs_through_gemm_auto(GemmArguments const& args) const;
 
   // The kernel's view of the plan's fused epilogue (which ops, the activation, the bias's type and
   // broadcast — after a column-major D's transposition): what gemm() derives from real arguments,
@@ -629,7 +637,8 @@ gemm::Matrix to_matrix(TensorView const& v, char const* name, ScalarType type, M
   throw std::invalid_argument(
       fmt::format("Gemm.run: {}{}", e.what(),
                   simt_runs ? " (the tensor cores cannot read these views; a plan made with "
-                              "OperatorClass::Simt runs them)"
+                              "OperatorClass::Auto runs them through aligned copies, and one "
+                              "made with OperatorClass::Simt runs them)"
                             : ""));
 }
 
@@ -932,7 +941,10 @@ TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, 
   try {
     r = gemm::kernel_arguments(args, p.kernel);
   } catch (std::invalid_argument const& e) {
-    refuse_arguments(args, p.kernel, e);
+    if (!p.runs_through_gemm_auto(args)) refuse_arguments(args, p.kernel, e);
+    // gemm()'s Auto: the tensor cores on aligned copies, or the SIMT GEMM (too small to copy).
+    if (!gemm::repacks(args)) return p.simt_description();
+    r = gemm::kernel_arguments(args, GemmKernel::Simt);  // the same problem, transposed alike
   }
   // As run() chooses: the design for the size of the problem the kernel sees (D^T for a
   // column-major D), in its default configuration.
@@ -952,11 +964,21 @@ GemmArguments Gemm::arguments(TensorView const& a, TensorView const& b, TensorVi
   return impl_->checked_arguments(impl_->map(a, b, c, d, alpha, beta, /*device=*/-1, &epilogue));
 }
 
+bool Gemm::Impl::runs_through_gemm_auto(GemmArguments const& args) const {
+  if (!auto_opclass || kernel != GemmKernel::TensorCore) return false;
+  try {
+    gemm::check_arguments(args, GemmKernel::Auto);
+    return true;
+  } catch (std::invalid_argument const&) {
+    return false;
+  }
+}
+
 GemmArguments Gemm::Impl::checked_arguments(GemmArguments const& args) const {
   try {
     gemm::check_arguments(args, kernel);
   } catch (std::invalid_argument const& e) {
-    refuse_arguments(args, kernel, e);
+    if (!runs_through_gemm_auto(args)) refuse_arguments(args, kernel, e);
   }
   return args;
 }
@@ -997,7 +1019,17 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   try {
     r = gemm::kernel_arguments(args, p.kernel);
   } catch (std::invalid_argument const& e) {
-    refuse_arguments(args, p.kernel, e);
+    if (!runs_through_gemm_auto(args)) refuse_arguments(args, p.kernel, e);
+    // Views TMA cannot read as they lie: gemm()'s Auto (src/gemm/repack.hpp), with the compiled
+    // description's knobs.
+    GemmTuning tuning = p.compiled ? p.compiled_tuning : GemmTuning{};
+    tuning.kernel = GemmKernel::Auto;
+    try {
+      gemm::gemm(args, stream, tuning);
+    } catch (std::invalid_argument const& g) {
+      throw std::invalid_argument(fmt::format("Gemm.run: {}", g.what()));
+    }
+    return;
   }
   try {
     gemm::check_device_pointers(args);  // no kernel reads host memory: no hint to give

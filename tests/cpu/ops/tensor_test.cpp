@@ -206,15 +206,26 @@ TEST(GemmPlanArguments, BatchStride0Broadcasts) {
 
 TEST(GemmPlanArguments, GemmsOwnRulesStillApply) {
   Gemm const plan = tn_plan();
-  // K = 36 bf16 elements = 72 bytes: TMA needs row strides in multiples of 16 bytes; the SIMT
-  // GEMM does not, and the message says so.
-  std::string const tma = invalid_argument_message([&] {
-    plan.arguments(row_major(fake(1), kBF16, 64, 36), column_major(fake(2), kBF16, 36, 64), {},
-                   row_major(fake(4), kBF16, 64, 64));
-  });
+  Gemm tensor_op = tn_plan();
+  tensor_op.set_opclass(OperatorClass::TensorOp);
+  // K = 36 bf16 elements = 72 bytes: TMA needs row strides in multiples of 16 bytes. A plan made
+  // for the tensor cores refuses them, and the message names the plans that run them; an Auto
+  // plan hands them to gemm()'s Auto (aligned copies for the tensor cores, or the SIMT GEMM).
+  auto const k36 = [](Gemm const& p) {
+    return p.arguments(row_major(fake(1), kBF16, 64, 36), column_major(fake(2), kBF16, 36, 64), {},
+                       row_major(fake(4), kBF16, 64, 64));
+  };
+  std::string const tma = invalid_argument_message([&] { (void)k36(tensor_op); });
   EXPECT_CONTAINS(tma,
                   "Gemm.run: gemm: a.ld = 36 elements (72 bytes) must be a multiple of 16 bytes");
-  EXPECT_CONTAINS(tma, "a plan made with OperatorClass::Simt runs them");
+  EXPECT_CONTAINS(tma, "a plan made with OperatorClass::Auto runs them through aligned copies");
+  EXPECT_CONTAINS(tma, "OperatorClass::Simt runs them");
+  EXPECT_EQ(k36(plan).a.ld, 36);
+  EXPECT_EQ(
+      plan.description_for(row_major(fake(1), kBF16, 64, 36), column_major(fake(2), kBF16, 36, 64),
+                           {}, row_major(fake(4), kBF16, 64, 64))
+          .opclass,
+      OperatorClass::Simt);  // too small to copy: the SIMT GEMM runs it
   // beta != 0 without C: no kernel runs it, and no hint is given.
   std::string const no_c = invalid_argument_message([&] {
     plan.arguments(row_major(fake(1), kBF16, 64, 32), column_major(fake(2), kBF16, 32, 64), {},

@@ -197,6 +197,21 @@ TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
   }
 }
 
+// An Auto plan runs views TMA cannot read as they lie (contiguous operands of odd widths) the way
+// gemm()'s Auto does — aligned copies for the tensor cores — and writes what gemm() writes.
+TEST(GemmPlanRun, AnAutoPlanRunsUnalignedViewsAsGemmDoes) {
+  int const m = 300, n = 500, k = 700;  // rows of 1400 and 1000 bytes: no whole 16-byte units
+  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 31);
+  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 32);
+  DeviceBuffer d(std::size_t{m} * n * 2);
+  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
+  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
+  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  Gemm const plan = bf16_tn();
+  EXPECT_EQ(plan.description_for(va, vb, {}, vd).opclass, OperatorClass::TensorOp);
+  expect_same_as_gemm(plan, va, vb, {}, vd, d.bytes(), 1.0f, 0.0f, GemmTuning{});
+}
+
 TEST(GemmPlanRun, TransposedSlicedAndBatchedViews) {
   // D column-major (the kernel computes D^T): the bf16 "tn" instances run it too, so nothing is
   // compiled. A is a slice of a wider, padded matrix; B the transpose of a row-major weight; C is
