@@ -254,6 +254,11 @@ if want repack; then
       --shapes 3000x5000x700,4097x4097x4097,8192x50257x768,8192x768x50257 \
       --providers warploom,cublas,cublaslt "${graph[@]}" --reps 10 --json "$OUT/repack_$mode.json"
   done
+  # fp8 with a column-major A ("nn": copied transposed) against the SIMT GEMM it ran before and
+  # cuBLASLt's fp8 ("tn", the only layout it takes).
+  run bench-repack-fp8 150 "$B/warploom" bench gemm --dtype e4m3 --layout nn \
+    --shapes 4096x4096x4096,8192x8192x8192 --providers warploom,warploom_simt --graph 20 --reps 5 \
+    --json "$OUT/repack_fp8.json"
 fi
 # Where a split GEMM's time goes: every kernel of ours (the slices' GEMM, the reduction) and of
 # cuBLASLt on the split-K shapes, each one's duration, grid, DRAM bytes and throughput (clocks

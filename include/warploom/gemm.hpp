@@ -45,9 +45,10 @@ int size_of(ScalarType t);
 
 // Which kernel runs a GEMM. TensorCore: the sm90 TS GEMM (TMA + wgmma). Simt: the SIMT TS GEMM
 // (FMA on the CUDA cores). Auto: TensorCore when the problem meets its rules (see
-// check_arguments), else Simt — except in gemm(), where an fp16 or bf16 GEMM of at least 2^26
-// multiply-adds whose A, B or D only TMA's 16-byte rules keep from the tensor cores (a contiguous
-// 4097-wide matrix) runs on them through aligned copies of those operands (src/gemm/repack.hpp).
+// check_arguments), else Simt — except in gemm(), where a GEMM of at least 2^26 multiply-adds
+// whose A, B or D only TMA's 16-byte rules (a contiguous 4097-wide matrix) or, for fp8, the
+// K-major rule keep from the tensor cores runs on them through aligned (fp8: transposed) copies
+// of those operands (src/gemm/repack.hpp).
 enum class GemmKernel { Auto, TensorCore, Simt };
 std::string_view to_string(GemmKernel k);
 

@@ -2,7 +2,8 @@
 //
 // A block copies one row (of `contiguous` elements) of one batch at a time, its threads on
 // consecutive elements (coalesced on both sides), rows in a grid-stride loop: the copies feed a
-// GEMM of far more work, so a plain element-wise loop is enough.
+// GEMM of far more work, so a plain element-wise loop is enough. A transposing copy goes through
+// 32 x 32 tiles in shared memory so that both its reads and its writes stay coalesced.
 #include "gemm/copy_matrix.hpp"
 
 #include <algorithm>
@@ -27,8 +28,45 @@ __global__ void copy_matrix_kernel(MatrixCopy c) {
   }
 }
 
+constexpr int kTile = 32;
+constexpr int kTileRows = 8;  // threads per tile column: each thread moves kTile / kTileRows
+
+template <class T>
+__global__ void transpose_matrix_kernel(MatrixCopy c) {
+  __shared__ T tile[kTile][kTile + 1];  // + 1: a column read hits 32 banks
+  auto const* src = static_cast<T const*>(c.src);
+  auto* dst = static_cast<T*>(c.dst);
+  std::int64_t const tiles_s = (c.strided + kTile - 1) / kTile;
+  std::int64_t const tiles_c = (c.contiguous + kTile - 1) / kTile;
+  std::int64_t const tiles = tiles_s * tiles_c * c.batches;
+  for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    std::int64_t const b = t / (tiles_s * tiles_c), in_batch = t % (tiles_s * tiles_c);
+    std::int64_t const s0 = in_batch / tiles_c * kTile, c0 = in_batch % tiles_c * kTile;
+    T const* from = src + b * c.src_batch_stride;
+    T* to = dst + b * c.dst_batch_stride;
+    for (int y = threadIdx.y; y < kTile; y += kTileRows) {
+      std::int64_t const i = s0 + y, j = c0 + threadIdx.x;
+      if (i < c.strided && j < c.contiguous) tile[y][threadIdx.x] = from[i * c.src_ld + j];
+    }
+    __syncthreads();
+    for (int y = threadIdx.y; y < kTile; y += kTileRows) {
+      std::int64_t const j = c0 + y, i = s0 + threadIdx.x;
+      if (i < c.strided && j < c.contiguous) to[j * c.dst_ld + i] = tile[threadIdx.x][y];
+    }
+    __syncthreads();  // the tile is refilled next
+  }
+}
+
 template <class T>
 void launch(MatrixCopy const& c, cudaStream_t stream) {
+  if (c.transpose) {
+    std::int64_t const tiles =
+        (c.strided + kTile - 1) / kTile * ((c.contiguous + kTile - 1) / kTile) * c.batches;
+    auto const blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, 65535));
+    transpose_matrix_kernel<T><<<blocks, dim3(kTile, kTileRows), 0, stream>>>(c);
+    WL_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   constexpr int kThreads = 256;
   std::int64_t const rows = c.strided * c.batches;
   // Enough blocks to fill every SM many times over; the grid-stride loop takes the rest.

@@ -3,9 +3,11 @@
 // Auto on operands only TMA's 16-byte rules keep from the tensor cores (src/gemm/repack.hpp): A, B
 // and D with leading dimensions of no whole 16 bytes (contiguous tensors of odd widths), base
 // pointers off 16-byte alignment, batches with such strides and a broadcast B, C read with beta, D
-// either way, against the float64 reference; the padding of D stays poisoned (the copy back
-// writes the matrix only); a captured graph replays the copies and the GEMM. Each problem is past
-// the 2^26 multiply-adds from which gemm() copies rather than run the SIMT GEMM.
+// either way, fp8 operands that are not K-major (copied transposed), against the float64
+// reference (the tolerance of the kernel that ran: gemm_check.cpp asks repacks()); the padding of D
+// stays poisoned (the copy back writes the matrix only); a captured graph replays the copies and
+// the GEMM. Each problem is past the 2^26 multiply-adds from which gemm() copies rather than run
+// the SIMT GEMM.
 #include <gtest/gtest.h>
 
 #include "gemm_check.hpp"
@@ -47,6 +49,25 @@ TEST(GemmRepack, UnalignedOperandsRunAndMatchTheReference) {
        .align_ld = false},
       // Batches of unaligned strides, B broadcast to all of them.
       {.m = 129, .n = 255, .k = 1025, .batch = 3, .align_ld = false, .broadcast_b = true},
+      // fp8 with a column-major A: wgmma reads fp8 K-major only, so A is copied transposed.
+      {.in = ScalarType::E4M3,
+       .out = ScalarType::BF16,
+       .a = kCol,
+       .b = kCol,
+       .m = 256,
+       .n = 512,
+       .k = 1024},
+      // fp8 with a row-major B of unaligned rows, scales, an fp32 D: B copied transposed.
+      {.in = ScalarType::E5M2,
+       .out = ScalarType::F32,
+       .a = kRow,
+       .b = kRow,
+       .m = 300,
+       .n = 260,
+       .k = 1000,
+       .align_ld = false,
+       .scale_a = 0.5f,
+       .scale_b = 2.0f},
       // A 4097-wide output (8194-byte rows; K = 4096 keeps A and B aligned): D alone copied.
       {.m = 64, .n = 4097, .k = 4096, .align_ld = false},
   };
