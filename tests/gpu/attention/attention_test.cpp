@@ -236,6 +236,86 @@ void expect_correct(Case c) {
   EXPECT_EQ(failures, 0) << "worst |O - reference| = " << worst << " (tolerance " << tol << ")";
 }
 
+// Variable lengths: sequences of their own lengths packed back to back in (total, H, D) tensors,
+// cu_seqlens on the device, LSE (H, total_q). Rows past a sequence's end inside the tensors belong
+// to the next sequence: the kernel must neither use their keys nor write their query rows twice.
+void expect_correct_varlen(ElementType type, int d, bool causal, std::vector<int> const& lq,
+                           std::vector<int> const& lk, int heads, int kv_heads) {
+  std::string const what = std::string(to_string(type)) + " D=" + std::to_string(d) +
+                           (causal ? " causal" : "") + " varlen H=" + std::to_string(heads) +
+                           " Hkv=" + std::to_string(kv_heads);
+  SCOPED_TRACE(what);
+  if (!attention_instance_built(type, d, causal)) return;
+  int const batch = static_cast<int>(lq.size());
+  std::vector<int> cq(1, 0), ck(1, 0);
+  for (int b = 0; b < batch; ++b) {
+    cq.push_back(cq.back() + lq[b]);
+    ck.push_back(ck.back() + lk[b]);
+  }
+  int const total_q = cq.back(), total_k = ck.back();
+  AttentionTensor tq{nullptr, 0, std::int64_t{heads} * d, d};
+  AttentionTensor tk{nullptr, 0, std::int64_t{kv_heads} * d, d};
+  std::size_t const q_elems = static_cast<std::size_t>(total_q) * heads * d;
+  std::size_t const k_elems = static_cast<std::size_t>(total_k) * kv_heads * d;
+  DeviceBuffer q(q_elems * 2), k(k_elems * 2), v(k_elems * 2), o(q_elems * 2);
+  DeviceBuffer lse(static_cast<std::size_t>(total_q) * heads * 4);
+  DeviceBuffer dcq = warploom::testing::upload(cq), dck = warploom::testing::upload(ck);
+  fill_inputs(type, q.get(), q_elems, 11);
+  fill_inputs(type, k.get(), k_elems, 12);
+  fill_inputs(type, v.get(), k_elems, 13);
+  warploom::testing::poison(o.get(), o.bytes());
+  warploom::testing::poison(lse.get(), lse.bytes());
+  AttentionArgs args;
+  args.type = type;
+  args.q = {q.get(), kPacked, tq.row_stride, d};
+  args.k = {k.get(), kPacked, tk.row_stride, d};
+  args.v = {v.get(), kPacked, tk.row_stride, d};
+  args.o = o.get();
+  args.lse = lse.as<float>();
+  args.batch = batch;
+  args.seqlen_q = *std::max_element(lq.begin(), lq.end());
+  args.seqlen_k = *std::max_element(lk.begin(), lk.end());
+  args.heads = heads;
+  args.kv_heads = kv_heads;
+  args.head_dim = d;
+  args.causal = causal;
+  args.cu_seqlens_q = dcq.as<int>();
+  args.cu_seqlens_k = dck.as<int>();
+  args.total_q = total_q;
+  args.total_k = total_k;
+  attention_forward(args);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  HostTensor const hq = download(q, tq, type), hk = download(k, tk, type),
+                   hv = download(v, tk, type), ho = download(o, tq, type);
+  std::vector<float> hl(static_cast<std::size_t>(total_q) * heads);
+  WL_CUDA_CHECK(cudaMemcpy(hl.data(), lse.get(), lse.bytes(), cudaMemcpyDeviceToHost));
+  double const tol = tolerance(type);
+  int failures = 0;
+  std::vector<double> ro, rl;
+  for (int b = 0; b < batch; ++b) {
+    for (int h = 0; h < heads; ++h) {
+      reference(hq, hk, hv, 0, cq[b], lq[b], ck[b], lk[b], h, h / (heads / kv_heads), d,
+                1.0 / std::sqrt(static_cast<double>(d)), causal, ro, rl);
+      for (int i = 0; i < lq[b]; ++i) {
+        for (int x = 0; x < d; ++x) {
+          double const got = ho.at(0, cq[b] + i, h, x);
+          double const want = ro[static_cast<std::size_t>(i) * d + x];
+          if (!(std::abs(got - want) <= tol) && failures++ < 5)
+            ADD_FAILURE() << "O[seq=" << b << ", row=" << i << ", h=" << h << ", d=" << x
+                          << "] = " << got << ", reference " << want;
+        }
+        float const got = hl[static_cast<std::size_t>(h) * total_q + cq[b] + i];
+        bool const ok =
+            std::isinf(rl[i]) ? (std::isinf(got) && got > 0) : std::abs(got - rl[i]) <= 1e-3;
+        if (!ok && failures++ < 5)
+          ADD_FAILURE() << "LSE[h=" << h << ", seq=" << b << ", row=" << i << "] = " << got
+                        << ", reference " << rl[i];
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
 std::vector<ElementType> const kTypes = {ElementType::BF16, ElementType::F16};
 std::vector<int> const kHeadDims = {64, 128, 256};
 
@@ -333,6 +413,15 @@ TEST(AttentionForward, MoreTilesThanSms) {
                     .seqlen_k = 512,
                     .heads = 36,
                     .kv_heads = 6});
+}
+
+TEST(AttentionForward, VariableLengths) {
+  for (ElementType t : kTypes)
+    for (int d : kHeadDims)
+      for (bool causal : {false, true}) {
+        expect_correct_varlen(t, d, causal, {77, 1, 300, 129}, {100, 250, 5, 129}, 4, 2);
+        expect_correct_varlen(t, d, causal, {128}, {1000}, 2, 2);
+      }
 }
 
 }  // namespace
