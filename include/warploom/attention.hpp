@@ -74,17 +74,27 @@ struct AttentionArgs {
   int total_k = 0;
 };
 
+// Which schedule runs a problem.
+struct AttentionTuning {
+  // FlashAttention-3's intra-warpgroup overlap: block j's S = Q . K^T issued with block j-1's
+  // O += P . V, and its softmax run while that wgmma is in flight (schedule
+  // sm90_ts_attention_overlap_d<D>). Off: the two GEMMs of a block run back to back.
+  bool overlap_gemms = false;
+};
+
 // Computes O and LSE on `stream`. Throws std::invalid_argument for a bad argument (before any work
 // on the device), std::runtime_error for a CUDA error.
-void attention_forward(AttentionArgs const& args, cudaStream_t stream = nullptr);
+void attention_forward(AttentionArgs const& args, cudaStream_t stream = nullptr,
+                       AttentionTuning const& tuning = {});
 
 // Checks `args` as attention_forward does, without touching the device or its memory (pointers are
 // checked for null and alignment only): what the CPU tests run.
 void check_attention_arguments(AttentionArgs const& args);
 
-// Whether this build prebuilt the kernel for (type, head_dim, causal); attention_forward refuses
-// the others by name.
-bool attention_instance_built(ElementType type, int head_dim, bool causal);
+// Whether this build prebuilt the kernel for (type, head_dim, causal, schedule); attention_forward
+// refuses the others by name.
+bool attention_instance_built(ElementType type, int head_dim, bool causal,
+                              bool overlap_gemms = false);
 
 // 4 * (unmasked (query, key) pairs) * head_dim * heads: the FLOPs of the two GEMMs over the pairs
 // the mask keeps (causal: the bottom-right triangle), as FlashAttention counts them (without the

@@ -174,9 +174,11 @@ void check_device_pointers(AttentionArgs const& r) {
   if (!refused.empty()) fail(refused);
 }
 
-sm90::InstanceEntry const* find_instance(ElementType type, int head_dim, bool causal) {
+sm90::InstanceEntry const* find_instance(ElementType type, int head_dim, bool causal,
+                                         bool overlap) {
   for (sm90::InstanceEntry const& e : sm90::prebuilt_instances())
-    if (e.type == type && e.head_dim == head_dim && e.causal == causal) return &e;
+    if (e.type == type && e.head_dim == head_dim && e.causal == causal && e.overlap == overlap)
+      return &e;
   return nullptr;
 }
 
@@ -197,22 +199,26 @@ void check_attention_arguments(AttentionArgs const& args) {
   check_arguments(args, resolved_args);
 }
 
-bool attention_instance_built(ElementType type, int head_dim, bool causal) {
-  return find_instance(type, head_dim, causal) != nullptr;
+bool attention_instance_built(ElementType type, int head_dim, bool causal, bool overlap_gemms) {
+  return find_instance(type, head_dim, causal, overlap_gemms) != nullptr;
 }
 
-void attention_forward(AttentionArgs const& args, cudaStream_t stream) {
+void attention_forward(AttentionArgs const& args, cudaStream_t stream,
+                       AttentionTuning const& tuning) {
   AttentionArgs r;
   check_arguments(args, r);
-  sm90::InstanceEntry const* instance = find_instance(r.type, r.head_dim, r.causal);
+  sm90::InstanceEntry const* instance =
+      find_instance(r.type, r.head_dim, r.causal, tuning.overlap_gemms);
   if (instance == nullptr) {
     std::string built;
     for (sm90::InstanceEntry const& e : sm90::prebuilt_instances())
-      built += (built.empty() ? "" : ", ") + std::string(to_string(e.type)) +
-               " D=" + str(e.head_dim) + (e.causal ? " causal" : "");
+      if (!e.overlap)
+        built += (built.empty() ? "" : ", ") + std::string(to_string(e.type)) +
+                 " D=" + str(e.head_dim) + (e.causal ? " causal" : "");
     fail("no kernel for type = " + std::string(to_string(r.type)) +
          ", head_dim = " + str(r.head_dim) + ", causal = " + (r.causal ? "true" : "false") +
-         " in this build (built: " + built +
+         (tuning.overlap_gemms ? ", overlap_gemms" : "") +
+         " in this build (built, each in both schedules: " + built +
          "); configure with -DWARPLOOM_ATTENTION_INSTANCES=all for every combination");
   }
   check_device_pointers(r);

@@ -108,13 +108,22 @@ struct AttentionConfig {
     }
   };
 
+  // P in the element type, the A operand of O += P . V (a register fragment of its own: with the
+  // GEMMs overlapped, the next block's S is computed while P . V still reads this one).
+  struct PTile {
+    Element v[kAccS];
+    WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), PLayout{}); }
+  };
+
   // O's accumulator and the online softmax's statistics of this thread's two rows (i = 0, 1):
-  // the running maximum of the raw scores and this thread's part of the running sum of
-  // exp(scale * (s - max)) (the quad's four parts are added at the end).
+  // the running maximum of the raw scores, this thread's part of the running sum of
+  // exp(scale * (s - max)) (the quad's four parts are added at the end), and the factor O is still
+  // to be scaled by for the last change of the maximum (applied once O's wgmma retired).
   struct OutputState {
     float o[kAccO] = {};
     float row_max[2] = {-INFINITY, -INFINITY};
     float row_sum[2] = {0.0f, 0.0f};
+    float correction[2] = {1.0f, 1.0f};
     WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(o), AccLayoutO{}); }
   };
 

@@ -15,18 +15,23 @@
 // consumer warpgroup owns 64 of the 128 rows and, per block,
 //   1. S = Q . K^T          wgmma, both operands in shared memory (SS); K's stage goes back
 //   2. online softmax       in registers: mask, row max over the quad, exp2 with the scale
-//                           pre-multiplied by log2(e), rescale O and the running row sums
-//   3. O += P . V           wgmma with P from registers (RS); V's stage goes back
+//                           pre-multiplied by log2(e), the running row sums, P in 16 bits
+//   3. O += P . V           O rescaled for the new maximum, then wgmma with P from registers
+//                           (RS); V's stage goes back
 // and after the last block normalises O and writes it and the LSE straight from registers to
 // global memory (no shared-memory staging yet: docs/kernels/sm90_attention.md).
 //
 // Both warpgroups wait on and release every stage: a K or V stage completes after 8 warp arrivals.
 // Q is held for the whole tile and released after its last S wgmma retired.
 //
-// This is the first, correct schedule: the two GEMMs of a block run back to back (wgmma_wait<0>
-// after each), so the tensor cores idle while the softmax runs. FA3's two overlaps — the warpgroups
-// taking turns (one's softmax under the other's GEMMs) and the next block's S = Q . K^T issued
-// before this block's softmax — are the next steps (docs/kernels/sm90_attention.md).
+// Two schedules per head dimension (kOverlap). The first runs the two GEMMs of a block back to back
+// (wgmma_wait<0> after each), so the tensor cores idle while the softmax runs. The second is FA3's
+// intra-warpgroup overlap: block j's S = Q . K^T is issued together with block j-1's O += P . V,
+// and block j's softmax runs while that second wgmma is in flight (V's ring lags K's by a block;
+// O's rescaling waits for the wgmma; P has registers of its own; R-D23 shaped how the loop is
+// written, see there and docs/kernels/sm90_attention.md). FA3's other overlap, the
+// warpgroups taking turns (one's softmax under the other's GEMMs, named barriers), is the next
+// step (docs/kernels/sm90_attention.md).
 //
 // Warps: the softmax task on warps 0-7 with 240 registers, load on warp 8 with 24 (FA3's budgets),
 // padding on warps 9-11: 2 x 128 x 240 + 128 x 24 = 64512 <= 65536 registers.
@@ -48,18 +53,22 @@ namespace warploom::attention::sm90 {
 
 namespace ts = warploom::ts;
 
-template <class S, class W = ScheduleOnly>
+template <class S, class W = ScheduleOnly, bool kOverlap = false>
 struct Forward {
-  static constexpr ts::ScheduleText kNameText = schedule_name<S>();
+  static constexpr ts::ScheduleText kNameText = schedule_name<S>(kOverlap);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
-      "attention forward: persistent, TMA load warp -> Q, K and V rings -> two wgmma warpgroups "
-      "(S = Q.K^T, online softmax, O += P.V), O and LSE from registers";
+      kOverlap ? "attention forward, GEMMs overlapped: block j's S = Q.K^T issued with block j-1's "
+                 "O += P.V, its softmax under that wgmma; TMA warp -> Q, K, V rings -> two wgmma "
+                 "warpgroups, O and LSE from registers"
+               : "attention forward: persistent, TMA load warp -> Q, K and V rings -> two wgmma "
+                 "warpgroups (S = Q.K^T, online softmax, O += P.V), O and LSE from registers";
 
   static constexpr int kConsumerWarps = 8;
   using Element = typename W::Element;
   using Scores = typename W::Scores;
   using OutputState = typename W::OutputState;
+  using PTile = typename W::PTile;
 
   // ---- Resources --------------------------------------------------------------------------------
 
@@ -75,6 +84,8 @@ struct Forward {
 
     WL_DEVICE TileInfo next(ts::Consume const& s) const { return W::tile_at(*p, s.loop_offset); }
     WL_DEVICE int n_blocks_of(ts::Consume const&, TileInfo tile) const { return tile.n_blocks; }
+    // What a tile's output starts from: O = 0, row maxima -inf, sums 0.
+    WL_DEVICE OutputState initial_output(ts::Consume const&) const { return OutputState{}; }
   };
 
   // The Q tile (128 x D), filled by TMA once per tile and read by every S wgmma of the tile.
@@ -130,9 +141,9 @@ struct Forward {
     WL_DEVICE void tma_load(ts::Produce const& stage, TileInfo tile) {
       W::load_v(*this, stage, tile);
     }
-    // Issues (without waiting) O += P . V of this stage's block, P (the softmax of S) from
-    // registers.
-    WL_DEVICE void pv(ts::Consume const& stage, Scores const& p_tile, OutputState& o) const {
+    // O *= the block's softmax correction, then issues (without waiting) O += P . V of this
+    // stage's block, P from registers.
+    WL_DEVICE void pv(ts::Consume const& stage, PTile const& p_tile, OutputState& o) const {
       W::pv(*this, stage, p_tile, o);
     }
   };
@@ -143,10 +154,18 @@ struct Forward {
     static constexpr ts::ResourceSpec spec{.name = "gmem_o"};
     typename W::Params const* p = nullptr;
 
-    // Masks S, updates the row maxima and sums, rescales O and turns S into P = exp(S - max).
+    // Masks S, updates the row maxima and sums, turns S into exp(S - max) and keeps the factor O
+    // is to be rescaled by.
     WL_DEVICE void online_softmax(ts::Produce const& stage, Scores& s, OutputState& o,
                                   TileInfo tile) {
       W::online_softmax(*this, stage, s, o, tile);
+    }
+
+    // O *= the kept factor and P = exp(S - max) in the element type, for O += P . V (no wgmma
+    // may be in flight: O and P are its inputs).
+    WL_DEVICE void finish_softmax(ts::Produce const& stage, Scores const& s, PTile& p_tile,
+                                  OutputState& o) {
+      W::finish_softmax(*this, stage, s, p_tile, o);
     }
     // O / row sum and LSE = max + log(row sum), rows past the sequence dropped; resets `o`.
     WL_DEVICE void store(ts::Produce const& stage, OutputState& o, TileInfo tile) {
@@ -188,23 +207,65 @@ struct Forward {
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,
                                                   auto& o) {
       auto s = ctx.local(Scores{});
+      auto p_tile = ctx.local(PTile{});
       auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
       ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
         auto tile = ts::work<&Tiles::next>(tiles);
         q.wait();
         auto q_stage = ts::work<&SmemQ::stage_of>(q);
-        ctx.domain_loop(ts::work<&Tiles::n_blocks_of>(tiles, tile), [&](auto&) {
-          k.wait();
-          ts::work<&SmemK::qk>(k, s, q_stage);
-          ts::wgmma_wait<0>(ctx);
-          k.release();
-          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-          v.wait();
-          ts::work<&SmemV::pv>(v, s, acc);
-          ts::wgmma_wait<0>(ctx);
-          v.release();
-        });
-        // Unconditionally (the loop may run no iteration): Q's last reads retired.
+        auto n_blocks = ts::work<&Tiles::n_blocks_of>(tiles, tile);
+        if constexpr (kOverlap) {
+          // FA3's intra-warpgroup overlap: iteration j issues block j's S = Q . K^T, then block
+          // j-1's O += P . V, waits for the first only and runs block j's softmax while the second
+          // is in flight; O is rescaled and P replaced once it retired (finish_softmax). V's ring
+          // lags K's by one block: the last block's O += P . V runs in the last iteration.
+          ctx.domain_loop(n_blocks, [&](auto& j) {
+            k.wait();
+            ts::work<&SmemK::qk>(k, s, q_stage);
+            j.not_first_iter([&] {
+              v.wait();
+              ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
+              ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
+            });
+            // Block 0: only its S is in flight. The reset of O and the statistics comes after the
+            // P . V above in the text, so that every later read of `acc` in the body reads a
+            // work that ran in this execution (R-D23: a read after a conditional write would read
+            // a work that the first iteration skipped).
+            j.first_iter([&] {
+              ts::wgmma_wait<0>(ctx);
+              acc = ts::work<&Tiles::initial_output>(tiles);
+            });
+            k.release();
+            ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+            j.not_first_iter([&] {
+              ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
+              v.release();
+            });
+            ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+            j.last_iter([&] {
+              v.wait();
+              ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
+              ts::wgmma_wait<0>(ctx);
+              v.release();
+            });
+          });
+        } else {
+          // The first schedule: per block S = Q . K^T, softmax, O += P . V, each GEMM waited for.
+          ctx.domain_loop(n_blocks, [&](auto&) {
+            k.wait();
+            ts::work<&SmemK::qk>(k, s, q_stage);
+            ts::wgmma_wait<0>(ctx);
+            k.release();
+            ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+            ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+            v.wait();
+            ts::work<&SmemV::pv>(v, p_tile, acc);
+            ts::wgmma_wait<0>(ctx);
+            v.release();
+          });
+        }
+        // Unconditionally (the loop may run no iteration, and ptxas cannot tell which of its
+        // conditional waits ran): every wgmma of the tile retired, Q's reads among them.
         ts::wgmma_wait<0>(ctx);
         q.release();
         ts::work<&GmemO::store>(o, acc, tile);

@@ -17,6 +17,7 @@ struct ScheduleOnly {
   struct Params {};
   struct Scores {};
   struct OutputState {};
+  struct PTile {};
   using Element = std::byte;
 
   static constexpr TileInfo tile_at(Params const&, int) { return {}; }
@@ -26,7 +27,9 @@ struct ScheduleOnly {
   static constexpr void qk(auto const&, ts::Consume const&, Scores&, int) {}
   static constexpr void online_softmax(auto&, ts::Produce const&, Scores&, OutputState&, TileInfo) {
   }
-  static constexpr void pv(auto const&, ts::Consume const&, Scores const&, OutputState&) {}
+  static constexpr void finish_softmax(auto&, ts::Produce const&, Scores const&, PTile&,
+                                       OutputState&) {}
+  static constexpr void pv(auto const&, ts::Consume const&, PTile const&, OutputState&) {}
   static constexpr void store(auto&, ts::Produce const&, OutputState&, TileInfo) {}
 };
 

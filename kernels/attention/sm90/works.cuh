@@ -21,6 +21,7 @@ struct Works {
   using Element = typename Cfg::Element;
   using Scores = typename Cfg::Scores;
   using OutputState = typename Cfg::OutputState;
+  using PTile = typename Cfg::PTile;
   static constexpr int kBlockM = Cfg::kBlockM;
   static constexpr int kBlockN = Cfg::kBlockN;
   static constexpr int kHeadDim = Cfg::kHeadDim;
@@ -148,21 +149,21 @@ struct Works {
     warpgroup_fence_operand(tSrS);
   }
 
-  // Issues (without waiting) O += P . V of one block, P (the softmax's output in `s`) converted to
-  // the element type in registers.
+  // Issues (without waiting) O += P . V of the block, P from registers.
   template <class Ring>
-  static WL_DEVICE void pv(Ring const& ring, ts::Consume const& stage, Scores const& s,
+  static WL_DEVICE void pv(Ring const& ring, ts::Consume const& stage, PTile const& p_tile,
                            OutputState& o) {
     using namespace cute;
     typename Cfg::TiledMmaPV mma;
     auto thr = mma.get_thread_slice(threadIdx.x % Cfg::kMmaThreads);
     Tensor sVt = make_tensor(make_smem_ptr(ring.v.get()),
-                             typename Cfg::SmemLayoutVt{});       // (D, BLK_N, STAGE)
-    Tensor tOrV = thr.make_fragment_B(thr.partition_B(sVt));      // (MMA, MMA_N, MMA_K, STAGE)
-    Tensor tOrP = make_tensor<Element>(typename Cfg::PLayout{});  // ((2,2,2), 1, BLK_N/16)
-    CUTE_UNROLL
-    for (int i = 0; i < size(tOrP); ++i) tOrP(i) = static_cast<Element>(s.v[i]);
-    Tensor tOrO = o.tensor();  // (MMA, MMA_M, MMA_N)
+                             typename Cfg::SmemLayoutVt{});   // (D, BLK_N, STAGE)
+    Tensor tOrV = thr.make_fragment_B(thr.partition_B(sVt));  // (MMA, MMA_N, MMA_K, STAGE)
+    // The fence below only orders P's registers before the wgmma (an empty asm with the register
+    // as in-out operand); it changes no value, so P is read-only to this work and the schedule.
+    Tensor tOrP = make_tensor(make_rmem_ptr(const_cast<Element*>(p_tile.v)),
+                              typename Cfg::PLayout{});  // ((2,2,2), 1, BLK_N/16)
+    Tensor tOrO = o.tensor();                            // (MMA, MMA_M, MMA_N)
     mma.accumulate_ = GMMA::ScaleOut::One;
     warpgroup_fence_operand(tOrP);
     warpgroup_fence_operand(tOrO);
@@ -189,16 +190,17 @@ struct Works {
   }
 
   // Block j of the tile: sets to -inf the scores of keys past the sequence's end and (causal) past
-  // each row's diagonal, then per row: new maximum m', P = exp2(scale_log2 * s - scale_log2 * m'),
-  // O and the sum scaled by exp2(scale_log2 * (m - m')). A row that has seen only masked keys
-  // keeps m = -inf and uses 0 in its place, so its P and its correction are 0, never NaN.
+  // each row's diagonal, then per row: new maximum m', P = exp2(scale_log2 * s - scale_log2 * m')
+  // in place of S, the sum scaled by exp2(scale_log2 * (m - m')) and that factor kept for O
+  // (finish_softmax applies it: O may still be accumulating the previous block). A row that has
+  // seen only masked keys keeps m = -inf and uses 0 in its place, so its P and its correction are
+  // 0, never NaN.
   template <class Out>
   static WL_DEVICE void online_softmax(Out const& out, ts::Produce const& stage, Scores& s,
                                        OutputState& o, TileInfo tile) {
     using namespace cute;
     Params const& p = *out.p;
     Tensor tSrS = s.tensor();  // ((2, 2, BLK_N/8), 1, 1)
-    Tensor tOrO = o.tensor();  // ((2, 2, D/8), 1, 1)
     int const first_row = tile.m_block * kBlockM;
     int const first_key = n_block_of(tile, stage.loop_offset) * kBlockN;
     // The last key row `first_row` may see: the block needs a mask if a key of it lies past that.
@@ -242,12 +244,30 @@ struct Works {
         }
       }
       o.row_sum[i] = o.row_sum[i] * correction + sum;
+      o.correction[i] = correction;
+    }
+  }
+
+  // The end of a block's softmax, once no wgmma is in flight: O *= the block's correction (O scaled
+  // to the new row maxima before P . V adds to it) and P = S in the element type (the same index in
+  // both fragments: config.cuh, PLayout). Not in `pv`: there the FMULs on O would define a wgmma
+  // input while the overlapped schedule's S wgmma is in flight, and ptxas would serialize every
+  // wgmma of the kernel (C7513).
+  template <class Out>
+  static WL_DEVICE void finish_softmax(Out const&, ts::Produce const&, Scores const& s, PTile& p,
+                                       OutputState& o) {
+    using namespace cute;
+    Tensor tOrO = o.tensor();  // ((2, 2, D/8), 1, 1)
+    CUTE_UNROLL
+    for (int i = 0; i < 2; ++i) {
       CUTE_UNROLL
       for (int v = 0; v < kHeadDim / 8; ++v) {
         CUTE_UNROLL
-        for (int j = 0; j < 2; ++j) tOrO(make_coord(make_coord(j, i, v), 0, 0)) *= correction;
+        for (int j = 0; j < 2; ++j) tOrO(make_coord(make_coord(j, i, v), 0, 0)) *= o.correction[i];
       }
     }
+    CUTE_UNROLL
+    for (int i = 0; i < Cfg::kAccS; ++i) p.v[i] = static_cast<Element>(s.v[i]);
   }
 
   // O / row sum and LSE = scale * max + log(row sum) of the tile's rows inside the sequence,
