@@ -84,7 +84,16 @@ class AttentionPlan final : public h::KernelPlan {
     WL_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
-  void run(int input_set, h::Tuning const&, cudaStream_t stream) override {
+  // The schedule: the two GEMMs of a block serial (default) or overlapped (FA3's intra-warpgroup
+  // overlap), where this build has both.
+  std::vector<h::Tuning> tuning_space() const override {
+    std::vector<h::Tuning> space = {{}};
+    if (wa::attention_instance_built(p_.type, p_.head_dim, p_.causal, true))
+      space.push_back({{"overlap", "on"}});
+    return space;
+  }
+
+  void run(int input_set, h::Tuning const& tuning, cudaStream_t stream) override {
     Operands const& s = sets_.at(static_cast<std::size_t>(input_set));
     wa::AttentionArgs a;
     a.type = p_.type;
@@ -99,7 +108,9 @@ class AttentionPlan final : public h::KernelPlan {
     a.kv_heads = p_.kv_heads();
     a.head_dim = p_.head_dim;
     a.causal = p_.causal;
-    wa::attention_forward(a, stream);
+    auto const overlap = tuning.find("overlap");
+    wa::attention_forward(a, stream,
+                          {.overlap_gemms = overlap != tuning.end() && overlap->second == "on"});
   }
 
   h::CheckResult check(h::Tuning const& tuning) override {

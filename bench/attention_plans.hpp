@@ -6,7 +6,8 @@
 // (attention_flops: the causal count is the exact triangle, not half of the square); bytes are Q,
 // K, V and O once and the LSE.
 //
-// Providers: warploom (attention_forward, the sm90 TS kernel). cuDNN's SDPA and FlashAttention-2
+// Providers: warploom (attention_forward, the sm90 TS kernel; --autotune also tries the schedule
+// with the two GEMMs of a block overlapped, `overlap=on`). cuDNN's SDPA and FlashAttention-2
 // are measured from Python (torch) in the same process for now (issue 18).
 //
 // Checked against a float64 host reference on the first and last 64 query rows of the first and of

@@ -136,7 +136,12 @@ HostTensor download(DeviceBuffer const& b, AttentionTensor const& t, ElementType
   return h;
 }
 
-// Fixed lengths: (B, S, H, D) tensors with `pad` elements after each row's heads.
+void check_fixed(Case const& c, DeviceBuffer const& q, DeviceBuffer const& k, DeviceBuffer const& v,
+                 DeviceBuffer const& o, DeviceBuffer const& lse, AttentionTensor const& tq,
+                 AttentionTensor const& tk, AttentionTensor const& tv, AttentionTensor const& to);
+
+// Fixed lengths: (B, S, H, D) tensors with `pad` elements after each row's heads, in each schedule
+// built.
 void expect_correct(Case c) {
   SCOPED_TRACE(describe(c));
   if (!attention_instance_built(c.type, c.head_dim, c.causal)) {
@@ -162,8 +167,6 @@ void expect_correct(Case c) {
   fill_inputs(c.type, q.get(), q_elems, 1);
   fill_inputs(c.type, k.get(), k_elems, 2);
   fill_inputs(c.type, v.get(), k_elems, 3);
-  warploom::testing::poison(o.get(), o.bytes());
-  warploom::testing::poison(lse.get(), lse.bytes());
   tq.data = q.get();
   tk.data = k.get();
   tv.data = v.get();
@@ -184,9 +187,24 @@ void expect_correct(Case c) {
   args.head_dim = d;
   args.scale = c.scale;
   args.causal = c.causal;
-  attention_forward(args);
-  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  for (bool overlap : {false, true}) {
+    if (!attention_instance_built(c.type, c.head_dim, c.causal, overlap)) continue;
+    SCOPED_TRACE(overlap ? "overlapped GEMMs" : "serial GEMMs");
+    warploom::testing::poison(o.get(), o.bytes());
+    warploom::testing::poison(lse.get(), lse.bytes());
+    attention_forward(args, nullptr, {.overlap_gemms = overlap});
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    check_fixed(c, q, k, v, o, lse, tq, tk, tv, to);
+  }
+}
 
+// Compares O and LSE of a fixed-length run with the float64 reference.
+void check_fixed(Case const& c, DeviceBuffer const& q, DeviceBuffer const& k, DeviceBuffer const& v,
+                 DeviceBuffer const& o, DeviceBuffer const& lse, AttentionTensor const& tq,
+                 AttentionTensor const& tk, AttentionTensor const& tv, AttentionTensor const& to) {
+  int const kv_heads = c.kv_heads == 0 ? c.heads : c.kv_heads;
+  int const d = c.head_dim;
+  std::size_t const lse_elems = static_cast<std::size_t>(c.batch) * c.heads * c.seqlen_q;
   HostTensor const hq = download(q, tq, c.type), hk = download(k, tk, c.type),
                    hv = download(v, tv, c.type), ho = download(o, to, c.type);
   std::vector<float> hl(lse_elems);
@@ -236,6 +254,12 @@ void expect_correct(Case c) {
   EXPECT_EQ(failures, 0) << "worst |O - reference| = " << worst << " (tolerance " << tol << ")";
 }
 
+void check_varlen(ElementType type, int d, bool causal, std::vector<int> const& lq,
+                  std::vector<int> const& lk, int heads, int kv_heads, std::vector<int> const& cq,
+                  std::vector<int> const& ck, DeviceBuffer const& q, DeviceBuffer const& k,
+                  DeviceBuffer const& v, DeviceBuffer const& o, DeviceBuffer const& lse,
+                  AttentionTensor const& tq, AttentionTensor const& tk);
+
 // Variable lengths: sequences of their own lengths packed back to back in (total, H, D) tensors,
 // cu_seqlens on the device, LSE (H, total_q). Rows past a sequence's end inside the tensors belong
 // to the next sequence: the kernel must neither use their keys nor write their query rows twice.
@@ -263,8 +287,6 @@ void expect_correct_varlen(ElementType type, int d, bool causal, std::vector<int
   fill_inputs(type, q.get(), q_elems, 11);
   fill_inputs(type, k.get(), k_elems, 12);
   fill_inputs(type, v.get(), k_elems, 13);
-  warploom::testing::poison(o.get(), o.bytes());
-  warploom::testing::poison(lse.get(), lse.bytes());
   AttentionArgs args;
   args.type = type;
   args.q = {q.get(), kPacked, tq.row_stride, d};
@@ -283,8 +305,24 @@ void expect_correct_varlen(ElementType type, int d, bool causal, std::vector<int
   args.cu_seqlens_k = dck.as<int>();
   args.total_q = total_q;
   args.total_k = total_k;
-  attention_forward(args);
-  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  for (bool overlap : {false, true}) {
+    if (!attention_instance_built(type, d, causal, overlap)) continue;
+    SCOPED_TRACE(overlap ? "overlapped GEMMs" : "serial GEMMs");
+    warploom::testing::poison(o.get(), o.bytes());
+    warploom::testing::poison(lse.get(), lse.bytes());
+    attention_forward(args, nullptr, {.overlap_gemms = overlap});
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    check_varlen(type, d, causal, lq, lk, heads, kv_heads, cq, ck, q, k, v, o, lse, tq, tk);
+  }
+}
+
+void check_varlen(ElementType type, int d, bool causal, std::vector<int> const& lq,
+                  std::vector<int> const& lk, int heads, int kv_heads, std::vector<int> const& cq,
+                  std::vector<int> const& ck, DeviceBuffer const& q, DeviceBuffer const& k,
+                  DeviceBuffer const& v, DeviceBuffer const& o, DeviceBuffer const& lse,
+                  AttentionTensor const& tq, AttentionTensor const& tk) {
+  int const batch = static_cast<int>(lq.size());
+  int const total_q = cq.back();
   HostTensor const hq = download(q, tq, type), hk = download(k, tk, type),
                    hv = download(v, tk, type), ho = download(o, tq, type);
   std::vector<float> hl(static_cast<std::size_t>(total_q) * heads);
