@@ -110,9 +110,16 @@ struct AttentionConfig {
 
   // P in the element type, the A operand of O += P . V (a register fragment of its own: with the
   // GEMMs overlapped, the next block's S is computed while P . V still reads this one).
+  // Held as packed pairs, the 32-bit registers wgmma reads: a 16-bit array would be packed into
+  // them right before the wgmma, inside the overlapped schedule's open wgmma batch, and ptxas
+  // serializes every wgmma for a non-wgmma instruction defining a wgmma input there (C7513).
   struct PTile {
-    Element v[kAccS];
-    WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), PLayout{}); }
+    std::uint32_t v[kAccS / 2];
+    WL_DEVICE auto tensor() const {
+      return cute::make_tensor(
+          cute::make_rmem_ptr(reinterpret_cast<Element*>(const_cast<std::uint32_t*>(v))),
+          PLayout{});
+    }
   };
 
   // O's accumulator and the online softmax's statistics of this thread's two rows (i = 0, 1):

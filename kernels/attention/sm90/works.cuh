@@ -7,6 +7,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include "attention/sm90/config.cuh"
 #include "attention/sm90/tile.hpp"
@@ -159,13 +164,9 @@ struct Works {
     Tensor sVt = make_tensor(make_smem_ptr(ring.v.get()),
                              typename Cfg::SmemLayoutVt{});   // (D, BLK_N, STAGE)
     Tensor tOrV = thr.make_fragment_B(thr.partition_B(sVt));  // (MMA, MMA_N, MMA_K, STAGE)
-    // The fence below only orders P's registers before the wgmma (an empty asm with the register
-    // as in-out operand); it changes no value, so P is read-only to this work and the schedule.
-    Tensor tOrP = make_tensor(make_rmem_ptr(const_cast<Element*>(p_tile.v)),
-                              typename Cfg::PLayout{});  // ((2,2,2), 1, BLK_N/16)
-    Tensor tOrO = o.tensor();                            // (MMA, MMA_M, MMA_N)
+    Tensor tOrP = p_tile.tensor();  // ((2,2,2), 1, BLK_N/16): read only (finish_softmax fenced it)
+    Tensor tOrO = o.tensor();       // (MMA, MMA_M, MMA_N)
     mma.accumulate_ = GMMA::ScaleOut::One;
-    warpgroup_fence_operand(tOrP);
     warpgroup_fence_operand(tOrO);
     warpgroup_arrive();
     CUTE_UNROLL
@@ -267,7 +268,28 @@ struct Works {
       }
     }
     CUTE_UNROLL
-    for (int i = 0; i < Cfg::kAccS; ++i) p.v[i] = static_cast<Element>(s.v[i]);
+    for (int i = 0; i < Cfg::kAccS / 2; ++i) p.v[i] = pack(s.v[2 * i], s.v[2 * i + 1]);
+    // Pin the FMULs and conversions here, before the wgmma the schedule issues next (the fences
+    // are volatile asm with the registers as in-out operands: nothing computing them moves past).
+    warpgroup_fence_operand(tOrO);
+    CUTE_UNROLL
+    for (int i = 0; i < Cfg::kAccS / 2; ++i) warpgroup_fence_operand(p.v[i]);
+  }
+
+  // Two floats rounded to the element type, packed as wgmma's A registers hold them (the first in
+  // the low half).
+  static WL_DEVICE std::uint32_t pack(float lo, float hi) {
+    // (memcpy: the CUDA pair types are not trivially copyable, so bit_cast refuses them; the copy
+    // of 4 bytes between registers compiles to nothing.)
+    std::uint32_t bits;
+    if constexpr (std::is_same_v<Element, cute::bfloat16_t>) {
+      __nv_bfloat162 const pair = __floats2bfloat162_rn(lo, hi);
+      memcpy(&bits, &pair, sizeof bits);
+    } else {
+      __half2 const pair = __floats2half2_rn(lo, hi);
+      memcpy(&bits, &pair, sizeof bits);
+    }
+    return bits;
   }
 
   // O / row sum and LSE = scale * max + log(row sum) of the tile's rows inside the sequence,
