@@ -32,8 +32,7 @@ struct Works {
   static constexpr int kHeadDim = Cfg::kHeadDim;
   static constexpr bool kCausal = Cfg::kCausal;
 
-  // ---- Tiles
-  // --------------------------------------------------------------------------------------
+  // ---- Tiles ------------------------------------------------------------------------------------
 
   // Tile t: the query tiles of every (sequence, head) for the last 128 rows first, then the rows
   // before them, ... Under the causal mask the last rows see the most keys, so the longest tiles
@@ -75,9 +74,8 @@ struct Works {
     return tile;
   }
 
-  // ---- TMA loads
-  // ------------------------------------------------------------------------------------ One
-  // elected lane issues the load of one tile; its bytes complete the stage's full barrier. Rows
+  // ---- TMA loads --------------------------------------------------------------------------------
+  // One elected lane issues the load of one tile; its bytes complete the stage's full barrier. Rows
   // past the tensor's end are filled with zeros by TMA (and still counted); rows past a sequence's
   // end inside the tensor (variable lengths) are loaded but never used: their keys are masked and
   // their query rows not stored.
@@ -126,8 +124,7 @@ struct Works {
     load_kv(ring, ring.p->tma_v, ring.v, stage, tile);
   }
 
-  // ---- The two GEMMs
-  // --------------------------------------------------------------------------------
+  // ---- The two GEMMs ----------------------------------------------------------------------------
 
   // Issues (without waiting) S = Q . K^T of one block: K from this stage, Q from stage q_stage.
   template <class Ring>
@@ -177,8 +174,7 @@ struct Works {
     warpgroup_fence_operand(tOrO);
   }
 
-  // ---- Softmax and output
-  // ----------------------------------------------------------------------------
+  // ---- Softmax and output -----------------------------------------------------------------------
 
   // The maximum over the quad of threads that share a row (its 4 lanes hold all of its columns).
   static WL_DEVICE float quad_max(float x) {
