@@ -1,6 +1,7 @@
 // bench/plans.cpp
 #include "plans.hpp"
 
+#include "attention_plans.hpp"
 #include "copy_plans.hpp"
 #include "gemm_plans.hpp"
 #include "grouped_plans.hpp"
@@ -9,7 +10,8 @@ namespace warploom {
 
 std::vector<harness::PlanFamily> const& bench_families() {
   static std::vector<harness::PlanFamily> const families{
-      tutorial::copy_plan_family(), bench::gemm_plan_family(), bench::grouped_plan_family()};
+      tutorial::copy_plan_family(), bench::gemm_plan_family(), bench::grouped_plan_family(),
+      bench::attention_plan_family()};
   return families;
 }
 

@@ -1,0 +1,104 @@
+// warploom/attention.hpp
+//
+// The attention forward API: O = softmax(Q . K^T * scale [+ causal mask]) . V, and the
+// log-sum-exp of every row of the softmax's argument, LSE = log(sum_k exp(scale * q . k)) (natural
+// log, fp32), as FlashAttention returns it for the backward pass.
+//
+//   Q and O are (batch, seqlen_q, heads, head_dim), K and V (batch, seqlen_k, kv_heads, head_dim):
+//   torch's (B, S, H, D) tensors, D contiguous, any 16-byte-multiple strides for the other three
+//   modes (AttentionTensor; the default packs them). LSE is (batch, heads, seqlen_q) fp32, packed.
+//   fp16 or bf16 inputs and output, fp32 accumulation and softmax.
+//   GQA / MQA: heads a multiple of kv_heads; query head h reads K/V head h / (heads / kv_heads).
+//   Causal: query row i sees keys 0 .. i + seqlen_k - seqlen_q (the mask aligned to the bottom
+//   right, FlashAttention 2/3's convention; the same as the top-left mask when seqlen_q ==
+//   seqlen_k). A row that sees no key (seqlen_k < seqlen_q) gets O = 0 and LSE = +inf.
+//   Variable lengths: with cu_seqlens_q and cu_seqlens_k (device arrays of batch + 1 ints, 0 first,
+//   non-decreasing), sequence b is rows cu_seqlens[b] .. cu_seqlens[b + 1] - 1 of Q, O (LSE) and
+//   of K, V, which are then (total, heads, head_dim) tensors (the batch stride is unused); seqlen_q
+//   and seqlen_k are the longest lengths (they size the grid; longer sequences are cut), total_q
+//   and total_k the tensors' rows, and LSE is (heads, total_q).
+//
+// One kernel runs it: the sm90 TS attention (kernels/attention/sm90/, FlashAttention-3's design:
+// a TMA warp, two wgmma warpgroups with the online softmax in registers). Head dimensions 64, 128
+// and 256, each for both types and both masks, as far as this build prebuilt them
+// (attention_instance_built; WARPLOOM_ATTENTION_INSTANCES).
+//
+// Every call is checked before anything launches: a bad argument throws std::invalid_argument
+// naming the argument and the rule it breaks.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include <cuda_runtime_api.h>
+
+namespace warploom::attention {
+
+enum class ElementType { F16, BF16 };
+std::string_view to_string(ElementType t);
+
+// Strides in elements; -1 (kPacked) packs the tensor as (B, S, H, D): row stride H * D, head stride
+// D, batch stride S * H * D.
+inline constexpr std::int64_t kPacked = -1;
+
+struct AttentionTensor {
+  void const* data = nullptr;  // O: written (AttentionArgs::o is its own field)
+  std::int64_t batch_stride = kPacked;
+  std::int64_t row_stride = kPacked;
+  std::int64_t head_stride = kPacked;
+};
+
+// The largest batch, sequence length and head count: positions are held in 32-bit ints on the
+// device, and a 128-row tile starting inside a sequence must end below 2^31.
+inline constexpr int kMaxExtent = std::numeric_limits<int>::max() - 1023;
+
+struct AttentionArgs {
+  ElementType type = ElementType::BF16;
+  AttentionTensor q, k, v;
+  void* o = nullptr;
+  AttentionTensor o_strides;  // O's strides (its data pointer is `o`)
+  float* lse = nullptr;       // (batch, heads, seqlen_q) fp32; required
+  int batch = 1;
+  int seqlen_q = 0;
+  int seqlen_k = 0;
+  int heads = 1;
+  int kv_heads = 0;  // 0: heads (multi-head attention)
+  int head_dim = 128;
+  float scale = 0.0f;  // 0: 1 / sqrt(head_dim)
+  bool causal = false;
+  // Variable lengths (see above); both or neither.
+  int const* cu_seqlens_q = nullptr;
+  int const* cu_seqlens_k = nullptr;
+  int total_q = 0;
+  int total_k = 0;
+};
+
+// Which schedule runs a problem.
+struct AttentionTuning {
+  // FlashAttention-3's intra-warpgroup overlap: block j's S = Q . K^T issued with block j-1's
+  // O += P . V, and its softmax run while that wgmma is in flight (schedule
+  // sm90_ts_attention_overlap_d<D>). Off: the two GEMMs of a block run back to back.
+  bool overlap_gemms = false;
+};
+
+// Computes O and LSE on `stream`. Throws std::invalid_argument for a bad argument (before any work
+// on the device), std::runtime_error for a CUDA error.
+void attention_forward(AttentionArgs const& args, cudaStream_t stream = nullptr,
+                       AttentionTuning const& tuning = {});
+
+// Checks `args` as attention_forward does, without touching the device or its memory (pointers are
+// checked for null and alignment only): what the CPU tests run.
+void check_attention_arguments(AttentionArgs const& args);
+
+// Whether this build prebuilt the kernel for (type, head_dim, causal, schedule); attention_forward
+// refuses the others by name.
+bool attention_instance_built(ElementType type, int head_dim, bool causal,
+                              bool overlap_gemms = false);
+
+// 4 * (unmasked (query, key) pairs) * head_dim * heads: the FLOPs of the two GEMMs over the pairs
+// the mask keeps (causal: the bottom-right triangle), as FlashAttention counts them (without the
+// softmax). For fixed lengths.
+double attention_flops(int batch, int heads, int seqlen_q, int seqlen_k, int head_dim, bool causal);
+
+}  // namespace warploom::attention

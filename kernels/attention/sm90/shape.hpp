@@ -1,0 +1,68 @@
+// kernels/attention/sm90/shape.hpp
+//
+// What an sm90 TS attention schedule depends on: numbers, no types. Q, K and V are 16-bit (fp16 or
+// bf16), so every byte count below is the same for both element types and for causal and
+// non-causal masking (the mask only changes how many K/V blocks a tile visits, a loop bound read
+// at run time): one schedule, verified once, serves the four instances of a head dimension.
+#pragma once
+
+#include <type_traits>
+
+#include "warploom/ts/schedule_unit.hpp"  // ts::ScheduleText
+
+namespace warploom::attention::sm90 {
+
+// kHeadDim: D of Q, K and V. kBlockN: keys per K/V block (one S = Q.K^T wgmma tile). kStages: the
+// K and V rings' depth. kStagesQ: Q tiles in flight (2 lets the load task fetch the next tile's Q
+// while the consumers still read the current one).
+//
+// The Q tile is 128 rows, split between the two consumer warpgroups (64 rows each, one m64 wgmma
+// row block): FlashAttention-3's choice for D = 64 ... 256 at 16 bits (hopper/tile_size.h: 128 x
+// 128 for causal D = 128, two MMA warpgroups sharing the tile), and the only one whose O
+// accumulator fits the registers at D = 256 (64 x 256 fp32 per warpgroup = 128 registers a thread).
+template <int kHeadDim_, int kBlockN_, int kStages_, int kStagesQ_>
+struct Shape {
+  static constexpr int kBlockM = 128;
+  static constexpr int kHeadDim = kHeadDim_;
+  static constexpr int kBlockN = kBlockN_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kStagesQ = kStagesQ_;
+  static constexpr int kElementBytes = 2;
+
+  static constexpr int kBytesQ = kBlockM * kHeadDim * kElementBytes;   // per stage
+  static constexpr int kBytesKV = kBlockN * kHeadDim * kElementBytes;  // K or V, per stage
+
+  static_assert(kHeadDim == 64 || kHeadDim == 128 || kHeadDim == 256,
+                "head dimensions 64, 128 and 256 (whole 128-byte swizzle rows)");
+  static_assert(kBlockN % 16 == 0 && kBlockN <= 256,
+                "K/V blocks are wgmma N (S) and K (P.V) sizes");
+  static_assert(kStages >= 2, "a ring needs two stages to overlap TMA and wgmma");
+  static_assert(kStagesQ == 1 || kStagesQ == 2);
+};
+
+// The default shape of each head dimension, sized to the 227 KiB of shared memory a CTA may use:
+//   D =  64: Q 2 x 16 KiB + K, V 2 x 2 x 16 KiB =  96 KiB
+//   D = 128: Q 2 x 32 KiB + K, V 2 x 2 x 32 KiB = 192 KiB
+//   D = 256: Q 1 x 64 KiB + K, V 2 x 2 x 32 KiB = 192 KiB (blocks of 64 keys: FA3 takes 80, which
+//            needs no more shared memory but an S tile that is no multiple of the swizzle atom)
+template <int kHeadDim>
+using DefaultShape = std::conditional_t<
+    kHeadDim == 256, Shape<256, 64, 2, 1>,
+    std::conditional_t<kHeadDim == 128, Shape<128, 128, 2, 2>, Shape<64, 128, 2, 2>>>;
+
+// Shared memory a schedule of shape S asks for, without the barriers.
+template <class S>
+constexpr long long smem_payload_bytes() {
+  return static_cast<long long>(S::kStagesQ) * S::kBytesQ +
+         2LL * S::kStages * static_cast<long long>(S::kBytesKV);
+}
+
+// A schedule's registry name, e.g. "sm90_ts_attention_d128" or, with the two GEMMs of a block
+// overlapped, "sm90_ts_attention_overlap_d128".
+template <class S>
+constexpr ts::ScheduleText schedule_name(bool overlap) {
+  return ts::schedule_text(overlap ? "sm90_ts_attention_overlap_d" : "sm90_ts_attention_d",
+                           S::kHeadDim);
+}
+
+}  // namespace warploom::attention::sm90

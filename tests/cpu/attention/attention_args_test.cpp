@@ -1,0 +1,197 @@
+// tests/cpu/attention/attention_args_test.cpp
+//
+// attention_forward's argument checks, without a GPU: every rule has a violating call whose error
+// names the argument and the rule, and the valid calls pass. The checks run before any device work,
+// so check_attention_arguments (the same checks, no pointer query) is what is called, and
+// attention_forward itself for a combination this build did not prebuild.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "warploom/attention.hpp"
+#include "warploom/testing/invalid_argument.hpp"
+
+namespace warploom::attention {
+namespace {
+
+using warploom::testing::invalid_argument_message;
+
+// 16-byte aligned fake addresses: the checks never dereference them.
+void* fake(std::uintptr_t i) {
+  return reinterpret_cast<void*>(i << 32);
+}
+
+AttentionArgs valid() {
+  AttentionArgs a;
+  a.q.data = fake(1);
+  a.k.data = fake(2);
+  a.v.data = fake(3);
+  a.o = fake(4);
+  a.lse = static_cast<float*>(fake(5));
+  a.batch = 2;
+  a.seqlen_q = 77;
+  a.seqlen_k = 1000;
+  a.heads = 8;
+  a.kv_heads = 2;
+  a.head_dim = 128;
+  return a;
+}
+
+// The message of the refusal of `a` ("(no exception of that type)" when it passes).
+std::string refusal(AttentionArgs const& a) {
+  return invalid_argument_message([&] { check_attention_arguments(a); });
+}
+
+void expect_refused(AttentionArgs const& a, std::string const& part) {
+  std::string const m = refusal(a);
+  EXPECT_NE(m.find(part), std::string::npos)
+      << "message: " << m << "\nexpected to contain: " << part;
+  EXPECT_EQ(m.rfind("attention_forward: ", 0), 0u) << m;
+}
+
+TEST(AttentionArgs, ValidCallsPass) {
+  EXPECT_NO_THROW(check_attention_arguments(valid()));
+  for (int d : {64, 128, 256}) {
+    AttentionArgs a = valid();
+    a.head_dim = d;
+    a.kv_heads = 0;  // multi-head
+    a.causal = true;
+    EXPECT_NO_THROW(check_attention_arguments(a)) << d;
+  }
+  AttentionArgs mqa = valid();
+  mqa.kv_heads = 1;
+  EXPECT_NO_THROW(check_attention_arguments(mqa));
+  AttentionArgs strided = valid();
+  strided.q.row_stride = 8 * 128 + 8;  // padded rows
+  strided.o_strides.row_stride = 3 * 8 * 128;
+  EXPECT_NO_THROW(check_attention_arguments(strided));
+  AttentionArgs varlen = valid();
+  varlen.cu_seqlens_q = static_cast<int const*>(fake(6));
+  varlen.cu_seqlens_k = static_cast<int const*>(fake(7));
+  varlen.total_q = 300;
+  varlen.total_k = 3000;
+  varlen.q.batch_stride = 3;  // unused with variable lengths
+  EXPECT_NO_THROW(check_attention_arguments(varlen));
+}
+
+TEST(AttentionArgs, NullAndMisalignedPointers) {
+  AttentionArgs a = valid();
+  a.q.data = nullptr;
+  expect_refused(a, "q is null");
+  a = valid();
+  a.o = nullptr;
+  expect_refused(a, "o is null");
+  a = valid();
+  a.lse = nullptr;
+  expect_refused(a, "lse is null");
+  a = valid();
+  a.k.data = static_cast<char const*>(fake(2)) + 8;
+  expect_refused(a, "must be 16-byte aligned (TMA reads it)");
+  a = valid();
+  a.lse = reinterpret_cast<float*>(static_cast<char*>(fake(5)) + 2);
+  expect_refused(a, "lse must be 4-byte aligned");
+  a = valid();
+  a.cu_seqlens_q = static_cast<int const*>(fake(6));
+  expect_refused(a, "cu_seqlens_k is null but cu_seqlens_q is not");
+}
+
+TEST(AttentionArgs, TypeAndHeadDim) {
+  AttentionArgs a = valid();
+  a.type = static_cast<ElementType>(7);
+  expect_refused(a, "type = ElementType(7) is out of range");
+  a = valid();
+  a.head_dim = 96;
+  expect_refused(a, "head_dim = 96 is not supported: the kernel runs 64, 128 and 256");
+  a.head_dim = 512;
+  expect_refused(a, "head_dim = 512 is not supported");
+}
+
+TEST(AttentionArgs, ExtentsAndHeads) {
+  AttentionArgs a = valid();
+  a.seqlen_q = 0;
+  expect_refused(a, "seqlen_q = 0 must be at least 1");
+  a = valid();
+  a.seqlen_k = -5;
+  expect_refused(a, "seqlen_k = -5 must be at least 1");
+  a = valid();
+  a.batch = 0;
+  expect_refused(a, "batch = 0 must be at least 1");
+  a = valid();
+  a.seqlen_k = kMaxExtent + 1;
+  expect_refused(a, "must be at most 2147482624");
+  a = valid();
+  a.heads = 6;
+  a.kv_heads = 4;
+  expect_refused(a, "heads = 6 must be a multiple of kv_heads = 4");
+  a = valid();
+  a.kv_heads = -1;
+  expect_refused(a, "kv_heads = -1 must be at least 1");
+  a = valid();
+  a.batch = 1 << 20;
+  a.heads = 1 << 10;
+  a.kv_heads = 1;
+  a.seqlen_q = 1 << 10;
+  expect_refused(a, "tiles must be at most");
+  a = valid();
+  a.cu_seqlens_q = static_cast<int const*>(fake(6));
+  a.cu_seqlens_k = static_cast<int const*>(fake(7));
+  expect_refused(a, "total_q = 0 must be at least 1");
+}
+
+TEST(AttentionArgs, StridesTmaCanHold) {
+  AttentionArgs a = valid();
+  a.q.row_stride = 8 * 128 + 4;
+  expect_refused(a, "q.row_stride = 1028 elements (2056 bytes) must be a multiple of 16 bytes");
+  a = valid();
+  a.v.head_stride = 100;
+  expect_refused(a, "v.head_stride = 100 elements");
+  a = valid();
+  a.k.batch_stride = std::int64_t{1} << 40;
+  expect_refused(a, "must be below 2^40 bytes");
+  a = valid();
+  a.o_strides.row_stride = -8;
+  expect_refused(a, "o.row_stride = -8 elements must be positive");
+  a = valid();
+  a.o_strides.head_stride = 64;
+  expect_refused(a, "o.head_stride = 64 must be at least head_dim = 128");
+}
+
+TEST(AttentionArgs, Scale) {
+  AttentionArgs a = valid();
+  a.scale = -1.0f;
+  expect_refused(a, "scale = -1.000000 must be finite and not negative");
+  a.scale = std::nanf("");
+  expect_refused(a, "must be finite and not negative");
+  a.scale = INFINITY;
+  expect_refused(a, "must be finite and not negative");
+}
+
+// A combination this build did not compile is refused by name, before anything touches the device
+// (fp16 D = 64 is not in the minimal set; with every instance built there is nothing to refuse).
+TEST(AttentionArgs, UnbuiltInstanceRefusedByName) {
+  if (attention_instance_built(ElementType::F16, 64, false)) GTEST_SKIP() << "every instance built";
+  AttentionArgs a = valid();
+  a.type = ElementType::F16;
+  a.head_dim = 64;
+  std::string const m = invalid_argument_message([&] { attention_forward(a); });
+  EXPECT_NE(m.find("no kernel for type = fp16, head_dim = 64, causal = false in this build"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("WARPLOOM_ATTENTION_INSTANCES=all"), std::string::npos) << m;
+}
+
+TEST(AttentionArgs, FlopsCountUnmaskedPairs) {
+  // Non-causal: every pair.
+  EXPECT_DOUBLE_EQ(attention_flops(2, 3, 5, 7, 64, false), 4.0 * 5 * 7 * 64 * 3 * 2);
+  // Causal, S_q == S_k = n: n (n + 1) / 2 pairs.
+  EXPECT_DOUBLE_EQ(attention_flops(1, 1, 4, 4, 64, true), 4.0 * 10 * 64);
+  // Causal, S_q = 2 < S_k = 5: row 0 sees 4 keys, row 1 all 5.
+  EXPECT_DOUBLE_EQ(attention_flops(1, 1, 2, 5, 128, true), 4.0 * 9 * 128);
+  // Causal, S_q = 5 > S_k = 2: rows 0-2 see none, row 3 one, row 4 two.
+  EXPECT_DOUBLE_EQ(attention_flops(1, 1, 5, 2, 128, true), 4.0 * 3 * 128);
+}
+
+}  // namespace
+}  // namespace warploom::attention
