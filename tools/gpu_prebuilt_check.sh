@@ -243,6 +243,10 @@ fi
 # cuBLASLt (contiguous operands: lda = 700, 4097, GPT-2's 50257-wide logits and their transposes).
 if want repack; then
   run repack 120 "$T/gemm_test" --gtest_filter='GemmRepack.*'
+  # A process whose first copy or split is under stream capture (the workspace pool is created
+  # then: a capture-prohibited call until its capture mode was relaxed).
+  run repack-capture-first 60 "$T/gemm_test" --gtest_filter='GemmRepack.ACapturedGraphReplays'
+  run split-k-capture-first 60 "$T/gemm_test" --gtest_filter='GemmSplitK.ACapturedGraphReplays'
   for tool in memcheck synccheck racecheck; do
     run "$tool-repack" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
       --gtest_filter='GemmRepack.*'

@@ -23,13 +23,24 @@ cudaMemPool_t workspace_pool(int device) {
   std::lock_guard<std::mutex> lock(mutex);
   cudaMemPool_t& pool = pools[static_cast<std::size_t>(device)];
   if (pool == nullptr) {
+    // The first call may come while the caller's stream is being captured, where creating a pool
+    // is a prohibited call (cudaErrorStreamCaptureUnsupported, found by compute-sanitizer on the
+    // H200): this thread's capture mode is relaxed for the creation, then restored.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    WL_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = device;
-    WL_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+    cudaError_t e = cudaMemPoolCreate(&pool, &props);
     std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-    WL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    if (e == cudaSuccess) e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    WL_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+    if (e != cudaSuccess && pool != nullptr) {
+      (void)cudaMemPoolDestroy(pool);
+      pool = nullptr;
+    }
+    WL_CUDA_CHECK(e);
   }
   return pool;
 }
