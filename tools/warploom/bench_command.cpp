@@ -87,6 +87,8 @@ std::map<std::string, std::string> family_parameters(h::PlanFamily const& family
   if (!o.layout.empty()) given["layout"] = o.layout;
   if (!o.epilogue.empty()) given["epilogue"] = o.epilogue;
   if (!o.mix.empty()) given["mix"] = o.mix;
+  if (!o.mask.empty()) given["mask"] = o.mask;
+  if (!o.group.empty()) given["group"] = o.group;
   std::map<std::string, std::string> out;
   for (h::FamilyParameter const& p : family.parameters) {
     auto const g = given.find(p.name);
@@ -261,10 +263,11 @@ bool write_charts(std::string const& prefix, h::PlanFamily const& family,
 }  // namespace
 
 void add_bench_options(CLI::App& b, BenchOptions& o) {
-  b.add_option("family", o.family, "what to benchmark (copy, gemm, grouped)")->required();
+  b.add_option("family", o.family, "what to benchmark (copy, gemm, grouped, attention)")
+      ->required();
   b.add_option("--shapes", o.shapes,
                "comma list of shapes, each the family's extents joined by 'x' (copy: bytes; "
-               "gemm: MxNxK; grouped: GROUPSxSIZE)")
+               "gemm: MxNxK; grouped: GROUPSxSIZE; attention: BATCHxHEADSxSEQLENxHEAD_DIM)")
       ->required();
   b.add_option("--providers", o.providers,
                "comma list of providers, or `all` (default: the family's, but for the slow ones "
@@ -276,6 +279,9 @@ void add_bench_options(CLI::App& b, BenchOptions& o) {
   b.add_option("--mix", o.mix,
                "grouped: how the groups' extents are drawn, seed (default: M, N, K from "
                "{128 ... SIZE}) or moe (M_i from {256 ... 2048}, N = K = SIZE)");
+  b.add_option("--mask", o.mask, "attention: none (default) or causal (bottom-right aligned)");
+  b.add_option("--group", o.group,
+               "attention: query heads per K/V head, 1 (default: multi-head), 2 ... 32 (GQA)");
   b.add_option("--epilogue", o.epilogue,
                "gemm: fused after the GEMM, none (default), bias, bias_relu, bias_gelu, "
                "bias_gelu_tanh, bias_silu (a bias per column of D, then the activation)");

@@ -12,9 +12,10 @@ namespace warploom::cli {
 
 struct BenchOptions {
   std::string family;
-  std::string shapes;                        // comma list of the family's extents joined by 'x'
-  std::string providers;                     // comma list; empty: all of the family's
-  std::string dtype, layout, epilogue, mix;  // the family's parameters; empty: its default
+  std::string shapes;     // comma list of the family's extents joined by 'x'
+  std::string providers;  // comma list; empty: all of the family's
+  // The family's parameters; empty: its default.
+  std::string dtype, layout, epilogue, mix, mask, group;
   int reps = 30;
   std::string regime = "burst";
   double sustain_seconds = 5.0;
