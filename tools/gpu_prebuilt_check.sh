@@ -216,6 +216,25 @@ if want ncu-moe; then
     --providers warploom,warploom_pp,cutlass_pp,cutlass,cublas --graph 20 --reps 10 \
     --json "$OUT/moe_dense.json"
 fi
+# sanitized <label> <filter>: gemm_test's <filter> under memcheck, synccheck and racecheck.
+sanitized() {
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-$1" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
+      --gtest_filter="$2"
+  done
+}
+# bench_gemm_both_ways <label> <options...>: `warploom bench gemm` eagerly and as captured graphs,
+# $OUT/<label>_{call,graph}.json.
+bench_gemm_both_ways() {
+  local label=$1 mode
+  shift
+  for mode in call graph; do
+    local graph=()
+    [[ $mode == graph ]] && graph=(--graph 20)
+    run "bench-$label-$mode" 150 "$B/warploom" bench gemm "$@" "${graph[@]}" --reps 10 \
+      --json "$OUT/${label//-/_}_$mode.json"
+  done
+}
 # Split-K (GemmTuning::split_k): the fp32-output configurations its slices run, side by side; its
 # tests, under each sanitizer; then the small-output, long-K shapes of issue 15 against cuBLAS and
 # cuBLASLt (Auto's split beside no split and fixed slice counts), as graphs and eagerly.
@@ -225,18 +244,9 @@ if want split-k; then
     bf16_fp32_nt_cooperative_s4_b2_1x1 fp16_fp32_tt_cooperative_s4_b2_1x1 \
     e4m3_fp32_tn_cooperative_s4_b2_1x1
   run split-k 120 "$T/gemm_test" --gtest_filter='GemmSplitK.*'
-  for tool in memcheck synccheck racecheck; do
-    run "$tool-split-k" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
-      --gtest_filter='GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays'
-  done
-  for mode in call graph; do
-    graph=()
-    [[ $mode == graph ]] && graph=(--graph 20)
-    run "bench-split-k-$mode" 150 "$B/warploom" bench gemm \
-      --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 \
-      --providers warploom,cublas,cublaslt --autotune --points split "${graph[@]}" --reps 10 \
-      --json "$OUT/split_k_$mode.json"
-  done
+  sanitized split-k 'GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays'
+  bench_gemm_both_ways split-k --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 \
+    --providers warploom,cublas,cublaslt --autotune --points split
 fi
 # Operands TMA cannot read as they lie (contiguous tensors of odd widths) through aligned copies
 # (src/gemm/repack.hpp): its tests, under each sanitizer, then issue 15's shapes against cuBLAS and
@@ -247,17 +257,9 @@ if want repack; then
   # then: a capture-prohibited call until its capture mode was relaxed).
   run repack-capture-first 60 "$T/gemm_test" --gtest_filter='GemmRepack.ACapturedGraphReplays'
   run split-k-capture-first 60 "$T/gemm_test" --gtest_filter='GemmSplitK.ACapturedGraphReplays'
-  for tool in memcheck synccheck racecheck; do
-    run "$tool-repack" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
-      --gtest_filter='GemmRepack.*'
-  done
-  for mode in call graph; do
-    graph=()
-    [[ $mode == graph ]] && graph=(--graph 20)
-    run "bench-repack-$mode" 150 "$B/warploom" bench gemm \
-      --shapes 3000x5000x700,4097x4097x4097,8192x50257x768,8192x768x50257 \
-      --providers warploom,cublas,cublaslt "${graph[@]}" --reps 10 --json "$OUT/repack_$mode.json"
-  done
+  sanitized repack 'GemmRepack.*'
+  bench_gemm_both_ways repack --shapes 3000x5000x700,4097x4097x4097,8192x50257x768,8192x768x50257 \
+    --providers warploom,cublas,cublaslt
   # fp8 with a column-major A ("nn": copied transposed) against the SIMT GEMM it ran before and
   # cuBLASLt's fp8 ("tn", the only layout it takes).
   run bench-repack-fp8 150 "$B/warploom" bench gemm --dtype e4m3 --layout nn \
