@@ -45,6 +45,7 @@ Corpus const& corpus() {
     add_pipelines(out);
     add_loops(out);
     add_hangs(out);
+    add_clusters(out);
     add_rules(out);
     add_work_queues(out);
     return out;
@@ -119,7 +120,8 @@ TEST(ScheduleCorpusShape, EntriesAreWellFormed) {
     SCOPED_TRACE(std::string(e.name));
     EXPECT_TRUE(names.insert(e.name).second) << "duplicate entry name";
     EXPECT_TRUE(e.theme == kPipelines || e.theme == kLoops || e.theme == kHangs ||
-                e.theme == kRules || e.theme == kWorkQueues || e.theme == kBundled);
+                e.theme == kRules || e.theme == kWorkQueues || e.theme == kClusters ||
+                e.theme == kBundled);
     EXPECT_FALSE(e.description.empty());
     EXPECT_TRUE(static_cast<bool>(e.model));
     EXPECT_TRUE(std::is_sorted(e.expected.begin(), e.expected.end()));
@@ -261,8 +263,8 @@ std::string table() {
         "the time to capture and verify, *result* `pass` when the two agree and `known miss` "
         "when the entry records a verifier gap (see its note).\n\n";
 
-  std::vector<std::string_view> themes = {kBundled, kPipelines, kLoops,
-                                          kHangs,   kRules,     kWorkQueues};
+  std::vector<std::string_view> themes = {kBundled, kPipelines,  kLoops,   kHangs,
+                                          kRules,   kWorkQueues, kClusters};
   md << "## Entries\n\n";
   md << "| theme | entry | description | expected | detected | states | scenarios | ms | result "
         "|\n|---|---|---|---|---|---:|---:|---:|---|\n";

@@ -9,7 +9,8 @@
 // why; the test then reports "known miss" instead of failing, and fails once the verifier gets it
 // right (so the flag is cleared).
 //
-// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, work_queues.cpp, and
+// Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, work_queues.cpp,
+// clusters.cpp, and
 // bundled_kernels.cpp
 // (the build's schedule units, declared by the kernels themselves). The shared resources and tasks
 // below keep the entries short; an entry that needs another shape declares its own tasks next to
@@ -39,6 +40,7 @@ inline constexpr std::string_view kLoops = "loops";
 inline constexpr std::string_view kHangs = "hangs";
 inline constexpr std::string_view kRules = "rules";
 inline constexpr std::string_view kWorkQueues = "work queues";
+inline constexpr std::string_view kClusters = "clusters";
 inline constexpr std::string_view kBundled = "bundled kernel";
 
 struct Entry {
@@ -68,6 +70,7 @@ void add_loops(Corpus& c);
 void add_hangs(Corpus& c);
 void add_rules(Corpus& c);
 void add_work_queues(Corpus& c);
+void add_clusters(Corpus& c);
 void add_bundled_kernels(Corpus& c);
 
 // ---- Shared resources -------------------------------------------------------------------------

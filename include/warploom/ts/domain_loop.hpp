@@ -53,6 +53,20 @@ WL_HOST_DEVICE constexpr MultipleOf<kMultiple> multiple_of(int value) {
   return {value};
 }
 
+// A run-time bound that may differ between the CTAs of a cluster, e.g. a persistent loop whose
+// tiles are dealt to the CTAs one by one, so that some CTAs get one tile fewer:
+// ctx.domain_loop(ts::per_cta(tiles_of_this_cta), ...). On a multicast pipeline every CTA must
+// fill and release alike (a peer waits for the fill or the release of a CTA that stopped early),
+// so the verifier then also tries scenarios in which some CTAs of the cluster run one iteration
+// fewer than the others. The device runs the plain integer.
+struct PerCta {
+  int value = 0;
+  WL_HOST_DEVICE constexpr operator int() const { return value; }
+};
+WL_HOST_DEVICE constexpr PerCta per_cta(int value) {
+  return {value};
+}
+
 template <class T>
 concept StaticBound = std::is_empty_v<T> && requires {
   { T::value } -> std::convertible_to<long long>;
@@ -75,7 +89,8 @@ struct is_multiple_of<MultipleOf<k>> : std::true_type {};
 
 template <class T>
 concept LoopBound = std::integral<std::remove_cvref_t<T>> || StaticBound<std::remove_cvref_t<T>> ||
-    DataBound<std::remove_cvref_t<T>> || detail::is_multiple_of<std::remove_cvref_t<T>>::value;
+    DataBound<std::remove_cvref_t<T>> || detail::is_multiple_of<std::remove_cvref_t<T>>::value ||
+    std::same_as<std::remove_cvref_t<T>, PerCta>;
 
 namespace detail {
 
@@ -92,6 +107,8 @@ constexpr Bound to_bound(B const& b) {
     return {.is_static = false, .value = 0, .source = b.node};
   } else if constexpr (is_multiple_of<B>::value) {
     return {.is_static = false, .value = static_cast<long long>(b.value), .multiple = B::multiple};
+  } else if constexpr (std::same_as<B, PerCta>) {
+    return {.is_static = false, .value = static_cast<long long>(b.value), .per_cta = true};
   } else {
     return {false, static_cast<long long>(b)};
   }

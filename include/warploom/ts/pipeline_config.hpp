@@ -70,14 +70,28 @@ struct PipelineConfig {
   // and release share one cursor and must alternate (as must acquire and commit).
   bool advance_on_wait = false;
   bool advance_on_acquire = false;
-  // TMA multicast inside a thread-block cluster: the producers of `multicast_ctas` CTAs (cluster
-  // ranks 0 .. multicast_ctas-1) write parts of one another's stages, so a stage may be refilled
-  // only when the consumers of all of them released it. Every consumer release then arrives on the
-  // stage's empty barrier in each of those CTAs (its phase completes after consumer.size *
-  // multicast_ctas arrivals). The verifier checks one CTA; the cluster is correct when every CTA
-  // of it runs the same schedule over the same trip counts (the kernel's tile scheduler
-  // guarantees that), because then each CTA's peers release exactly when it does.
+  // TMA multicast inside a thread-block cluster: the producers of `multicast_ctas` CTAs (a block of
+  // that many consecutive cluster ranks) write parts of one another's stages, so a stage may be
+  // refilled only when the consumers of all of them released it. Every consumer release then
+  // arrives on the stage's empty barrier in each of those CTAs (its phase completes after
+  // consumer.size * multicast_ctas arrivals), and each CTA's full barrier completes when its own
+  // producer armed it and every peer's slice landed. With ModelCheckOptions::model_clusters the
+  // model checker explores exactly that: one copy of the task set per CTA of the cluster
+  // (TaskManager::cluster_size), per-CTA barriers, remote arrivals and multicast copies
+  // (docs/verification/README.md §7), so a CTA whose consumers release too few stages, whose trip
+  // counts differ from its peers' (ts::per_cta), or whose peer refills a stage it still reads is
+  // reported with the CTA named. Without it (the default until the 2-CTA GEMM managers fit the
+  // state budget) it checks one CTA and assumes each peer releases when it does.
   int multicast_ctas = 1;
+  // CTAs whose consumers the empty barrier counts, and on whose empty barriers a release arrives
+  // (0: multicast_ctas, as TS pipelines derive it). Only a model of a hand-written pipeline sets
+  // it, where the kernel computes the count itself (CUTLASS's consumer arrival count) and may get
+  // it wrong: fewer than multicast_ctas lets a peer's TMA refill a stage still being read (R-M4).
+  int release_ctas_override = 0;
+
+  constexpr int release_ctas() const {
+    return release_ctas_override > 0 ? release_ctas_override : multicast_ctas;
+  }
 
   constexpr bool enabled() const { return kind != PipelineKind::None; }
   constexpr PipelineConfig with_advance_on_wait() const {
@@ -115,19 +129,19 @@ inline constexpr PipelineConfig no_pipeline{};
 // lane each arms the stage's transaction count).
 constexpr PipelineConfig tma_async(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer, false, false, 1};
+  return {PipelineKind::TmaAsync, num_stages, num_bytes, producer, consumer, false, false, 1, 0};
 }
 
 // Thread producer, thread consumer: the producer's commit is an arrival on the full barrier.
 constexpr PipelineConfig async_async(int num_stages, CooperativeGroup producer,
                                      CooperativeGroup consumer) {
-  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer, false, false, 1};
+  return {PipelineKind::AsyncAsync, num_stages, 0, producer, consumer, false, false, 1, 0};
 }
 
 // TMA producer, wgmma consumer (the Hopper analogue of the seed's TmaUmma).
 constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer, false, false, 1};
+  return {PipelineKind::TmaWgmma, num_stages, num_bytes, producer, consumer, false, false, 1, 0};
 }
 
 // Thread producer, TMA-store consumer (e.g. an epilogue's staging tile). Producer threads fence
@@ -135,7 +149,7 @@ constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGro
 // store and releases the stage only after ts::bulk_wait_read retired the store's reads.
 constexpr PipelineConfig async_tma(int num_stages, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
-  return {PipelineKind::AsyncTma, num_stages, 0, producer, consumer, false, false, 1};
+  return {PipelineKind::AsyncTma, num_stages, 0, producer, consumer, false, false, 1, 0};
 }
 
 }  // namespace warploom::ts

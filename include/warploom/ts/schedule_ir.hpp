@@ -89,6 +89,9 @@ struct Bound {
   int source = -1;  // a data bound: the work step whose result it is (else -1)
   // A run-time bound the schedule promises is a multiple of this (ts::multiple_of).
   int multiple = 1;
+  // A run-time bound that may differ between the CTAs of a cluster (ts::per_cta): the verifier
+  // also tries scenarios in which some CTAs run one iteration fewer than the others.
+  bool per_cta = false;
   // The bound in the two probe captures, which set every integer field of every resource to a
   // value of its own (size_probe.hpp): which run-time sizes the bound is read from. Read through
   // in_probe: a bound the probes did not capture (`probed` false) has `value` there.

@@ -49,7 +49,7 @@ struct DevicePipeline {
   }
   // With multicast, the consumers of every CTA that writes into this CTA's stages release them.
   static constexpr std::uint32_t empty_arrivals() {
-    return static_cast<std::uint32_t>(kCfg.consumer.size * kCfg.multicast_ctas);
+    return static_cast<std::uint32_t>(kCfg.consumer.size * kCfg.release_ctas());
   }
 
   // Called by one thread before the barrier-init fence.
@@ -91,7 +91,7 @@ struct DevicePipeline {
     if (!ready) sm90::mbarrier_wait_parity(&full[s.index], s.phase);
   }
   WL_DEVICE void consumer_release(PipelineState s) const {
-    if constexpr (kCfg.multicast_ctas == 1) {
+    if constexpr (kCfg.release_ctas() == 1) {
       arrive(&empty[s.index], kCfg.consumer.agent);
     } else {
       arrive_in_cluster(&empty[s.index], kCfg.consumer.agent);
@@ -125,7 +125,7 @@ struct DevicePipeline {
   // The same arrival on the barrier at `bar`'s offset in each multicasting CTA. A warp spreads
   // them over its lanes (lane r arrives in CTA r), so they issue together.
   static WL_DEVICE void arrive_in_cluster(sm90::Mbarrier* bar, Agent agent) {
-    constexpr auto kCtas = static_cast<std::uint32_t>(kCfg.multicast_ctas);
+    constexpr auto kCtas = static_cast<std::uint32_t>(kCfg.release_ctas());
     if (agent == Agent::Thread) {
       for (std::uint32_t r = 0; r < kCtas; ++r) sm90::mbarrier_arrive_cluster(bar, r);
     } else {

@@ -149,6 +149,41 @@ constexpr std::vector<Scenario> with_skipped_tiles(ManagerModel const& m,
   return scenarios;
 }
 
+// In a cluster, loops whose bounds are ts::per_cta may run different trip counts in different
+// CTAs: each scenario once more with the last CTA, and once with every CTA but the first, running
+// one iteration fewer of those loops (a persistent loop dealing tiles to the CTAs one by one gives
+// each CTA the same count or one fewer).
+constexpr std::vector<Scenario> with_per_cta_trips(ManagerModel const& m,
+                                                   std::vector<Scenario> scenarios,
+                                                   bool model_clusters) {
+  int const ctas = model_clusters ? ModelChecker::cluster_size(m) : 1;
+  std::vector<LoopKey> const keys = loop_keys(m).keys;
+  std::vector<int> per_cta;
+  for (int k = 0; k < static_cast<int>(keys.size()); ++k)
+    if (keys[k].start.per_cta || keys[k].end.per_cta || keys[k].step.per_cta) per_cta.push_back(k);
+  if (ctas == 1 || per_cta.empty()) return scenarios;
+  std::size_t const kept = scenarios.size();
+  for (std::size_t i = 0; i < kept; ++i) {
+    for (int first_fewer : {ctas - 1, 1}) {
+      Scenario sc = scenarios[i];
+      std::vector<int> fewer = sc.runtime_trips;
+      bool differs = false;
+      for (int k : per_cta) {
+        if (k >= static_cast<int>(fewer.size()) || fewer[k] == 0) continue;
+        --fewer[k];
+        differs = true;
+      }
+      if (!differs) continue;
+      for (int c = 0; c < ctas; ++c)
+        sc.cta_trips.push_back(c < first_fewer ? sc.runtime_trips : fewer);
+      bool seen = false;
+      for (Scenario const& o : scenarios) seen = seen || o.cta_trips == sc.cta_trips;
+      if (!seen) scenarios.push_back(sc);
+    }
+  }
+  return scenarios;
+}
+
 // The scenarios to explore. Values {0, 1, 2, stages+1} per run-time loop domain (see LoopKeys;
 // loops of one strided domain together, see same_strided_domain): every combination of the
 // domains' choices when there are at most two domains. With more, the scenarios in which every
@@ -157,7 +192,8 @@ constexpr std::vector<Scenario> with_skipped_tiles(ManagerModel const& m,
 // choice b, folded onto fewer choices modulo their count: an orthogonal array of strength 2, p the
 // smallest prime covering the choices and the domains). Ping-pong's pair loop and the K loops of
 // its two tiles are three domains: 23 scenarios where every combination would be 64.
-constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30) {
+constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trips = 1 << 30,
+                                             bool model_clusters = false) {
   std::vector<LoopKey> const keys = loop_keys(m).keys;
   int stages = 0;
   for (auto const& r : m.resources)
@@ -168,7 +204,7 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
   std::vector<Scenario> out;
   if (keys.empty()) {
     out.push_back({});
-    return with_skipped_tiles(m, out);
+    return with_per_cta_trips(m, with_skipped_tiles(m, out), model_clusters);
   }
   std::vector<DomainChoices> const domains = domain_choices(keys, values);
   int const D = static_cast<int>(domains.size());
@@ -204,7 +240,7 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
       while (d < D && ++idx[d] == static_cast<int>(opts[d].size())) idx[d++] = 0;
       if (d == D) break;
     }
-    return with_skipped_tiles(m, out);
+    return with_per_cta_trips(m, with_skipped_tiles(m, out), model_clusters);
   }
   for (int vi = 0; vi < static_cast<int>(values.size()); ++vi) {
     int variants = 1;
@@ -235,7 +271,7 @@ constexpr std::vector<Scenario> scenarios_of(ManagerModel const& m, int max_trip
       add(pick);
     }
   }
-  return with_skipped_tiles(m, out);
+  return with_per_cta_trips(m, with_skipped_tiles(m, out), model_clusters);
 }
 
 // R-D1 in one scenario: every task producing a ring fills (commits) the same number of stages,
@@ -250,15 +286,19 @@ struct Imbalance {
   int filled = 0;
   int producer = -1;  // the producer whose fills it is compared with
   bool fills = false;
+  int cta = -1;  // in a cluster: the task's CTA, and the CTA of the task it is compared with
+  int other_cta = -1;
 };
 
-constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> const& programs) {
+// `programs`: one CTA's, from `first` on (a cluster's are [cta * tasks + task]).
+constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> const& programs,
+                                   int first = 0) {
   int const R = static_cast<int>(m.resources.size()), T = static_cast<int>(m.tasks.size());
   for (int r = 0; r < R; ++r) {
     if (!m.resources[r].pipeline.enabled()) continue;
     std::vector<int> commits(T, 0), takes(T, 0);
     for (int t = 0; t < T; ++t) {
-      for (Step const& st : programs[t].steps) {
+      for (Step const& st : programs[first + t].steps) {
         if (st.resource != r) continue;
         bool const skip = st.kind == StepKind::Local && st.node >= 0 &&
                           m.tasks[t].schedule.nodes[st.node].op == OpKind::Skip;
@@ -287,13 +327,46 @@ constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> c
   return {};
 }
 
+// R-D1 across the CTAs of a cluster: on a multicast ring every CTA's full barrier waits for each
+// peer's slice and every CTA's empty barrier for each peer's releases, so the tasks producing or
+// releasing it fill and take alike in every CTA (a CTA running fewer iterations leaves its peers
+// waiting, DeepGEMM #429).
+constexpr Imbalance find_cluster_imbalance(ManagerModel const& m,
+                                           std::vector<Program> const& programs) {
+  int const T = static_cast<int>(m.tasks.size());
+  int const C = static_cast<int>(programs.size()) / (T > 0 ? T : 1);
+  for (int r = 0; r < static_cast<int>(m.resources.size()); ++r) {
+    auto const& p = m.resources[r].pipeline;
+    if (!p.enabled() || (p.multicast_ctas == 1 && p.release_ctas() == 1)) continue;
+    for (int t = 0; t < T; ++t) {
+      bool const producer = contains(m.tasks[t].dst, r);
+      if (!producer && !task_releases(m.tasks[t], r)) continue;
+      auto count = [&](int c) {
+        int n = 0;
+        for (Step const& st : programs[c * T + t].steps)
+          n += st.resource == r && st.kind == (producer ? StepKind::Commit : StepKind::Release);
+        return n;
+      };
+      for (int c = 1; c < C; ++c)
+        if (count(c) != count(0)) return {t, r, count(c), count(0), t, producer, c, 0};
+    }
+  }
+  return {};
+}
+
 constexpr std::string scenario_text(Scenario const& sc) {
   std::string const skipped = sc.skipped_tiles ? " (every tile skipped)" : "";
   if (sc.runtime_trips.empty()) return skipped;
-  std::string s = " (run-time loops running ";
-  for (std::size_t i = 0; i < sc.runtime_trips.size(); ++i)
-    s += (i ? ", " : "") + to_str(sc.runtime_trips[i]);
-  return s + " time(s))" + skipped;
+  auto list = [](std::vector<int> const& trips) {
+    std::string s;
+    for (std::size_t i = 0; i < trips.size(); ++i) s += (i ? ", " : "") + to_str(trips[i]);
+    return s;
+  };
+  std::string s = " (run-time loops running " + list(sc.runtime_trips) + " time(s)";
+  for (std::size_t c = 0; c < sc.cta_trips.size(); ++c)
+    if (sc.cta_trips[c] != sc.runtime_trips)
+      s += "; in CTA " + to_str(c) + ": " + list(sc.cta_trips[c]);
+  return s + ")" + skipped;
 }
 
 }  // namespace verify
@@ -304,44 +377,67 @@ constexpr Report model_check(ManagerModel const& m, ModelCheckOptions const& opt
   Report report;
   report.checks_run += 8;
   ModelCheckStats st;
-  for (verify::Scenario const& sc : verify::scenarios_of(m, opt.max_runtime_trips)) {
+  for (verify::Scenario const& sc :
+       verify::scenarios_of(m, opt.max_runtime_trips, opt.model_clusters)) {
     verify::ModelChecker mc(m, sc, opt);
     mc.run();
     ++st.scenarios;
     st.states += mc.states();
     for (auto const& f : mc.findings()) {
       if (report.has(f.rule)) continue;
+      int const task = f.task >= 0 ? mc.task_of(f.task) : -1;
       Violation v{f.rule,
-                  f.task >= 0 ? m.tasks[f.task].spec.name : std::string_view{},
+                  task >= 0 ? m.tasks[task].spec.name : std::string_view{},
                   f.resource >= 0 ? m.resources[f.resource].name : std::string_view{},
-                  f.node >= 0 && f.task >= 0
-                      ? verify::op_name(m.tasks[f.task].schedule.nodes[f.node])
-                      : std::string_view{},
+                  f.node >= 0 && task >= 0 ? verify::op_name(m.tasks[task].schedule.nodes[f.node])
+                                           : std::string_view{},
                   {},
-                  {}};
+                  {},
+                  f.cta};
       if (!std::is_constant_evaluated()) {
         v.message = f.what + verify::scenario_text(sc);
         v.timeline = verify::render_timeline(m, mc, f.state, f.task, f.pc_begin, f.pc_end);
       }
       report.violations.push_back(std::move(v));
     }
-    if (verify::Imbalance const b = verify::find_imbalance(m, mc.programs());
-        b.task >= 0 && !report.has(Rule::D1_FillsTaken)) {
+    verify::Imbalance b{};
+    int const T = static_cast<int>(m.tasks.size());
+    for (int c = 0; c < mc.ctas() && b.task < 0; ++c) {
+      b = verify::find_imbalance(m, mc.programs(), c * T);
+      if (b.task >= 0 && mc.ctas() > 1) b.cta = c;
+    }
+    if (b.task < 0) b = verify::find_cluster_imbalance(m, mc.programs());
+    if (b.task >= 0 && !report.has(Rule::D1_FillsTaken)) {
       Violation v{Rule::D1_FillsTaken,
                   m.tasks[b.task].spec.name,
                   m.resources[b.resource].name,
                   b.fills ? std::string_view("commit") : std::string_view("wait"),
                   {},
-                  {}};
-      if (!std::is_constant_evaluated())
-        v.message = (b.fills ? "fills " : "takes ") + verify::count_of(b.count, "stage") +
-                    " while task `" + std::string(m.tasks[b.producer].spec.name) + "` fills " +
-                    to_str(b.filled) +
-                    (b.fills ? ": the producers of a ring arrive for the same phases, so they "
-                               "fill alike"
-                             : ": each task that releases a ring takes every fill exactly once "
-                               "(a monitor or an ordering token's consumer: at most every fill)") +
-                    verify::scenario_text(sc);
+                  {},
+                  b.cta};
+      if (!std::is_constant_evaluated()) {
+        if (b.other_cta >= 0) {
+          v.message = (b.fills ? "fills " : "releases ") + verify::count_of(b.count, "stage") +
+                      " in CTA " + to_str(b.cta) + " while the same task of CTA " +
+                      to_str(b.other_cta) + " " + (b.fills ? "fills " : "releases ") +
+                      to_str(b.filled) +
+                      ": on a multicast ring every CTA's full barrier waits for each peer's "
+                      "slice and every empty barrier for each peer's releases, so every CTA of "
+                      "the cluster must fill and release alike (give each cluster, not each "
+                      "CTA, its tiles, or drain the extra fill in every CTA)" +
+                      verify::scenario_text(sc);
+        } else {
+          v.message = (b.fills ? "fills " : "takes ") + verify::count_of(b.count, "stage") +
+                      " while task `" + std::string(m.tasks[b.producer].spec.name) + "` fills " +
+                      to_str(b.filled) +
+                      (b.fills ? ": the producers of a ring arrive for the same phases, so they "
+                                 "fill alike"
+                               : ": each task that releases a ring takes every fill exactly once "
+                                 "(a monitor or an ordering token's consumer: at most every "
+                                 "fill)") +
+                      verify::scenario_text(sc);
+        }
+      }
       report.violations.push_back(std::move(v));
     }
     if (!mc.decided()) {
@@ -369,7 +465,9 @@ inline std::string round_robin_table(ManagerModel const& m, int runtime_trips = 
   verify::ModelChecker mc(m, sc, {});
   std::vector<std::vector<std::string>> rows = mc.round_robin();
   std::vector<std::string> header{"step"};
-  for (auto const& t : m.tasks) header.push_back(std::string(t.spec.name));
+  for (int i = 0; i < static_cast<int>(mc.programs().size()); ++i)
+    header.push_back((mc.ctas() > 1 ? "cta" + to_str(mc.cta_of(i)) + "." : std::string()) +
+                     std::string(m.tasks[mc.task_of(i)].spec.name));
   rows.insert(rows.begin(), header);
   std::vector<std::size_t> width(header.size(), 0);
   for (auto const& r : rows)

@@ -115,6 +115,7 @@ struct Violation {
   std::string_view op;        // the op or work label, when one is involved
   std::string message;        // what is wrong and how to fix it (empty in constant evaluation)
   std::string timeline;       // model-checker findings: the counterexample, step by step
+  int cta = -1;               // the CTA of a cluster the task runs in (-1: one CTA, or none)
 
   constexpr std::string_view id() const { return info(rule).id; }
 };
@@ -151,6 +152,7 @@ constexpr std::string to_str(long long v) {
 inline std::string format(Violation const& v) {
   std::string s(v.id());
   if (!v.task.empty()) s += " task `" + std::string(v.task) + "`";
+  if (v.cta >= 0) s += " CTA " + to_str(v.cta);
   if (!v.resource.empty()) s += " resource `" + std::string(v.resource) + "`";
   if (!v.op.empty()) s += " op `" + std::string(v.op) + "`";
   s += ": " + v.message;

@@ -11,13 +11,23 @@
 // (partial-order reduction). The search never stops silently: past `max_states` the result is
 // R-M7 "undecided", an error unless the caller allows it.
 //
-// Findings (rules R-M1..R-M6) name the task, resource and op, and carry the shortest
-// counterexample as a per-task timeline.
+// With ModelCheckOptions::model_clusters, a cluster (TaskManager::cluster_size > 1, from multicast
+// pipelines) is modelled as one copy of
+// the task set per CTA, each with its own barriers and stages: a multicast producer's copies land
+// in every CTA of its group, a release arrives on the empty barrier of every CTA of its group, and
+// a producer refills a stage only when its own empty barrier has every arrival. CTAs may run
+// different trip counts (ts::per_cta). Steps of different CTAs on CTA-local resources commute, so
+// one CTA's local steps run first (a persistent set; README §7).
+//
+// Findings (rules R-M1..R-M6) name the task (and its CTA), resource and op, and carry the
+// shortest counterexample as a per-task timeline.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "warploom/ts/model.hpp"
@@ -43,6 +53,7 @@ struct Edge {
   int resource = -1;
   int stage = 0;
   int pc_end = -1;  // one past the last step it ran (-1: just `pc`)
+  int cta = 0;      // a copy landing: the CTA it landed in
 };
 
 struct Finding {
@@ -54,6 +65,7 @@ struct Finding {
   int pc_begin = -1;  // the offending task's steps [pc_begin, pc_end] ran in that transition,
   int pc_end = -1;    // the last one the violation (-1: the finding is about the state itself)
   std::string what;   // the sentence (empty in constant evaluation)
+  int cta = -1;       // the CTA of the task or the stage (-1: one CTA)
 };
 
 }  // namespace detail
@@ -64,17 +76,23 @@ class ModelChecker {
   constexpr ModelChecker(ManagerModel const& m, Scenario const& sc, ModelCheckOptions const& opt)
       : m_(m), sc_(sc), opt_(opt) {
     LoopKeys const keys = loop_keys(m);
-    for (int t = 0; t < static_cast<int>(m.tasks.size()); ++t)
-      programs_.push_back(build_program(m, t, keys, sc));
-    layout_.tasks = static_cast<int>(m.tasks.size());
+    tasks_ = static_cast<int>(m.tasks.size());
+    res_ = static_cast<int>(m.resources.size());
+    ctas_ = opt.model_clusters ? cluster_size(m) : 1;
+    for (int c = 0; c < ctas_; ++c)
+      for (int t = 0; t < tasks_; ++t)
+        programs_.push_back(build_program(m, t, keys, sc.for_cta(c)));
+    layout_.tasks = ctas_ * tasks_;
     int offset = 2 * layout_.tasks;
-    for (auto const& r : m.resources) {
-      layout_.stages.push_back(r.pipeline.enabled() ? r.pipeline.num_stages : 0);
-      if (r.pipeline.enabled()) {
-        layout_.res_base.push_back(offset);
-        offset += r.pipeline.num_stages * detail::Layout::kPerStage;
-      } else {
-        layout_.res_base.push_back(-1);
+    for (int c = 0; c < ctas_; ++c) {
+      for (auto const& r : m.resources) {
+        layout_.stages.push_back(r.pipeline.enabled() ? r.pipeline.num_stages : 0);
+        if (r.pipeline.enabled()) {
+          layout_.res_base.push_back(offset);
+          offset += r.pipeline.num_stages * detail::Layout::kPerStage;
+        } else {
+          layout_.res_base.push_back(-1);
+        }
       }
     }
     for (auto const& r : m.resources)
@@ -98,17 +116,49 @@ class ModelChecker {
           aliased_any_[static_cast<std::size_t>(a.resource)] = true;
         }
     }
+    // What another CTA can see: a resource whose barriers or stages peers touch (multicast or
+    // remote release), and every resource sharing bytes with one.
+    cluster_visible_.assign(static_cast<std::size_t>(R), false);
+    for (int r = 0; r < R; ++r) {
+      auto const& p = m.resources[r].pipeline;
+      if (ctas_ > 1 && p.enabled() && (p.multicast_ctas > 1 || p.release_ctas() > 1))
+        cluster_visible_[static_cast<std::size_t>(r)] = true;
+    }
+    for (int r = 0; r < R; ++r)
+      for (int r2 = 0; r2 < R; ++r2)
+        if (cluster_visible_[static_cast<std::size_t>(r2)] &&
+            aliased_[static_cast<std::size_t>(r * R + r2)])
+          cluster_visible_[static_cast<std::size_t>(r)] = true;
+    // For the persistent set: the resources each task touches from each step on.
+    for (Program const& p : programs_) {
+      std::vector<std::uint64_t> rest(p.steps.size() + 1, 0);
+      for (int i = static_cast<int>(p.steps.size()) - 1; i >= 0; --i)
+        rest[i] = rest[i + 1] | resource_bit(p.steps[i].resource);
+      touches_from_.push_back(rest);
+    }
+  }
+
+  // CTAs per cluster: the widest multicast or release of any pipeline (TaskManager::cluster_size).
+  static constexpr int cluster_size(ManagerModel const& m) {
+    int n = 1;
+    for (auto const& r : m.resources) {
+      if (!r.pipeline.enabled()) continue;
+      n = std::max({n, r.pipeline.multicast_ctas, r.pipeline.release_ctas()});
+    }
+    return std::min(n, 16);
   }
 
   // Every task at its first step, every barrier in phase 0 expecting its full arrival count.
   constexpr std::vector<std::int16_t> initial_state() const {
     std::vector<std::int16_t> init(layout_.size, 0);
-    for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
-      auto const& p = m_.resources[r].pipeline;
-      if (!p.enabled()) continue;
-      for (int i = 0; i < p.num_stages; ++i) {
-        init[layout_.slot(r, i, detail::FullPending)] = static_cast<std::int16_t>(p.producer.size);
-        init[layout_.slot(r, i, detail::EmptyPending)] = static_cast<std::int16_t>(p.consumer.size);
+    for (int c = 0; c < ctas_; ++c) {
+      for (int r = 0; r < res_; ++r) {
+        auto const& p = m_.resources[r].pipeline;
+        if (!p.enabled()) continue;
+        for (int i = 0; i < p.num_stages; ++i) {
+          init[slot(c, r, i, detail::FullPending)] = static_cast<std::int16_t>(p.producer.size);
+          init[slot(c, r, i, detail::EmptyPending)] = static_cast<std::int16_t>(empty_count(r));
+        }
       }
     }
     return init;
@@ -129,18 +179,21 @@ class ModelChecker {
       for (int t = 0; t < T; ++t) {
         if (!enabled(s, t)) continue;
         Step const& st = programs_[t].steps[s[layout_.pc(t)]];
-        row[1 + t] = describe_in(t, st);
+        row[1 + t] =
+            (ctas_ > 1 ? "CTA " + to_str(cta_of(t)) + ": " : std::string()) + describe_in(t, st);
         if (!step(s, t, 0))
           row[1 + t] += "  <- " + std::string(info(findings_.back().rule).id);
         else
           moved = true;
       }
-      for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
-        for (int i = 0; i < layout_.stages[r]; ++i) {
-          while (s[layout_.slot(r, i, detail::InFlight)] > 0) {
-            --s[layout_.slot(r, i, detail::InFlight)];
-            --s[layout_.slot(r, i, detail::FullTx)];
-            maybe_complete(s, r, i, true);
+      for (int c = 0; c < ctas_; ++c) {
+        for (int r = 0; r < res_; ++r) {
+          for (int i = 0; i < layout_.stages[r]; ++i) {
+            while (s[slot(c, r, i, detail::InFlight)] > 0) {
+              --s[slot(c, r, i, detail::InFlight)];
+              --s[slot(c, r, i, detail::FullTx)];
+              maybe_complete(s, c, r, i, true);
+            }
           }
         }
       }
@@ -195,6 +248,9 @@ class ModelChecker {
   }
   constexpr std::vector<std::int16_t> state(int id) const { return table_.get(id); }
   constexpr detail::Layout const& layout() const { return layout_; }
+  constexpr int ctas() const { return ctas_; }
+  constexpr int cta_of(int instance) const { return instance / tasks_; }
+  constexpr int task_of(int instance) const { return instance % tasks_; }
 
  private:
   using S = std::vector<std::int16_t>;
@@ -222,6 +278,33 @@ class ModelChecker {
     return k == StepKind::ProduceWork || k == StepKind::ConsumeWork;
   }
 
+  constexpr int slot(int cta, int r, int stage, int field) const {
+    return layout_.slot(cta * res_ + r, stage, field);
+  }
+  // Arrivals that complete an empty barrier's phase: the consumers of every CTA releasing into it.
+  constexpr int empty_count(int r) const {
+    auto const& p = m_.resources[r].pipeline;
+    return p.consumer.size * std::min(p.release_ctas(), ctas_);
+  }
+  // The CTAs of `cta`'s group of `n` (a block of n consecutive ranks), as [first, last).
+  constexpr std::pair<int, int> group_of(int cta, int n) const {
+    n = std::max(1, std::min(n, ctas_));
+    int const first = cta - cta % n;
+    return {first, std::min(first + n, ctas_)};
+  }
+  constexpr std::pair<int, int> copy_group(int cta, int r) const {
+    return group_of(cta, m_.resources[r].pipeline.multicast_ctas);
+  }
+  constexpr std::pair<int, int> release_group(int cta, int r) const {
+    return group_of(cta, m_.resources[r].pipeline.release_ctas());
+  }
+  static constexpr std::uint64_t resource_bit(int r) {
+    return r >= 0 && r < 64 ? std::uint64_t{1} << r : (r >= 64 ? ~std::uint64_t{0} : 0);
+  }
+  constexpr bool visible(int r) const {
+    return r >= 0 && r < res_ && cluster_visible_[static_cast<std::size_t>(r)];
+  }
+
   constexpr bool done(S const& s, int t) const {
     return s[layout_.pc(t)] >= static_cast<int>(programs_[t].steps.size());
   }
@@ -234,9 +317,11 @@ class ModelChecker {
 
   // Records a finding (first of its rule only) with a lazily built sentence.
   template <class What>
-  constexpr void report(Rule rule, int task, int resource, int node, int state, What&& what) {
+  constexpr void report(Rule rule, int task, int resource, int node, int state, What&& what,
+                        int cta = -1) {
     if (has_rule(rule)) return;
-    detail::Finding f{rule, task, resource, node, state, -1, -1, {}};
+    if (cta < 0 && task >= 0 && ctas_ > 1) cta = cta_of(task);
+    detail::Finding f{rule, task, resource, node, state, -1, -1, {}, ctas_ > 1 ? cta : -1};
     if (task >= 0 && segment_task_ == task) {
       f.pc_begin = segment_begin_;
       f.pc_end = segment_pc_;
@@ -248,15 +333,16 @@ class ModelChecker {
   constexpr bool enabled(S const& s, int t) const {
     if (done(s, t)) return false;
     Step const& st = programs_[t].steps[s[layout_.pc(t)]];
+    int const c = cta_of(t);
     switch (st.kind) {
       case StepKind::Acquire:
         return try_flag(s, t, st.resource, true) ||
-               s[layout_.slot(st.resource, st.stage, detail::EmptyParity)] != st.parity;
+               s[slot(c, st.resource, st.stage, detail::EmptyParity)] != st.parity;
       case StepKind::Tail:
-        return s[layout_.slot(st.resource, st.stage, detail::EmptyParity)] != st.parity;
+        return s[slot(c, st.resource, st.stage, detail::EmptyParity)] != st.parity;
       case StepKind::Wait:
         return try_flag(s, t, st.resource, false) ||
-               s[layout_.slot(st.resource, st.stage, detail::FullParity)] != st.parity;
+               s[slot(c, st.resource, st.stage, detail::FullParity)] != st.parity;
       default:
         return true;
     }
@@ -276,23 +362,34 @@ class ModelChecker {
   }
 
   // Completes the barrier's phase when nothing more is expected of it.
-  constexpr void maybe_complete(S& s, int r, int stage, bool full) const {
+  constexpr void maybe_complete(S& s, int c, int r, int stage, bool full) const {
     auto const& p = m_.resources[r].pipeline;
-    int const pending = layout_.slot(r, stage, full ? detail::FullPending : detail::EmptyPending);
-    int const parity = layout_.slot(r, stage, full ? detail::FullParity : detail::EmptyParity);
-    if (s[pending] == 0 && (!full || s[layout_.slot(r, stage, detail::FullTx)] == 0)) {
+    int const pending = slot(c, r, stage, full ? detail::FullPending : detail::EmptyPending);
+    int const parity = slot(c, r, stage, full ? detail::FullParity : detail::EmptyParity);
+    if (s[pending] == 0 && (!full || s[slot(c, r, stage, detail::FullTx)] == 0)) {
       s[parity] = static_cast<std::int16_t>(s[parity] ^ 1);
-      s[pending] = static_cast<std::int16_t>(full ? p.producer.size : p.consumer.size);
+      s[pending] = static_cast<std::int16_t>(full ? p.producer.size : empty_count(r));
     }
   }
 
-  constexpr bool arrive(S& s, int r, int stage, bool full, int n, int task, int node, int id) {
-    int const pending = layout_.slot(r, stage, full ? detail::FullPending : detail::EmptyPending);
+  // " of CTA 1": where a barrier or stage is, in a cluster.
+  constexpr std::string in_cta(int c) const {
+    std::string s;
+    if (ctas_ > 1) {
+      s = " of CTA ";
+      s += to_str(c);
+    }
+    return s;
+  }
+
+  constexpr bool arrive(S& s, int c, int r, int stage, bool full, int n, int task, int node,
+                        int id) {
+    int const pending = slot(c, r, stage, full ? detail::FullPending : detail::EmptyPending);
     if (n > s[pending]) {
       report(Rule::M6_OverArrival, task, r, node, id, [&] {
         auto const& p = m_.resources[r].pipeline;
         return std::string(full ? "the full" : "the empty") + " barrier of stage " + to_str(stage) +
-               " expects " + to_str(full ? p.producer.size : p.consumer.size) +
+               in_cta(c) + " expects " + to_str(full ? p.producer.size : empty_count(r)) +
                " arrivals per phase; this op makes " + to_str(n) + " while " + to_str(s[pending]) +
                " are outstanding: the extra arrivals would complete a phase early (the cooperative "
                "group size is too small, or an op arrives twice, e.g. a second acquire() or "
@@ -301,16 +398,16 @@ class ModelChecker {
       return false;
     }
     s[pending] = static_cast<std::int16_t>(s[pending] - n);
-    maybe_complete(s, r, stage, full);
+    maybe_complete(s, c, r, stage, full);
     return true;
   }
 
   // Task other than `self` owning (r, stage) on the given side at its current pc, or -1. A TMA
   // producer's writes are the copies in flight (tracked per stage), not its acquire..commit span:
   // its commit is a no-op and a consumer may pass its wait as soon as the copy lands.
-  constexpr int owner(S const& s, int self, int r, int stage, bool producer) const {
+  constexpr int owner(S const& s, int self, int c, int r, int stage, bool producer) const {
     if (producer && m_.resources[r].pipeline.tma_producer()) return -1;
-    for (int t = 0; t < layout_.tasks; ++t) {
+    for (int t = c * tasks_; t < (c + 1) * tasks_; ++t) {
       if (t == self) continue;
       if (holds(programs_[t], s[layout_.pc(t)], r, stage, producer)) return t;
     }
@@ -320,7 +417,7 @@ class ModelChecker {
   // "; task `load` repeats the TMA call `put` ...": why a copy may land outside its phase, when a
   // producer of r issues a call that repeats one of its bracket (program.hpp, same_call).
   constexpr std::string repeated_copy_hint(int r) const {
-    for (int t = 0; t < layout_.tasks; ++t)
+    for (int t = 0; t < tasks_; ++t)
       for (Step const& st : programs_[t].steps)
         if (st.kind == StepKind::ProduceWork && st.resource == r && st.tx_units > 1)
           return "; task `" + task_name(t) + "` repeats the TMA call `" +
@@ -331,7 +428,11 @@ class ModelChecker {
   }
 
   constexpr std::string task_name(int t) const {
-    return t < 0 ? std::string("?") : std::string(m_.tasks[t].spec.name);
+    return t < 0 ? std::string("?") : std::string(m_.tasks[task_of(t)].spec.name);
+  }
+  // "task `mma`", and in a cluster "task `mma` of CTA 1".
+  constexpr std::string who(int t) const {
+    return "task `" + task_name(t) + "`" + (t >= 0 ? in_cta(cta_of(t)) : std::string());
   }
 
   constexpr void push(detail::StateTable& table, S const& next, detail::Edge e) {
@@ -359,8 +460,9 @@ class ModelChecker {
       }
     }
     bool any = false;
+    int const only = persistent_cta(s);  // -1: every CTA's transitions
     for (int t = 0; t < T; ++t) {
-      if (!enabled(s, t)) continue;
+      if (!enabled(s, t) || (only >= 0 && (cta_of(t) != only || !local_segment(s, t)))) continue;
       any = true;
       S next = s;
       // A transition is a segment of the task (see ends_segment); unreduced, one step.
@@ -382,15 +484,19 @@ class ModelChecker {
     }
     segment_task_ = -1;
     // TMA copies in flight land at any time.
-    for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
-      for (int i = 0; i < layout_.stages[r]; ++i) {
-        if (s[layout_.slot(r, i, detail::InFlight)] <= 0) continue;
-        any = true;
-        S next = s;
-        --next[layout_.slot(r, i, detail::InFlight)];
-        --next[layout_.slot(r, i, detail::FullTx)];
-        maybe_complete(next, r, i, true);
-        push(table, next, {id, -1, 0, r, i});
+    for (int c = 0; c < ctas_; ++c) {
+      if (only >= 0 && c != only) continue;
+      for (int r = 0; r < res_; ++r) {
+        if (only >= 0 && visible(r)) continue;
+        for (int i = 0; i < layout_.stages[r]; ++i) {
+          if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
+          any = true;
+          S next = s;
+          --next[slot(c, r, i, detail::InFlight)];
+          --next[slot(c, r, i, detail::FullTx)];
+          maybe_complete(next, c, r, i, true);
+          push(table, next, {id, -1, 0, r, i, -1, c});
+        }
       }
     }
     bool all_done = true;
@@ -409,12 +515,107 @@ class ModelChecker {
         for (int t = 0; t < T; ++t) {
           if (done(s, t)) continue;
           Step const& b = programs_[t].steps[s[layout_.pc(t)]];
-          text += " task `" + task_name(t) + "` waits in " + describe_in(t, b) + ";";
+          // (Appended piece by piece: GCC 12 misreads a chain of + here as an overlapping copy.)
+          text += ' ';
+          text += who(t);
+          text += " waits in ";
+          text += describe_in(t, b);
+          text += ';';
+        }
+        for (int t = 0; ctas_ > 1 && t < T; ++t) {
+          if (!done(s, t)) continue;
+          text += ' ';
+          text += who(t);
+          text += " has ended;";
         }
         text.pop_back();
         return text;
       });
     }
+  }
+
+  // One past the last step of the segment task t runs from `begin` (as expand runs it, the
+  // violations aside): a function of the program only.
+  constexpr int segment_end(int t, int begin) const {
+    Program const& p = programs_[t];
+    int const n = static_cast<int>(p.steps.size());
+    Step const& first = p.steps[begin];
+    int pc = begin + 1;
+    bool enabled_others = may_enable_others(first);
+    if (!opt_.reduce || ends_segment(first)) return pc;
+    while (pc < n) {
+      Step const& st = p.steps[pc];
+      if (is_sync_point(st.kind) || (enabled_others && (is_work(st.kind) || aliased_local(t, st))))
+        break;
+      enabled_others = enabled_others || may_enable_others(st);
+      ++pc;
+    }
+    return pc;
+  }
+
+  // Whether step `st` touches what another CTA of the cluster sees: a multicast resource's barriers
+  // or stages (or bytes they share), or the retirement of reads of such stages.
+  constexpr bool cluster_step(Step const& st) const {
+    if (st.kind != StepKind::AsyncWait) return visible(st.resource);
+    for (int r = 0; r < res_; ++r)
+      if (visible(r) && static_cast<int>(m_.resources[r].pipeline.async_reader()) == st.unit)
+        return true;
+    return false;
+  }
+
+  // Whether task t's next segment from `s` touches only resources of its own CTA.
+  constexpr bool local_segment(S const& s, int t) const {
+    int const begin = s[layout_.pc(t)];
+    int const end = segment_end(t, begin);
+    for (int pc = begin; pc < end; ++pc)
+      if (cluster_step(programs_[t].steps[pc])) return false;
+    return true;
+  }
+
+  // The CTA c whose CTA-local transitions alone are explored from `s` (a persistent set), or -1
+  // for every transition. The set: c's enabled tasks whose next segment touches only c's own
+  // resources, and the copies in flight into c's own (not multicast) stages. It qualifies when it
+  // is not empty and every other unfinished task of c never again touches a resource the set
+  // touches (nor bytes they share). Then no sequence of transitions outside the set — other CTAs',
+  // which touch none of c's own resources, and those other tasks of c — contains one that depends
+  // on a transition in it, so the set may run first (Godefroid's persistent sets; the state graph
+  // is acyclic, so no cycle proviso is needed). README §7 has the argument.
+  constexpr int persistent_cta(S const& s) const {
+    if (ctas_ == 1 || !opt_.reduce) return -1;
+    for (int c = 0; c < ctas_; ++c) {
+      std::uint64_t touched = 0;
+      int moves = 0;
+      std::vector<bool> in_set(static_cast<std::size_t>(tasks_), false);
+      for (int t = c * tasks_; t < (c + 1) * tasks_; ++t) {
+        if (!enabled(s, t) || !local_segment(s, t)) continue;
+        int const begin = s[layout_.pc(t)];
+        int const end = segment_end(t, begin);
+        for (int pc = begin; pc < end; ++pc)
+          touched |= resource_bit(programs_[t].steps[pc].resource);
+        in_set[static_cast<std::size_t>(task_of(t))] = true;
+        ++moves;
+      }
+      for (int r = 0; r < res_; ++r) {
+        if (visible(r)) continue;
+        for (int i = 0; i < layout_.stages[r]; ++i) {
+          if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
+          touched |= resource_bit(r);
+          ++moves;
+        }
+      }
+      if (moves == 0) continue;
+      for (int r = 0; r < res_; ++r)  // bytes shared with a touched buffer are touched
+        for (int r2 = 0; r2 < res_; ++r2)
+          if ((touched & resource_bit(r2)) && aliased_[static_cast<std::size_t>(r * res_ + r2)])
+            touched |= resource_bit(r);
+      bool independent = true;
+      for (int t = c * tasks_; independent && t < (c + 1) * tasks_; ++t) {
+        if (done(s, t) || in_set[static_cast<std::size_t>(task_of(t))]) continue;
+        independent = (touches_from_[t][s[layout_.pc(t)]] & touched) == 0;
+      }
+      if (independent) return c;
+    }
+    return -1;
   }
 
   constexpr void check_exit(S const& s, int id) {
@@ -427,27 +628,35 @@ class ModelChecker {
       });
       return;
     }
-    for (int r = 0; r < static_cast<int>(m_.resources.size()); ++r) {
-      auto const& p = m_.resources[r].pipeline;
-      for (int i = 0; i < layout_.stages[r]; ++i) {
-        bool const partial_full = s[layout_.slot(r, i, detail::FullPending)] != p.producer.size;
-        bool const partial_empty = s[layout_.slot(r, i, detail::EmptyPending)] != p.consumer.size;
-        bool const in_flight = s[layout_.slot(r, i, detail::InFlight)] != 0 ||
-                               s[layout_.slot(r, i, detail::FullTx)] != 0;
-        if (partial_full || partial_empty || in_flight) {
-          report(Rule::M2_UnbalancedExit, -1, r, -1, id, [&] {
-            return std::string("when every task has ended, stage ") + to_str(i) + " still has " +
-                   (in_flight ? "a TMA copy in flight or expected"
-                    : partial_full
-                        ? to_str(s[layout_.slot(r, i, detail::FullPending)]) + " of " +
-                              to_str(p.producer.size) + " producer arrivals outstanding"
-                        : to_str(s[layout_.slot(r, i, detail::EmptyPending)]) + " of " +
-                              to_str(p.consumer.size) + " consumer arrivals outstanding") +
-                   ": a phase was left half done (unbalanced arrivals, or a task ends "
-                   "mid-protocol)" +
-                   repeated_copy_hint(r);
-          });
-          return;
+    for (int c = 0; c < ctas_; ++c) {
+      for (int r = 0; r < res_; ++r) {
+        auto const& p = m_.resources[r].pipeline;
+        for (int i = 0; i < layout_.stages[r]; ++i) {
+          bool const partial_full = s[slot(c, r, i, detail::FullPending)] != p.producer.size;
+          bool const partial_empty = s[slot(c, r, i, detail::EmptyPending)] != empty_count(r);
+          bool const in_flight =
+              s[slot(c, r, i, detail::InFlight)] != 0 || s[slot(c, r, i, detail::FullTx)] != 0;
+          if (partial_full || partial_empty || in_flight) {
+            report(
+                Rule::M2_UnbalancedExit, -1, r, -1, id,
+                [&] {
+                  return std::string("when every task has ended, stage ") + to_str(i) + in_cta(c) +
+                         " still has " +
+                         (in_flight ? "a TMA copy in flight or expected"
+                          : partial_full
+                              ? to_str(s[slot(c, r, i, detail::FullPending)]) + " of " +
+                                    to_str(p.producer.size) + " producer arrivals outstanding"
+                              : to_str(s[slot(c, r, i, detail::EmptyPending)]) + " of " +
+                                    to_str(empty_count(r)) + " consumer arrivals outstanding") +
+                         ": a phase was left half done (unbalanced arrivals, or a task ends "
+                         "mid-protocol" +
+                         (ctas_ > 1 ? ", or a peer CTA filled or released a stage this CTA did not"
+                                    : "") +
+                         ")" + repeated_copy_hint(r);
+                },
+                c);
+            return;
+          }
         }
       }
     }
@@ -497,9 +706,9 @@ class ModelChecker {
   }
 
   // A task (`only`, or any) with an asynchronous read of (r, stage) in flight, or -1.
-  constexpr int async_reader(S const& s, int r, int stage, int only = -1) const {
+  constexpr int async_reader(S const& s, int c, int r, int stage, int only = -1) const {
     if (!has_async_reads_) return -1;
-    for (int t = 0; t < layout_.tasks; ++t) {
+    for (int t = c * tasks_; t < (c + 1) * tasks_; ++t) {
       if (only >= 0 && t != only) continue;
       for (int i = 0; i < kMaxAsyncReads; ++i)
         if (reads(s[async_slot(t, i)], r, stage)) return t;
@@ -533,46 +742,51 @@ class ModelChecker {
     return st.kind == StepKind::Local && st.resource >= 0 &&
            st.resource < static_cast<int>(aliased_any_.size()) &&
            aliased_any_[static_cast<std::size_t>(st.resource)] && st.node >= 0 &&
-           m_.tasks[t].schedule.nodes[st.node].op == OpKind::Work;
+           m_.tasks[task_of(t)].schedule.nodes[st.node].op == OpKind::Work;
   }
 
   // A stage of a resource aliased with stage `stage` of `r` (byte ranges overlap) that some task
   // other than `self` is using (reading, writing, or with copies or reads in flight;
   // `writes_only`: only writing), as (resource, task), or (-1, -1).
-  constexpr std::pair<int, int> aliased_use(S const& s, int self, int r, int stage,
+  constexpr std::pair<int, int> aliased_use(S const& s, int self, int c, int r, int stage,
                                             bool writes_only) const {
     int const R = static_cast<int>(m_.resources.size());
     for (int r2 = 0; r2 < R; ++r2) {
       if (!aliased_[static_cast<std::size_t>(r * R + r2)] || layout_.stages[r2] == 0) continue;
       for (int i = 0; i < layout_.stages[r2]; ++i) {
         if (!stages_overlap(r, stage, r2, i)) continue;
-        if (s[layout_.slot(r2, i, detail::InFlight)] > 0) return {r2, -1};
-        if (int const o = owner(s, self, r2, i, true); o >= 0) return {r2, o};
+        if (s[slot(c, r2, i, detail::InFlight)] > 0) return {r2, -1};
+        if (int const o = owner(s, self, c, r2, i, true); o >= 0) return {r2, o};
         if (writes_only) continue;
-        if (int const o = owner(s, self, r2, i, false); o >= 0) return {r2, o};
-        if (int const o = async_reader(s, r2, i); o >= 0 && o != self) return {r2, o};
+        if (int const o = owner(s, self, c, r2, i, false); o >= 0) return {r2, o};
+        if (int const o = async_reader(s, c, r2, i); o >= 0 && o != self) return {r2, o};
       }
     }
     return {-1, -1};
   }
 
   // Runs task t's current step on `s`; false when the step is a violation (not explored further).
+  // In a cluster, t is a task of CTA c: its barriers and stages are c's, except that a multicast
+  // producer's copies go into every CTA of its group, and a release arrives in every CTA of its
+  // group.
   constexpr bool step(S& s, int t, int id) {
     int const pc = s[layout_.pc(t)];
     segment_pc_ = pc;
     Step const& st = programs_[t].steps[pc];
     int const r = st.resource;
+    int const c = cta_of(t);
+    TaskModel const& task = m_.tasks[task_of(t)];
     switch (st.kind) {
       case StepKind::Local:
         if (aliased_local(t, st)) {
-          bool const writes = is_producer_side(m_.tasks[t].schedule.nodes[st.node].role);
-          if (std::pair<int, int> const use = aliased_use(s, t, r, 0, !writes); use.first >= 0) {
+          bool const writes = is_producer_side(task.schedule.nodes[st.node].role);
+          if (std::pair<int, int> const use = aliased_use(s, t, c, r, 0, !writes); use.first >= 0) {
             int const r2 = use.first, o = use.second;
             report(Rule::M4_StageRace, t, r, st.node, id, [&] {
               return std::string(writes ? "writes" : "reads") +
                      " its buffer, whose bytes it shares with `" +
                      std::string(resource_name(m_, r2)) + "` (alias group), while " +
-                     (o >= 0 ? "task `" + task_name(o) + "` uses that stage"
+                     (o >= 0 ? who(o) + " uses that stage"
                              : std::string("a copy into it is in flight"));
             });
             return false;
@@ -580,40 +794,42 @@ class ModelChecker {
         }
         break;
       case StepKind::TryAcquire:
-        set_try_flag(s, t, r, true, s[layout_.slot(r, st.stage, detail::EmptyParity)] != st.parity);
+        set_try_flag(s, t, r, true, s[slot(c, r, st.stage, detail::EmptyParity)] != st.parity);
         break;
       case StepKind::TryWait:
-        set_try_flag(s, t, r, false, s[layout_.slot(r, st.stage, detail::FullParity)] != st.parity);
+        set_try_flag(s, t, r, false, s[slot(c, r, st.stage, detail::FullParity)] != st.parity);
         break;
       case StepKind::Acquire: {
         set_try_flag(s, t, r, true, false);
-        if (int const o = owner(s, t, r, st.stage, false); o >= 0) {
+        if (int const o = owner(s, t, c, r, st.stage, false); o >= 0) {
           report(Rule::M5_PhaseAliasing, t, r, st.node, id, [&] {
-            return "acquires stage " + to_str(st.stage) + " while task `" + task_name(o) +
-                   "` still holds it (waited, not released): the producer lapped the consumer and "
-                   "passed on "
-                   "a stale phase";
+            return "acquires stage " + to_str(st.stage) + " while " + who(o) +
+                   " still holds it (waited, not released): the producer lapped the consumer and "
+                   "passed on a stale phase";
           });
           return false;
         }
         if (st.tx_units > 0) {
-          s[layout_.slot(r, st.stage, detail::FullTx)] =
-              static_cast<std::int16_t>(s[layout_.slot(r, st.stage, detail::FullTx)] + st.tx_units);
-          if (!arrive(s, r, st.stage, true, st.arrivals, t, st.node, id)) return false;
+          // The stage's bytes: one transaction group from each CTA multicasting into it.
+          std::pair<int, int> const g = copy_group(c, r);
+          int const units = st.tx_units * (g.second - g.first);
+          s[slot(c, r, st.stage, detail::FullTx)] =
+              static_cast<std::int16_t>(s[slot(c, r, st.stage, detail::FullTx)] + units);
+          if (!arrive(s, c, r, st.stage, true, st.arrivals, t, st.node, id)) return false;
         }
         break;
       }
       case StepKind::Commit:
-        if (st.arrivals > 0 && !arrive(s, r, st.stage, true, st.arrivals, t, st.node, id))
+        if (st.arrivals > 0 && !arrive(s, c, r, st.stage, true, st.arrivals, t, st.node, id))
           return false;
         break;
       case StepKind::Wait: {
         set_try_flag(s, t, r, false, false);
-        int const o = owner(s, t, r, st.stage, true);
-        if (o >= 0 || s[layout_.slot(r, st.stage, detail::InFlight)] > 0) {
+        int const o = owner(s, t, c, r, st.stage, true);
+        if (o >= 0 || s[slot(c, r, st.stage, detail::InFlight)] > 0) {
           report(Rule::M5_PhaseAliasing, t, r, st.node, id, [&] {
             return "passes its wait on stage " + to_str(st.stage) + " while " +
-                   (o >= 0 ? "task `" + task_name(o) + "` still writes it (acquired, not committed)"
+                   (o >= 0 ? who(o) + " still writes it (acquired, not committed)"
                            : std::string("a TMA copy into it is still in flight")) +
                    ": the full barrier completed early (arrival or byte counts)" +
                    repeated_copy_hint(r);
@@ -622,8 +838,8 @@ class ModelChecker {
         }
         break;
       }
-      case StepKind::Release:
-        if (async_reader(s, r, st.stage, t) >= 0) {
+      case StepKind::Release: {
+        if (async_reader(s, c, r, st.stage, t) >= 0) {
           report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
             return "releases stage " + to_str(st.stage) +
                    " while its asynchronous reads of it (wgmma or TMA store) may still be in "
@@ -632,8 +848,11 @@ class ModelChecker {
           });
           return false;
         }
-        if (!arrive(s, r, st.stage, false, st.arrivals, t, st.node, id)) return false;
+        std::pair<int, int> const g = release_group(c, r);
+        for (int d = g.first; d < g.second; ++d)
+          if (!arrive(s, d, r, st.stage, false, st.arrivals, t, st.node, id)) return false;
         break;
+      }
       case StepKind::ProduceWork: {
         if (!holds(programs_[t], pc, r, st.stage, true)) {
           report(Rule::M3_StageOwnership, t, r, st.node, id, [&] {
@@ -642,34 +861,55 @@ class ModelChecker {
           });
           return false;
         }
-        // (No structured bindings here: nvcc's front end cannot read them in constant evaluation.)
-        if (std::pair<int, int> const use = aliased_use(s, t, r, st.stage, false); use.first >= 0) {
-          int const r2 = use.first, o = use.second;
-          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
-            return "writes stage " + to_str(st.stage) + ", whose bytes it shares with `" +
-                   std::string(resource_name(m_, r2)) + "` (alias group), while " +
-                   (o >= 0 ? "task `" + task_name(o) + "` uses it"
-                           : std::string("a copy into it is in flight"));
-          });
-          return false;
-        }
-        if (int const o = owner(s, t, r, st.stage, false); o >= 0) {
-          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
-            return "writes stage " + to_str(st.stage) + " while task `" + task_name(o) +
-                   "` reads it";
-          });
-          return false;
-        }
-        if (int const o = async_reader(s, r, st.stage); o >= 0) {
-          report(Rule::M4_StageRace, t, r, st.node, id, [&] {
-            return "writes stage " + to_str(st.stage) + " while task `" + task_name(o) +
-                   "`'s asynchronous (wgmma) reads of it are in flight";
-          });
-          return false;
+        // A multicast copy writes the stage in every CTA of the group; each must be free there.
+        std::pair<int, int> const g =
+            st.tx_units > 0 ? copy_group(c, r) : std::pair<int, int>{c, c + 1};
+        for (int d = g.first; d < g.second; ++d) {
+          // Built only for a finding (in constant evaluation, never).
+          auto where = [&] {
+            std::string w;
+            if (d != c) {
+              w = in_cta(d);
+              w += " (multicast)";
+            }
+            return w;
+          };
+          // (No structured bindings here: nvcc's front end cannot read them in constant
+          // evaluation.)
+          if (std::pair<int, int> const use = aliased_use(s, t, d, r, st.stage, false);
+              use.first >= 0) {
+            int const r2 = use.first, o = use.second;
+            report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+              return "writes stage " + to_str(st.stage) + where() +
+                     ", whose bytes it shares with `" + std::string(resource_name(m_, r2)) +
+                     "` (alias group), while " +
+                     (o >= 0 ? who(o) + " uses it" : std::string("a copy into it is in flight"));
+            });
+            return false;
+          }
+          if (int const o = owner(s, t, d, r, st.stage, false); o >= 0) {
+            report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+              return "writes stage " + to_str(st.stage) + where() + " while " + who(o) +
+                     " reads it" +
+                     (d != c ? ": the peer's empty barrier completed before that CTA's consumers "
+                               "released the stage (its arrival count must count the consumers "
+                               "of every CTA multicasting into it)"
+                             : std::string());
+            });
+            return false;
+          }
+          if (int const o = async_reader(s, d, r, st.stage); o >= 0) {
+            report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+              return "writes stage " + to_str(st.stage) + where() + " while " + who(o) +
+                     "'s asynchronous (wgmma) reads of it are in flight";
+            });
+            return false;
+          }
         }
         if (st.tx_units > 0)
-          s[layout_.slot(r, st.stage, detail::InFlight)] = static_cast<std::int16_t>(
-              s[layout_.slot(r, st.stage, detail::InFlight)] + st.tx_units);
+          for (int d = g.first; d < g.second; ++d)
+            s[slot(d, r, st.stage, detail::InFlight)] =
+                static_cast<std::int16_t>(s[slot(d, r, st.stage, detail::InFlight)] + st.tx_units);
         break;
       }
       case StepKind::ConsumeWork: {
@@ -680,23 +920,23 @@ class ModelChecker {
           });
           return false;
         }
-        int const o = owner(s, t, r, st.stage, true);
-        if (o >= 0 || s[layout_.slot(r, st.stage, detail::InFlight)] > 0) {
+        int const o = owner(s, t, c, r, st.stage, true);
+        if (o >= 0 || s[slot(c, r, st.stage, detail::InFlight)] > 0) {
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "reads stage " + to_str(st.stage) + " while " +
                    (o >= 0
-                        ? "task `" + task_name(o) + "` writes it"
+                        ? who(o) + " writes it"
                         : std::string("a TMA copy into it is in flight") + repeated_copy_hint(r));
           });
           return false;
         }
-        if (std::pair<int, int> const use = aliased_use(s, t, r, st.stage, true); use.first >= 0) {
+        if (std::pair<int, int> const use = aliased_use(s, t, c, r, st.stage, true);
+            use.first >= 0) {
           int const r2 = use.first, o2 = use.second;
           report(Rule::M4_StageRace, t, r, st.node, id, [&] {
             return "reads stage " + to_str(st.stage) + ", whose bytes it shares with `" +
                    std::string(resource_name(m_, r2)) + "` (alias group), while " +
-                   (o2 >= 0 ? "task `" + task_name(o2) + "` writes it"
-                            : std::string("a copy into it is in flight"));
+                   (o2 >= 0 ? who(o2) + " writes it" : std::string("a copy into it is in flight"));
           });
           return false;
         }
@@ -777,13 +1017,15 @@ class ModelChecker {
       case StepKind::ConsumeWork:
       case StepKind::AsyncOperand:
       case StepKind::Local:  // a work, or skip() (named by its op)
-        op = st.node >= 0 ? std::string(op_name(m_.tasks[task].schedule.nodes[st.node])) + "()"
-                          : "work()";
+        op = st.node >= 0
+                 ? std::string(op_name(m_.tasks[task_of(task)].schedule.nodes[st.node])) + "()"
+                 : "work()";
         break;
       default:
         op = op_text(st);
     }
-    bool const skip = st.node >= 0 && m_.tasks[task].schedule.nodes[st.node].op == OpKind::Skip;
+    bool const skip =
+        st.node >= 0 && m_.tasks[task_of(task)].schedule.nodes[st.node].op == OpKind::Skip;
     std::string where =
         st.kind == StepKind::Local && !skip ? std::string() : " [stage " + to_str(st.stage) + "]";
     return res + "." + op + where;
@@ -793,7 +1035,12 @@ class ModelChecker {
   ManagerModel const& m_;
   Scenario sc_;
   ModelCheckOptions opt_;
-  std::vector<Program> programs_;
+  std::vector<Program> programs_;      // [cta * tasks_ + task]
+  int tasks_ = 0;                      // tasks per CTA
+  int res_ = 0;                        // resources per CTA
+  int ctas_ = 1;                       // CTAs in the cluster
+  std::vector<bool> cluster_visible_;  // [r]: touched by peer CTAs (cluster_step)
+  std::vector<std::vector<std::uint64_t>> touches_from_;  // [task][pc]: resources from pc on
   detail::Layout layout_;
   std::vector<detail::Edge> edges_;
   std::vector<detail::Finding> findings_;

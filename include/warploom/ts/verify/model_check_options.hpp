@@ -18,6 +18,13 @@ struct ModelCheckOptions {
   // task could observe it. Off: every step of every task is its own transition — the reference
   // the reduced search is tested against (same verdicts on the whole corpus).
   bool reduce = true;
+  // Model a multicast pipeline's cluster: one copy of the task set per CTA (TaskManager::
+  // cluster_size), per-CTA barriers, multicast copies and remote releases, per-CTA trip counts
+  // (ts::per_cta). Off: one CTA, its empty barrier completed by its own releases alone (a peer
+  // assumed to release when it does). Opt-in for now: the reductions keep small clusters small
+  // (the corpus' cluster entries: thousands of states), but the 2-CTA GEMM managers need ~2M
+  // (cooperative) and more than 4M per scenario (ping-pong) states — README §7, issue 17.
+  bool model_clusters = false;
 };
 
 struct ModelCheckStats {

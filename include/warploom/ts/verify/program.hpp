@@ -73,9 +73,19 @@ struct Scenario {
   std::vector<int> runtime_trips;
   // Every tile is one the work queue's skip predicate skips: skippable blocks do not run.
   bool skipped_tiles = false;
+  // In a cluster whose loops have ts::per_cta bounds: each CTA's trip counts (empty: every CTA
+  // runs runtime_trips).
+  std::vector<std::vector<int>> cta_trips = {};
   constexpr int trips(int key) const {
     if (runtime_trips.empty() || key < 0) return 0;
     return key < static_cast<int>(runtime_trips.size()) ? runtime_trips[key] : runtime_trips.back();
+  }
+  // The scenario as CTA `cta` of the cluster runs it.
+  constexpr Scenario for_cta(int cta) const {
+    Scenario sc = *this;
+    if (cta < static_cast<int>(cta_trips.size())) sc.runtime_trips = cta_trips[cta];
+    sc.cta_trips.clear();
+    return sc;
   }
 };
 
@@ -188,9 +198,11 @@ constexpr LoopKeys loop_keys(ManagerModel const& m) {
         out.keys.push_back(k);
         found = static_cast<int>(out.keys.size()) - 1;
       }
-      // A promise made by one loop over the domain holds for all (ts::multiple_of).
+      // A promise made by one loop over the domain holds for all (ts::multiple_of), and so does a
+      // bound that differs per CTA (ts::per_cta): in one CTA the same quantity is the same value.
       Bound& end = out.keys[found].end;
       end.multiple = static_cast<int>(std::lcm(end.multiple, k.end.multiple));
+      end.per_cta = end.per_cta || k.start.per_cta || k.end.per_cta || k.step.per_cta;
       node_key[i] = found;
     }
     out.node_key.push_back(node_key);

@@ -12,7 +12,9 @@
 namespace warploom::ts::verify::detail {
 
 // Flat int16 vector: [pc per task][try flags per task][per resource, per stage: full parity,
-// full pending, full tx, empty parity, empty pending, tma in flight].
+// full pending, full tx, empty parity, empty pending, tma in flight]. In a cluster, "task" is a
+// task of one CTA (cta * tasks-per-CTA + task) and "resource" one CTA's copy of a resource's
+// barriers and stages (cta * resources + resource), CTA 0 first.
 struct Layout {
   int tasks = 0;
   std::vector<int> res_base;  // offset of each pipelined resource's stage block, -1 if none

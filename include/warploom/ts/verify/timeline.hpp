@@ -24,9 +24,13 @@ inline std::string render_timeline(ManagerModel const& m, ModelChecker const& mc
                                    int task = -1, int pc_begin = -1, int pc_end = -1,
                                    int max_rows = 40) {
   std::vector<detail::Edge> const path = mc.path_to(state);
-  int const T = static_cast<int>(m.tasks.size());
+  // One column per task of each CTA: "load", or in a cluster "cta0.load", "cta1.load", ...
+  int const T = static_cast<int>(mc.programs().size());
   std::vector<std::string> header{"step"};
-  for (auto const& t : m.tasks) header.push_back(std::string(t.spec.name));
+  for (int i = 0; i < T; ++i) {
+    std::string const name(m.tasks[mc.task_of(i)].spec.name);
+    header.push_back(mc.ctas() > 1 ? "cta" + to_str(mc.cta_of(i)) + "." + name : name);
+  }
   header.push_back("tma");
   std::vector<std::vector<std::string>> rows;
   int const first =
@@ -38,8 +42,9 @@ inline std::string render_timeline(ManagerModel const& m, ModelChecker const& mc
     if (e.task < 0) {
       std::vector<std::string> row(T + 2);
       row[0] = to_str(++step);
-      row[T + 1] =
-          std::string(resource_name(m, e.resource)) + " stage " + to_str(e.stage) + " landed";
+      row[T + 1] = (mc.ctas() > 1 ? "cta" + to_str(e.cta) + "." : std::string()) +
+                   std::string(resource_name(m, e.resource)) + " stage " + to_str(e.stage) +
+                   " landed";
       rows.push_back(row);
       continue;
     }
