@@ -241,10 +241,6 @@ void check_extents(GemmArguments const& args) {
          " is more than 2^30 output tiles of 64 x 64: the kernels count tiles in 32 bits");
 }
 
-bool is_16_bit(ScalarType t) {
-  return t == ScalarType::F16 || t == ScalarType::BF16;
-}
-
 std::string input_type_violation(ScalarType a) {
   if (is_16_bit(a) || is_fp8(a)) return "";
   return "a.type = " + std::string(to_string(a)) +
@@ -652,6 +648,10 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
 
 bool is_fp8(ScalarType t) {
   return t == ScalarType::E4M3 || t == ScalarType::E5M2;
+}
+
+bool is_16_bit(ScalarType t) {
+  return t == ScalarType::F16 || t == ScalarType::BF16;
 }
 
 void check_tuning(GemmTuning const& tuning) {

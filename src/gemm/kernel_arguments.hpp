@@ -49,6 +49,8 @@ void run_checked_tensor_core(GemmArguments const& args, GemmTuning const& tuning
 
 // Whether `t` is an fp8 type (e4m3, e5m2).
 bool is_fp8(ScalarType t);
+// Whether `t` is a 16-bit float type (fp16, bf16).
+bool is_16_bit(ScalarType t);
 
 // Output tiles are counted in tiles of 64 x 64, the smallest of any kernel's (sm90 128 x 128, SIMT
 // 128 x 64): the persistent loops (and the grouped kernel's walk over all its groups) count tiles

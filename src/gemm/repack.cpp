@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "gemm/copy_matrix.hpp"  // the copy kernel (kernels/gemm)
-#include "kernel_arguments.hpp"  // tma_violation, is_fp8, run_checked_tensor_core
+#include "kernel_arguments.hpp"  // tma_violation, is_fp8, is_16_bit, run_checked_tensor_core
 #include "workspace.hpp"
 
 namespace warploom::gemm {
@@ -74,10 +74,6 @@ MatrixCopy copy_of(Placement const& p, ScalarType type, void const* from, std::i
           .transpose = p.transposed};
 }
 
-bool is_16_bit(ScalarType t) {
-  return t == ScalarType::F16 || t == ScalarType::BF16;
-}
-
 // The placements of resolved arguments `r`' operands, or none where gemm() does not copy them.
 struct Placements {
   Placement a, b, d;
@@ -111,13 +107,12 @@ bool repacks(GemmArguments const& args) {
 
 bool run_repacked(GemmArguments const& args, GemmTuning tuning, cudaStream_t stream) {
   GemmArguments const r = resolved(args, GemmKernel::Simt);  // the caller's terms, strides filled
-  std::optional<Placements> const placed = placements(r);
+  std::optional<Placements> placed = placements(r);
   if (!placed) return false;
-  Placement const &a = placed->a, &b = placed->b, &d = placed->d;
+  Placement &pa = placed->a, &pb = placed->b, &pd = placed->d;
 
   // The copies one after another, each at a 256-byte boundary.
   auto const at = [](std::size_t end) { return (end + 255) / 256 * 256; };
-  Placement pa = a, pb = b, pd = d;
   pb.offset = at(pa.bytes);
   pd.offset = at(pb.offset + pb.bytes);
   StreamWorkspace const workspace(pd.offset + pd.bytes, stream);
