@@ -248,6 +248,21 @@ if want split-k; then
   bench_gemm_both_ways split-k --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 \
     --providers warploom,cublas,cublaslt --autotune --points split
 fi
+# Ping-pong's finish task (kernels/gemm/sm90/pingpong.hpp: the epilogue's second pass on warps
+# 9-11): the Linear chains at the default shape (6 stages, one staging buffer per warpgroup) and
+# with 5 stages and two buffers (pp_s5b2), beside the plain GEMM and cuBLASLt's fused epilogue;
+# then the sanitizers on the persistent, capped-grid chains (phantom tiles, many tiles per CTA).
+if want finish-task; then
+  run precompile-finish 180 "$B/warploom" precompile -j "$(nproc)" \
+    bf16_bf16_tn_pingpong_s5_b2_1x1_colbiasbf16_gelu bf16_bf16_tn_pingpong_s5_b2_1x1_colbiasbf16_silu
+  for epilogue in ${FINISH_EPILOGUES:-bias_gelu bias_silu}; do
+    run "bench-finish-$epilogue" 150 "$B/warploom" bench gemm \
+      --shapes 4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096 \
+      --epilogue "$epilogue" --providers warploom,warploom_plain,cublaslt,cublas --autotune \
+      --points pp_s5b2 --reps 10 --json "$OUT/finish_$epilogue.json"
+  done
+fi
+want finish-sanitizers && sanitized finish 'TsGemmEpilogue.PartialChains:TsGemmEpilogue.ColumnMajorD'
 # Operands TMA cannot read as they lie (contiguous tensors of odd widths) through aligned copies
 # (src/gemm/repack.hpp): its tests, under each sanitizer, then issue 15's shapes against cuBLAS and
 # cuBLASLt (contiguous operands: lda = 700, 4097, GPT-2's 50257-wide logits and their transposes).

@@ -92,10 +92,14 @@ KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning) {
       .epilogue = epilogue_config_of(r)};
 }
 
+bool has_finish_task(KernelConfig const& c) {
+  return c.design == ConsumerDesign::PingPong && !c.grouped && c.epilogue.second_pass();
+}
+
 std::string schedule_of(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
   return std::string(schedule_name(d.name, c.stages, d.stages, c.staging_buffers, d.staging_buffers,
-                                   c.cluster_m * c.cluster_n)
+                                   c.cluster_m * c.cluster_n, has_finish_task(c))
                          .view());
 }
 

@@ -34,6 +34,11 @@ struct EpilogueConfig {
   bool residual = false;
   friend bool operator==(EpilogueConfig const&, EpilogueConfig const&) = default;
   bool fused() const { return !(*this == EpilogueConfig{}); }
+  // Whether the epilogue makes a second pass over each staged subtile (epilogue_ops.cuh's Chunk
+  // phase: an activation, a residual, the pre-activation output).
+  bool second_pass() const {
+    return activation != Activation::Identity || residual || pre_activation;
+  }
 };
 
 // The EpilogueConfig of resolved, row-major-D arguments.
@@ -55,6 +60,11 @@ struct KernelConfig {
   bool grouped = false;
   friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
 };
+
+// Whether `c` runs its epilogue's second pass in a finish task of its own (kernels/gemm/sm90/
+// pingpong.hpp): ping-pong's dense GEMM with a second pass. (The cooperative design and the grouped
+// kernel run it in the MMA warpgroups.)
+bool has_finish_task(KernelConfig const& c);
 
 // e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); the
 // grouped kernel appends "grouped"; a fused epilogue appends its ops in the order they apply, e.g.

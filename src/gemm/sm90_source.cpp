@@ -215,9 +215,9 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
   for (KernelConfig const& c : configs) {
     bool const coop = c.design == ConsumerDesign::Cooperative;
     int const cluster = c.cluster_m * c.cluster_n;
-    std::string const shape =
-        coop ? fmt::format("CooperativeShape<{}, {}>", c.stages, cluster)
-             : fmt::format("PingpongShape<{}, {}, {}>", c.stages, c.staging_buffers, cluster);
+    std::string const shape = coop ? fmt::format("CooperativeShape<{}, {}>", c.stages, cluster)
+                                   : fmt::format("PingpongShape<{}, {}, {}, {}>", c.stages,
+                                                 c.staging_buffers, cluster, has_finish_task(c));
     std::string const instance =
         fmt::format("Instance<{}, {}, {}, {}, {}, {}, {}, {}{}>", coop ? "Cooperative" : "Pingpong",
                     shape, names_of(c.in)->cute, names_of(c.out)->cute, c.a_k_major, c.b_k_major,

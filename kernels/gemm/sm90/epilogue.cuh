@@ -72,6 +72,12 @@ struct Epilogue {
   char* staging;
   typename Cfg::Params const* p;
 
+  struct Scalars {
+    float alpha, beta;
+    int m, n;
+    float scale_d;  // 1 unless D is fp8
+  };
+
   WL_DEVICE void store(TileCoord tile, typename Cfg::Accumulator const& acc) const {
     using namespace cute;
     if (is_phantom(*p, tile)) return;
@@ -79,12 +85,7 @@ struct Epilogue {
     // cuBLASLt's scale pointers and cuBLAS's device pointer mode) may change between launches of
     // one captured graph, and *p could alias the staging stores. A device beta of 0 skips C as a
     // host one does (store_subtile).
-    Scalars const s{.alpha = device_scalar(p->alpha_ptr, p->alpha) *
-                             device_scalar(p->scale_a, 1.0f) * device_scalar(p->scale_b, 1.0f),
-                    .beta = device_scalar(p->beta_ptr, p->beta),
-                    .m = p->m,
-                    .n = p->n,
-                    .scale_d = kFp8Out ? device_scalar(p->scale_d, 1.0f) : 1.0f};
+    Scalars const s = scalars();
     // The fence keeps the compiler from hoisting reads of the accumulator registers above the
     // wgmma_wait<0> that made them valid; it takes them as in-out operands, hence the cast
     // (the local itself is not const).
@@ -109,12 +110,75 @@ struct Epilogue {
     if constexpr (kFp8Out) report_amax(amax);
   }
 
+  // The epilogue split in two (a finish task: resources.hpp, Staged). The tile's MMA threads:
+  // z of subtile `subtile` (alpha * acc + beta * C, the chain's row and column terms) into staging
+  // buffer `buffer`, which the pipeline handed them free.
+  WL_DEVICE void stage(TileCoord tile, typename Cfg::Accumulator const& acc, int subtile,
+                       int buffer) const {
+    using namespace cute;
+    if (is_phantom(*p, tile)) return;
+    Scalars const s = scalars();
+    Tensor accum = const_cast<typename Cfg::Accumulator&>(acc).tensor();
+    warpgroup_fence_operand(accum);  // as in store()
+    Rows const rows = row_terms(tile, s);
+    float amax = 0.0f;
+    // The subtile's index into the accumulator must be a compile-time constant: one branch per
+    // subtile, taken uniformly.
+    [&]<int... kE>(std::integer_sequence<int, kE...>) {
+      ((subtile == kE
+            ? stage_subtile<kE>(accum, tile, s, rows, staging + buffer * kBufferBytes, amax)
+            : void()),
+       ...);
+    }
+    (std::make_integer_sequence<int, kEpiTiles>{});
+    if constexpr (kFp8Out) report_amax(amax);
+    tma_store_fence();  // the finish task's TMA store reads what this thread wrote
+  }
+
+  // The finish task's threads (kFinishThreads from warp kFinishWarp on): the chain's second pass
+  // over staged subtile `subtile` in buffer `buffer`, then its store (TMA, or the threads' own
+  // where TMA would write past N).
+  template <int kFinishWarp, int kFinishThreads>
+  WL_DEVICE void finish_subtile(TileCoord tile, int subtile, int buffer) const {
+    if (is_phantom(*p, tile)) return;
+    Scalars const s{.alpha = 0.0f, .beta = 0.0f, .m = p->m, .n = p->n, .scale_d = 1.0f};
+    int const sub_col0 = tile.n * kTileN + subtile * kEpiN;
+    if (sub_col0 >= s.n) return;  // uniform
+    char* const at = staging + buffer * kBufferBytes;
+    int const t = finisher<kFinishWarp>();
+    finish<kFinishThreads>(at, tile, sub_col0, s, t);
+    cute::tma_store_fence();
+    warploom::sm90::named_barrier_sync(kFinishBarrier, kFinishThreads);
+    if (s.n % kPerChunk == 0 || sub_col0 + kEpiN <= s.n) {
+      if (t == 0) {
+        warploom::sm90::tma_store_3d(&p->tma_d, at, sub_col0, tile.m * kTileM, tile.l);
+        cute::tma_store_arrive();
+      }
+    } else {
+      store_clipped<kFinishThreads>(at, tile, sub_col0, s, t);
+    }
+  }
+
  private:
-  struct Scalars {
-    float alpha, beta;
-    int m, n;
-    float scale_d;  // 1 unless D is fp8
-  };
+  // Named barrier 3 (1 and 2 are the accumulator tiles').
+  static constexpr int kFinishBarrier = 3;
+
+  // The index of this thread among the finish task's, read with a volatile asm as thread() says.
+  template <int kFinishWarp>
+  static WL_DEVICE int finisher() {
+    unsigned tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    return static_cast<int>(tid) - 32 * kFinishWarp;
+  }
+
+  WL_DEVICE Scalars scalars() const {
+    return {.alpha = device_scalar(p->alpha_ptr, p->alpha) * device_scalar(p->scale_a, 1.0f) *
+                     device_scalar(p->scale_b, 1.0f),
+            .beta = device_scalar(p->beta_ptr, p->beta),
+            .m = p->m,
+            .n = p->n,
+            .scale_d = kFp8Out ? device_scalar(p->scale_d, 1.0f) : 1.0f};
+  }
 
   // The tile's amax into *amax_d: the warp's maximum, one atomic per warp (the staging buffers
   // hold no spare bytes for a reduction across warps).
@@ -199,6 +263,21 @@ struct Epilogue {
     return cols;
   }
 
+  // stage()'s subtile kE: C into the buffer if beta != 0, then the accumulator values.
+  template <int kE, class Acc>
+  WL_DEVICE void stage_subtile(Acc const& accum, TileCoord tile, Scalars const& s, Rows const& rows,
+                               char* buffer, float& amax) const {
+    int const sub_col0 = tile.n * kTileN + kE * kEpiN;
+    if (sub_col0 >= s.n) return;  // uniform
+    bool const with_c = s.beta != 0.0f;
+    if (with_c) {
+      load_c(buffer, tile, sub_col0, s);
+      warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+    }
+    Columns const cols = column_terms(sub_col0, s);
+    stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
+  }
+
   // Subtile kE through staging buffer kE % kBuffers: C into it if beta != 0, the accumulator
   // values in, then a TMA store or, clipped at N, the threads' own stores. Nothing beyond N.
   template <int kE, class Acc>
@@ -236,7 +315,7 @@ struct Epilogue {
     }
     if constexpr (Ops::kChunks) {
       warploom::sm90::named_barrier_sync(kBarrier, kThreads);  // every z of the subtile staged
-      finish(buffer, tile, sub_col0, s);
+      finish(buffer, tile, sub_col0, s, t);
     }
     tma_store_fence();  // make the generic-proxy writes visible to the TMA (async proxy)
     warploom::sm90::named_barrier_sync(kBarrier, kThreads);
@@ -246,7 +325,7 @@ struct Epilogue {
         tma_store_arrive();
       }
     } else {
-      store_clipped(buffer, tile, sub_col0, s);
+      store_clipped(buffer, tile, sub_col0, s, t);
     }
   }
 
@@ -349,18 +428,20 @@ struct Epilogue {
   // when a matrix of the chain is column-major (consecutive threads on consecutive rows); either
   // walk reads the swizzled buffer without bank conflicts beyond the 16-byte accesses' own four
   // wavefronts per warp.
-  WL_DEVICE void finish(char* buffer, TileCoord tile, int sub_col0, Scalars const& s) const {
+  template <int kPassThreads = kThreads>
+  WL_DEVICE void finish(char* buffer, TileCoord tile, int sub_col0, Scalars const& s,
+                        int thread_index) const {
     constexpr int kChunksPerRow = kEpiN / kPerChunk;
     constexpr int kChunks = kTileM * kChunksPerRow;
     struct alignas(16) Run {
       TD v[kPerChunk];
     };
-    auto const t = static_cast<unsigned>(thread());
+    auto const t = static_cast<unsigned>(thread_index);
     bool const by_column = Ops::walks_columns(p->epilogue);
     // Unsigned: the divisions and remainders by powers of two become shifts and masks (signed, they
     // cost about 10 of the loop's instructions per chunk).
 #pragma unroll 1
-    for (unsigned i = t; i < unsigned{kChunks}; i += unsigned{kThreads}) {
+    for (unsigned i = t; i < unsigned{kChunks}; i += unsigned{kPassThreads}) {
       int const r = static_cast<int>(by_column ? i % kTileM : i / kChunksPerRow);
       int const chunk = static_cast<int>(by_column ? i / kTileM : i % kChunksPerRow);
       auto* const at = reinterpret_cast<Run*>(buffer + swizzled(r, chunk * 16));
@@ -382,13 +463,14 @@ struct Epilogue {
 
   // The subtile's part inside D, from the buffer, element by element (consecutive threads on
   // consecutive columns).
-  WL_DEVICE void store_clipped(char* buffer, TileCoord tile, int sub_col0, Scalars const& s) const {
+  template <int kStoreThreads = kThreads>
+  WL_DEVICE void store_clipped(char* buffer, TileCoord tile, int sub_col0, Scalars const& s,
+                               int t) const {
     using cute::get;
-    int const t = thread();
     TD* const d = p->d + tile.l * get<2>(p->stride_d);
     std::int64_t const ldd = get<0>(p->stride_d);
 #pragma unroll 1
-    for (int i = t; i < kTileM * kEpiN; i += kThreads) {
+    for (int i = t; i < kTileM * kEpiN; i += kStoreThreads) {
       int const row = tile.m * kTileM + i / kEpiN, col = sub_col0 + i % kEpiN;
       if (row < s.m && col < s.n) {
         d[row * ldd + col] = *reinterpret_cast<TD const*>(

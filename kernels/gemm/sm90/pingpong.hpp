@@ -37,6 +37,7 @@
 #pragma once
 
 #include <string_view>
+#include <type_traits>
 
 #include "gemm/sm90/resources.hpp"
 #include "gemm/sm90/shape.hpp"
@@ -45,8 +46,8 @@ namespace warploom::gemm::sm90 {
 
 // Shape: 128 x 128 tiles per warpgroup, 6 stages of 32 KiB, one staging buffer of 16 KiB per
 // warpgroup (224 KiB).
-template <int kStages = 6, int kStagingBuffers = 1, int kClusterSize = 1>
-using PingpongShape = Shape<128, 128, kStages, kStagingBuffers, kClusterSize>;
+template <int kStages = 6, int kStagingBuffers = 1, int kClusterSize = 1, bool kFinishTask = false>
+using PingpongShape = Shape<128, 128, kStages, kStagingBuffers, kClusterSize, kFinishTask>;
 
 template <class S, class W = ScheduleOnly>
 struct Pingpong {
@@ -60,8 +61,12 @@ struct Pingpong {
 
   using Tiles = sm90::Tiles<S, W>;
   using SmemAB = sm90::SmemAB<S, W, kMmaWarpgroups>;
+  // With a finish task (S::kFinishTask) the MMA warpgroups only stage z, and warps 9-11 finish
+  // and store it (FinishTask); else each warpgroup stores its own tile (GmemD).
+  static constexpr int kFinishWarp = 9, kFinishWarps = 3;
   template <int kSlot>
-  using GmemD = sm90::GmemD<S, W, kSlot, 2>;
+  using GmemD = std::conditional_t<S::kFinishTask, Staged<S, W, kSlot, kFinishWarp, kFinishWarps>,
+                                   sm90::GmemD<S, W, kSlot, 2>>;
   using Accumulator = typename W::Accumulator;
 
   // The main loop's turn, handed from warpgroup kFrom to the other (a barrier, no data).
@@ -130,9 +135,13 @@ struct Pingpong {
         } else {
           pair.not_last_iter(give_turn);
         }
-        ts::work<&GmemD<kSlot>::store>(d, tile, acc);
+        if constexpr (S::kFinishTask) {
+          stage_subtiles<GmemD<kSlot>>(ctx, tiles, d, acc, tile);
+        } else {
+          ts::work<&GmemD<kSlot>::store>(d, tile, acc);
+        }
       });
-      ts::bulk_wait_read<0>(ctx);
+      if constexpr (!S::kFinishTask) ts::bulk_wait_read<0>(ctx);
     }
     // The other warpgroup's K tiles (of its tile `other`): this one's cursor passes them without
     // waiting.
@@ -142,8 +151,25 @@ struct Pingpong {
     }
   };
 
+  // Warps 9-11: the pair's two tiles in the MMA warpgroups' order, each subtile finished (the
+  // chain's second pass) and stored once staged. The load warpgroup's 40 registers are enough for
+  // the rolled pass over one 16-byte chunk at a time.
+  struct FinishTask {
+    static constexpr ts::TaskSpec spec{
+        .name = "finish", .warp_idx = kFinishWarp, .num_warps = kFinishWarps, .num_registers = 40};
+    using src = ts::list<Tiles, GmemD<0>, GmemD<1>>;
+    using dst = ts::list<>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& d0, auto& d1) {
+      ctx.domain_loop(tiles->first, tiles->num_tiles, 2 * tiles->stride, [&](auto&) {
+        finish_subtiles<GmemD<0>>(ctx, tiles, d0, ts::work<&Tiles::template next_share<0>>(tiles));
+        finish_subtiles<GmemD<1>>(ctx, tiles, d1, ts::work<&Tiles::template next_share<1>>(tiles));
+      });
+    }
+  };
+  using Warps9To11 = std::conditional_t<S::kFinishTask, FinishTask, ts::PaddingTask<9, 3, 40>>;
+
   using Manager = ts::TaskManager<
-      ts::Tasks<MmaTask<0>, MmaTask<1>, LoadTask, ts::PaddingTask<9, 3, 40>>,
+      ts::Tasks<MmaTask<0>, MmaTask<1>, LoadTask, Warps9To11>,
       ts::Graph<ts::DependsOn<SmemAB, Tiles>, ts::DependsOn<GmemD<0>, SmemAB, Tiles>,
                 ts::DependsOn<GmemD<1>, SmemAB, Tiles>, ts::DependsOn<Turn<0>, SmemAB>,
                 ts::DependsOn<Turn<1>, SmemAB>>,

@@ -9,6 +9,8 @@
 //   Tiles   which output tile comes next (persistent raster order, clusters)
 //   SmemAB  one TMA -> wgmma pipeline of A and B tiles
 //   GmemD   the epilogue: the accumulator through shared-memory staging to D
+//   Staged  the epilogue split in two (a finish task, shape.hpp): the MMA threads stage each
+//           subtile of z in shared memory, the finish task completes and stores it
 //
 // What `W` provides: the types Params, ElementA, ElementB, ElementD and Accumulator, and
 //   TileCoord W::tile_at(Params const&, int cluster_tile)
@@ -16,6 +18,9 @@
 //   void W::tma_load(SmemAB&, ts::Produce const&, TileCoord)
 //   void W::mma(SmemAB const&, ts::Consume const&, Accumulator&, TileCoord)
 //   void W::store(GmemD&, ts::Produce const&, TileCoord, Accumulator const&)
+//   int W::subtiles(Params const&, TileCoord)
+//   void W::stage(Staged&, ts::Produce const&, TileCoord, Accumulator const&)
+//   void W::finish(Staged&, ts::Consume const&, TileCoord)
 #pragma once
 
 #include <string_view>
@@ -55,12 +60,23 @@ struct Tiles {
   WL_DEVICE int k_tiles_of(ts::Consume const&, TileCoord tile) const {
     return W::k_tiles(*p, tile);
   }
+  // Epilogue subtiles per tile: 128-byte columns of D, so their number depends on D's type, which
+  // a schedule does not know (a bound from the data, as k_tiles_of).
+  WL_DEVICE int subtiles_of(ts::Consume const&, TileCoord tile) const {
+    return W::subtiles(*p, tile);
+  }
 };
 
 // The number of K tiles of `tile`, as a loop bound (a work's value: see Tiles).
 WL_HOST_DEVICE constexpr auto k_tiles_of(auto& tiles, auto const& tile) {
   using T = typename std::remove_cvref_t<decltype(tiles)>::resource;
   return ts::work<&T::k_tiles_of>(tiles, tile);
+}
+
+// The number of epilogue subtiles of `tile`, as a loop bound.
+WL_HOST_DEVICE constexpr auto subtiles_of(auto& tiles, auto const& tile) {
+  using T = typename std::remove_cvref_t<decltype(tiles)>::resource;
+  return ts::work<&T::subtiles_of>(tiles, tile);
 }
 
 // The A and B tiles of each K step, filled by TMA (multicast in a cluster) and read by wgmma
@@ -117,6 +133,39 @@ struct GmemD {
   }
 };
 
+// The epilogue in two tasks: the MMA threads of accumulator tile kSlot write z (alpha * acc +
+// beta * C, the row and column terms of a fused chain) subtile by subtile into the staging
+// buffers; the finish task runs the chain's second pass over each staged subtile (activation,
+// residual, pre-activation output), and stores it with TMA, which reads the buffer asynchronously:
+// the stage goes back to the MMA threads only once that read retired (async_tma, R-D13). Every
+// thread of both sides arrives (a warp's elected lane after __syncwarp is an edge racecheck does
+// not follow). Every subtile of every tile passes through the pipeline, phantom tiles and subtiles
+// beyond N included (their works do nothing), so both sides count alike.
+template <class S, class W, int kSlot_, int kFinishWarp_, int kFinishWarps>
+struct Staged {
+  static constexpr int kSlot = kSlot_;
+  static constexpr int kFinishWarp = kFinishWarp_;  // the finish task's first warp
+  static constexpr int kFinishThreads = 32 * kFinishWarps;
+  static constexpr std::string_view kNames[] = {"staged0", "staged1"};
+  static constexpr ts::ResourceSpec spec{
+      .name = kNames[kSlot],
+      .pipeline = ts::async_tma(S::kStagingBuffers, ts::threads(128), ts::threads(kFinishThreads))};
+  using ElementD = typename W::ElementD;
+
+  typename W::Params const* p = nullptr;
+  ts::SmemBuffer<ElementD, S::kStagingBuffers * S::kStagingBytes / sizeof(ElementD), 1024>
+      staging;  // (BUFFER, M, 128 bytes)
+  using smem_buffers = ts::buffers<&Staged::staging>;
+
+  // z of subtile `stage.loop_offset` of `tile` into buffer `stage.stage_idx`.
+  WL_DEVICE void stage(ts::Produce const& stage, TileCoord tile,
+                       typename W::Accumulator const& acc) {
+    W::stage(*this, stage, tile, acc);
+  }
+  // The second pass over the staged subtile, then its store.
+  WL_DEVICE void finish(ts::Consume const& stage, TileCoord tile) { W::finish(*this, stage, tile); }
+};
+
 // ---- Schedule pieces both designs run -----------------------------------------------------------
 
 // Load side: every K tile of `tile` into the ring (acquire a stage, TMA A and B into it, commit).
@@ -149,6 +198,30 @@ WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, au
   // reading accumulators still in flight it would otherwise put a full wgmma wait on every K
   // iteration (C7517), ending the overlap of consecutive batches.
   ts::wgmma_wait<0>(ctx);
+}
+
+// Epilogue side of a finish task's pipeline: every subtile of `tile` staged (acquire a buffer,
+// write z into it, commit).
+template <class Out>
+WL_HOST_DEVICE constexpr void stage_subtiles(auto& ctx, auto& tiles, auto& out, auto& acc,
+                                             auto const& tile) {
+  ctx.domain_loop(subtiles_of(tiles, tile), [&](auto&) {
+    out.acquire();
+    ts::work<&Out::stage>(out, tile, acc);
+    out.commit();
+  });
+}
+
+// Finish side: every subtile of `tile` completed and stored, its buffer released once the TMA
+// store read it.
+template <class Out>
+WL_HOST_DEVICE constexpr void finish_subtiles(auto& ctx, auto& tiles, auto& out, auto const& tile) {
+  ctx.domain_loop(subtiles_of(tiles, tile), [&](auto&) {
+    out.wait();
+    ts::work<&Out::finish>(out, tile);
+    ts::bulk_wait_read<0>(ctx);
+    out.release();
+  });
 }
 
 }  // namespace warploom::gemm::sm90

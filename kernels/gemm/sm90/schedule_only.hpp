@@ -25,6 +25,9 @@ struct ScheduleOnly {
   static constexpr void tma_load(auto&, ts::Produce const&, TileCoord) {}
   static constexpr void mma(auto const&, ts::Consume const&, Accumulator&, TileCoord) {}
   static constexpr void store(auto&, ts::Produce const&, TileCoord, Accumulator const&) {}
+  static constexpr int subtiles(Params const&, TileCoord) { return 0; }
+  static constexpr void stage(auto&, ts::Produce const&, TileCoord, Accumulator const&) {}
+  static constexpr void finish(auto&, ts::Consume const&, TileCoord) {}
 };
 
 }  // namespace warploom::gemm::sm90

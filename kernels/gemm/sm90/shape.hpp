@@ -23,14 +23,19 @@ constexpr long long smem_payload_bytes(int tile_m, int tile_n, int stages, int s
 
 // kTileM x kTileN: one accumulator tile (of all the MMA warpgroups that share it); kStages: the
 // A/B ring; kStagingBuffers: epilogue subtiles in flight per accumulator tile; kClusterSize: CTAs
-// whose TMA loads multicast into each other's stages (1 or 2).
-template <int kTileM_, int kTileN_, int kStages_, int kStagingBuffers_, int kClusterSize_>
+// whose TMA loads multicast into each other's stages (1 or 2); kFinishTask: the epilogue's second
+// pass over each staged subtile (an activation, a residual, the pre-activation output) and its
+// store run in a task of their own on the load warpgroup's spare warps (pingpong.hpp), not in the
+// MMA warpgroups.
+template <int kTileM_, int kTileN_, int kStages_, int kStagingBuffers_, int kClusterSize_,
+          bool kFinishTask_ = false>
 struct Shape {
   static constexpr int kTileM = kTileM_;
   static constexpr int kTileN = kTileN_;
   static constexpr int kStages = kStages_;
   static constexpr int kStagingBuffers = kStagingBuffers_;
   static constexpr int kClusterSize = kClusterSize_;
+  static constexpr bool kFinishTask = kFinishTask_;
 
   static constexpr int kTileKBytes = 128;  // one 128B-swizzle row of A and of B per tile row
   static constexpr int kBytesA = kTileM * kTileKBytes;  // per stage
@@ -45,15 +50,16 @@ struct Shape {
 };
 
 // A schedule's registry name: the design's name, then what differs from its default shape
-// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2), e.g. "sm90_ts_gemm_c2". The
-// host also uses it to find a configuration's schedule unit.
+// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2, `_f`: a finish task), e.g.
+// "sm90_ts_gemm_c2". The host also uses it to find a configuration's schedule unit.
 constexpr ts::ScheduleText schedule_name(std::string_view design, int stages, int default_stages,
-                                         int staging_buffers, int default_buffers,
-                                         int cluster_size) {
+                                         int staging_buffers, int default_buffers, int cluster_size,
+                                         bool finish_task) {
   ts::ScheduleText n = ts::schedule_text(design);
   if (stages != default_stages) n = ts::schedule_text(n, "_s", stages);
   if (staging_buffers != default_buffers) n = ts::schedule_text(n, "_b", staging_buffers);
   if (cluster_size != 1) n = ts::schedule_text(n, "_c", cluster_size);
+  if (finish_task) n = ts::schedule_text(n, "_f");
   return n;
 }
 
@@ -61,7 +67,7 @@ template <class S>
 constexpr ts::ScheduleText schedule_name(std::string_view design, int default_stages,
                                          int default_buffers) {
   return schedule_name(design, S::kStages, default_stages, S::kStagingBuffers, default_buffers,
-                       S::kClusterSize);
+                       S::kClusterSize, S::kFinishTask);
 }
 
 }  // namespace warploom::gemm::sm90
