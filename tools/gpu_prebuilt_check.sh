@@ -102,7 +102,8 @@ if want gemm-epilogue; then
   configs=(bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_colbiasfp32_preact_gelu_residual)
   # TsGemmEpilogue.EveryActivationWithABiasOrScalesAlone: each activation with a bias or scales,
   # D row-major and column-major (the kernel's view: the bias trades rows for columns).
-  ping=bf16_bf16_tn_pingpong_s6_b1_1x1 coop=bf16_bf16_tn_cooperative_s4_b2_1x1
+  # Ping-pong runs them with a finish task, by default with 5 stages and 2 staging buffers.
+  ping=bf16_bf16_tn_pingpong_s5_b2_1x1 coop=bf16_bf16_tn_cooperative_s4_b2_1x1
   for chain in colbiasfp32_relu rowbiasfp32_relu rowscale_colscale_gelu colbiasbf16_hardswish \
     rowbiasbf16_hardswish colbiasfp32_silu rowbiasfp32_silu; do configs+=("${ping}_$chain"); done
   for chain in rowbiasbf16_leakyrelu colbiasbf16_leakyrelu rowbiasfp32_gelutanh \
@@ -248,18 +249,16 @@ if want split-k; then
   bench_gemm_both_ways split-k --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 \
     --providers warploom,cublas,cublaslt --autotune --points split
 fi
-# Ping-pong's finish task (kernels/gemm/sm90/pingpong.hpp: the epilogue's second pass on warps
-# 9-11): the Linear chains at the default shape (6 stages, one staging buffer per warpgroup) and
-# with 5 stages and two buffers (pp_s5b2), beside the plain GEMM and cuBLASLt's fused epilogue;
-# then the sanitizers on the persistent, capped-grid chains (phantom tiles, many tiles per CTA).
+# Ping-pong's finish task (kernels/gemm/sm90/pingpong.hpp: half of the epilogue's second pass on
+# warps 9-11): the Linear chains (Auto: ping-pong, its finish task) beside the cooperative kernel
+# (the pass in its MMA warpgroups), the plain GEMM and cuBLASLt's fused epilogue; then the
+# sanitizers on the persistent, capped-grid chains (phantom tiles, many tiles per CTA).
 if want finish-task; then
-  run precompile-finish 180 "$B/warploom" precompile -j "$(nproc)" \
-    bf16_bf16_tn_pingpong_s5_b2_1x1_colbiasbf16_gelu bf16_bf16_tn_pingpong_s5_b2_1x1_colbiasbf16_silu
   for epilogue in ${FINISH_EPILOGUES:-bias_gelu bias_silu}; do
     run "bench-finish-$epilogue" 150 "$B/warploom" bench gemm \
       --shapes 4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096 \
       --epilogue "$epilogue" --providers warploom,warploom_plain,cublaslt,cublas --autotune \
-      --points pp_s5b2 --reps 10 --json "$OUT/finish_$epilogue.json"
+      --points "cluster=1x1 design=cooperative" --reps 10 --json "$OUT/finish_$epilogue.json"
   done
 fi
 want finish-sanitizers && sanitized finish 'TsGemmEpilogue.PartialChains:TsGemmEpilogue.ColumnMajorD'

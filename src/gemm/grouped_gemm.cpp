@@ -38,8 +38,7 @@ bool grouped_config(GemmArguments const& r, GemmKernel kernel, GemmTuning const&
   out.tuning = tuning;
   out.tuning.kernel = GemmKernel::TensorCore;
   out.tuning.cluster_m = out.tuning.cluster_n = 1;
-  out.config = sm90::config_of(r, out.tuning);
-  out.config.grouped = true;
+  out.config = sm90::config_of(r, out.tuning, /*grouped=*/true);
   return true;
 }
 

@@ -78,8 +78,10 @@ std::string name_of(KernelConfig const& c);
 std::vector<std::string> epilogue_tokens(EpilogueConfig const& e);
 
 // The configuration gemm() runs for resolved, row-major-D arguments and a tuning whose design is
-// not Auto (stages 0 and staging_buffers 0 become the design's defaults).
-KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning);
+// not Auto (stages 0 and staging_buffers 0 become the design's defaults, or ping-pong's with a
+// finish task: 5 stages, 2 staging buffers); `grouped`: the grouped kernel's.
+KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning,
+                       bool grouped = false);
 
 // Every configuration gemm() can select with the designs' default stages: fp16/bf16 inputs with D
 // of the input type or fp32 in all four operand majors, fp8 inputs with D bf16, fp16 or fp32 "tn",

@@ -201,13 +201,15 @@ WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, au
 }
 
 // Epilogue side of a finish task's pipeline: every subtile of `tile` staged (acquire a buffer,
-// write z into it, commit).
+// write z into it, commit). The work may also finish and store a subtile itself (epilogue.cuh,
+// Epilogue::stage): its TMA store has read the buffer before the commit hands it on.
 template <class Out>
 WL_HOST_DEVICE constexpr void stage_subtiles(auto& ctx, auto& tiles, auto& out, auto& acc,
                                              auto const& tile) {
   ctx.domain_loop(subtiles_of(tiles, tile), [&](auto&) {
     out.acquire();
     ts::work<&Out::stage>(out, tile, acc);
+    ts::bulk_wait_read<0>(ctx);
     out.commit();
   });
 }
