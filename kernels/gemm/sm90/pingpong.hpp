@@ -30,6 +30,14 @@
 // Shared memory: 6 stages x 32 KiB + 2 x 16 KiB epilogue staging = 224 KiB.
 // Warps: Mma0 on warps 0-3 and Mma1 on warps 4-7 with 232 registers, load on warp 8 with 40,
 // padding on warps 9-11: 2 x 128 x 232 + 128 x 40 = 64512 <= 65536 registers.
+//
+// With a finish task (S::kFinishTask: an epilogue with a second pass over each staged subtile, an
+// activation, a residual or the pre-activation output), warps 9-11 are no padding: each
+// warpgroup's staging buffers become an async_tma pipeline (Staged<kSlot>) from the warpgroup to
+// FinishTask, which makes the second pass over the first half of each tile's subtiles and stores
+// them while the warpgroup finishes the other half itself and returns to its main loop (5 stages
+// and 2 buffers per warpgroup by default: 224 KiB). The finish task walks the pairs as the
+// warpgroups do, Mma0's tile then Mma1's, so each pipeline has one producer and one consumer.
 // Clusters work as in the cooperative kernel: SmemAB is a multicast pipeline, and both CTAs of a
 // cluster walk the same cluster tiles (phantoms included).
 //
