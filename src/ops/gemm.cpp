@@ -858,7 +858,9 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
   std::vector<TileDescription> all, leaders;
   for (ConsumerDesign design : {ConsumerDesign::Cooperative, ConsumerDesign::PingPong}) {
     std::size_t const first = all.size();
-    sm90::DesignShape const defaults = sm90::design_shape(design);
+    // gemm()'s stages and staging buffers for the design (a ping-pong plan with a second pass in
+    // its epilogue has defaults of its own: sm90::config_of).
+    sm90::KernelConfig const defaults = p.config(design, 0, 0, 1, 1);
     for (auto [cluster_m, cluster_n] : kClusters)
       for (int stages = kMinStages; stages <= kMaxStages; ++stages)
         for (int buffers = 1; buffers <= kMaxStagingBuffers; ++buffers) {
