@@ -167,8 +167,9 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
   out += "tasks\n";
   for (auto const& t : m.tasks) {
     std::string regs = t.spec.num_registers ? std::to_string(t.spec.num_registers) : "-";
-    out += fmt::format("  {:<12} {:<12} regs {:<4} src {:<20} dst {}\n", t.spec.name,
-                       verify::warp_range(t.spec), regs, names(m, t.src), names(m, t.dst));
+    std::string const barrier = t.barrier ? fmt::format(" barrier {}", t.barrier) : "";
+    out += fmt::format("  {:<12} {:<12} regs {:<4} src {:<20} dst {}{}\n", t.spec.name,
+                       verify::warp_range(t.spec), regs, names(m, t.src), names(m, t.dst), barrier);
   }
   for (auto const& t : m.tasks) {
     if (t.schedule.empty()) continue;

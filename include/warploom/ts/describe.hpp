@@ -18,6 +18,7 @@
 #include "warploom/ts/model.hpp"
 #include "warploom/ts/recorder.hpp"
 #include "warploom/ts/resource.hpp"
+#include "warploom/ts/task_barrier.hpp"
 
 namespace warploom::ts {
 
@@ -249,7 +250,8 @@ constexpr ManagerModel describe(std::string_view name = "task_manager") {
   [&]<class... Ts>(list<Ts...>) {
     (m.tasks.push_back({Ts::spec, detail::resource_indices<Traits>(typename Ts::src{}),
                         detail::resource_indices<Traits>(typename Ts::dst{}),
-                        detail::capture<Traits, Ts>(typename Ts::src{}, typename Ts::dst{})}),
+                        detail::capture<Traits, Ts>(typename Ts::src{}, typename Ts::dst{}),
+                        task_barrier<Ts>(typename Traits::tasks{})}),
      ...);
   }(typename Traits::tasks{});
   m.graph = detail::graph_edges<Traits, typename Traits::graph>::get();

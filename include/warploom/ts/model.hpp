@@ -34,6 +34,7 @@ struct TaskModel {
   std::vector<int> src;  // resource indices
   std::vector<int> dst;
   Schedule schedule;
+  int barrier = 0;  // the task's named barrier (task_barrier.hpp); 0: none
 };
 
 // `downstream` depends on `upstream`; upstream -1: `downstream` is in the graph with no upstream

@@ -32,9 +32,12 @@ struct WorkTile {
   bool valid = true;
 };
 
-// Shared state of the CTA that every work may need.
+// Shared state of the CTA that every work may need, and the calling task's named barrier.
 struct ResourceContext {
   char* smem_base = nullptr;  // start of the dynamic shared-memory block the allocator lays out
+  // The task's named barrier and its thread count (task_barrier.hpp, ts::sync_task); 0: none.
+  int task_barrier = 0;
+  int task_threads = 0;
 };
 
 struct StageInfo {

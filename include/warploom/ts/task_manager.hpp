@@ -281,6 +281,9 @@ class TaskManager {
         ...);
   }
 
+  static_assert(named_barriers_used(tasks{}) <= kNamedBarriers,
+                "TaskManager: each task of several warps gets a named barrier of its own "
+                "(task_barrier.hpp), and a CTA has 16, one of them __syncthreads'");
   static constexpr bool kHasBarriers = smem_layout().barrier_bytes > 0;
   static constexpr detail::RegisterRegions kRegions = detail::register_regions(tasks{}, num_warps);
 
@@ -318,7 +321,10 @@ class TaskManager {
 
   template <class T, class... Src, class... Dst, class... Us>
   WL_DEVICE void run_task(list<Src...>, list<Dst...>, list<Us...>) {
-    DeviceContext ctx(ResourceContext{smem_}, T::spec.warp_idx);
+    DeviceContext ctx(ResourceContext{.smem_base = smem_,
+                                      .task_barrier = task_barrier<T>(tasks{}),
+                                      .task_threads = T::spec.num_warps * sm90::kThreadsPerWarp},
+                      T::spec.warp_idx);
     cuda::std::tuple<DeviceHandle<Us, access_v<T, Us>>...> handles(
         DeviceHandle<Us, access_v<T, Us>>(get<Us>(), ctx, pipeline<Us>())...);
     using U = list<Us...>;

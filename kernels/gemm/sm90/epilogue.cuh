@@ -49,12 +49,14 @@
 #include "gemm/sm90/epilogue_ops.cuh"
 #include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
+#include "warploom/ts/task_barrier.hpp"
 
 namespace warploom::gemm::sm90 {
 
 // Accumulator tile kSlot's epilogue (ping-pong has one tile per warpgroup): its MMA threads are
-// [kSlot * kMmaThreads, (kSlot + 1) * kMmaThreads) and sync on named barrier 1 + kSlot; `staging`
-// is its kStagingBuffers subtile buffers.
+// [kSlot * kMmaThreads, (kSlot + 1) * kMmaThreads); `staging` is its kStagingBuffers subtile
+// buffers; `task` the calling task's context, whose named barrier (handed out by the TaskManager:
+// ts::sync_task) syncs the task's threads.
 template <class Cfg, int kSlot>
 struct Epilogue {
   using TD = typename Cfg::TD;
@@ -64,13 +66,13 @@ struct Epilogue {
   static constexpr int kEpiN = Cfg::kEpiN, kEpiTiles = Cfg::kEpiTiles;
   static constexpr int kThreads = Cfg::kMmaThreads;
   static constexpr int kBuffers = Cfg::kStagingBuffers;
-  static constexpr int kBarrier = 1 + kSlot;  // 0 is __syncthreads'
   static constexpr bool kFp8Out = sizeof(TD) == 1;
   static constexpr int kBufferBytes = cute::cosize_v<SmemLayoutEpi> * static_cast<int>(sizeof(TD));
   static_assert(kEpiN * sizeof(TD) == 128, "one 128-byte swizzle row per subtile row");
 
   char* staging;
   typename Cfg::Params const* p;
+  ts::ResourceContext task;
 
   struct Scalars {
     float alpha, beta;
@@ -165,7 +167,7 @@ struct Epilogue {
     int const t = finisher<kFinishWarp>();
     finish<kFinishThreads>(at, tile, sub_col0, s, t);
     cute::tma_store_fence();
-    warploom::sm90::named_barrier_sync(kFinishBarrier, kFinishThreads);
+    ts::sync_task(task);
     if (s.n % kPerChunk == 0 || sub_col0 + kEpiN <= s.n) {
       if (t == 0) {
         warploom::sm90::tma_store_3d(&p->tma_d, at, sub_col0, tile.m * kTileM, tile.l);
@@ -177,9 +179,6 @@ struct Epilogue {
   }
 
  private:
-  // Named barrier 3 (1 and 2 are the accumulator tiles').
-  static constexpr int kFinishBarrier = 3;
-
   // The index of this thread among the finish task's, read with a volatile asm as thread() says.
   template <int kFinishWarp>
   static WL_DEVICE int finisher() {
@@ -289,7 +288,7 @@ struct Epilogue {
     bool const with_c = s.beta != 0.0f;
     if (with_c) {
       load_c(buffer, tile, sub_col0, s);
-      warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+      ts::sync_task(task);
     }
     Columns const cols = column_terms(sub_col0, s);
     stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
@@ -315,14 +314,14 @@ struct Epilogue {
         tma_store_wait<kBuffers - 1>();
       }
     }
-    warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+    ts::sync_task(task);
     // This subtile's column terms: loaded during the previous subtile (or with the row terms), so
     // that their global-memory latency hides behind its finish and store; with C they are loaded
     // only now, after load_c: held across it, the terms of a chain with both col_scale and a
     // column bias spilled (24 bytes, cooperative).
     if (with_c) {
       load_c(buffer, tile, sub_col0, s);
-      warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+      ts::sync_task(task);
       cols = column_terms(sub_col0, s);
     }
     stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
@@ -330,11 +329,11 @@ struct Epilogue {
       if (!with_c) cols = column_terms(sub_col0 + kEpiN, s);  // the next subtile's
     }
     if constexpr (Ops::kChunks) {
-      warploom::sm90::named_barrier_sync(kBarrier, kThreads);  // every z of the subtile staged
+      ts::sync_task(task);  // every z of the subtile staged
       finish(buffer, tile, sub_col0, s, t);
     }
     tma_store_fence();  // make the generic-proxy writes visible to the TMA (async proxy)
-    warploom::sm90::named_barrier_sync(kBarrier, kThreads);
+    ts::sync_task(task);
     if (s.n % kPerChunk == 0 || sub_col0 + kEpiN <= s.n) {
       if (t == 0) {
         warploom::sm90::tma_store_3d(&p->tma_d, buffer, sub_col0, tile.m * kTileM, tile.l);

@@ -142,12 +142,12 @@ struct GroupedWorks : Mainloop<Cfg> {
     Mainloop<Cfg>::issue_mma(problem(*ring.p, tile), ring, stage, acc, local(*ring.p, tile));
   }
   template <class D>
-  static WL_DEVICE void store(D& d, ts::Produce const&, TileCoord tile, Accumulator const& acc) {
+  static WL_DEVICE void store(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
     Problem const& q = problem(*d.p, tile);
     if (past_valid_rows(*d.p, tile)) return;  // no valid row: nothing computed (k_tiles)
     cute::tma_descriptor_fence_acquire(reinterpret_cast<cute::TmaDescriptor const*>(&q.tma_d));
-    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), &q}.store(local(*d.p, tile),
-                                                                                acc);
+    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), &q, s.context}.store(
+        local(*d.p, tile), acc);
   }
 
  private:

@@ -20,19 +20,20 @@ struct Works : Mainloop<Cfg> {
   using Accumulator = typename Cfg::Accumulator;
 
   template <class D>
-  static WL_DEVICE void store(D& d, ts::Produce const&, TileCoord tile, Accumulator const& acc) {
-    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p}.store(tile, acc);
+  static WL_DEVICE void store(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
+    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p, s.context}.store(tile,
+                                                                                            acc);
   }
   // The epilogue split between the MMA threads and a finish task (resources.hpp, Staged).
   static WL_DEVICE int subtiles(Params const&, TileCoord) { return Cfg::kEpiTiles; }
   template <class D>
   static WL_DEVICE void stage(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
-    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p}.stage(
+    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p, s.context}.stage(
         tile, acc, s.loop_offset, s.stage_idx);
   }
   template <class D>
   static WL_DEVICE void finish(D& d, ts::Consume const& s, TileCoord tile) {
-    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p}
+    Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p, s.context}
         .template finish_subtile<D::kFinishWarp, D::kFinishThreads>(tile, s.loop_offset,
                                                                     s.stage_idx);
   }

@@ -73,9 +73,9 @@ TEST_F(PrintCopy, DependencyGraphEdges) {
   expect_block(table, {"dependency graph", "  smem <- input_gmem", "  output_gmem <- smem"});
 }
 
-TEST_F(PrintCopy, TasksWithWarpRangesRegistersAndResources) {
+TEST_F(PrintCopy, TasksWithWarpRangesRegistersResourcesAndBarriers) {
   expect_block(table, {"tasks", "  load warp 4 regs 40 src input_gmem dst smem",
-                       "  store warps 0-3 regs 160 src smem dst output_gmem",
+                       "  store warps 0-3 regs 160 src smem dst output_gmem barrier 1",
                        "  padding warps 5-7 regs 40 src - dst -"});
 }
 
