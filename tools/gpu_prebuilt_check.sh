@@ -57,7 +57,9 @@ fi
 # machine takes most of an hour after a change to the kernels' headers), then install the package
 # the Python steps build against. EXTRA_TARGETS: more targets to build (a new test program).
 if [[ ${BUILD_HERE:-0} == 1 ]]; then
-  run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused
+  # EXTRA_CMAKE_ARGS: e.g. -DWARPLOOM_ATTENTION_INSTANCES=all for the attention step.
+  run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused \
+    ${EXTRA_CMAKE_ARGS:-}
   run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target warploom_gemm warploom_host \
     gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile host_costs \
     tutorial_copy_test ${EXTRA_TARGETS:-}
@@ -262,6 +264,21 @@ if want finish-task; then
   done
 fi
 want finish-sanitizers && sanitized finish 'TsGemmEpilogue.PartialChains:TsGemmEpilogue.ColumnMajorD'
+# Attention forward (kernels/attention/sm90/): its GPU tests (every prebuilt head dimension, type,
+# mask and schedule: build with EXTRA_CMAKE_ARGS=-DWARPLOOM_ATTENTION_INSTANCES=all and
+# EXTRA_TARGETS=attention_test), each sanitizer on them ($ATTENTION_FILTER: a subset, when minutes
+# are short), then issue 18's shape without and with the causal mask.
+if want attention; then
+  run attention 180 "$T/attention_test"
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-attention" 240 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/attention_test" --gtest_filter="${ATTENTION_FILTER:-*}"
+  done
+  for mask in none causal; do
+    run "bench-attention-$mask" 120 "$B/warploom" bench attention --shapes 4x32x4096x128 \
+      --mask "$mask" --reps 10 --json "$OUT/attention_$mask.json"
+  done
+fi
 # Operands TMA cannot read as they lie (contiguous tensors of odd widths) through aligned copies
 # (src/gemm/repack.hpp): its tests, under each sanitizer, then issue 15's shapes against cuBLAS and
 # cuBLASLt (contiguous operands: lda = 700, 4097, GPT-2's 50257-wide logits and their transposes).
