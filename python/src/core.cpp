@@ -34,7 +34,8 @@ using namespace nb::literals;
 
 namespace warploom::python {
 
-void bind_verify(nb::module_& m);  // verify.cpp
+void bind_verify(nb::module_& m);     // verify.cpp
+void bind_attention(nb::module_& m);  // attention.cpp
 
 namespace {
 
@@ -460,4 +461,5 @@ NB_MODULE(_core, m) {
   warploom::python::bind_views(m);
   warploom::python::bind_gemm(m);
   warploom::python::bind_verify(m);
+  warploom::python::bind_attention(m);
 }

@@ -3,9 +3,10 @@
     torch.ops.warploom.gemm(a, b)                                  # a @ b
     torch.ops.warploom.gemm_act(a, b, bias, activation, slope)     # activation(a @ b + bias)
     torch.ops.warploom.grouped_gemm(As, Bs)                        # [a @ b for each pair]
+    torch.ops.warploom.attention(q, k, v, causal, scale)           # (out, lse), (B, S, H, D)
 
 with fake (meta) implementations, so torch.compile(fullgraph=True) traces models that call them,
-and autograd: dA = dD . B^T and dB = A^T . dD, both through warploom.gemm itself (gemm_act's
+and autograd for the GEMMs (attention is forward only: its backward is not written yet): dA = dD . B^T and dB = A^T . dD, both through warploom.gemm itself (gemm_act's
 backward recomputes the pre-activation with one more GEMM rather than storing it, and takes the
 activation's derivative from torch). a is M x K, b K x N, either layout (a transposed view is
 read in place); bias holds N values (one per output column, a Linear layer's). Each call runs on
@@ -84,6 +85,12 @@ def _grouped(As, Bs):
     return Ds
 
 
+def _attention(q, k, v, causal=False, scale=None):
+    if not q.is_cuda:
+        raise ValueError(f"warploom::attention: q ({q.device}) must be a CUDA tensor")
+    return op.attention(q, k, v, causal=causal, scale=scale)
+
+
 def _gemm_act(a, b, bias, activation, slope=0.01):
     if activation not in TORCH_ACTIVATIONS:
         raise ValueError(f"warploom::gemm_act: activation = {activation!r} is not one of "
@@ -100,6 +107,8 @@ _SCHEMAS = {
     "gemm_act": ("gemm_act(Tensor a, Tensor b, Tensor? bias, str activation, float slope=0.01) "
                  "-> Tensor", _gemm_act),
     "grouped_gemm": ("grouped_gemm(Tensor[] As, Tensor[] Bs) -> Tensor[]", _grouped),
+    "attention": ("attention(Tensor q, Tensor k, Tensor v, bool causal=False, float? scale=None) "
+                  "-> (Tensor, Tensor)", _attention),
 }
 for _name, (_schema, _impl) in _SCHEMAS.items():
     _LIBRARY.define(_schema)
@@ -109,6 +118,7 @@ for _name, (_schema, _impl) in _SCHEMAS.items():
 gemm = torch.ops.warploom.gemm
 gemm_act = torch.ops.warploom.gemm_act
 grouped_gemm = torch.ops.warploom.grouped_gemm
+attention = torch.ops.warploom.attention
 
 
 @torch.library.register_fake("warploom::gemm")
@@ -119,6 +129,12 @@ def _(a, b):
 @torch.library.register_fake("warploom::grouped_gemm")
 def _(As, Bs):
     return [_out(a, b) for a, b in zip(As, Bs)]
+
+
+@torch.library.register_fake("warploom::attention")
+def _(q, k, v, causal=False, scale=None):
+    batch, seqlen_q, heads, _ = q.shape
+    return q.new_empty(q.shape), q.new_empty((batch, heads, seqlen_q), dtype=torch.float32)
 
 
 @torch.library.register_fake("warploom::gemm_act")

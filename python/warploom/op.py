@@ -15,6 +15,7 @@ __array_interface__, the stream, tensors remembered from construction, print_mod
 """
 
 from . import _core
+from ._attention import attention
 from ._core import Activation, Broadcast, OpcodeClass
 from ._dtypes import broadcast, data_type, layout_type, opcode_class
 from ._operands import example_operand, run_operand, stream_handle
