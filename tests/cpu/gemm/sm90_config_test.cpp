@@ -132,10 +132,17 @@ TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
   EXPECT_EQ(*parsed, grouped);
   EXPECT_FALSE(sm90::parse_config("bf16_bf16_tn_pingpong_s6_b1_1x1_gelu_grouped").has_value());
   EXPECT_FALSE(sm90::parse_config("bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_grouped").has_value());
-  // The dense kernel's schedule, verified once for both.
+  // The dense kernel's schedule, verified once for both; but the dense ping-pong kernel runs an
+  // epilogue with a second pass (the GELU) in its finish task, a twin schedule the grouped kernel
+  // does not use (pingpong.hpp).
   sm90::KernelConfig dense = grouped;
   dense.grouped = false;
-  EXPECT_EQ(sm90::schedule_of(grouped), sm90::schedule_of(dense));
+  EXPECT_TRUE(sm90::has_finish_task(dense));
+  EXPECT_FALSE(sm90::has_finish_task(grouped));
+  EXPECT_EQ(sm90::schedule_of(dense), sm90::schedule_of(grouped) + "_f");
+  sm90::KernelConfig plain_dense = dense, plain_grouped = grouped;
+  plain_dense.epilogue.activation = plain_grouped.epilogue.activation = Activation::Identity;
+  EXPECT_EQ(sm90::schedule_of(plain_grouped), sm90::schedule_of(plain_dense));
 
   sm90::KernelConfig const both[] = {dense, grouped};
   std::string const source = sm90::instance_source(both);
@@ -181,6 +188,38 @@ TEST(Sm90Config, TheGeneratorWritesTheChain) {
                        "Activation::HardSwish, true}"),
             std::string::npos)
       << table;
+}
+
+}  // namespace
+
+namespace {
+
+// Ping-pong with a second pass in its epilogue runs a finish task, by default with 5 stages and
+// two staging buffers per warpgroup (config_of); stages or buffers asked for are kept, and the
+// cooperative design and the grouped kernel keep their own defaults.
+TEST(Sm90Config, ASecondPassTakesTheFinishTasksDefaultShape) {
+  GemmArguments r;
+  r.a.type = ScalarType::BF16;
+  r.d_type = ScalarType::BF16;
+  r.a.layout = MatrixLayout::RowMajor;
+  r.b.layout = MatrixLayout::ColMajor;
+  r.epilogue.activation = Activation::GELU;
+  warploom::gemm::GemmTuning t;
+  t.design = ConsumerDesign::PingPong;
+  sm90::KernelConfig const c = sm90::config_of(r, t);
+  EXPECT_EQ(sm90::name_of(c), "bf16_bf16_tn_pingpong_s5_b2_1x1_gelu");
+  EXPECT_EQ(sm90::schedule_of(c), "sm90_ts_gemm_pingpong_s5_b2_f");
+  t.stages = 6;
+  t.staging_buffers = 1;
+  EXPECT_EQ(sm90::schedule_of(sm90::config_of(r, t)), "sm90_ts_gemm_pingpong_f");
+  t.stages = t.staging_buffers = 0;
+  EXPECT_EQ(sm90::name_of(sm90::config_of(r, t, /*grouped=*/true)),
+            "bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_gelu");
+  t.design = ConsumerDesign::Cooperative;
+  EXPECT_EQ(sm90::schedule_of(sm90::config_of(r, t)), "sm90_ts_gemm");
+  r.epilogue.activation = Activation::Identity;  // no second pass: the plain ping-pong
+  t.design = ConsumerDesign::PingPong;
+  EXPECT_EQ(sm90::name_of(sm90::config_of(r, t)), "bf16_bf16_tn_pingpong_s6_b1_1x1");
 }
 
 }  // namespace
