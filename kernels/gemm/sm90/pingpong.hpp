@@ -64,8 +64,12 @@ struct Pingpong {
   static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm_pingpong", 6, 1);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
-      "GEMM: persistent, TMA load warp -> one smem ring -> two wgmma warpgroups taking turns, "
-      "one storing its 128x128 tile while the other computes";
+      S::kFinishTask
+          ? "GEMM: persistent, TMA load warp -> one smem ring -> two wgmma warpgroups taking "
+            "turns, each staging its 128x128 tile for a finish task (warps 9-11) that completes "
+            "half of it and stores it while both compute"
+          : "GEMM: persistent, TMA load warp -> one smem ring -> two wgmma warpgroups taking "
+            "turns, one storing its 128x128 tile while the other computes";
 
   using Tiles = sm90::Tiles<S, W>;
   using SmemAB = sm90::SmemAB<S, W, kMmaWarpgroups>;
