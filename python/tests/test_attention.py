@@ -139,7 +139,7 @@ def test_out_and_lse_must_fit():
         warploom.op.attention(q, k, v, lse=FakeTensor((2, 256, 4), F32), check_only=True)
 
 
-# ---- on the GPU -----------------------------------------------------------------------------------
+# ---- on the GPU ----------------------------------------------------------------------------------
 
 
 def reference(torch, q, k, v, causal, scale):

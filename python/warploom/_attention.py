@@ -1,9 +1,9 @@
 """warploom.op.attention: fused attention forward (FlashAttention-3's design, in TS) on torch
 tensors.
 
-    out, lse = warploom.op.attention(q, k, v, causal=True)   # q (B, S_q, H, D), k/v (B, S_k, H_kv, D)
-    out, lse = warploom.op.attention(q, k, v, layout="bhsd")  # torch's scaled_dot_product_attention
-                                                              # layout, (B, H, S, D)
+    out, lse = warploom.op.attention(q, k, v, causal=True)    # q (B, S_q, H, D),
+                                                              # k and v (B, S_k, H_kv, D)
+    out, lse = warploom.op.attention(q, k, v, layout="bhsd")  # torch's SDPA layout, (B, H, S, D)
 
 out = softmax(q . k^T * scale [+ causal mask]) . v, in q's layout and dtype; lse is the fp32
 log-sum-exp of each row, (B, H, S_q). fp16 or bf16; head dims 64, 128, 256 (as this build

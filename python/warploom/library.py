@@ -6,10 +6,11 @@
     torch.ops.warploom.attention(q, k, v, causal, scale)           # (out, lse), (B, S, H, D)
 
 with fake (meta) implementations, so torch.compile(fullgraph=True) traces models that call them,
-and autograd for the GEMMs (attention is forward only: its backward is not written yet): dA = dD . B^T and dB = A^T . dD, both through warploom.gemm itself (gemm_act's
-backward recomputes the pre-activation with one more GEMM rather than storing it, and takes the
-activation's derivative from torch). a is M x K, b K x N, either layout (a transposed view is
-read in place); bias holds N values (one per output column, a Linear layer's). Each call runs on
+and autograd for the GEMMs (attention is forward only: its backward is not written yet): dA =
+dD . B^T and dB = A^T . dD, both through warploom.gemm itself (gemm_act's backward recomputes the
+pre-activation with one more GEMM rather than storing it, and takes the activation's derivative
+from torch). a is M x K, b K x N, either layout (a transposed view is read in place); bias holds N
+values (one per output column, a Linear layer's). Each call runs on
 torch.cuda.current_stream() and returns without waiting, as torch's own ops do.
 
 warploom itself never imports this module: `import warploom` leaves torch unimported.

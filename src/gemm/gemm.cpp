@@ -639,9 +639,7 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   // cooperative design's epilogue stalls both warpgroups' tensor cores, ping-pong's runs beside the
   // other warpgroup's main loop (bf16 bias + GELU, H200, 2026-12-01: 4096^3 0.218 against 0.237 ms,
   // 1024x8192x8192 0.208 against 0.213, 8192x8192x1024 0.320 against 0.397; SiLU alike).
-  GemmEpilogue const& e = args.epilogue;
-  bool const second_pass = e.activation != Activation::Identity || e.residual.data != nullptr ||
-                           e.pre_activation.data != nullptr;
+  bool const second_pass = sm90::epilogue_config_of(args).second_pass();
   bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
   return large_output || second_pass ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
