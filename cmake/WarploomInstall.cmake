@@ -3,9 +3,12 @@
 #   include/warploom/**         the public headers
 #   lib/libwarploom_gemm.so     warploom::gemm, the GEMM library behind warploom/gemm.hpp
 #   lib/libwarploom_host.a      warploom::host: verifier, schedule printing, benchmark harness
+#   lib/libwarploom_attention.a warploom::attention, the attention API of warploom/attention.hpp,
+#   lib/libwarploom_schedules.a and the verified schedules' proofs its instances launch with
 #   bin/warploom                the command line
 #   lib/cmake/warploom/         warploomConfig.cmake, warploomConfigVersion.cmake and
-#                               warploomTargets.cmake (warploom::warploom, ::gemm, ::host)
+#                               warploomTargets.cmake (warploom::warploom, ::gemm, ::host,
+#                               ::attention, ::schedules)
 #
 # so that another project writes find_package(warploom 0.1 REQUIRED) and links the targets (README,
 # "Using warploom from another CMake project"; tests/package/ is such a project). Included after
@@ -26,6 +29,8 @@ set(WARPLOOM_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/warploom")
 set_target_properties(warploom_interface PROPERTIES EXPORT_NAME warploom)
 set_target_properties(warploom_gemm PROPERTIES EXPORT_NAME gemm)
 set_target_properties(warploom_host PROPERTIES EXPORT_NAME host)
+set_target_properties(warploom_attention PROPERTIES EXPORT_NAME attention)
+set_target_properties(warploom_schedules PROPERTIES EXPORT_NAME schedules)
 
 # Installed, the third-party headers come from targets that warploomConfig.cmake defines from what
 # it finds on the consumer's machine (the build tree's .deps/ paths are BUILD_INTERFACE only).
@@ -49,9 +54,10 @@ set_target_properties(warploom warploom-bench warploom-precompile PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(warploom_gemm PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
-# warploom_schedules is linked into libwarploom_gemm.so and the CLI (PRIVATE): no exported target
-# needs it, so it is not installed.
-install(TARGETS warploom_interface warploom_gemm warploom_host
+# warploom_schedules is linked into libwarploom_gemm.so (PRIVATE), but the static attention library
+# needs it at its consumer's link (the Python package built against this prefix links both:
+# cmake/WarploomPythonPrebuilt.cmake), so it is installed and exported with it.
+install(TARGETS warploom_interface warploom_gemm warploom_host warploom_attention warploom_schedules
   EXPORT warploomTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
