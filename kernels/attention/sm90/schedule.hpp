@@ -237,6 +237,15 @@ struct Forward {
             });
             k.release();
             ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+            // A wait on every path, the first iteration's too (nothing is in flight there; the
+            // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
+            // exclude each other: with this wait in not_first_iter only, it sees a path on which
+            // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
+            // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
+            // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
+            // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
+            // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
+            j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
             j.not_first_iter([&] {
               ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
               v.release();

@@ -247,9 +247,9 @@ struct Works {
 
   // The end of a block's softmax, once no wgmma is in flight: O *= the block's correction (O scaled
   // to the new row maxima before P . V adds to it) and P = S in the element type (the same index in
-  // both fragments: config.cuh, PLayout). Not in `pv`: there the FMULs on O would define a wgmma
-  // input while the overlapped schedule's S wgmma is in flight, and ptxas would serialize every
-  // wgmma of the kernel (C7513).
+  // both fragments: config.cuh, PLayout). Not in `pv`, between the overlapped schedule's S and
+  // P . V issue (FA3's RescaleOBeforeGemm): there ptxas injects a wait for the S wgmma before the
+  // FMULs on O (C7517).
   template <class Out>
   static WL_DEVICE void finish_softmax(Out const&, ts::Produce const&, Scores const& s, PTile& p,
                                        OutputState& o) {
