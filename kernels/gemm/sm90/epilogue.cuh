@@ -285,13 +285,14 @@ struct Epilogue {
                                char* buffer, float& amax) const {
     int const sub_col0 = tile.n * kTileN + kE * kEpiN;
     if (sub_col0 >= s.n) return;  // uniform
-    bool const with_c = s.beta != 0.0f;
-    if (with_c) {
+    // Uniform: one branch per subtile, C's part compiled in only where taken (stage_values).
+    if (s.beta != 0.0f) {
       load_c(buffer, tile, sub_col0, s);
       ts::sync_task(task);
+      stage_values<kE, true>(accum, buffer, s, rows, column_terms(sub_col0, s), amax);
+    } else {
+      stage_values<kE, false>(accum, buffer, s, rows, column_terms(sub_col0, s), amax);
     }
-    Columns const cols = column_terms(sub_col0, s);
-    stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
   }
 
   // Subtile kE through `buffer`: C into it if beta != 0, the accumulator values in, the chain's
@@ -323,10 +324,10 @@ struct Epilogue {
       load_c(buffer, tile, sub_col0, s);
       ts::sync_task(task);
       cols = column_terms(sub_col0, s);
-    }
-    stage_values<kE>(accum, buffer, s, with_c, rows, cols, amax);
-    if constexpr (kE + 1 < kEpiTiles) {
-      if (!with_c) cols = column_terms(sub_col0 + kEpiN, s);  // the next subtile's
+      stage_values<kE, true>(accum, buffer, s, rows, cols, amax);
+    } else {
+      stage_values<kE, false>(accum, buffer, s, rows, cols, amax);
+      if constexpr (kE + 1 < kEpiTiles) cols = column_terms(sub_col0 + kEpiN, s);  // the next's
     }
     if constexpr (Ops::kChunks) {
       ts::sync_task(task);  // every z of the subtile staged
@@ -358,8 +359,12 @@ struct Epilogue {
   // "wgmma .m64nNk16 register fragment D"): value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi
   // + 8 v1, column col0 + v0 + 8 g, for W warpgroups sharing the tile (warpgroup w starts at row 64
   // w).
-  template <int kE, class Acc>
-  WL_DEVICE void stage_values(Acc const& accum, char* buffer, Scalars const& s, bool with_c,
+  // C's part is compiled in only for kWithC, chosen by one uniform branch per subtile: as a
+  // run-time test inside this loop, ptxas predicated it and every pair issued C's shared-memory
+  // load, unpacking and multiply-adds even with beta = 0 (~300 instructions per tile and thread,
+  // ncu's source view, 2026-12-02).
+  template <int kE, bool kWithC, class Acc>
+  WL_DEVICE void stage_values(Acc const& accum, char* buffer, Scalars const& s,
                               [[maybe_unused]] Rows const& rows,
                               [[maybe_unused]] Columns const& cols,
                               [[maybe_unused]] float& amax) const {
@@ -385,7 +390,7 @@ struct Epilogue {
             x0 *= cols.at[g - kE * kGroups].scale.x;
             x1 *= cols.at[g - kE * kGroups].scale.y;
           }
-          if (with_c) {
+          if constexpr (kWithC) {
             Pair const c = *slot;
             x0 += s.beta * static_cast<float>(c.v[0]);
             x1 += s.beta * static_cast<float>(c.v[1]);
