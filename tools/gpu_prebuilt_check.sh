@@ -313,11 +313,18 @@ fi
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
 shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096
 providers=warploom,warploom_coop,warploom_pp,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
-for epilogue in bias_gelu bias_silu; do
+# bias_gelu_tanh: cuBLASLt's GELU_BIAS is the tanh form (docs/harness.md), so it is the like-for-like
+# row; bias_gelu (erf) runs against that same cuBLASLt epilogue.
+for epilogue in bias_gelu bias_gelu_tanh bias_silu; do
   want bench || break
   run "bench-$epilogue" 150 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
 done
+# The plain GEMM per clock (Nsight Compute's kernel time, clocks controlled) where its epilogue is
+# a large part of each tile (short K) and at 4096^3, beside cuBLAS and CUTLASS's ping-pong.
+want ncu-plain && run ncu-plain 240 "$B/warploom" bench gemm --prof ncu --reps 5 \
+  --shapes 8192x8192x1024,4096x4096x4096 --providers warploom,warploom_pp,warploom_coop,cublas,cutlass_pp \
+  --json "$OUT/plain_ncu.json"
 # Nsight Compute on the fused (bias + GELU) and plain ping-pong kernels at 8192x8192x1024, where
 # fusing costs most: the full section set, and the fused kernel's per-instruction stall samples.
 if want ncu; then
@@ -364,6 +371,9 @@ fi
 # (the package tools/python_gpu_check.sh installed into build/python-site).
 want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/linear_and_overhead.py --json "$OUT/linear_and_overhead.json"
+# Attention against torch's SDPA (cuDNN, FlashAttention-2) in one process, both our schedules.
+want attention-torch && run attention-torch 240 env PYTHONPATH="$PWD/build/python-site" \
+  python3 bench/python/attention.py --json "$OUT/attention_torch.json"
 # The grouped GEMM against torch (the seed's problems, an MoE layer against torch._grouped_mm).
 want grouped-bench && run grouped-bench 180 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/grouped.py --json "$OUT/grouped.json"

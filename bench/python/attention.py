@@ -1,0 +1,129 @@
+"""Issue 18's attention measurements, on the GPU machine, every contender in this one process:
+warploom.op.attention (the serial schedule and FlashAttention-3's intra-warpgroup overlap) against
+torch's scaled_dot_product_attention with each backend this torch has on the GPU (cuDNN, and
+FlashAttention-2 as torch bundles it), on the same (B, H, S, D) tensors (warploom reads torch's
+layout in place: layout="bhsd").
+
+Each sample times BACK_TO_BACK calls in a row between two CUDA events (clocks ramped, each launch's
+latency behind the one before) and reports the time per call; medians of --reps samples,
+contenders interleaved per round. FLOPs: 4 B H S^2 D, half of it with the causal mask. Every
+contender's output is checked against torch's math backend in float32 on the first batch and head
+(max |difference|, relative to max |reference|). Writes what it measured, with the device, torch's
+version and the date, as JSON:
+
+    PYTHONPATH=build/python-site python3 bench/python/attention.py --json out.json
+"""
+
+import argparse
+import json
+import statistics
+
+import torch
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+import warploom
+from host_timing import run_facts
+
+BACK_TO_BACK = 10
+BACKENDS = {"torch sdpa (cuDNN)": SDPBackend.CUDNN_ATTENTION,
+            "torch sdpa (FlashAttention-2)": SDPBackend.FLASH_ATTENTION}
+
+
+def sample_ms(fn):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(BACK_TO_BACK):
+        fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) / BACK_TO_BACK
+
+
+def contenders(q, k, v, causal):
+    """{name: fn() -> output (B, H, S, D)} for every contender that runs on these tensors."""
+    out = torch.empty_like(q)
+    lse = torch.empty(q.shape[0], q.shape[1], q.shape[2], device="cuda", dtype=torch.float32)
+    found = {}
+    kind = warploom._core.AttentionType.bf16 if q.dtype == torch.bfloat16 else \
+        warploom._core.AttentionType.f16
+    for name, overlap in (("warploom serial", False), ("warploom overlap", True)):
+        if not warploom._core.attention_instance_built(kind, q.shape[-1], causal, overlap):
+            print(f"skipped {name}: not built (WARPLOOM_ATTENTION_INSTANCES=all builds it)")
+            continue
+        found[name] = (lambda o: lambda: warploom.op.attention(
+            q, k, v, causal=causal, layout="bhsd", out=out, lse=lse, overlap_gemms=o)[0])(overlap)
+    for name, backend in BACKENDS.items():
+        def run(backend=backend):
+            with sdpa_kernel(backend):
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        try:
+            run()
+            torch.cuda.synchronize()
+        except RuntimeError as e:  # this torch has no such backend for these tensors
+            print(f"skipped {name}: {str(e).splitlines()[0]}")
+            continue
+        found[name] = run
+    return found
+
+
+def error_relative_to_max(got, q, k, v, causal):
+    """max |got - reference| / max |reference| on batch 0, head 0 (the math backend, fp32)."""
+    q0, k0, v0 = (x[:1, :1].float() for x in (q, k, v))
+    with sdpa_kernel(SDPBackend.MATH):
+        want = torch.nn.functional.scaled_dot_product_attention(q0, k0, v0, is_causal=causal)
+    return float((got[:1, :1].float() - want).abs().max() / want.abs().max())
+
+
+def measure(batch, heads, seqlen, head_dim, causal, dtype, reps):
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(batch, heads, seqlen, head_dim, device="cuda", dtype=dtype)
+               for _ in range(3))
+    fns = contenders(q, k, v, causal)
+    errors = {}
+    for name, fn in fns.items():
+        errors[name] = error_relative_to_max(fn(), q, k, v, causal)
+    torch.cuda.synchronize()
+    times = {name: [] for name in fns}
+    for _ in range(reps):
+        for name, fn in fns.items():
+            times[name].append(sample_ms(fn))
+    flops = 4.0 * batch * heads * seqlen * seqlen * head_dim * (0.5 if causal else 1.0)
+    result = {"shape": f"{batch}x{heads}x{seqlen}x{head_dim}", "causal": causal,
+              "dtype": str(dtype).removeprefix("torch."), "contenders": {}}
+    for name in fns:
+        ms = statistics.median(times[name])
+        result["contenders"][name] = {"ms": ms, "tflop_per_s": flops / ms / 1e9,
+                                      "error_relative_to_max": errors[name]}
+    reference = result["contenders"].get("torch sdpa (cuDNN)")
+    if reference is not None:
+        for c in result["contenders"].values():
+            c["speed_vs_cudnn"] = reference["ms"] / c["ms"]
+    return result
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--shapes", default="4x32x4096x128,4x32x4096x64,2x16x8192x128,4x16x4096x256",
+                   help="comma-separated BxHxSxD")
+    p.add_argument("--json", required=True)
+    args = p.parse_args()
+    runs = []
+    for shape in args.shapes.split(","):
+        b, h, s, d = (int(x) for x in shape.split("x"))
+        for causal in (False, True):
+            r = measure(b, h, s, d, causal, torch.bfloat16, args.reps)
+            runs.append(r)
+            for name, c in r["contenders"].items():
+                print(f"{r['shape']:>16} {'causal' if causal else 'full':>6} {name:<32} "
+                      f"{c['ms']:8.3f} ms {c['tflop_per_s']:7.1f} TFLOP/s "
+                      f"x{c.get('speed_vs_cudnn', float('nan')):.2f} cuDNN "
+                      f"err {c['error_relative_to_max']:.1e}")
+    out = {**run_facts(args), "method": __doc__.split("\n\n")[1].replace("\n", " "),
+           "warploom": warploom.__file__, "runs": runs}
+    with open(args.json, "w") as f:
+        json.dump(out, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
