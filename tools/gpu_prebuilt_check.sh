@@ -275,8 +275,9 @@ if want attention; then
       "$T/attention_test" --gtest_filter="${ATTENTION_FILTER:-*}"
   done
   for mask in none causal; do
+    # --autotune: the serial and the overlap schedule, interleaved.
     run "bench-attention-$mask" 120 "$B/warploom" bench attention --shapes 4x32x4096x128 \
-      --mask "$mask" --reps 10 --json "$OUT/attention_$mask.json"
+      --mask "$mask" --autotune --reps 10 --json "$OUT/attention_$mask.json"
   done
 fi
 # Operands TMA cannot read as they lie (contiguous tensors of odd widths) through aligned copies
