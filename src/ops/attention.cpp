@@ -1,0 +1,258 @@
+// src/ops/attention.cpp — ops::Attention (warploom/ops/attention.hpp): the plan's own checks (what
+// it was made for against the views it is given), then attention_forward's.
+#include "warploom/ops/attention.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "attention/sm90/shape.hpp"
+#include "device.hpp"
+
+namespace warploom::ops {
+
+namespace {
+
+[[noreturn]] void fail(std::string const& what) {
+  throw std::invalid_argument("Attention: " + what);
+}
+
+attention::ElementType element_of(ScalarType t) {
+  return t == ScalarType::F16 ? attention::ElementType::F16 : attention::ElementType::BF16;
+}
+
+// The kernel shape of a head dimension (kernels/attention/sm90/shape.hpp, the one source).
+template <int kHeadDim>
+AttentionTileDescription described(AttentionSchedule schedule) {
+  using S = attention::sm90::DefaultShape<kHeadDim>;
+  return {.schedule = schedule,
+          .block_m = S::kBlockM,
+          .block_n = S::kBlockN,
+          .stages = S::kStages,
+          .q_stages = S::kStagesQ,
+          .schedule_name = std::string(
+              attention::sm90::schedule_name<S>(schedule == AttentionSchedule::Overlap).view())};
+}
+
+AttentionTileDescription described(int head_dim, AttentionSchedule schedule) {
+  switch (head_dim) {
+    case 64:
+      return described<64>(schedule);
+    case 128:
+      return described<128>(schedule);
+    default:
+      return described<256>(schedule);
+  }
+}
+
+bool built(AttentionOptions const& o, AttentionSchedule s) {
+  return attention::attention_instance_built(element_of(o.element), o.head_dim, o.causal,
+                                             s == AttentionSchedule::Overlap);
+}
+
+// `v`'s (B, S, H) strides as an attention::AttentionTensor, after the plan's own checks: its dtype
+// the plan's, its head dimension the plan's and contiguous.
+attention::AttentionTensor tensor_of(char const* name, HeadsView const& v,
+                                     AttentionOptions const& plan) {
+  if (v.dtype != plan.element)
+    throw DtypeError(fmt::format("Attention: {} is {}, but the plan was made for {}", name,
+                                 gemm::to_string(v.dtype), gemm::to_string(plan.element)));
+  if (v.head_dim != plan.head_dim)
+    fail(fmt::format("{} has head_dim {}, but the plan was made for head_dim {}", name, v.head_dim,
+                     plan.head_dim));
+  if (v.dim_stride != 1)
+    fail(fmt::format("{}'s head_dim stride is {}: the head dimension must be contiguous (1)", name,
+                     v.dim_stride));
+  for (std::int64_t const extent : {v.batch, v.seqlen, v.heads})
+    if (extent < 1 || extent > attention::kMaxExtent)
+      fail(fmt::format("{} is {}: every extent must be in [1, {}]", name, to_string(v),
+                       attention::kMaxExtent));
+  return {.data = v.data,
+          .batch_stride = v.batch_stride,
+          .row_stride = v.seq_stride,
+          .head_stride = v.head_stride};
+}
+
+void expect_extent(char const* name, char const* what, std::int64_t got, std::int64_t want,
+                   char const* source) {
+  if (got != want)
+    fail(
+        fmt::format("{} has {} {}, but {} has {}: they must agree", name, what, got, source, want));
+}
+
+}  // namespace
+
+HeadsView bshd(void* data, ScalarType dtype, std::int64_t batch, std::int64_t seqlen,
+               std::int64_t heads, std::int64_t head_dim) {
+  return {.data = data,
+          .dtype = dtype,
+          .batch = batch,
+          .seqlen = seqlen,
+          .heads = heads,
+          .head_dim = head_dim,
+          .batch_stride = seqlen * heads * head_dim,
+          .seq_stride = heads * head_dim,
+          .head_stride = head_dim,
+          .dim_stride = 1};
+}
+
+HeadsView bhsd(void* data, ScalarType dtype, std::int64_t batch, std::int64_t heads,
+               std::int64_t seqlen, std::int64_t head_dim) {
+  return {.data = data,
+          .dtype = dtype,
+          .batch = batch,
+          .seqlen = seqlen,
+          .heads = heads,
+          .head_dim = head_dim,
+          .batch_stride = heads * seqlen * head_dim,
+          .seq_stride = head_dim,
+          .head_stride = seqlen * head_dim,
+          .dim_stride = 1};
+}
+
+std::string to_string(HeadsView const& v) {
+  return fmt::format("{} (B {}, S {}, H {}, D {}) strides ({}, {}, {}, {})",
+                     gemm::to_string(v.dtype), v.batch, v.seqlen, v.heads, v.head_dim,
+                     v.batch_stride, v.seq_stride, v.head_stride, v.dim_stride);
+}
+
+std::string_view to_string(AttentionSchedule s) {
+  return s == AttentionSchedule::Overlap ? "overlap" : "serial";
+}
+
+bool operator==(AttentionTileDescription const& x, AttentionTileDescription const& y) {
+  return x.schedule == y.schedule && x.block_m == y.block_m && x.block_n == y.block_n &&
+         x.stages == y.stages && x.q_stages == y.q_stages && x.schedule_name == y.schedule_name;
+}
+
+std::string to_string(AttentionTileDescription const& td) {
+  return fmt::format("{} schedule, {} x {} blocks, {} K/V stages, {} Q stages ({})",
+                     to_string(td.schedule), td.block_m, td.block_n, td.stages, td.q_stages,
+                     td.schedule_name);
+}
+
+Attention::Attention(AttentionOptions const& options) : options_(options) {
+  if (options.element != ScalarType::F16 && options.element != ScalarType::BF16)
+    throw DtypeError(fmt::format(
+        "Attention: element = {}: the attention kernels take fp16 or bf16 (Q, K, V and O)",
+        gemm::to_string(options.element)));
+  if (options.head_dim != 64 && options.head_dim != 128 && options.head_dim != 256)
+    fail(fmt::format("head_dim = {}: the kernels run head dimensions 64, 128 and 256",
+                     options.head_dim));
+  if (!(options.scale >= 0.0f) || std::isinf(options.scale))
+    fail(fmt::format("scale = {}: it must be finite and not negative (0: 1 / sqrt(head_dim))",
+                     options.scale));
+  arch_ = detail::plan_arch(options.arch, detail::current_device());
+  if (!built(options, AttentionSchedule::Serial) && !built(options, AttentionSchedule::Overlap))
+    fail(fmt::format(
+        "this build prebuilt no kernel for {}, head_dim {}{} (configure with "
+        "-DWARPLOOM_ATTENTION_INSTANCES=all for every combination)",
+        gemm::to_string(options.element), options.head_dim, options.causal ? ", causal" : ""));
+  chosen_ = tile_descriptions().front();
+}
+
+std::string Attention::describe() const {
+  std::string const scale = options_.scale == 0.0f ? fmt::format("1/sqrt({})", options_.head_dim)
+                                                   : fmt::format("{}", options_.scale);
+  return fmt::format("Attention {}, head_dim {}, {}, scale {}, {}",
+                     gemm::to_string(options_.element), options_.head_dim,
+                     options_.causal ? "causal" : "no mask", scale, ops::to_string(arch_));
+}
+
+std::vector<AttentionTileDescription> Attention::tile_descriptions() const {
+  std::vector<AttentionTileDescription> out;
+  for (AttentionSchedule const s : {AttentionSchedule::Serial, AttentionSchedule::Overlap})
+    if (built(options_, s)) out.push_back(described(options_.head_dim, s));
+  return out;
+}
+
+void Attention::compile(AttentionTileDescription const& td) {
+  std::vector<AttentionTileDescription> const all = tile_descriptions();
+  for (AttentionTileDescription const& d : all)
+    if (d == td) {
+      chosen_ = td;
+      return;
+    }
+  std::string listed;
+  for (AttentionTileDescription const& d : all) listed += "\n  " + to_string(d);
+  fail(fmt::format("compile: `{}` is not a kernel this plan runs ({}); its descriptions:{}",
+                   to_string(td), describe(), listed));
+}
+
+attention::AttentionArgs Attention::arguments(HeadsView const& q, HeadsView const& k,
+                                              HeadsView const& v, HeadsView const& o,
+                                              TensorView const& lse,
+                                              std::optional<VarlenLengths> const& varlen) const {
+  attention::AttentionArgs a;
+  a.type = element_of(options_.element);
+  a.q = tensor_of("q", q, options_);
+  a.k = tensor_of("k", k, options_);
+  a.v = tensor_of("v", v, options_);
+  attention::AttentionTensor const ot = tensor_of("o", o, options_);
+  a.o = o.data;
+  a.o_strides = ot;
+  a.o_strides.data = nullptr;
+  // O is Q's shape; V is K's; K and Q share the batch (and, varlen, the single stacked "batch").
+  expect_extent("o", "batch", o.batch, q.batch, "q");
+  expect_extent("o", "seqlen", o.seqlen, q.seqlen, "q");
+  expect_extent("o", "heads", o.heads, q.heads, "q");
+  expect_extent("k", "batch", k.batch, q.batch, "q");
+  expect_extent("v", "batch", v.batch, k.batch, "k");
+  expect_extent("v", "seqlen", v.seqlen, k.seqlen, "k");
+  expect_extent("v", "heads", v.heads, k.heads, "k");
+  if (lse.dtype != ScalarType::F32)
+    throw DtypeError(
+        fmt::format("Attention: lse is {}: it must be fp32", gemm::to_string(lse.dtype)));
+  std::int64_t const rows = q.seqlen;  // per batch, or every sequence's (varlen)
+  if (lse.batch != q.batch || lse.rows != q.heads || lse.cols != rows || lse.col_stride != 1 ||
+      lse.row_stride != rows || (lse.batch > 1 && lse.batch_stride != q.heads * rows))
+    fail(
+        fmt::format("lse is {}: it must be a packed fp32 ({}, {}, {}) tensor (batch, heads, "
+                    "seqlen_q)",
+                    to_string(lse), q.batch, q.heads, rows));
+  a.lse = static_cast<float*>(lse.data);
+  a.heads = static_cast<int>(q.heads);
+  a.kv_heads = static_cast<int>(k.heads);
+  a.head_dim = options_.head_dim;
+  a.scale = options_.scale;
+  a.causal = options_.causal;
+  if (varlen) {
+    if (q.batch != 1)
+      fail(
+          fmt::format("q has batch {}: with variable lengths q, k, v and o stack every "
+                      "sequence's rows in one batch of 1",
+                      q.batch));
+    a.batch = varlen->batch;
+    a.seqlen_q = varlen->max_seqlen_q;
+    a.seqlen_k = varlen->max_seqlen_k;
+    a.cu_seqlens_q = varlen->cu_seqlens_q;
+    a.cu_seqlens_k = varlen->cu_seqlens_k;
+    a.total_q = static_cast<int>(q.seqlen);
+    a.total_k = static_cast<int>(k.seqlen);
+    if (a.cu_seqlens_q == nullptr || a.cu_seqlens_k == nullptr)
+      fail(
+          "varlen: cu_seqlens_q and cu_seqlens_k must both be set (device arrays of batch + 1 "
+          "ints)");
+  } else {
+    a.batch = static_cast<int>(q.batch);
+    a.seqlen_q = static_cast<int>(q.seqlen);
+    a.seqlen_k = static_cast<int>(k.seqlen);
+  }
+  attention::check_attention_arguments(a);
+  return a;
+}
+
+void Attention::run(HeadsView const& q, HeadsView const& k, HeadsView const& v, HeadsView const& o,
+                    TensorView const& lse, cudaStream_t stream,
+                    std::optional<VarlenLengths> const& varlen) const {
+  attention::AttentionArgs const a = arguments(q, k, v, o, lse, varlen);
+  if (std::string const why = detail::run_refusal(arch_, detail::current_device()); !why.empty())
+    fail(why);
+  attention::attention_forward(a, stream,
+                               {.overlap_gemms = chosen_.schedule == AttentionSchedule::Overlap});
+}
+
+}  // namespace warploom::ops
