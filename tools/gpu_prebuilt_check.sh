@@ -270,14 +270,19 @@ want finish-sanitizers && sanitized finish 'TsGemmEpilogue.PartialChains:TsGemmE
 # are short), then issue 18's shape without and with the causal mask.
 if want attention; then
   run attention 180 "$T/attention_test"
-  for tool in memcheck synccheck racecheck; do
-    run "$tool-attention" 240 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-      "$T/attention_test" --gtest_filter="${ATTENTION_FILTER:-*}"
-  done
+  # The attention plan (ops::Attention) against attention_forward, when built (EXTRA_TARGETS).
+  [[ -x $T/ops_attention_plan_test ]] && run ops-attention 60 "$T/ops_attention_plan_test"
   for mask in none causal; do
     # --autotune: the serial and the overlap schedule, interleaved.
     run "bench-attention-$mask" 120 "$B/warploom" bench attention --shapes 4x32x4096x128 \
       --mask "$mask" --autotune --reps 10 --json "$OUT/attention_$mask.json"
+  done
+fi
+# The attention tests under each sanitizer ($ATTENTION_FILTER: a subset, when minutes are short).
+if want attention-sanitizers; then
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-attention" 240 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/attention_test" --gtest_filter="${ATTENTION_FILTER:-*}"
   done
 fi
 # Operands TMA cannot read as they lie (contiguous tensors of odd widths) through aligned copies
@@ -313,10 +318,20 @@ fi
 # pointers), and the plain kernel's cluster, persistent-loop and large cases after their changes.
 want gemm-edges && run gemm-edges 150 "$T/gemm_test" --gtest_filter='GemmBroadcast.*:GemmEdge.*:GemmAliasing.*:GemmHostPointer.*:GemmCapture.*'
 shapes=4096x4096x4096,8192x8192x8192,8192x8192x1024,1024x8192x8192,16384x16384x4096
-providers=warploom,warploom_coop,warploom_pp,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt
+providers=${EPILOGUE_PROVIDERS:-warploom,warploom_coop,warploom_pp,warploom_plan,warploom_plain,warploom_unfused,cublas,cublaslt}
 # bias_gelu_tanh: cuBLASLt's GELU_BIAS is the tanh form (docs/harness.md), so it is the like-for-like
-# row; bias_gelu (erf) runs against that same cuBLASLt epilogue.
-for epilogue in bias_gelu bias_gelu_tanh bias_silu; do
+# row; bias_gelu (erf) runs against that same cuBLASLt epilogue. The chains' ping-pong and
+# cooperative instances (bias in bf16 per column: not prebuilt) compiled side by side first.
+if want bench; then
+  configs=()
+  for act in gelu gelutanh silu; do
+    for design in pingpong_s5_b2 cooperative_s4_b2; do
+      configs+=("bf16_bf16_tn_${design}_1x1_colbiasbf16_$act")
+    done
+  done
+  run precompile-bench 180 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
+fi
+for epilogue in ${EPILOGUES:-bias_gelu bias_gelu_tanh bias_silu}; do
   want bench || break
   run "bench-$epilogue" 150 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
