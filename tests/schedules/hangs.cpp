@@ -212,12 +212,11 @@ using TwoGroups = Copy<SplitRing, Load<SplitRing, kLoadTrips, false, 8>,
 // ---------------------------------------------------------------------------------
 
 // 12 warps (entered with 168 registers each): two consumer warpgroups with kMma registers, the
-// load warpgroup (load + padding) with kLoad.
+// load warpgroup (the load and the padding the TaskManager derives for warps 9-11) with kLoad.
 template <int kLoad, int kMma>
-using Budgets =
-    Copy<SplitRing, Load<SplitRing, kRuntime, false, 8, 1, kLoad>, ts::PaddingTask<9, 3, kLoad>,
-         Store<SplitRing, kRuntime, false, 0, 4, kMma, "mma_lo">,
-         Store<SplitRing, kRuntime, false, 4, 4, kMma, "mma_hi">>;
+using Budgets = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8, 1, kLoad>,
+                     Store<SplitRing, kRuntime, false, 0, 4, kMma, "mma_lo">,
+                     Store<SplitRing, kRuntime, false, 4, 4, kMma, "mma_hi">>;
 
 // Tasks without a pipeline (coords -> out) on warps [kWarp, kWarp + kWarps) with kRegisters.
 template <int kWarp, int kWarps, int kRegisters, Name kName>

@@ -347,7 +347,12 @@ struct PersistentMma {
 };
 using PersistentGraph =
     ts::Graph<ts::DependsOn<Smem, Coords, TileQueue>, ts::DependsOn<Output, Smem, TileQueue>>;
-using Persistent = ts::TaskManager<ts::Tasks<PersistentLoad, PersistentMma>, PersistentGraph>;
+// Without an epilogue task the load sits next to the mma, on warp 4 (no idle warpgroup: R-W3).
+struct PersistentLoadOnWarp4 : PersistentLoad {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1};
+};
+using Persistent =
+    ts::TaskManager<ts::Tasks<PersistentLoadOnWarp4, PersistentMma>, PersistentGraph>;
 
 // The same with the epilogue in its own task: the mma hands each finished tile to an epilogue
 // task through a second ring (accumulators -> staging), the epilogue stores it.

@@ -479,7 +479,7 @@ struct PlainStagingMma {
 };
 template <bool kEpilogueInLoop>
 using PlainStagingEpilogue = ts::TaskManager<
-    ts::Tasks<Load<MainloopA, 4, false, 8>, PlainStagingMma<kEpilogueInLoop>>,
+    ts::Tasks<Load<MainloopA, 4, false, 4>, PlainStagingMma<kEpilogueInLoop>>,
     ts::Graph<ts::DependsOn<MainloopA, Coords>, ts::DependsOn<PlainStaging, MainloopA>>,
     ts::ManagerOptions{}, ts::Aliases<ts::Alias<&MainloopA::stages, &PlainStaging::stages>>>;
 

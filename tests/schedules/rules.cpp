@@ -228,21 +228,27 @@ using OneQueue = ts::TaskManager<ts::Tasks<PersistentElementwise>,
 using TwoQueues = ts::TaskManager<ts::Tasks<TwoQueueElementwise>,
                                   ts::Graph<ts::DependsOn<Output, Coords, QueueA, QueueB>>>;
 
-// R-B7 / R-D2: the tutorial's registers (store 160, load 40, padding for warps 5-7).
-template <int kLoad, int kPadding, bool kPad = true>
-using Registers = std::conditional_t<
-    kPad,
-    Copy<Smem, Load<Smem, kRuntime, false, 4, 1, kLoad>, Store<Smem, kRuntime, false, 0, 4, 160>,
-         ts::PaddingTask<5, 3, kPadding>>,
-    Copy<Smem, Load<Smem, kRuntime, false, 4, 1, kLoad>, Store<Smem, kRuntime, false, 0, 4, 160>>>;
+// R-B7 / R-D2: the tutorial's registers (store 160, load kLoad; the TaskManager pads warps 5-7
+// with the load's budget), and `More...` tasks beside them.
+template <int kLoad, class... More>
+using Registers = Copy<Smem, Load<Smem, kRuntime, false, 4, 1, kLoad>,
+                       Store<Smem, kRuntime, false, 0, 4, 160>, More...>;
+// A task that uses no resource and does nothing: a second task in the load's warpgroup.
+template <int kWarp, int kRegisters>
+struct Idle {
+  static constexpr ts::TaskSpec spec{
+      .name = "idle", .warp_idx = kWarp, .num_warps = 1, .num_registers = kRegisters};
+  using src = ts::list<>;
+  using dst = ts::list<>;
+  static constexpr void schedule(auto&) {}
+};
 
 // R-D3: 12 warps, three warpgroups; the consumer groups split one ring.
 using SplitRing = Ring<"smem", tma(2, ts::threads(1), ts::threads(256))>;
 template <int kLoad, int kMma>
-using ThreeGroups =
-    Copy<SplitRing, Load<SplitRing, kRuntime, false, 8, 1, kLoad>, ts::PaddingTask<9, 3, kLoad>,
-         Store<SplitRing, kRuntime, false, 0, 4, kMma, "mma_lo">,
-         Store<SplitRing, kRuntime, false, 4, 4, kMma, "mma_hi">>;
+using ThreeGroups = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8, 1, kLoad>,
+                         Store<SplitRing, kRuntime, false, 0, 4, kMma, "mma_lo">,
+                         Store<SplitRing, kRuntime, false, 4, 4, kMma, "mma_hi">>;
 
 // R-D6 / R-D8 / R-D9: graphs and declared resources.
 using GraphWithShortcut =
@@ -699,18 +705,25 @@ void add_rules(Corpus& c) {
                    {"R-B6"}));
   // R-B7
   c.push_back(bad("r_b7_registers_not_a_multiple_of_8",
-                  "The load warpgroup (load + padding) asks for 42 registers",
-                  model_of<Registers<42, 42>>, {"R-B7"}));
+                  "The load warpgroup (the load, and the padding derived from it) asks for 42 "
+                  "registers",
+                  model_of<Registers<42>>, {"R-B7"}));
   c.push_back(good("r_b7_registers_40", "The tutorial's 40 registers for the load warpgroup",
-                   model_of<Registers<40, 40>>, {"R-B7", "R-D2"}));
+                   model_of<Registers<40>>, {"R-B7", "R-D2"}));
   // R-D2
-  c.push_back(bad("r_d2_missing_padding",
-                  "The load (warp 4) sets 40 registers but nothing covers warps 5-7 of its "
-                  "warpgroup",
-                  model_of<Registers<40, 40, false>>, {"R-D2"}));
-  c.push_back(bad("r_d2_padding_with_another_budget",
-                  "The padding for warps 5-7 asks for 48 registers, the load for 40",
-                  model_of<Registers<40, 48>>, {"R-D2"}));
+  c.push_back(good("r_d2_derived_padding",
+                   "The load (warp 4) sets 40 registers; the TaskManager pads warps 5-7 of its "
+                   "warpgroup with 40",
+                   model_of<Registers<40>>, {"R-D2"}));
+  c.push_back(bad("r_d2_two_budgets_in_a_warpgroup",
+                  "A second task on warp 5 asks for 48 registers, the load on warp 4 for 40",
+                  model_of<Registers<40, Idle<5, 48>>>, {"R-D2"}));
+  c.push_back(bad("r_d2_unset_budget_in_a_warpgroup",
+                  "A second task on warp 5 sets no registers, the load on warp 4 sets 40",
+                  model_of<Registers<40, Idle<5, 0>>>, {"R-D2"}));
+  c.push_back(good("r_d2_one_budget_in_a_warpgroup",
+                   "The second task on warp 5 asks for the load's 40; warps 6-7 are padded",
+                   model_of<Registers<40, Idle<5, 40>>>, {"R-D2"}));
   // R-D3
   c.push_back(bad("r_d3_three_warpgroups_at_232",
                   "Three warpgroups at 232 registers: 89088 registers on a 65536-register SM",
@@ -844,6 +857,13 @@ void add_rules(Corpus& c) {
                   model_of<Launched<4>>, {"R-W2"}));
   c.push_back(good("r_w2_block_of_8_warps", "The same with block_warps = 8", model_of<Launched<8>>,
                    {"R-W2"}));
+  // R-W3
+  c.push_back(bad("r_w3_gap_below_the_load",
+                  "The store on warps 0-3, the load on warp 8: warps 4-7 hold no task, and the "
+                  "block would launch them only to pad them",
+                  model_of<Copy<Smem, Load<Smem, kRuntime, false, 8>, Store<Smem>>>, {"R-W3"}));
+  c.push_back(good("r_w3_load_next_to_the_store", "The load on warp 4, next to the store's 0-3",
+                   model_of<SimpleCopy<Smem>>, {"R-W3"}));
   // R-M1
   c.push_back(bad("r_m1_store_waits_for_a_third_stage",
                   "The load fills 2 stages, the store waits for 3: it waits forever",

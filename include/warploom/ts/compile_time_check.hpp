@@ -44,6 +44,7 @@ inline void R_D21_shared_memory_layout_exceeds_capacity() {}
 inline void R_D7_work_on_the_previous_grids_data_before_waiting_for_it() {}
 inline void R_W1_task_warp_ranges_overlap() {}
 inline void R_W2_task_warp_range_outside_the_block() {}
+inline void R_W3_a_warpgroup_below_the_highest_task_holds_no_task() {}
 inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
 inline void R_D13_stage_released_while_its_asynchronous_reads_are_in_flight() {}
 inline void R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large() {}
@@ -163,6 +164,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::W2_WarpRange:
       violation::R_W2_task_warp_range_outside_the_block();
+      break;
+    case Rule::W3_EmptyWarpgroup:
+      violation::R_W3_a_warpgroup_below_the_highest_task_holds_no_task();
       break;
   }
 }

@@ -241,7 +241,8 @@ constexpr void describe_resources(ManagerModel& m) {
   detail::mark_aliases<Traits>(m.smem, typename Traits::aliases{});
 }
 
-// The verifier's view of the TaskManager described by `Traits` (a ts::ManagerTraits).
+// The verifier's view of the TaskManager described by `Traits` (a ts::ManagerTraits): its tasks
+// in list order, then the padding the TaskManager derives for the idle warps (derive_padding).
 template <class Traits>
 constexpr ManagerModel describe(std::string_view name = "task_manager") {
   ManagerModel m;
@@ -254,6 +255,7 @@ constexpr ManagerModel describe(std::string_view name = "task_manager") {
                         task_barrier<Ts>(typename Traits::tasks{})}),
      ...);
   }(typename Traits::tasks{});
+  derive_padding(m);
   m.graph = detail::graph_edges<Traits, typename Traits::graph>::get();
   return m;
 }

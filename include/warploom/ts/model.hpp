@@ -35,6 +35,9 @@ struct TaskModel {
   std::vector<int> dst;
   Schedule schedule;
   int barrier = 0;  // the task's named barrier (task_barrier.hpp); 0: none
+  // Derived by the TaskManager (derive_padding), never written by a kernel: warps of a warpgroup
+  // no task owns, at the warpgroup's register budget, with an empty schedule.
+  bool padding = false;
 };
 
 // `downstream` depends on `upstream`; upstream -1: `downstream` is in the graph with no upstream
@@ -73,6 +76,47 @@ struct ManagerModel {
     return (end + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup * kWarpsPerWarpgroup;
   }
 };
+
+// Pads the warps of the block that no task owns, one padding task per idle run of warps within a
+// warpgroup, at the register budget of the warpgroup's first task that sets one (0: none; R-D2
+// makes every task of a warpgroup agree). setmaxnreg is warpgroup-wide: the lowering gives each
+// warpgroup one branch that executes its setmaxnreg before it picks the task, so idle warps
+// execute it too and then exit (task_manager.hpp); the padding tasks show those warps to the
+// verifier and in `warploom verify`. A warpgroup without any task below the highest task is
+// padded as well, and refused by R-W3. Idempotent: padded warps are owned.
+constexpr void derive_padding(ManagerModel& m) {
+  int const block = m.launch_warps();
+  if (block > kMaxWarpsPerBlock) return;  // R-W2 refuses the block; nothing to pad
+  std::vector<TaskModel> padding;
+  for (int lo = 0; lo < block; lo += kWarpsPerWarpgroup) {
+    int const hi = lo + kWarpsPerWarpgroup < block ? lo + kWarpsPerWarpgroup : block;
+    int budget = 0;
+    for (auto const& t : m.tasks) {
+      auto const& s = t.spec;
+      if (budget == 0 && s.num_registers != 0 && s.warp_idx < hi && s.warp_idx + s.num_warps > lo)
+        budget = s.num_registers;
+    }
+    auto owned = [&](int w) {
+      for (auto const& t : m.tasks)
+        if (w >= t.spec.warp_idx && w < t.spec.warp_idx + t.spec.num_warps) return true;
+      return false;
+    };
+    for (int w = lo; w < hi;) {
+      if (owned(w)) {
+        ++w;
+        continue;
+      }
+      int end = w + 1;
+      while (end < hi && !owned(end)) ++end;
+      TaskModel p;
+      p.spec = {.name = "padding", .warp_idx = w, .num_warps = end - w, .num_registers = budget};
+      p.padding = true;
+      padding.push_back(p);
+      w = end;
+    }
+  }
+  for (auto& p : padding) m.tasks.push_back(p);
+}
 
 // The per-thread register count a kernel of `warps` warps is entered with under
 // __launch_bounds__(threads, 1): the register file split evenly, in setmaxnreg's granularity of 8,

@@ -15,6 +15,10 @@
 // `schedule` receives the context and one handle per resource, src first, then dst, in list
 // order. It is instantiated twice: with the capturing context on the host (the verifier reads it)
 // and with the device context in the kernel (it *is* the task's code).
+//
+// A kernel declares only the warps that do work. setmaxnreg is warpgroup-wide, so the warps a
+// warpgroup's tasks leave idle must execute the same one: the TaskManager derives that padding
+// itself (ts::derive_padding, model.hpp) and the verifier and `warploom verify` show it.
 #pragma once
 
 #include <concepts>
@@ -30,7 +34,6 @@ struct TaskSpec {
   int warp_idx = 0;
   int num_warps = 1;
   int num_registers = 0;  // per-thread budget set with setmaxnreg; 0 keeps the kernel's count
-  bool is_padding = false;
 };
 
 template <class T>
@@ -38,21 +41,6 @@ concept Task = requires {
   { T::spec } -> std::convertible_to<TaskSpec>;
   typename T::src;
   typename T::dst;
-};
-
-// Gives the warps of a warpgroup that no task uses the group's register budget (R-D2), with an
-// empty schedule. Register reconfiguration is warpgroup-wide, so a load task on warp 4 with 40
-// registers needs warps 5-7 covered with 40 as well: ts::PaddingTask<5, 3, 40>.
-template <int kWarpIdx, int kNumWarps, int kRegisters = 0>
-struct PaddingTask {
-  static constexpr TaskSpec spec{.name = "padding",
-                                 .warp_idx = kWarpIdx,
-                                 .num_warps = kNumWarps,
-                                 .num_registers = kRegisters,
-                                 .is_padding = true};
-  using src = list<>;
-  using dst = list<>;
-  WL_HOST_DEVICE static constexpr void schedule(auto&) {}
 };
 
 template <class... Ts>

@@ -30,7 +30,7 @@ namespace warploom::ts {
 inline constexpr int kNamedBarriers = 16;
 
 constexpr bool needs_task_barrier(TaskSpec const& s) {
-  return !s.is_padding && s.num_warps > 1;
+  return s.num_warps > 1;
 }
 
 // The named barrier of task T among `Ts` (a TaskManager's tasks, in order); 0 for none.

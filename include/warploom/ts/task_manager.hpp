@@ -3,7 +3,7 @@
 // ts::TaskManager verifies a kernel's tasks and lowers them to one warp-uniform branch per task.
 // Its lifecycle is the seed's, fixed by types so it cannot be reordered:
 //
-//   using Manager = ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>,
+//   using Manager = ts::TaskManager<ts::Tasks<LoadTask, StoreTask>,
 //                                   ts::Graph<ts::DependsOn<SmemTiles, InputGmem>,
 //                                             ts::DependsOn<OutputGmem, SmemTiles>>>;
 //
@@ -24,6 +24,9 @@
 // Lowering: warps are split into register regions (warpgroups joined by tasks that span them);
 // each region is one branch that executes its one setmaxnreg (the instruction is warpgroup-wide:
 // every warp of a group must execute the same one) and then the chain of its tasks' branches.
+// A warp no task owns (warps 5-7 above, next to the load on warp 4 at 40 registers) executes its
+// region's setmaxnreg, matches no task and exits: that is the padding the kernel never writes,
+// and which the model shows as derived padding tasks (ts::derive_padding, model.hpp).
 // A task branch builds the task's handles (its private pipeline cursors), runs the schedule and
 // drains the pipelines it produced (producer tail). No run-time dispatch exists: the branches
 // compare the warp index against constants.
@@ -309,7 +312,7 @@ class TaskManager {
   template <class T, int kLo, int kHi>
   WL_DEVICE bool run_task_in(int warp) {
     constexpr int lo = T::spec.warp_idx, hi = T::spec.warp_idx + T::spec.num_warps;
-    if constexpr (lo < kLo || hi > kHi || T::spec.is_padding) {
+    if constexpr (lo < kLo || hi > kHi) {
       return false;
     } else {
       if (warp < lo || warp >= hi) return false;

@@ -283,7 +283,7 @@ struct Forward {
   };
 
   using Manager = ts::TaskManager<
-      ts::Tasks<SoftmaxTask, LoadTask, ts::PaddingTask<9, 3, 24>>,
+      ts::Tasks<SoftmaxTask, LoadTask>,
       ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
                 ts::DependsOn<SmemV, Tiles>, ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>>,
       ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;

@@ -84,7 +84,7 @@ struct Cooperative {
   };
 
   using Manager =
-      ts::TaskManager<ts::Tasks<MmaTask, LoadTask, ts::PaddingTask<9, 3, 40>>,
+      ts::TaskManager<ts::Tasks<MmaTask, LoadTask>,
                       ts::Graph<ts::DependsOn<SmemAB, Tiles>, ts::DependsOn<GmemD, SmemAB, Tiles>>,
                       ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;
   static_assert(Manager::cluster_size == S::kClusterSize);

@@ -178,10 +178,13 @@ struct Pingpong {
       });
     }
   };
-  using Warps9To11 = std::conditional_t<S::kFinishTask, FinishTask, ts::PaddingTask<9, 3, 40>>;
+  // Without the finish task, warps 9-11 are the load warpgroup's padding (the TaskManager's).
+  using TaskList =
+      std::conditional_t<S::kFinishTask, ts::Tasks<MmaTask<0>, MmaTask<1>, LoadTask, FinishTask>,
+                         ts::Tasks<MmaTask<0>, MmaTask<1>, LoadTask>>;
 
   using Manager = ts::TaskManager<
-      ts::Tasks<MmaTask<0>, MmaTask<1>, LoadTask, Warps9To11>,
+      TaskList,
       ts::Graph<ts::DependsOn<SmemAB, Tiles>, ts::DependsOn<GmemD<0>, SmemAB, Tiles>,
                 ts::DependsOn<GmemD<1>, SmemAB, Tiles>, ts::DependsOn<Turn<0>, SmemAB>,
                 ts::DependsOn<Turn<1>, SmemAB>>,

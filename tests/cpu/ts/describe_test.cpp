@@ -62,10 +62,15 @@ TEST(Describe, CopyManagerModelHasResourcesTasksGraphAndSmem) {
   EXPECT_EQ(m.tasks[1].spec.name, "store");
   EXPECT_EQ(m.tasks[1].src, (std::vector<int>{1}));
   EXPECT_EQ(m.tasks[1].dst, (std::vector<int>{2}));
+  // Derived, after the tasks: the load warpgroup's idle warps at its budget.
+  EXPECT_FALSE(m.tasks[0].padding);
+  EXPECT_FALSE(m.tasks[1].padding);
   EXPECT_EQ(m.tasks[2].spec.name, "padding");
-  EXPECT_TRUE(m.tasks[2].spec.is_padding);
+  EXPECT_TRUE(m.tasks[2].padding);
   EXPECT_EQ(m.tasks[2].spec.warp_idx, 5);
   EXPECT_EQ(m.tasks[2].spec.num_warps, 3);
+  EXPECT_EQ(m.tasks[2].spec.num_registers, 40);
+  EXPECT_EQ(m.tasks[2].barrier, 0);
   EXPECT_TRUE(m.tasks[2].src.empty());
   EXPECT_TRUE(m.tasks[2].dst.empty());
 

@@ -82,8 +82,8 @@ struct StoreTask {
 
 using CopyGraph =
     ts::Graph<ts::DependsOn<SmemTiles, InputGmem>, ts::DependsOn<OutputGmem, SmemTiles>>;
-using CopyManager =
-    ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>, CopyGraph>;
+// Warps 5-7 are the load warpgroup's padding, derived by the TaskManager (model task 2).
+using CopyManager = ts::TaskManager<ts::Tasks<LoadTask, StoreTask>, CopyGraph>;
 
 // ---- The copy with knobs ----------------------------------------------------------------------
 
@@ -141,6 +141,17 @@ struct Store {
       ts::work<&OutputGmem::store>(out, v);
     });
   }
+};
+
+// A task that uses no resource and does nothing, at any warps and registers: a second task in a
+// warpgroup, or a whole warpgroup of work, where a test needs one.
+template <int kWarpIdx, int kNumWarps = 1, int kRegisters = 0>
+struct Idle {
+  static constexpr ts::TaskSpec spec{
+      .name = "idle", .warp_idx = kWarpIdx, .num_warps = kNumWarps, .num_registers = kRegisters};
+  using src = ts::list<>;
+  using dst = ts::list<>;
+  static constexpr void schedule(auto&) {}
 };
 
 template <class Smem = Tiles<>>

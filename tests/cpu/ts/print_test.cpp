@@ -94,8 +94,8 @@ TEST_F(PrintCopy, SchedulesListOpsInOrderWithDataFlowValues) {
 TEST_F(PrintCopy, SharedMemoryLayoutAndVerdict) {
   expect_block(table, {"shared memory", "  offset 0 bytes 512 align 128 smem.tiles",
                        "  offset 512 bytes 32 align 8 smem.barriers (full x2, empty x2)",
-                       "  total 544 B of 232448 B", "verdict: ok (24 checks)"});
-  EXPECT_EQ(table.back(), "verdict: ok (24 checks)");
+                       "  total 544 B of 232448 B", "verdict: ok (25 checks)"});
+  EXPECT_EQ(table.back(), "verdict: ok (25 checks)");
 }
 
 TEST_F(PrintCopy, NoReportNoVerdict) {
@@ -130,6 +130,7 @@ TEST(Print, FailingReportListsEachViolationWithItsRule) {
 // ----------------------------------------------------------------------
 
 struct Showcase : Load<T> {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 0};  // alone: warp 0 (R-W3)
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
     auto row = ctx.local(0);                                                        // %1
     ctx.domain_loop(ts::c<0>, ts::c<4>, ts::c<1>, ts::unroll<2>, [&](auto& loop) {  // %2

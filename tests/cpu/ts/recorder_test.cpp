@@ -107,7 +107,7 @@ TEST(Recorder, StoreTaskRecordsWaitReadReleaseStoreWithTheValueRouted) {
   EXPECT_EQ(edges(s), (std::vector<Edge>{{4, 6, 0}}));
 }
 
-TEST(Recorder, PaddingTaskHasAnEmptySchedule) {
+TEST(Recorder, DerivedPaddingHasAnEmptySchedule) {
   ts::ManagerModel m = CopyManager::model();
   ts::Schedule const& s = m.tasks.at(2).schedule;
   EXPECT_TRUE(s.empty());

@@ -28,7 +28,7 @@ TEST(TaskManager, CopyManagerLaunchShape) {
   static_assert(CopyManager::smem_alignment == 128);
   EXPECT_EQ(CopyManager::num_warps, 8);
   EXPECT_EQ(CopyManager::num_threads, 256);
-  EXPECT_EQ(CopyManager::traits::num_tasks, 3);
+  EXPECT_EQ(CopyManager::traits::num_tasks, 2);  // the model adds the padding of warps 5-7
 }
 
 TEST(TaskManager, NumWarpsRoundsTheLastTaskWarpUpToAWarpgroup) {
@@ -45,8 +45,8 @@ TEST(TaskManager, NumWarpsRoundsTheLastTaskWarpUpToAWarpgroup) {
 }
 
 template <int kBlockWarps>
-using Blocked = ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>,
-                                CopyGraph, ts::ManagerOptions{.block_warps = kBlockWarps}>;
+using Blocked = ts::TaskManager<ts::Tasks<LoadTask, StoreTask>, CopyGraph,
+                                ts::ManagerOptions{.block_warps = kBlockWarps}>;
 
 TEST(TaskManager, BlockWarpsOptionOverridesTheDerivedCount) {
   EXPECT_EQ(Blocked<16>::num_warps, 16);
@@ -128,8 +128,7 @@ TEST(TaskManager, RegisterRegionsAreWarpgroupsWithTheirBudget) {
 }
 
 TEST(TaskManager, TaskAcrossAWarpgroupBoundaryJoinsTheGroupsIntoOneRegion) {
-  using Straddling = ts::list<Load<T, 0, 1, 160>, ts::PaddingTask<1, 1, 160>, Store<T, 2, 4, 160>,
-                              ts::PaddingTask<6, 2, 160>>;
+  using Straddling = ts::list<Load<T, 0, 1, 160>, Store<T, 2, 4, 160>>;  // warps 1, 6-7 idle
   EXPECT_EQ(regions<Straddling>(8), (std::vector<Region>{{0, 8, 160}}));
   EXPECT_EQ(regions<Straddling>(12), (std::vector<Region>{{0, 8, 160}, {8, 12, 0}}));
 }
@@ -139,8 +138,39 @@ TEST(TaskManager, HostVerificationAndModel) {
   ts::ManagerModel m = CopyManager::model("copy");
   EXPECT_EQ(m.name, "copy");
   EXPECT_EQ(m.launch_warps(), CopyManager::num_warps);
-  using Bad = CopyOf<T, Load<T, 4, 1, 40>, Store<T>>;
+  using Bad = CopyOf<T, Load<T, 4, 1, 40>, Store<T>, Idle<5, 1, 48>>;
   EXPECT_EQ(rule_ids(Bad::verify()), (std::vector<std::string>{"R-D2"}));
+}
+
+// The lowering pads nothing explicitly: an idle warp runs its region's setmaxnreg and matches no
+// task. The model's derived padding must say the same: each padding task lies in one region and
+// carries that region's budget.
+template <class Manager>
+void expect_padding_matches_the_regions() {
+  ts::detail::RegisterRegions const r =
+      ts::detail::register_regions(typename Manager::tasks{}, Manager::num_warps);
+  int padded = 0;
+  for (auto const& t : Manager::model().tasks) {
+    if (!t.padding) continue;
+    ++padded;
+    int const lo = t.spec.warp_idx, hi = lo + t.spec.num_warps;
+    bool found = false;
+    for (int i = 0; i < r.count; ++i) {
+      if (lo >= r.regions[i].lo && hi <= r.regions[i].hi) {
+        found = true;
+        EXPECT_EQ(t.spec.num_registers, r.regions[i].budget) << ts::verify::warp_range(t.spec);
+      }
+    }
+    EXPECT_TRUE(found) << ts::verify::warp_range(t.spec);
+  }
+  EXPECT_GT(padded, 0);
+}
+
+TEST(TaskManager, DerivedPaddingHasItsRegionsBudget) {
+  expect_padding_matches_the_regions<CopyManager>();  // warps 5-7 at 40
+  expect_padding_matches_the_regions<CopyOf<T, Load<T, 0, 1, 160>, Store<T, 2, 4, 160>>>();
+  expect_padding_matches_the_regions<CopyOf<T, Store<T, 0, 8, 232>, Load<T, 8, 1, 40>>>();
+  expect_padding_matches_the_regions<Blocked<16>>();  // warps 8-15: no budget, no setmaxnreg
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ enum class Rule {
   D24_DivergentCount,     // no reserved op counted from the thread (or, multi-warp, warp) index
   W1_WarpOverlap,         // tasks' warp ranges are disjoint
   W2_WarpRange,           // warp ranges lie inside the block
+  W3_EmptyWarpgroup,      // no warpgroup below the highest task is left without a task
   D16_TmaBytes,           // a TMA stage's transaction bytes are the stage's buffer bytes
   D13_DmaOrdering,        // a stage is released only after its asynchronous reads retired
   // Found by the model checker on interleavings of the tasks:
@@ -87,6 +88,7 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D24_DivergentCount, "R-D24", "pipeline op counts do not depend on the thread index"},
     {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
     {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
+    {Rule::W3_EmptyWarpgroup, "R-W3", "every warpgroup below the highest task holds a task"},
     {Rule::D16_TmaBytes, "R-D16", "TMA transaction bytes match the stage's buffer bytes"},
     {Rule::D13_DmaOrdering, "R-D13",
      "a stage is released only after its asynchronous reads retired"},

@@ -191,8 +191,7 @@ constexpr void check_work_queues(ManagerModel const& m, Report& r) {
   // R-D12: all tasks persistent or none (padding tasks run no schedule).
   if (first_persistent >= 0) {
     for (auto const& t : m.tasks) {
-      if (t.spec.is_padding || t.schedule.empty() || !detail::tile_loops(t.schedule).empty())
-        continue;
+      if (t.padding || t.schedule.empty() || !detail::tile_loops(t.schedule).empty()) continue;
       add(r, Rule::D12_QueuePlacement, t.spec.name, "", "", [&] {
         return "has no work_tile_loop while task `" +
                std::string(m.tasks[first_persistent].spec.name) +

@@ -68,9 +68,9 @@ TEST(Verify, R_D6_SelfEdgeWithProducerAndConsumerIsAccepted) {
 }
 
 TEST(Verify, R_D6_SelfEdgeWithoutAConsumerIsRejected) {
-  // Only the writer: nothing consumes the ring (and output_gmem's edge has no task either).
+  // Only the writer (on warp 0): nothing consumes the ring.
   using Graph = ts::Graph<ts::DependsOn<R, InputGmem, R>>;
-  using M = ts::TaskManager<ts::Tasks<RingWriter<R>>, Graph>;
+  using M = ts::TaskManager<ts::Tasks<RingWriter<R, 0>>, Graph>;
   ts::Report r = verify_manager<M>();
   ASSERT_EQ(rule_ids(r), Ids{"R-D6"});
   EXPECT_EQ(first_of(r, Rule::D6_GraphRealizable)->resource, "ring");

@@ -71,9 +71,8 @@ struct FirstIterationOnlyStore : fixtures::StoreTask {
 };
 
 TEST(ModelCheck, DeadlockNamesTheBlockedTaskAndShowsTheTimeline) {
-  using M = ts::TaskManager<
-      ts::Tasks<fixtures::LoadTask, FirstIterationOnlyStore, ts::PaddingTask<5, 3, 40>>,
-      fixtures::CopyGraph>;
+  using M =
+      ts::TaskManager<ts::Tasks<fixtures::LoadTask, FirstIterationOnlyStore>, fixtures::CopyGraph>;
   ts::Report r = ts::verify_manager(M::model("copy"));
   // The hang, and its cause: the store takes one stage of the load's n (R-D1).
   ASSERT_EQ(ids(r), (std::vector<std::string>{"R-M1", "R-D1"}));
@@ -104,9 +103,7 @@ struct ReleaseThenRead : fixtures::StoreTask {
 };
 
 TEST(ModelCheck, ReadAfterReleaseIsRM3WithTheViolatingStep) {
-  using M =
-      ts::TaskManager<ts::Tasks<fixtures::LoadTask, ReleaseThenRead, ts::PaddingTask<5, 3, 40>>,
-                      fixtures::CopyGraph>;
+  using M = ts::TaskManager<ts::Tasks<fixtures::LoadTask, ReleaseThenRead>, fixtures::CopyGraph>;
   // The bracketing rule sees it too; the model checker alone gives the interleaving.
   ts::Report r = ts::model_check(M::model("copy"));
   ASSERT_EQ(ids(r), std::vector<std::string>{"R-M3"});

@@ -16,8 +16,8 @@ using Ids = std::vector<std::string>;
 
 // CopyManager needs 544 bytes: smem.tiles 512 + 2 x 2 barriers of 8 bytes.
 template <long long kCapacity>
-using CopyWithin = ts::TaskManager<ts::Tasks<LoadTask, StoreTask, ts::PaddingTask<5, 3, 40>>,
-                                   CopyGraph, ts::ManagerOptions{.smem_capacity = kCapacity}>;
+using CopyWithin = ts::TaskManager<ts::Tasks<LoadTask, StoreTask>, CopyGraph,
+                                   ts::ManagerOptions{.smem_capacity = kCapacity}>;
 
 TEST(Verify, R_D21_LayoutOneByteOverTheCapacityIsRejected) {
   ts::Report r = verify_manager<CopyWithin<543>>();
