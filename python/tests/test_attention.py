@@ -182,7 +182,9 @@ def test_the_sdpa_layout_and_the_torch_op(cuda):
     torch = cuda
     if not warploom._core.attention_instance_built(warploom._core.AttentionType.bf16, 128, False):
         pytest.skip("this build did not prebuild bf16 head_dim 128")
-    import warploom.library  # noqa: F401  (registers torch.ops.warploom)
+    # Not `import warploom.library`: that would bind `warploom` as a local of this function, and
+    # its first use above would fail (UnboundLocalError).
+    from warploom import library  # noqa: F401  (registers torch.ops.warploom)
     q, k, v = random_qkv(torch, 1, 256, 256, 4, 4, 128, torch.bfloat16)
     out, _ = warploom.op.attention(*(x.transpose(1, 2) for x in (q, k, v)), layout="bhsd")
     want = torch.nn.functional.scaled_dot_product_attention(
