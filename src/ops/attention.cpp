@@ -101,16 +101,10 @@ HeadsView bshd(void* data, ScalarType dtype, std::int64_t batch, std::int64_t se
 
 HeadsView bhsd(void* data, ScalarType dtype, std::int64_t batch, std::int64_t heads,
                std::int64_t seqlen, std::int64_t head_dim) {
-  return {.data = data,
-          .dtype = dtype,
-          .batch = batch,
-          .seqlen = seqlen,
-          .heads = heads,
-          .head_dim = head_dim,
-          .batch_stride = heads * seqlen * head_dim,
-          .seq_stride = head_dim,
-          .head_stride = seqlen * head_dim,
-          .dim_stride = 1};
+  HeadsView v = bshd(data, dtype, batch, seqlen, heads, head_dim);  // the same batch stride
+  v.seq_stride = head_dim;
+  v.head_stride = seqlen * head_dim;
+  return v;
 }
 
 std::string to_string(HeadsView const& v) {
