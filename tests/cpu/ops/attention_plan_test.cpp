@@ -211,7 +211,7 @@ TEST(AttentionPlan, EveryRefusalNamesTheArgument) {
   }
   {
     Views w;
-    w.k.heads = 3;  // 8 query heads: not a multiple
+    w.k.heads = w.v.heads = 3;  // 8 query heads: not a multiple
     EXPECT_CONTAINS(refusal(p, w), "must be a multiple of kv_heads = 3");
   }
   {
