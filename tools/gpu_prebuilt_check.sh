@@ -390,6 +390,10 @@ want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site
 # Attention against torch's SDPA (cuDNN, FlashAttention-2) in one process, both our schedules.
 want attention-torch && run attention-torch 240 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/attention.py --json "$OUT/attention_torch.json"
+# FlashAttention-3's sweep (S = 512 ... 16384, D = 64/128/256, both masks) with its chart.
+want attention-sweep && run attention-sweep 420 env PYTHONPATH="$PWD/build/python-site" \
+  python3 bench/python/attention.py --sweep --reps 5 --json "$OUT/attention_sweep.json" \
+  --svg "$OUT/attention_sweep.svg"
 # The grouped GEMM against torch (the seed's problems, an MoE layer against torch._grouped_mm).
 want grouped-bench && run grouped-bench 180 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/grouped.py --json "$OUT/grouped.json"

@@ -12,6 +12,12 @@ contender's output is checked against torch's math backend in float32 on the fir
 version and the date, as JSON:
 
     PYTHONPATH=build/python-site python3 bench/python/attention.py --json out.json
+    PYTHONPATH=build/python-site python3 bench/python/attention.py --sweep --json sweep.json \
+        --svg sweep.svg
+
+--sweep: FlashAttention-3's sweep instead of --shapes: S = 512 ... 16384 with 16384 tokens per
+batch (B = 16384 / S) and H * D = 2048 (H = 2048 / D), D = 64, 128, 256, both masks; the chart
+has one panel per head dimension and mask, TFLOP/s against S, one line per contender.
 """
 
 import argparse
@@ -101,15 +107,67 @@ def measure(batch, heads, seqlen, head_dim, causal, dtype, reps):
     return result
 
 
+def sweep_shapes():
+    """FlashAttention-3's sweep: 16384 tokens, H * D = 2048, S = 512 ... 16384."""
+    return [f"{16384 // s}x{2048 // d}x{s}x{d}" for d in (64, 128, 256)
+            for s in (512, 1024, 2048, 4096, 8192, 16384)]
+
+
+def svg_chart(runs):
+    """A line chart per (head_dim, mask): TFLOP/s against S (log2), one line per contender. Plain
+    SVG (no plotting library on the GPU machine)."""
+    panels = sorted({(int(r["shape"].split("x")[3]), r["causal"]) for r in runs})
+    names = sorted({n for r in runs for n in r["contenders"]})
+    colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    w, h, pad = 360, 240, 40
+    top = max(c["tflop_per_s"] for r in runs for c in r["contenders"].values()) * 1.1
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * 2}" '
+           f'height="{h * ((len(panels) + 1) // 2) + 30 + 16 * len(names)}" font-size="11">']
+    for i, (d, causal) in enumerate(panels):
+        x0, y0 = (i % 2) * w, (i // 2) * h
+        out.append(f'<text x="{x0 + pad}" y="{y0 + 14}">D = {d}, '
+                   f'{"causal" if causal else "no mask"}: TFLOP/s against S</text>')
+        out.append(f'<rect x="{x0 + pad}" y="{y0 + 20}" width="{w - 2 * pad}" '
+                   f'height="{h - 2 * pad}" fill="none" stroke="#888"/>')
+        mine = sorted((int(r["shape"].split("x")[2]), r) for r in runs
+                      if int(r["shape"].split("x")[3]) == d and r["causal"] == causal)
+        xs = [s for s, _ in mine]
+
+        def px(s):
+            span = max(1, len(xs) - 1)
+            return x0 + pad + (w - 2 * pad) * xs.index(s) / span
+
+        def py(t):
+            return y0 + 20 + (h - 2 * pad) * (1 - t / top)
+
+        for s in xs:
+            out.append(f'<text x="{px(s) - 12:.0f}" y="{y0 + h - 6}">{s}</text>')
+        for k, name in enumerate(names):
+            points = [(px(s), py(r["contenders"][name]["tflop_per_s"])) for s, r in mine
+                      if name in r["contenders"]]
+            if points:
+                path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+                out.append(f'<polyline points="{path}" fill="none" '
+                           f'stroke="{colors[k % len(colors)]}" stroke-width="2"/>')
+    y = h * ((len(panels) + 1) // 2) + 16
+    for k, name in enumerate(names):
+        out.append(f'<text x="{pad}" y="{y + 16 * k}" fill="{colors[k % len(colors)]}">'
+                   f'{name}</text>')
+    out.append(f'<text x="{w}" y="{y}">y axis 0 ... {top:.0f} TFLOP/s</text></svg>')
+    return "\n".join(out) + "\n"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--shapes", default="4x32x4096x128,4x32x4096x64,2x16x8192x128,4x16x4096x256",
                    help="comma-separated BxHxSxD")
+    p.add_argument("--sweep", action="store_true", help="FlashAttention-3's sweep (see above)")
     p.add_argument("--json", required=True)
+    p.add_argument("--svg", help="write the chart here")
     args = p.parse_args()
     runs = []
-    for shape in args.shapes.split(","):
+    for shape in (sweep_shapes() if args.sweep else args.shapes.split(",")):
         b, h, s, d = (int(x) for x in shape.split("x"))
         for causal in (False, True):
             r = measure(b, h, s, d, causal, torch.bfloat16, args.reps)
@@ -123,6 +181,9 @@ def main():
            "warploom": warploom.__file__, "runs": runs}
     with open(args.json, "w") as f:
         json.dump(out, f, indent=2)
+    if args.svg:
+        with open(args.svg, "w") as f:
+            f.write(svg_chart(runs))
 
 
 if __name__ == "__main__":
