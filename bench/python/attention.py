@@ -22,27 +22,16 @@ has one panel per head dimension and mask, TFLOP/s against S, one line per conte
 
 import argparse
 import json
-import statistics
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import warploom
-from host_timing import run_facts
+from host_timing import event_times, run_facts
 
 BACK_TO_BACK = 10
 BACKENDS = {"torch sdpa (cuDNN)": SDPBackend.CUDNN_ATTENTION,
             "torch sdpa (FlashAttention-2)": SDPBackend.FLASH_ATTENTION}
-
-
-def sample_ms(fn):
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(BACK_TO_BACK):
-        fn()
-    stop.record()
-    stop.synchronize()
-    return start.elapsed_time(stop) / BACK_TO_BACK
 
 
 def contenders(q, k, v, causal):
@@ -89,16 +78,15 @@ def measure(batch, heads, seqlen, head_dim, causal, dtype, reps):
     for name, fn in fns.items():
         errors[name] = error_relative_to_max(fn(), q, k, v, causal)
     torch.cuda.synchronize()
-    times = {name: [] for name in fns}
-    for _ in range(reps):
-        for name, fn in fns.items():
-            times[name].append(sample_ms(fn))
+    times = dict(zip(fns, event_times(list(fns.values()), reps, BACK_TO_BACK)))
     flops = 4.0 * batch * heads * seqlen * seqlen * head_dim * (0.5 if causal else 1.0)
     result = {"shape": f"{batch}x{heads}x{seqlen}x{head_dim}", "causal": causal,
               "dtype": str(dtype).removeprefix("torch."), "contenders": {}}
     for name in fns:
-        ms = statistics.median(times[name])
-        result["contenders"][name] = {"ms": ms, "tflop_per_s": flops / ms / 1e9,
+        ms = times[name]["median_ms"]
+        result["contenders"][name] = {"ms": ms, "p10_ms": times[name]["p10_ms"],
+                                      "p90_ms": times[name]["p90_ms"],
+                                      "tflop_per_s": flops / ms / 1e9,
                                       "error_relative_to_max": errors[name]}
     reference = result["contenders"].get("torch sdpa (cuDNN)")
     if reference is not None:

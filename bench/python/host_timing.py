@@ -3,6 +3,7 @@ result file records about its run."""
 
 import datetime
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -37,3 +38,26 @@ def run_facts(args):
             "commit": os.environ.get("WARPLOOM_COMMIT", "unknown"),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "device": torch.cuda.get_device_name(), "gpu_state": smi, "torch": torch.__version__}
+
+
+def event_times(fns, reps, calls=1):
+    """Median and p10/p90 milliseconds per call of each of fns: `calls` back-to-back calls between
+    two events, one such window per contender per round. calls=1 counts each call's host time
+    before its launch (the GPU waits for it); more calls hide it behind the previous call's kernel,
+    as in a model whose host code runs ahead of the GPU."""
+    times = [[] for _ in fns]
+    for _ in range(reps):
+        for i, fn in enumerate(fns):
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(calls):
+                fn()
+            stop.record()
+            stop.synchronize()
+            times[i].append(start.elapsed_time(stop) / calls)
+    out = []
+    for t in times:
+        t = sorted(t)
+        out.append({"median_ms": statistics.median(t), "p10_ms": t[len(t) // 10],
+                    "p90_ms": t[(9 * len(t)) // 10], "runs": len(t)})
+    return out

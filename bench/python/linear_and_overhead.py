@@ -16,7 +16,6 @@ Writes what it measured, with the device, torch's version and the date, as JSON.
 
 import argparse
 import json
-import statistics
 import time
 
 import torch
@@ -24,7 +23,7 @@ import torch.nn.functional as F
 
 import warploom
 import warploom.nn
-from host_timing import host_cost, run_facts
+from host_timing import event_times, host_cost, run_facts
 
 ACTIVATIONS = {
     "gelu": lambda y: F.gelu(y),
@@ -32,29 +31,6 @@ ACTIVATIONS = {
     "silu": F.silu,
     "relu": F.relu,
 }
-
-
-def event_times(fns, reps, calls=1):
-    """Median and p10/p90 milliseconds per call of each of fns: `calls` back-to-back calls between
-    two events, one such window per contender per round. calls=1 counts each call's host time
-    before its launch (the GPU waits for it); more calls hide it behind the previous call's kernel,
-    as in a model whose host code runs ahead of the GPU."""
-    times = [[] for _ in fns]
-    for _ in range(reps):
-        for i, fn in enumerate(fns):
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(calls):
-                fn()
-            stop.record()
-            stop.synchronize()
-            times[i].append(start.elapsed_time(stop) / calls)
-    out = []
-    for t in times:
-        t = sorted(t)
-        out.append({"median_ms": statistics.median(t), "p10_ms": t[len(t) // 10],
-                    "p90_ms": t[(9 * len(t)) // 10], "runs": len(t)})
-    return out
 
 
 def linear(args):
