@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -140,6 +141,7 @@ Attention::Attention(AttentionOptions const& options) : options_(options) {
     fail(fmt::format("scale = {}: it must be finite and not negative (0: 1 / sqrt(head_dim))",
                      options.scale));
   arch_ = detail::plan_arch(options.arch, detail::current_device());
+  device_ = std::make_shared<detail::RunDevice const>();
   if (!built(options, AttentionSchedule::Serial) && !built(options, AttentionSchedule::Overlap))
     fail(fmt::format(
         "this build prebuilt no kernel for {}, head_dim {}{} (configure with "
@@ -176,16 +178,20 @@ void Attention::compile(AttentionTileDescription const& td) {
                    to_string(td), describe(), listed));
 }
 
-attention::AttentionArgs Attention::arguments(HeadsView const& q, HeadsView const& k,
-                                              HeadsView const& v, HeadsView const& o,
-                                              TensorView const& lse,
-                                              std::optional<VarlenLengths> const& varlen) const {
+namespace {
+
+// The plan's own checks of the views (what it was made for), and the AttentionArgs they describe,
+// not yet checked by attention_forward's rules: arguments() adds those (check_attention_arguments),
+// run() leaves them to attention_forward, which checks every call.
+attention::AttentionArgs mapped(AttentionOptions const& plan, HeadsView const& q,
+                                HeadsView const& k, HeadsView const& v, HeadsView const& o,
+                                TensorView const& lse, std::optional<VarlenLengths> const& varlen) {
   attention::AttentionArgs a;
-  a.type = element_of(options_.element);
-  a.q = tensor_of("q", q, options_);
-  a.k = tensor_of("k", k, options_);
-  a.v = tensor_of("v", v, options_);
-  attention::AttentionTensor const ot = tensor_of("o", o, options_);
+  a.type = element_of(plan.element);
+  a.q = tensor_of("q", q, plan);
+  a.k = tensor_of("k", k, plan);
+  a.v = tensor_of("v", v, plan);
+  attention::AttentionTensor const ot = tensor_of("o", o, plan);
   a.o = o.data;
   a.o_strides = ot;
   a.o_strides.data = nullptr;
@@ -210,9 +216,9 @@ attention::AttentionArgs Attention::arguments(HeadsView const& q, HeadsView cons
   a.lse = static_cast<float*>(lse.data);
   a.heads = static_cast<int>(q.heads);
   a.kv_heads = static_cast<int>(k.heads);
-  a.head_dim = options_.head_dim;
-  a.scale = options_.scale;
-  a.causal = options_.causal;
+  a.head_dim = plan.head_dim;
+  a.scale = plan.scale;
+  a.causal = plan.causal;
   if (varlen) {
     if (q.batch != 1)
       fail(
@@ -235,6 +241,16 @@ attention::AttentionArgs Attention::arguments(HeadsView const& q, HeadsView cons
     a.seqlen_q = static_cast<int>(q.seqlen);
     a.seqlen_k = static_cast<int>(k.seqlen);
   }
+  return a;
+}
+
+}  // namespace
+
+attention::AttentionArgs Attention::arguments(HeadsView const& q, HeadsView const& k,
+                                              HeadsView const& v, HeadsView const& o,
+                                              TensorView const& lse,
+                                              std::optional<VarlenLengths> const& varlen) const {
+  attention::AttentionArgs const a = mapped(options_, q, k, v, o, lse, varlen);
   attention::check_attention_arguments(a);
   return a;
 }
@@ -242,9 +258,12 @@ attention::AttentionArgs Attention::arguments(HeadsView const& q, HeadsView cons
 void Attention::run(HeadsView const& q, HeadsView const& k, HeadsView const& v, HeadsView const& o,
                     TensorView const& lse, cudaStream_t stream,
                     std::optional<VarlenLengths> const& varlen) const {
-  attention::AttentionArgs const a = arguments(q, k, v, o, lse, varlen);
-  if (std::string const why = detail::run_refusal(arch_, detail::current_device()); !why.empty())
-    fail(why);
+  attention::AttentionArgs const a = mapped(options_, q, k, v, o, lse, varlen);
+  try {
+    (void)device_->checked(arch_);
+  } catch (std::invalid_argument const& e) {
+    fail(e.what());
+  }
   attention::attention_forward(a, stream,
                                {.overlap_gemms = chosen_.schedule == AttentionSchedule::Overlap});
 }

@@ -76,4 +76,19 @@ std::string run_refusal(Arch arch, DeviceFacts const& device) {
   return "";
 }
 
+int RunDevice::checked(Arch arch) const {
+  int device = -1;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    device = -1;
+  }
+  if (device < 0 || device != checked_.load(std::memory_order_relaxed)) {
+    DeviceFacts const d = current_device();
+    if (std::string const why = run_refusal(arch, d); !why.empty())
+      throw std::invalid_argument(why);
+    checked_.store(d.ordinal, std::memory_order_relaxed);
+  }
+  return device;
+}
+
 }  // namespace warploom::ops::detail

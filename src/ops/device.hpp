@@ -5,6 +5,7 @@
 // device's facts, so CPU tests give them any device.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -33,5 +34,25 @@ Arch plan_arch(std::optional<Arch> asked, DeviceFacts const& device);
 // "" when a plan for `arch` runs on `device`, else why not (a device of another architecture, or
 // none).
 std::string run_refusal(Arch arch, DeviceFacts const& device);
+
+// The current device, checked against a plan's architecture the first time a run sees it: after
+// that, a run costs one cudaGetDevice (current_device's property query is the slow path, taken
+// again only when the current device changes). Copyable, as the plans are.
+class RunDevice {
+ public:
+  // The current device's ordinal (-1 when none is current); throws std::invalid_argument with
+  // run_refusal's reason when it cannot run a plan made for `arch`.
+  int checked(Arch arch) const;
+
+  RunDevice() = default;
+  RunDevice(RunDevice const& o) : checked_(o.checked_.load()) {}
+  RunDevice& operator=(RunDevice const& o) {
+    checked_.store(o.checked_.load());
+    return *this;
+  }
+
+ private:
+  mutable std::atomic<int> checked_{-1};  // the device last found of the plan's architecture
+};
 
 }  // namespace warploom::ops::detail

@@ -305,8 +305,8 @@ struct Gemm::Impl {
   sm90::EpilogueConfig compiled_epilogue;  // the fused epilogue compiled_launch runs
   // Without one: the default configuration of each design, obtained on first use.
   mutable Cached<sm90::LaunchFn> default_launch[2];
-  // The device run() last found of the plan's architecture (-1: none yet).
-  mutable Cached<int> checked_device{-1};
+  // The current device, checked against the plan's architecture the first time a run sees it.
+  detail::RunDevice device;
 
   void set_kernel(OperatorClass c) {
     kernel = kernel_for(types, c);
@@ -479,25 +479,7 @@ struct Gemm::Impl {
     return fn;
   }
 
-  // The current device, checked against the plan's architecture the first time a run sees it.
-  int run_device() const {
-    int device = -1;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      device = -1;
-    }
-    if (device < 0 || device != checked_device.value.load(std::memory_order_relaxed))
-      check_device();
-    return device;
-  }
-
-  // The slow path of run()'s device check: the current device is new to this plan.
-  void check_device() const {
-    detail::DeviceFacts const d = detail::current_device();
-    std::string const why = detail::run_refusal(arch, d);
-    if (!why.empty()) throw std::invalid_argument(why);
-    checked_device.value.store(d.ordinal, std::memory_order_relaxed);
-  }
+  int run_device() const { return device.checked(arch); }
 
   // `tensors`: a run's own epilogue tensors, in place of the plan's pointers (null: none given).
   GemmArguments map(TensorView const& a, TensorView const& b, TensorView const& c,

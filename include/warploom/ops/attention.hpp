@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@
 #include "warploom/ops/gemm.hpp"  // Arch, DtypeError, ScalarType, TensorView
 
 namespace warploom::ops {
+
+namespace detail {
+class RunDevice;  // src/ops/device.hpp
+}
 
 // ops::HeadsView
 //
@@ -141,6 +146,9 @@ class Attention {
   AttentionOptions options_;
   Arch arch_;
   AttentionTileDescription chosen_;
+  // The current device, checked against arch_ the first time a run sees it (shared by copies:
+  // they have one architecture).
+  std::shared_ptr<detail::RunDevice const> device_;
 };
 
 }  // namespace warploom::ops
