@@ -117,8 +117,9 @@ def svg_chart(runs):
                    f'{"causal" if causal else "no mask"}: TFLOP/s against S</text>')
         out.append(f'<rect x="{x0 + pad}" y="{y0 + 20}" width="{w - 2 * pad}" '
                    f'height="{h - 2 * pad}" fill="none" stroke="#888"/>')
-        mine = sorted((int(r["shape"].split("x")[2]), r) for r in runs
-                      if int(r["shape"].split("x")[3]) == d and r["causal"] == causal)
+        mine = sorted(((int(r["shape"].split("x")[2]), r) for r in runs
+                       if int(r["shape"].split("x")[3]) == d and r["causal"] == causal),
+                      key=lambda sr: sr[0])  # by S alone: two runs of one S must not compare dicts
         xs = [s for s, _ in mine]
 
         def px(s):
