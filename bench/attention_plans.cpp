@@ -84,12 +84,15 @@ class AttentionPlan final : public h::KernelPlan {
     WL_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
-  // The schedule: the two GEMMs of a block serial (default) or overlapped (FA3's intra-warpgroup
-  // overlap), where this build has both.
+  // The schedule: the two GEMMs of a block serial (default), overlapped (FA3's intra-warpgroup
+  // overlap), or overlapped with the warpgroups in turns (FA3's ping-pong), where this build has
+  // it.
   std::vector<h::Tuning> tuning_space() const override {
     std::vector<h::Tuning> space = {{}};
     if (wa::attention_instance_built(p_.type, p_.head_dim, p_.causal, true))
       space.push_back({{"overlap", "on"}});
+    if (wa::attention_instance_built(p_.type, p_.head_dim, p_.causal, true, true))
+      space.push_back({{"overlap", "pingpong"}});
     return space;
   }
 
@@ -109,8 +112,10 @@ class AttentionPlan final : public h::KernelPlan {
     a.head_dim = p_.head_dim;
     a.causal = p_.causal;
     auto const overlap = tuning.find("overlap");
+    std::string const how = overlap == tuning.end() ? "" : overlap->second;
     wa::attention_forward(a, stream,
-                          {.overlap_gemms = overlap != tuning.end() && overlap->second == "on"});
+                          {.overlap_gemms = how == "on" || how == "pingpong",
+                           .pingpong_warpgroups = how == "pingpong"});
   }
 
   h::CheckResult check(h::Tuning const& tuning) override {

@@ -80,6 +80,10 @@ struct AttentionTuning {
   // O += P . V, and its softmax run while that wgmma is in flight (schedule
   // sm90_ts_attention_overlap_d<D>). Off: the two GEMMs of a block run back to back.
   bool overlap_gemms = false;
+  // FlashAttention-3's inter-warpgroup ping-pong on top of that overlap: the two consumer
+  // warpgroups take turns at the tensor cores, one's softmax running under the other's GEMMs
+  // (schedule sm90_ts_attention_pingpong_d<D>). Implies overlap_gemms.
+  bool pingpong_warpgroups = false;
 };
 
 // Computes O and LSE on `stream`. Throws std::invalid_argument for a bad argument (before any work
@@ -94,7 +98,7 @@ void check_attention_arguments(AttentionArgs const& args);
 // Whether this build prebuilt the kernel for (type, head_dim, causal, schedule); attention_forward
 // refuses the others by name.
 bool attention_instance_built(ElementType type, int head_dim, bool causal,
-                              bool overlap_gemms = false);
+                              bool overlap_gemms = false, bool pingpong_warpgroups = false);
 
 // 4 * (unmasked (query, key) pairs) * head_dim * heads: the FLOPs of the two GEMMs over the pairs
 // the mask keeps (causal: the bottom-right triangle), as FlashAttention counts them (without the

@@ -44,7 +44,7 @@ void bind_attention(nb::module_& m) {
          Strides const& k_strides, std::uintptr_t v, Strides const& v_strides, std::uintptr_t o,
          Strides const& o_strides, std::uintptr_t lse, int batch, int seqlen_q, int seqlen_k,
          int heads, int kv_heads, int head_dim, float scale, bool causal, bool overlap_gemms,
-         std::uintptr_t stream, bool check_only) {
+         bool pingpong_warpgroups, std::uintptr_t stream, bool check_only) {
         at::AttentionArgs const args{.type = type,
                                      .q = tensor(q, q_strides),
                                      .k = tensor(k, k_strides),
@@ -65,16 +65,18 @@ void bind_attention(nb::module_& m) {
           return;
         }
         nb::gil_scoped_release released;  // a first call may load the kernel's module
-        at::attention_forward(args, reinterpret_cast<cudaStream_t>(stream),
-                              {.overlap_gemms = overlap_gemms});
+        at::attention_forward(
+            args, reinterpret_cast<cudaStream_t>(stream),
+            {.overlap_gemms = overlap_gemms, .pingpong_warpgroups = pingpong_warpgroups});
       },
       "type"_a, "q"_a, "q_strides"_a, "k"_a, "k_strides"_a, "v"_a, "v_strides"_a, "o"_a,
       "o_strides"_a, "lse"_a, "batch"_a, "seqlen_q"_a, "seqlen_k"_a, "heads"_a, "kv_heads"_a,
-      "head_dim"_a, "scale"_a, "causal"_a, "overlap_gemms"_a, "stream"_a, "check_only"_a = false,
+      "head_dim"_a, "scale"_a, "causal"_a, "overlap_gemms"_a, "pingpong_warpgroups"_a, "stream"_a,
+      "check_only"_a = false,
       "warploom::attention::attention_forward on (pointer, (batch, row, head) strides) tensors; "
       "check_only: the argument checks alone, no device touched. Use warploom.op.attention.");
   m.def("attention_instance_built", &at::attention_instance_built, "type"_a, "head_dim"_a,
-        "causal"_a, "overlap_gemms"_a = false,
+        "causal"_a, "overlap_gemms"_a = false, "pingpong_warpgroups"_a = false,
         "Whether this build prebuilt the attention kernel for these (attention_instance_built).");
 }
 

@@ -48,10 +48,12 @@ def _bshd(x, layout):
 
 
 def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, layout="bshd",
-              stream=None, overlap_gemms=False, check_only=False):
+              stream=None, overlap_gemms=False, pingpong_warpgroups=False, check_only=False):
     """(out, lse): see the module's docstring. `out` and `lse` may be given (written in place);
-    `overlap_gemms` runs FlashAttention-3's intra-warpgroup overlap schedule; `check_only` checks
-    the arguments without touching the GPU (and returns None)."""
+    `overlap_gemms` runs FlashAttention-3's intra-warpgroup overlap schedule, `pingpong_warpgroups`
+    that schedule with the two consumer warpgroups taking turns at the tensor cores (FA3's
+    ping-pong; implies overlap_gemms); `check_only` checks the arguments without touching the GPU
+    (and returns None)."""
     for name, x in (("q", q), ("k", k), ("v", v)):
         _check_tensor(x, name)
     if layout not in _LAYOUTS:
@@ -101,7 +103,7 @@ def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, layout="
         _TYPES[dtype], q.data_ptr(), q_strides, k.data_ptr(), k_strides, v.data_ptr(), v_strides,
         out.data_ptr(), o_strides, lse.data_ptr(), batch, seqlen_q, seqlen_k, heads, kv_heads,
         head_dim, 0.0 if scale is None else float(scale), bool(causal), bool(overlap_gemms),
-        handle, check_only)
+        bool(pingpong_warpgroups), handle, check_only)
     return None if check_only else (out, lse)
 
 

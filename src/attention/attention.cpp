@@ -175,9 +175,12 @@ void check_device_pointers(AttentionArgs const& r) {
 }
 
 sm90::InstanceEntry const* find_instance(ElementType type, int head_dim, bool causal,
-                                         bool overlap) {
+                                         AttentionTuning const& tuning) {
+  bool const pingpong = tuning.pingpong_warpgroups;
+  bool const overlap = tuning.overlap_gemms || pingpong;  // the ping-pong schedule overlaps too
   for (sm90::InstanceEntry const& e : sm90::prebuilt_instances())
-    if (e.type == type && e.head_dim == head_dim && e.causal == causal && e.overlap == overlap)
+    if (e.type == type && e.head_dim == head_dim && e.causal == causal && e.overlap == overlap &&
+        e.pingpong == pingpong)
       return &e;
   return nullptr;
 }
@@ -199,26 +202,29 @@ void check_attention_arguments(AttentionArgs const& args) {
   check_arguments(args, resolved_args);
 }
 
-bool attention_instance_built(ElementType type, int head_dim, bool causal, bool overlap_gemms) {
-  return find_instance(type, head_dim, causal, overlap_gemms) != nullptr;
+bool attention_instance_built(ElementType type, int head_dim, bool causal, bool overlap_gemms,
+                              bool pingpong_warpgroups) {
+  return find_instance(type, head_dim, causal,
+                       {.overlap_gemms = overlap_gemms,
+                        .pingpong_warpgroups = pingpong_warpgroups}) != nullptr;
 }
 
 void attention_forward(AttentionArgs const& args, cudaStream_t stream,
                        AttentionTuning const& tuning) {
   AttentionArgs r;
   check_arguments(args, r);
-  sm90::InstanceEntry const* instance =
-      find_instance(r.type, r.head_dim, r.causal, tuning.overlap_gemms);
+  sm90::InstanceEntry const* instance = find_instance(r.type, r.head_dim, r.causal, tuning);
   if (instance == nullptr) {
     std::string built;
     for (sm90::InstanceEntry const& e : sm90::prebuilt_instances())
-      if (!e.overlap)
+      if (!e.overlap && !e.pingpong)
         built += (built.empty() ? "" : ", ") + std::string(to_string(e.type)) +
                  " D=" + str(e.head_dim) + (e.causal ? " causal" : "");
     fail("no kernel for type = " + std::string(to_string(r.type)) +
          ", head_dim = " + str(r.head_dim) + ", causal = " + (r.causal ? "true" : "false") +
          (tuning.overlap_gemms ? ", overlap_gemms" : "") +
-         " in this build (built, each in both schedules: " + built +
+         (tuning.pingpong_warpgroups ? ", pingpong_warpgroups" : "") +
+         " in this build (built, each in every schedule: " + built +
          "); configure with -DWARPLOOM_ATTENTION_INSTANCES=all for every combination");
   }
   check_device_pointers(r);

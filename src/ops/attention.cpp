@@ -2,6 +2,7 @@
 // it was made for against the views it is given), then attention_forward's.
 #include "warploom/ops/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -34,8 +35,10 @@ AttentionTileDescription described(AttentionSchedule schedule) {
           .block_n = S::kBlockN,
           .stages = S::kStages,
           .q_stages = S::kStagesQ,
-          .schedule_name = std::string(
-              attention::sm90::schedule_name<S>(schedule == AttentionSchedule::Overlap).view())};
+          .schedule_name =
+              std::string(attention::sm90::schedule_name<S>(schedule != AttentionSchedule::Serial,
+                                                            schedule == AttentionSchedule::Pingpong)
+                              .view())};
 }
 
 AttentionTileDescription described(int head_dim, AttentionSchedule schedule) {
@@ -49,9 +52,13 @@ AttentionTileDescription described(int head_dim, AttentionSchedule schedule) {
   }
 }
 
+constexpr AttentionSchedule kSchedules[] = {AttentionSchedule::Serial, AttentionSchedule::Overlap,
+                                            AttentionSchedule::Pingpong};
+
 bool built(AttentionOptions const& o, AttentionSchedule s) {
+  attention::AttentionTuning const t = tuning_of(s);
   return attention::attention_instance_built(element_of(o.element), o.head_dim, o.causal,
-                                             s == AttentionSchedule::Overlap);
+                                             t.overlap_gemms, t.pingpong_warpgroups);
 }
 
 // `v`'s (B, S, H) strides as an attention::AttentionTensor, after the plan's own checks: its dtype
@@ -114,8 +121,21 @@ std::string to_string(HeadsView const& v) {
                      v.batch_stride, v.seq_stride, v.head_stride, v.dim_stride);
 }
 
+attention::AttentionTuning tuning_of(AttentionSchedule s) {
+  return {.overlap_gemms = s != AttentionSchedule::Serial,
+          .pingpong_warpgroups = s == AttentionSchedule::Pingpong};
+}
+
 std::string_view to_string(AttentionSchedule s) {
-  return s == AttentionSchedule::Overlap ? "overlap" : "serial";
+  switch (s) {
+    case AttentionSchedule::Serial:
+      return "serial";
+    case AttentionSchedule::Overlap:
+      return "overlap";
+    case AttentionSchedule::Pingpong:
+      return "pingpong";
+  }
+  return "?";
 }
 
 bool operator==(AttentionTileDescription const& x, AttentionTileDescription const& y) {
@@ -142,7 +162,7 @@ Attention::Attention(AttentionOptions const& options) : options_(options) {
                      options.scale));
   arch_ = detail::plan_arch(options.arch, detail::current_device());
   device_ = std::make_shared<detail::RunDevice const>();
-  if (!built(options, AttentionSchedule::Serial) && !built(options, AttentionSchedule::Overlap))
+  if (std::ranges::none_of(kSchedules, [&](AttentionSchedule s) { return built(options, s); }))
     fail(fmt::format(
         "this build prebuilt no kernel for {}, head_dim {}{} (configure with "
         "-DWARPLOOM_ATTENTION_INSTANCES=all for every combination)",
@@ -160,7 +180,7 @@ std::string Attention::describe() const {
 
 std::vector<AttentionTileDescription> Attention::tile_descriptions() const {
   std::vector<AttentionTileDescription> out;
-  for (AttentionSchedule const s : {AttentionSchedule::Serial, AttentionSchedule::Overlap})
+  for (AttentionSchedule const s : kSchedules)
     if (built(options_, s)) out.push_back(described(options_.head_dim, s));
   return out;
 }
@@ -264,8 +284,7 @@ void Attention::run(HeadsView const& q, HeadsView const& k, HeadsView const& v, 
   } catch (std::invalid_argument const& e) {
     fail(e.what());
   }
-  attention::attention_forward(a, stream,
-                               {.overlap_gemms = chosen_.schedule == AttentionSchedule::Overlap});
+  attention::attention_forward(a, stream, tuning_of(chosen_.schedule));
 }
 
 }  // namespace warploom::ops

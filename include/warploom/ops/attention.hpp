@@ -77,9 +77,12 @@ struct AttentionOptions {
 
 // Which schedule a kernel runs (attention::AttentionTuning): Serial, the two GEMMs of a key block
 // back to back; Overlap, FlashAttention-3's intra-warpgroup overlap (block j's S = Q . K^T issued
-// with block j-1's O += P . V, its softmax under that wgmma).
-enum class AttentionSchedule { Serial, Overlap };
-std::string_view to_string(AttentionSchedule s);  // "serial", "overlap"
+// with block j-1's O += P . V, its softmax under that wgmma); Pingpong, that overlap with the two
+// consumer warpgroups taking turns at the tensor cores (FA3's inter-warpgroup ping-pong).
+enum class AttentionSchedule { Serial, Overlap, Pingpong };
+std::string_view to_string(AttentionSchedule s);  // "serial", "overlap", "pingpong"
+// The attention_forward tuning that runs schedule `s`.
+attention::AttentionTuning tuning_of(AttentionSchedule s);
 
 // ops::AttentionTileDescription: one kernel a plan can run. The tile numbers are the schedule's
 // (kernels/attention/sm90/shape.hpp): block_m query rows per CTA tile (two consumer warpgroups of

@@ -13,14 +13,15 @@
 
 namespace warploom::attention::sm90 {
 
-template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap>
+template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap, bool kPingpong>
 void launch_forward(AttentionArgs const& args, cudaStream_t stream);
 
 struct InstanceEntry {
   ElementType type;
   int head_dim;
   bool causal;
-  bool overlap;  // the schedule with the two GEMMs of a block overlapped
+  bool overlap;   // the schedule with the two GEMMs of a block overlapped
+  bool pingpong;  // ... and the warpgroups taking turns at the tensor cores (overlap too)
   void (*launch)(AttentionArgs const&, cudaStream_t);
 };
 

@@ -24,12 +24,13 @@ namespace warploom::attention::sm90 {
 template <ElementType kType>
 using CuteElement = std::conditional_t<kType == ElementType::BF16, cute::bfloat16_t, cute::half_t>;
 
-template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap>
+template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap, bool kPingpong>
 struct Instance {
   using S = DefaultShape<kHeadDim>;
-  using Schedule = Forward<S, ScheduleOnly, kOverlap>;  // what the schedule unit verified
+  using Schedule =
+      Forward<S, ScheduleOnly, kOverlap, kPingpong>;  // what the schedule unit verified
   using Cfg = AttentionConfig<CuteElement<kType>, S, kCausal>;
-  using Kernel = Forward<S, Works<Cfg>, kOverlap>;
+  using Kernel = Forward<S, Works<Cfg>, kOverlap, kPingpong>;
   using Manager = typename Kernel::Manager;
   using Params = typename Cfg::Params;
 };
@@ -102,9 +103,9 @@ typename I::Params make_params(AttentionArgs const& args) {
   };
 }
 
-template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap>
+template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap, bool kPingpong>
 void launch_forward(AttentionArgs const& args, cudaStream_t stream) {
-  using I = Instance<kType, kHeadDim, kCausal, kOverlap>;
+  using I = Instance<kType, kHeadDim, kCausal, kOverlap, kPingpong>;
   typename I::Params const p = make_params<I>(args);
   if (p.num_tiles == 0) return;
   int device = 0, sms = 0;

@@ -24,17 +24,19 @@
 // Both warpgroups wait on and release every stage: a K or V stage completes after 8 warp arrivals.
 // Q is held for the whole tile and released after its last S wgmma retired.
 //
-// Two schedules per head dimension (kOverlap). The first runs the two GEMMs of a block back to back
-// (wgmma_wait<0> after each), so the tensor cores idle while the softmax runs. The second is FA3's
-// intra-warpgroup overlap: block j's S = Q . K^T is issued together with block j-1's O += P . V,
-// and block j's softmax runs while that second wgmma is in flight (V's ring lags K's by a block;
-// O's rescaling waits for the wgmma; P has registers of its own; R-D23 shaped how the loop is
-// written, see there and docs/kernels/sm90_attention.md). FA3's other overlap, the
-// warpgroups taking turns (one's softmax under the other's GEMMs, named barriers), is the next
-// step (docs/kernels/sm90_attention.md).
+// Three schedules per head dimension. The first runs the two GEMMs of a block back to back
+// (wgmma_wait<0> after each), so the tensor cores idle while the softmax runs. The second
+// (kOverlap) is FA3's intra-warpgroup overlap: block j's S = Q . K^T is issued together with block
+// j-1's O += P . V, and block j's softmax runs while that second wgmma is in flight (V's ring lags
+// K's by a block; O's rescaling waits for the wgmma; P has registers of its own; R-D23 shaped how
+// the loop is written, see there and docs/kernels/sm90_attention.md). The third (kPingpong) adds
+// FA3's inter-warpgroup ping-pong: each warpgroup is a task of its own, and the two take turns
+// issuing their GEMMs (ts::Turn, two one-stage pipelines), so that one's softmax runs under the
+// other's GEMMs.
 //
-// Warps: the softmax task on warps 0-7 with 240 registers, load on warp 8 with 24 (FA3's budgets),
-// padding on warps 9-11: 2 x 128 x 240 + 128 x 24 = 64512 <= 65536 registers.
+// Warps: the softmax task (or the two ping-pong tasks) on warps 0-7 with 240 registers, load on
+// warp 8 with 24 (FA3's budgets), padding on warps 9-11: 2 x 128 x 240 + 128 x 24 = 64512 <= 65536
+// registers.
 //
 // This file is the schedule only: the same for both element types and both masks, verified once
 // per head dimension in its schedule unit. `W` supplies the work bodies (works.cuh, or
@@ -48,21 +50,29 @@
 #include "attention/sm90/shape.hpp"
 #include "attention/sm90/tile.hpp"
 #include "warploom/ts/ts.hpp"
+#include "warploom/ts/turn.hpp"
 
 namespace warploom::attention::sm90 {
 
 namespace ts = warploom::ts;
 
-template <class S, class W = ScheduleOnly, bool kOverlap = false>
+template <class S, class W = ScheduleOnly, bool kOverlap = false, bool kPingpong = false>
 struct Forward {
-  static constexpr ts::ScheduleText kNameText = schedule_name<S>(kOverlap);
+  static_assert(!kPingpong || kOverlap,
+                "the ping-pong schedule is the overlap schedule's, in turns");
+  static constexpr ts::ScheduleText kNameText = schedule_name<S>(kOverlap, kPingpong);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
-      kOverlap ? "attention forward, GEMMs overlapped: block j's S = Q.K^T issued with block j-1's "
-                 "O += P.V, its softmax under that wgmma; TMA warp -> Q, K, V rings -> two wgmma "
-                 "warpgroups, O and LSE from registers"
-               : "attention forward: persistent, TMA load warp -> Q, K and V rings -> two wgmma "
-                 "warpgroups (S = Q.K^T, online softmax, O += P.V), O and LSE from registers";
+      kPingpong
+          ? "attention forward, warpgroups in turns: each issues block j's S = Q.K^T with block "
+            "j-1's O += P.V in its turn, then runs its softmax under the other's GEMMs; TMA warp "
+            "-> Q, K, V rings -> two wgmma warpgroups, O and LSE from registers"
+      : kOverlap
+          ? "attention forward, GEMMs overlapped: block j's S = Q.K^T issued with block j-1's "
+            "O += P.V, its softmax under that wgmma; TMA warp -> Q, K, V rings -> two wgmma "
+            "warpgroups, O and LSE from registers"
+          : "attention forward: persistent, TMA load warp -> Q, K and V rings -> two wgmma "
+            "warpgroups (S = Q.K^T, online softmax, O += P.V), O and LSE from registers";
 
   static constexpr int kConsumerWarps = 8;
   using Element = typename W::Element;
@@ -199,6 +209,94 @@ struct Forward {
     }
   };
 
+  // Per tile: Q once, then the K/V blocks (one of the schedules above), then O and LSE. The
+  // warpgroups' turns at the tensor cores (kPingpong, overlap schedule only): `take` before a
+  // block's GEMMs are issued, `give` once its S retired; no-ops where one task runs both
+  // warpgroups.
+  WL_HOST_DEVICE static constexpr void consume_tiles(auto& ctx, auto& tiles, auto& q, auto& k,
+                                                     auto& v, auto& o, auto&& take, auto&& give) {
+    auto s = ctx.local(Scores{});
+    auto p_tile = ctx.local(PTile{});
+    auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
+    ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
+      auto tile = ts::work<&Tiles::next>(tiles);
+      q.wait();
+      auto q_stage = ts::work<&SmemQ::stage_of>(q);
+      auto n_blocks = ts::work<&Tiles::n_blocks_of>(tiles, tile);
+      if constexpr (kOverlap) {
+        // FA3's intra-warpgroup overlap: iteration j issues block j's S = Q . K^T, then block
+        // j-1's O += P . V, waits for the first only and runs block j's softmax while the second
+        // is in flight; O is rescaled and P replaced once it retired (finish_softmax). V's ring
+        // lags K's by one block: the last block's O += P . V runs in the last iteration.
+        ctx.domain_loop(n_blocks, [&](auto& j) {
+          k.wait();
+          take();
+          ts::work<&SmemK::qk>(k, s, q_stage);
+          j.not_first_iter([&] {
+            v.wait();
+            ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
+            ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
+          });
+          // Block 0: only its S is in flight. The reset of O and the statistics comes after the
+          // P . V above in the text, so that every later read of `acc` in the body reads a
+          // work that ran in this execution (R-D23: a read after a conditional write would read
+          // a work that the first iteration skipped).
+          j.first_iter([&] {
+            ts::wgmma_wait<0>(ctx);
+            acc = ts::work<&Tiles::initial_output>(tiles);
+          });
+          // The other warpgroup may issue its GEMMs now: this one's S is ready and its P . V
+          // keeps the tensor cores busy meanwhile. After both branches, not in each: a turn
+          // handed over (an mbarrier wait and arrive) inside first_iter, while nothing is in
+          // flight there, makes ptxas serialize every wgmma (C7514); here it does not.
+          give();
+          k.release();
+          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+          // A wait on every path, the first iteration's too (nothing is in flight there; the
+          // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
+          // exclude each other: with this wait in not_first_iter only, it sees a path on which
+          // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
+          // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
+          // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
+          // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
+          // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
+          j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
+          j.not_first_iter([&] {
+            ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
+            v.release();
+          });
+          ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+          j.last_iter([&] {
+            v.wait();
+            ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
+            ts::wgmma_wait<0>(ctx);
+            v.release();
+          });
+        });
+      } else {
+        // The first schedule: per block S = Q . K^T, softmax, O += P . V, each GEMM waited for.
+        ctx.domain_loop(n_blocks, [&](auto&) {
+          k.wait();
+          ts::work<&SmemK::qk>(k, s, q_stage);
+          ts::wgmma_wait<0>(ctx);
+          k.release();
+          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+          ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+          v.wait();
+          ts::work<&SmemV::pv>(v, p_tile, acc);
+          ts::wgmma_wait<0>(ctx);
+          v.release();
+        });
+      }
+      // Unconditionally (the loop may run no iteration, and ptxas cannot tell which of its
+      // conditional waits ran): every wgmma of the tile retired, Q's reads among them.
+      ts::wgmma_wait<0>(ctx);
+      q.release();
+      ts::work<&GmemO::store>(o, acc, tile);
+    });
+  }
+
+  // Both warpgroups as one task, each on its 64 rows.
   struct SoftmaxTask {
     static constexpr ts::TaskSpec spec{
         .name = "softmax", .warp_idx = 0, .num_warps = kConsumerWarps, .num_registers = 240};
@@ -206,87 +304,49 @@ struct Forward {
     using dst = ts::list<GmemO>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,
                                                   auto& o) {
-      auto s = ctx.local(Scores{});
-      auto p_tile = ctx.local(PTile{});
-      auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
-      ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
-        auto tile = ts::work<&Tiles::next>(tiles);
-        q.wait();
-        auto q_stage = ts::work<&SmemQ::stage_of>(q);
-        auto n_blocks = ts::work<&Tiles::n_blocks_of>(tiles, tile);
-        if constexpr (kOverlap) {
-          // FA3's intra-warpgroup overlap: iteration j issues block j's S = Q . K^T, then block
-          // j-1's O += P . V, waits for the first only and runs block j's softmax while the second
-          // is in flight; O is rescaled and P replaced once it retired (finish_softmax). V's ring
-          // lags K's by one block: the last block's O += P . V runs in the last iteration.
-          ctx.domain_loop(n_blocks, [&](auto& j) {
-            k.wait();
-            ts::work<&SmemK::qk>(k, s, q_stage);
-            j.not_first_iter([&] {
-              v.wait();
-              ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
-              ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
-            });
-            // Block 0: only its S is in flight. The reset of O and the statistics comes after the
-            // P . V above in the text, so that every later read of `acc` in the body reads a
-            // work that ran in this execution (R-D23: a read after a conditional write would read
-            // a work that the first iteration skipped).
-            j.first_iter([&] {
-              ts::wgmma_wait<0>(ctx);
-              acc = ts::work<&Tiles::initial_output>(tiles);
-            });
-            k.release();
-            ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-            // A wait on every path, the first iteration's too (nothing is in flight there; the
-            // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
-            // exclude each other: with this wait in not_first_iter only, it sees a path on which
-            // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
-            // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
-            // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
-            // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
-            // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
-            j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
-            j.not_first_iter([&] {
-              ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
-              v.release();
-            });
-            ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
-            j.last_iter([&] {
-              v.wait();
-              ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
-              ts::wgmma_wait<0>(ctx);
-              v.release();
-            });
-          });
-        } else {
-          // The first schedule: per block S = Q . K^T, softmax, O += P . V, each GEMM waited for.
-          ctx.domain_loop(n_blocks, [&](auto&) {
-            k.wait();
-            ts::work<&SmemK::qk>(k, s, q_stage);
-            ts::wgmma_wait<0>(ctx);
-            k.release();
-            ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-            ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
-            v.wait();
-            ts::work<&SmemV::pv>(v, p_tile, acc);
-            ts::wgmma_wait<0>(ctx);
-            v.release();
-          });
-        }
-        // Unconditionally (the loop may run no iteration, and ptxas cannot tell which of its
-        // conditional waits ran): every wgmma of the tile retired, Q's reads among them.
-        ts::wgmma_wait<0>(ctx);
-        q.release();
-        ts::work<&GmemO::store>(o, acc, tile);
-      });
+      consume_tiles(
+          ctx, tiles, q, k, v, o, [] {}, [] {});
     }
   };
 
-  using Manager = ts::TaskManager<
-      ts::Tasks<SoftmaxTask, LoadTask>,
+  // kPingpong: each warpgroup a task of its own, taking turns at the tensor cores (FA3's
+  // inter-warpgroup ping-pong): warpgroup kSlot issues a block's GEMMs in its turn, gives the turn
+  // to the other and runs its softmax while the other's GEMMs keep the tensor cores busy. The turn
+  // goes 0, 1, 0, 1, ... through every block of every tile (both warpgroups visit the same blocks):
+  // warpgroup 1 gives one turn before its first block, so warpgroup 0 starts, and warpgroup 0
+  // takes the one left after its last. The last block's O += P . V is issued outside the turns.
+  template <int kSlot>
+  struct PingpongTask {
+    static constexpr std::string_view kNames[] = {"softmax0", "softmax1"};
+    static constexpr ts::TaskSpec spec{.name = kNames[kSlot],
+                                       .warp_idx = 4 * kSlot,
+                                       .num_warps = kConsumerWarps / 2,
+                                       .num_registers = 240};
+    using src = ts::list<Tiles, SmemQ, SmemK, SmemV, ts::Turn<1 - kSlot>>;
+    using dst = ts::list<GmemO, ts::Turn<kSlot>>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,
+                                                  auto& my_turn, auto& o, auto& next_turn) {
+      if constexpr (kSlot == 1) ts::give_turn(next_turn);
+      consume_tiles(
+          ctx, tiles, q, k, v, o, [&] { ts::take_turn(my_turn); },
+          [&] { ts::give_turn(next_turn); });
+      if constexpr (kSlot == 0) ts::take_turn(my_turn);
+    }
+  };
+
+  using Graph =
       ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
-                ts::DependsOn<SmemV, Tiles>, ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>>,
-      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;
+                ts::DependsOn<SmemV, Tiles>, ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>>;
+  using PingpongGraph =
+      ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
+                ts::DependsOn<SmemV, Tiles>, ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>,
+                ts::DependsOn<ts::Turn<0>, SmemK>, ts::DependsOn<ts::Turn<1>, SmemK>>;
+  using Manager = std::conditional_t<
+      kPingpong,
+      ts::TaskManager<ts::Tasks<PingpongTask<0>, PingpongTask<1>, LoadTask>, PingpongGraph,
+                      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>,
+      ts::TaskManager<ts::Tasks<SoftmaxTask, LoadTask>, Graph,
+                      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>>;
   static_assert(Manager::smem_bytes <= 227 * 1024, "the shape's buffers exceed 227 KiB");
 
 #if defined(__CUDACC__)
@@ -301,8 +361,15 @@ struct Forward {
     v.p = &p;
     GmemO o{};
     o.p = &p;
-    Manager tm(smem, tiles, q, k, v, o);
-    tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+    if constexpr (kPingpong) {
+      ts::Turn<0> turn0;
+      ts::Turn<1> turn1;
+      Manager tm(smem, tiles, q, k, v, o, turn0, turn1);
+      tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+    } else {
+      Manager tm(smem, tiles, q, k, v, o);
+      tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+    }
   }
 #endif
 };

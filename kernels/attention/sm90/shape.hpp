@@ -57,11 +57,14 @@ constexpr long long smem_payload_bytes() {
          2LL * S::kStages * static_cast<long long>(S::kBytesKV);
 }
 
-// A schedule's registry name, e.g. "sm90_ts_attention_d128" or, with the two GEMMs of a block
-// overlapped, "sm90_ts_attention_overlap_d128".
+// A schedule's registry name, e.g. "sm90_ts_attention_d128", with the two GEMMs of a block
+// overlapped "sm90_ts_attention_overlap_d128", and with the warpgroups taking turns as well
+// "sm90_ts_attention_pingpong_d128".
 template <class S>
-constexpr ts::ScheduleText schedule_name(bool overlap) {
-  return ts::schedule_text(overlap ? "sm90_ts_attention_overlap_d" : "sm90_ts_attention_d",
+constexpr ts::ScheduleText schedule_name(bool overlap, bool pingpong = false) {
+  return ts::schedule_text(pingpong  ? "sm90_ts_attention_pingpong_d"
+                           : overlap ? "sm90_ts_attention_overlap_d"
+                                     : "sm90_ts_attention_d",
                            S::kHeadDim);
 }
 

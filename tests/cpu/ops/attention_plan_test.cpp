@@ -49,12 +49,19 @@ TEST(AttentionPlan, ListsTheSchedulesThisBuildPrebuilt) {
     for (AttentionTileDescription const& td : tds) {
       EXPECT_EQ(td.block_m, 128);
       EXPECT_EQ(td.block_n, 128);  // DefaultShape<128>
+      attention::AttentionTuning const t = tuning_of(td.schedule);
       EXPECT_TRUE(attention::attention_instance_built(attention::ElementType::BF16, 128, causal,
-                                                      td.schedule == AttentionSchedule::Overlap));
+                                                      t.overlap_gemms, t.pingpong_warpgroups));
     }
     EXPECT_EQ(to_string(tds.front()),
               "serial schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
               "(sm90_ts_attention_d128)");
+    // Every build prebuilds the three schedules of each instance it builds (CMakeLists.txt).
+    ASSERT_EQ(tds.size(), 3u);
+    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_overlap_d128");
+    EXPECT_EQ(to_string(tds[2]),
+              "pingpong schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
+              "(sm90_ts_attention_pingpong_d128)");
   }
   EXPECT_EQ(plan(true).describe(),
             "Attention bf16, head_dim 128, causal, scale 1/sqrt(128), sm_90a");

@@ -35,6 +35,21 @@ namespace {
 
 using warploom::testing::DeviceBuffer;
 
+// The three schedules (AttentionTuning), each run where this build prebuilt it.
+struct Schedule {
+  char const* name;
+  AttentionTuning tuning;
+};
+constexpr Schedule kSchedules[] = {
+    {"serial GEMMs", {}},
+    {"overlapped GEMMs", {.overlap_gemms = true}},
+    {"overlapped GEMMs, warpgroups in turns", {.overlap_gemms = true, .pingpong_warpgroups = true}},
+};
+
+bool built(ElementType type, int d, bool causal, AttentionTuning const& t) {
+  return attention_instance_built(type, d, causal, t.overlap_gemms, t.pingpong_warpgroups);
+}
+
 struct Case {
   ElementType type = ElementType::BF16;
   int head_dim = 128;
@@ -187,12 +202,12 @@ void expect_correct(Case c) {
   args.head_dim = d;
   args.scale = c.scale;
   args.causal = c.causal;
-  for (bool overlap : {false, true}) {
-    if (!attention_instance_built(c.type, c.head_dim, c.causal, overlap)) continue;
-    SCOPED_TRACE(overlap ? "overlapped GEMMs" : "serial GEMMs");
+  for (Schedule const& schedule : kSchedules) {
+    if (!built(c.type, c.head_dim, c.causal, schedule.tuning)) continue;
+    SCOPED_TRACE(schedule.name);
     warploom::testing::poison(o.get(), o.bytes());
     warploom::testing::poison(lse.get(), lse.bytes());
-    attention_forward(args, nullptr, {.overlap_gemms = overlap});
+    attention_forward(args, nullptr, schedule.tuning);
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     check_fixed(c, q, k, v, o, lse, tq, tk, tv, to);
   }
@@ -305,12 +320,12 @@ void expect_correct_varlen(ElementType type, int d, bool causal, std::vector<int
   args.cu_seqlens_k = dck.as<int>();
   args.total_q = total_q;
   args.total_k = total_k;
-  for (bool overlap : {false, true}) {
-    if (!attention_instance_built(type, d, causal, overlap)) continue;
-    SCOPED_TRACE(overlap ? "overlapped GEMMs" : "serial GEMMs");
+  for (Schedule const& schedule : kSchedules) {
+    if (!built(type, d, causal, schedule.tuning)) continue;
+    SCOPED_TRACE(schedule.name);
     warploom::testing::poison(o.get(), o.bytes());
     warploom::testing::poison(lse.get(), lse.bytes());
-    attention_forward(args, nullptr, {.overlap_gemms = overlap});
+    attention_forward(args, nullptr, schedule.tuning);
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     check_varlen(type, d, causal, lq, lk, heads, kv_heads, cq, ck, q, k, v, o, lse, tq, tk);
   }

@@ -65,7 +65,7 @@ TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
       p.run(q, k, v, o, lse);
       auto [dq, dk, dv, dout, dlse] = views(direct);
       attention::attention_forward(p.arguments(dq, dk, dv, dout, dlse), nullptr,
-                                   {.overlap_gemms = td.schedule == AttentionSchedule::Overlap});
+                                   tuning_of(td.schedule));
       WL_CUDA_CHECK(cudaDeviceSynchronize());
       EXPECT_EQ(bytes_of(planned.o), bytes_of(direct.o));
       EXPECT_EQ(bytes_of(planned.lse), bytes_of(direct.lse));
