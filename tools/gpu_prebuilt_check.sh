@@ -273,10 +273,24 @@ if want attention; then
   # The attention plan (ops::Attention) against attention_forward, when built (EXTRA_TARGETS).
   [[ -x $T/ops_attention_plan_test ]] && run ops-attention 60 "$T/ops_attention_plan_test"
   for mask in none causal; do
-    # --autotune: the serial and the overlap schedule, interleaved.
+    # --autotune: the serial, overlap and ping-pong schedules, interleaved.
     run "bench-attention-$mask" 120 "$B/warploom" bench attention --shapes 4x32x4096x128 \
       --mask "$mask" --autotune --reps 10 --json "$OUT/attention_$mask.json"
   done
+fi
+# The attention schedules per clock (Nsight Compute's kernel time, clocks controlled), then the full
+# section set of each schedule's kernel (non-causal) with its per-instruction samples.
+if want ncu-attention; then
+  for mask in none causal; do
+    run "ncu-attention-$mask" 180 "$B/warploom" bench attention --prof ncu --shapes 4x32x4096x128 \
+      --mask "$mask" --autotune --reps 3 --json "$OUT/attention_ncu_$mask.json"
+  done
+  run ncu-attention-full 240 ncu --set full --import-source yes -k regex:attention_kernel \
+    --nvtx --nvtx-include "regex:round 0/" -o "$OUT/attention_full" -f "$B/warploom" bench attention \
+    --shapes 4x32x4096x128 --mask none --autotune --reps 1 --no-check
+  run ncu-attention-details 60 ncu -i "$OUT/attention_full.ncu-rep" --page details
+  run ncu-attention-source 60 sh -c "ncu -i '$OUT/attention_full.ncu-rep' --page source --csv \
+    --print-source sass | xz > '$OUT/attention_full_source.csv.xz'"
 fi
 # The attention tests under each sanitizer ($ATTENTION_FILTER: a subset, when minutes are short).
 if want attention-sanitizers; then
@@ -389,7 +403,11 @@ want python-bench && run python-bench 120 env PYTHONPATH="$PWD/build/python-site
   python3 bench/python/linear_and_overhead.py --json "$OUT/linear_and_overhead.json"
 # Attention against torch's SDPA (cuDNN, FlashAttention-2) in one process, both our schedules.
 want attention-torch && run attention-torch 240 env PYTHONPATH="$PWD/build/python-site" \
-  python3 bench/python/attention.py --json "$OUT/attention_torch.json"
+  python3 bench/python/attention.py --json "$OUT/attention_torch.json" ${ATTENTION_SHAPES:+--shapes "$ATTENTION_SHAPES"}
+# The same after 20 s of load before each shape (the sustained regime: the power cap's clocks).
+want attention-torch-sustained && run attention-torch-sustained 300 env \
+  PYTHONPATH="$PWD/build/python-site" python3 bench/python/attention.py --sustained 20 \
+  --json "$OUT/attention_torch_sustained.json" ${ATTENTION_SHAPES:+--shapes "$ATTENTION_SHAPES"}
 # FlashAttention-3's sweep (S = 512 ... 16384, D = 64/128/256, both masks) with its chart.
 want attention-sweep && run attention-sweep 420 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/attention.py --sweep --reps 5 --json "$OUT/attention_sweep.json" \

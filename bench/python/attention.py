@@ -1,6 +1,7 @@
 """Issue 18's attention measurements, on the GPU machine, every contender in this one process:
-warploom.op.attention (the serial schedule and FlashAttention-3's intra-warpgroup overlap) against
-torch's scaled_dot_product_attention with each backend this torch has on the GPU (cuDNN, and
+warploom.op.attention (the serial schedule, FlashAttention-3's intra-warpgroup overlap, and that
+overlap with the warpgroups in turns: FA3's ping-pong) against torch's
+scaled_dot_product_attention with each backend this torch has on the GPU (cuDNN, and
 FlashAttention-2 as torch bundles it), on the same (B, H, S, D) tensors (warploom reads torch's
 layout in place: layout="bhsd").
 
@@ -22,6 +23,7 @@ has one panel per head dimension and mask, TFLOP/s against S, one line per conte
 
 import argparse
 import json
+import time
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -41,12 +43,16 @@ def contenders(q, k, v, causal):
     found = {}
     kind = warploom._core.AttentionType.bf16 if q.dtype == torch.bfloat16 else \
         warploom._core.AttentionType.f16
-    for name, overlap in (("warploom serial", False), ("warploom overlap", True)):
-        if not warploom._core.attention_instance_built(kind, q.shape[-1], causal, overlap):
+    for name, overlap, pingpong in (("warploom serial", False, False),
+                                    ("warploom overlap", True, False),
+                                    ("warploom pingpong", True, True)):
+        if not warploom._core.attention_instance_built(kind, q.shape[-1], causal, overlap,
+                                                       pingpong):
             print(f"skipped {name}: not built (WARPLOOM_ATTENTION_INSTANCES=all builds it)")
             continue
-        found[name] = (lambda o: lambda: warploom.op.attention(
-            q, k, v, causal=causal, layout="bhsd", out=out, lse=lse, overlap_gemms=o)[0])(overlap)
+        found[name] = (lambda o, pp: lambda: warploom.op.attention(
+            q, k, v, causal=causal, layout="bhsd", out=out, lse=lse, overlap_gemms=o,
+            pingpong_warpgroups=pp)[0])(overlap, pingpong)
     for name, backend in BACKENDS.items():
         def run(backend=backend):
             with sdpa_kernel(backend):
@@ -69,7 +75,17 @@ def error_relative_to_max(got, q, k, v, causal):
     return float((got[:1, :1].float() - want).abs().max() / want.abs().max())
 
 
-def measure(batch, heads, seqlen, head_dim, causal, dtype, reps):
+def load_for(fns, seconds):
+    """Runs every contender in turn for `seconds` (the sustained regime: the GPU at its power cap
+    and clocks as they settle under load, not a cold burst)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for fn in fns:
+            fn()
+        torch.cuda.synchronize()
+
+
+def measure(batch, heads, seqlen, head_dim, causal, dtype, reps, sustained_s=0.0):
     torch.manual_seed(0)
     q, k, v = (torch.randn(batch, heads, seqlen, head_dim, device="cuda", dtype=dtype)
                for _ in range(3))
@@ -78,6 +94,7 @@ def measure(batch, heads, seqlen, head_dim, causal, dtype, reps):
     for name, fn in fns.items():
         errors[name] = error_relative_to_max(fn(), q, k, v, causal)
     torch.cuda.synchronize()
+    load_for(list(fns.values()), sustained_s)
     times = dict(zip(fns, event_times(list(fns.values()), reps, BACK_TO_BACK)))
     flops = 4.0 * batch * heads * seqlen * seqlen * head_dim * (0.5 if causal else 1.0)
     result = {"shape": f"{batch}x{heads}x{seqlen}x{head_dim}", "causal": causal,
@@ -152,6 +169,8 @@ def main():
     p.add_argument("--shapes", default="4x32x4096x128,4x32x4096x64,2x16x8192x128,4x16x4096x256",
                    help="comma-separated BxHxSxD")
     p.add_argument("--sweep", action="store_true", help="FlashAttention-3's sweep (see above)")
+    p.add_argument("--sustained", type=float, default=0.0, metavar="SECONDS",
+                   help="before each shape's timing, run the contenders for SECONDS (0: burst)")
     p.add_argument("--json", required=True)
     p.add_argument("--svg", help="write the chart here")
     args = p.parse_args()
@@ -159,14 +178,17 @@ def main():
     for shape in (sweep_shapes() if args.sweep else args.shapes.split(",")):
         b, h, s, d = (int(x) for x in shape.split("x"))
         for causal in (False, True):
-            r = measure(b, h, s, d, causal, torch.bfloat16, args.reps)
+            r = measure(b, h, s, d, causal, torch.bfloat16, args.reps, args.sustained)
             runs.append(r)
             for name, c in r["contenders"].items():
                 print(f"{r['shape']:>16} {'causal' if causal else 'full':>6} {name:<32} "
                       f"{c['ms']:8.3f} ms {c['tflop_per_s']:7.1f} TFLOP/s "
                       f"x{c.get('speed_vs_cudnn', float('nan')):.2f} cuDNN "
                       f"err {c['error_relative_to_max']:.1e}")
-    out = {**run_facts(args), "method": __doc__.split("\n\n")[1].replace("\n", " "),
+    regime = f"sustained ({args.sustained:g} s of load before each shape)" if args.sustained \
+        else "burst"
+    out = {**run_facts(args), "regime": regime,
+           "method": __doc__.split("\n\n")[1].replace("\n", " "),
            "warploom": warploom.__file__, "runs": runs}
     with open(args.json, "w") as f:
         json.dump(out, f, indent=2)
