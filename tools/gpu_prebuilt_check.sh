@@ -281,16 +281,24 @@ fi
 # The attention schedules per clock (Nsight Compute's kernel time, clocks controlled), then the full
 # section set of each schedule's kernel (non-causal) with its per-instruction samples.
 if want ncu-attention; then
+  # Each schedule is a tuning of one contender (--prof ncu profiles defaults only): every kernel
+  # of a one-round autotune, three launches per schedule.
   for mask in none causal; do
-    run "ncu-attention-$mask" 180 "$B/warploom" bench attention --prof ncu --shapes 4x32x4096x128 \
-      --mask "$mask" --autotune --reps 3 --json "$OUT/attention_ncu_$mask.json"
+    run "ncu-attention-$mask" 180 sh -c "ncu --metrics gpu__time_duration.sum,\
+dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,\
+sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
+      -k regex:attention_kernel --launch-count 9 '$B/warploom' bench attention \
+      --shapes 4x32x4096x128 --mask $mask --autotune --reps 1 --no-check \
+      > '$OUT/attention_ncu_$mask.txt'"
   done
   run ncu-attention-full 240 ncu --set full --import-source yes -k regex:attention_kernel \
-    --nvtx --nvtx-include "regex:round 0/" -o "$OUT/attention_full" -f "$B/warploom" bench attention \
+    --launch-count 9 -o "$OUT/attention_full" -f "$B/warploom" bench attention \
     --shapes 4x32x4096x128 --mask none --autotune --reps 1 --no-check
-  run ncu-attention-details 60 ncu -i "$OUT/attention_full.ncu-rep" --page details
+  run ncu-attention-details 60 sh -c "ncu -i '$OUT/attention_full.ncu-rep' --page details \
+    > '$OUT/attention_full_details.txt'"
   run ncu-attention-source 60 sh -c "ncu -i '$OUT/attention_full.ncu-rep' --page source --csv \
     --print-source sass | xz > '$OUT/attention_full_source.csv.xz'"
+  rm -f "$OUT/attention_full.ncu-rep"  # too large to bring back; the pages above are what it says
 fi
 # The attention tests under each sanitizer ($ATTENTION_FILTER: a subset, when minutes are short).
 if want attention-sanitizers; then
