@@ -18,6 +18,7 @@
 
 #include <type_traits>
 
+#include "warploom/arch/fast_math.hpp"
 #include "warploom/config.hpp"
 #include "warploom/gemm.hpp"
 
@@ -26,14 +27,6 @@ namespace warploom::gemm {
 #if defined(__CUDACC__)
 
 namespace detail {
-// e^x for float as ex2.approx.ftz (2^-22 relative, PTX ISA) of x log2(e): the same as __expf,
-// written out so that a caller can fold its own factor into log2(e).
-WL_DEVICE float exp2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 // gelu(z) = z Phi(z) in float, Phi(z) = erfc(-z / sqrt 2) / 2, with Abramowitz and Stegun's
 // 7.1.26 (Handbook of Mathematical Functions, 1964): for y >= 0, erfc(y) = (a1 t + a2 t^2 + a3 t^3
 // + a4 t^4 + a5 t^5) e^(-y^2), t = 1 / (1 + p y), within 1.5e-7. One reciprocal, one exponential

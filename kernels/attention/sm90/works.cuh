@@ -15,6 +15,7 @@
 
 #include "attention/sm90/config.cuh"
 #include "attention/sm90/tile.hpp"
+#include "warploom/arch/fast_math.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/stage_info.hpp"
 
@@ -238,7 +239,7 @@ struct Works {
       }
       m = quad_max(m);
       float const m_scaled = m == -INFINITY ? 0.0f : m * scale_log2;
-      float const correction = exp2f(o.row_max[i] * scale_log2 - m_scaled);
+      float const correction = exp2_approx(o.row_max[i] * scale_log2 - m_scaled);
       o.row_max[i] = m;
       float sum = 0.0f;
       CUTE_UNROLL
@@ -246,7 +247,7 @@ struct Works {
         CUTE_UNROLL
         for (int j = 0; j < 2; ++j) {
           float& x = tSrS(make_coord(make_coord(j, i, v), 0, 0));
-          x = exp2f(fmaf(x, scale_log2, -m_scaled));
+          x = exp2_approx(fmaf(x, scale_log2, -m_scaled));
           sum += x;
         }
       }
