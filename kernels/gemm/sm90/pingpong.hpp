@@ -49,6 +49,7 @@
 
 #include "gemm/sm90/resources.hpp"
 #include "gemm/sm90/shape.hpp"
+#include "warploom/ts/turn.hpp"
 
 namespace warploom::gemm::sm90 {
 
@@ -83,11 +84,7 @@ struct Pingpong {
 
   // The main loop's turn, handed from warpgroup kFrom to the other (a barrier, no data).
   template <int kFrom>
-  struct Turn {
-    static constexpr std::string_view kNames[] = {"turn0", "turn1"};
-    static constexpr ts::ResourceSpec spec{
-        .name = kNames[kFrom], .pipeline = ts::async_async(1, ts::warps(4), ts::warps(4))};
-  };
+  using Turn = ts::Turn<kFrom>;
 
   struct LoadTask {
     static constexpr ts::TaskSpec spec{
@@ -126,10 +123,7 @@ struct Pingpong {
         auto other = ts::work<&Tiles::template next_share<1 - kSlot>>(tiles);
         if constexpr (kSlot == 1) pass_stages(ctx, tiles, smem, other);  // the first is Mma0's
         // Wait for the turn: Mma1 every time, Mma0 from its second tile on.
-        auto take_turn = [&] {
-          my_turn.wait();
-          my_turn.release();
-        };
+        auto take_turn = [&] { ts::take_turn(my_turn); };
         if constexpr (kSlot == 0) {
           pair.not_first_iter(take_turn);
         } else {
@@ -137,10 +131,7 @@ struct Pingpong {
         }
         mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);
         // Hand the turn over: Mma0 every time, Mma1 unless nobody takes it (its last tile).
-        auto give_turn = [&] {
-          next_turn.acquire();
-          next_turn.commit();
-        };
+        auto give_turn = [&] { ts::give_turn(next_turn); };
         if constexpr (kSlot == 0) {
           give_turn();
           pass_stages(ctx, tiles, smem, other);  // the second tile is Mma1's
