@@ -60,9 +60,10 @@ if [[ ${BUILD_HERE:-0} == 1 ]]; then
   # EXTRA_CMAKE_ARGS: e.g. -DWARPLOOM_ATTENTION_INSTANCES=all for the attention step.
   run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused \
     ${EXTRA_CMAKE_ARGS:-}
-  run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target warploom_gemm warploom_host \
-    gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile host_costs \
-    tutorial_copy_test ${EXTRA_TARGETS:-}
+  # BUILD_TARGETS: the targets to build instead of the default ones (a short device session).
+  run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target ${BUILD_TARGETS:-warploom_gemm \
+    warploom_host gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile \
+    host_costs tutorial_copy_test} ${EXTRA_TARGETS:-}
   run install 60 cmake --install "$BUILD" --prefix "$BUILD/python-prefix"
   grep -E "error|FAILED" "$LOG" | head -40
 fi
