@@ -13,9 +13,11 @@
 //     straddling two warpgroups with different budgets;
 //   - arrival counts: a group size that does not match the arriving threads (R-D15) and an extra
 //     arrival the counts cannot see (R-M6); overlapping warp ranges (R-W1); ping-pong in which
-//     both sides wait first; a tile loaded twice into one stage.
+//     both sides wait first (with pipelines of their own, and with ts::Turn); a tile loaded twice
+//     into one stage.
 
 #include "corpus.hpp"
+#include "warploom/ts/turn.hpp"
 
 namespace corpus {
 namespace {
@@ -320,6 +322,31 @@ using DeadPingPong = ts::TaskManager<
     ts::Graph<ts::DependsOn<Pong, Ping>, ts::DependsOn<Ping, Pong>,
               ts::DependsOn<Output, Ping, Pong>>>;
 
+// The same two players with ts::Turn (include/warploom/ts/turn.hpp), as the attention and GEMM
+// ping-pong kernels take turns: player 1 hands over one turn before its loop so that player 0
+// starts, and player 0 takes the one left after its last; without that first turn both wait.
+template <int kSlot, bool kFirstTurnGiven>
+struct TurnPlayer {
+  static constexpr std::string_view kNames[] = {"math0", "math1"};
+  static constexpr ts::TaskSpec spec{.name = kNames[kSlot], .warp_idx = 4 * kSlot, .num_warps = 4};
+  using src = ts::list<ts::Turn<1 - kSlot>>;
+  using dst = ts::list<ts::Turn<kSlot>, Output>;
+  static constexpr void schedule(auto& ctx, auto& my_turn, auto& next_turn, auto& out) {
+    if constexpr (kSlot == 1 && kFirstTurnGiven) ts::give_turn(next_turn);
+    ctx.domain_loop(out->n, [&](auto&) {
+      ts::take_turn(my_turn);
+      ts::work<&Output::store>(out, kSlot);
+      ts::give_turn(next_turn);
+    });
+    if constexpr (kSlot == 0 && kFirstTurnGiven) ts::take_turn(my_turn);
+  }
+};
+template <bool kFirstTurnGiven>
+using TurnPingPong = ts::TaskManager<
+    ts::Tasks<TurnPlayer<0, kFirstTurnGiven>, TurnPlayer<1, kFirstTurnGiven>>,
+    ts::Graph<ts::DependsOn<ts::Turn<0>, ts::Turn<1>>, ts::DependsOn<ts::Turn<1>, ts::Turn<0>>,
+              ts::DependsOn<Output, ts::Turn<0>, ts::Turn<1>>>>;
+
 Entry hang(std::string_view name, std::string_view description,
            ts::ManagerModel (*model)(std::string_view), std::vector<std::string_view> expected,
            std::vector<std::string_view> controls = {}) {
@@ -454,6 +481,14 @@ void add_hangs(Corpus& c) {
                    "Ping-pong in which both math tasks wait for the other's turn before taking "
                    "their own",
                    model_of<DeadPingPong>, {"R-M1"}));
+  c.push_back(hang("turns_without_the_first_turn",
+                   "Two tasks taking turns with ts::Turn, neither handing over a first turn: each "
+                   "waits for the other's",
+                   model_of<TurnPingPong<false>>, {"R-M1"}));
+  c.push_back(hang("turns_with_the_first_turn",
+                   "The same, the second task handing over one turn before its loop and the first "
+                   "taking the last one after its own (the attention ping-pong's order)",
+                   model_of<TurnPingPong<true>>, {}, {"R-M1"}));
   c.push_back({.name = "tma_tile_loaded_twice",
                .theme = kHangs,
                .description =
