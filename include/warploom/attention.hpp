@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <string_view>
 
 #include <cuda_runtime_api.h>
@@ -94,6 +95,11 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream = nullptr,
 // Checks `args` as attention_forward does, without touching the device or its memory (pointers are
 // checked for null and alignment only): what the CPU tests run.
 void check_attention_arguments(AttentionArgs const& args);
+
+// The rules on the head dimension and the scale alone, worded as attention_forward words them
+// (without its "attention_forward: " prefix); empty when both hold. What a plan made before any
+// tensor (ops::Attention) checks, so that both say the same.
+std::string attention_options_error(int head_dim, float scale);
 
 // Whether this build prebuilt the kernel for (type, head_dim, causal, schedule); attention_forward
 // refuses the others by name.

@@ -86,8 +86,8 @@ void check_tensor(char const* name, AttentionTensor const& t, bool varlen) {
 
 void check_arguments(AttentionArgs const& a, AttentionArgs& r) {
   check_enum(a.type);
-  if (a.head_dim != 64 && a.head_dim != 128 && a.head_dim != 256)
-    fail("head_dim = " + str(a.head_dim) + " is not supported: the kernel runs 64, 128 and 256");
+  if (std::string const error = attention_options_error(a.head_dim, a.scale); !error.empty())
+    fail(error);
   bool const varlen = a.cu_seqlens_q != nullptr || a.cu_seqlens_k != nullptr;
   if (varlen && (a.cu_seqlens_q == nullptr || a.cu_seqlens_k == nullptr))
     fail(std::string(a.cu_seqlens_q == nullptr ? "cu_seqlens_q" : "cu_seqlens_k") +
@@ -114,10 +114,6 @@ void check_arguments(AttentionArgs const& a, AttentionArgs& r) {
   if (tiles > kMaxExtent)
     fail("batch * heads * ceil(seqlen_q / 128) = " + str(tiles) + " tiles must be at most " +
          str(kMaxExtent));
-  if (!(a.scale >= 0.0f) || std::isinf(a.scale))
-    fail("scale = " + std::to_string(a.scale) +
-         " must be finite and not negative (0: 1 / sqrt(head_dim))");
-
   r = a;
   r.kv_heads = kv_heads;
   if (r.scale == 0.0f) r.scale = 1.0f / std::sqrt(static_cast<float>(a.head_dim));
@@ -195,6 +191,15 @@ std::string_view to_string(ElementType t) {
       return "bf16";
   }
   return "?";
+}
+
+std::string attention_options_error(int head_dim, float scale) {
+  if (head_dim != 64 && head_dim != 128 && head_dim != 256)
+    return "head_dim = " + str(head_dim) + " is not supported: the kernel runs 64, 128 and 256";
+  if (!(scale >= 0.0f) || std::isinf(scale))
+    return "scale = " + std::to_string(scale) +
+           " must be finite and not negative (0: 1 / sqrt(head_dim))";
+  return "";
 }
 
 void check_attention_arguments(AttentionArgs const& args) {

@@ -3,7 +3,6 @@
 #include "warploom/ops/attention.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -154,12 +153,9 @@ Attention::Attention(AttentionOptions const& options) : options_(options) {
     throw DtypeError(fmt::format(
         "Attention: element = {}: the attention kernels take fp16 or bf16 (Q, K, V and O)",
         gemm::to_string(options.element)));
-  if (options.head_dim != 64 && options.head_dim != 128 && options.head_dim != 256)
-    fail(fmt::format("head_dim = {}: the kernels run head dimensions 64, 128 and 256",
-                     options.head_dim));
-  if (!(options.scale >= 0.0f) || std::isinf(options.scale))
-    fail(fmt::format("scale = {}: it must be finite and not negative (0: 1 / sqrt(head_dim))",
-                     options.scale));
+  if (std::string const error = attention::attention_options_error(options.head_dim, options.scale);
+      !error.empty())
+    fail(error);
   arch_ = detail::plan_arch(options.arch, detail::current_device());
   device_ = std::make_shared<detail::RunDevice const>();
   if (std::ranges::none_of(kSchedules, [&](AttentionSchedule s) { return built(options, s); }))
