@@ -169,7 +169,7 @@ struct AttentionConfig {
     int m_blocks;   // query tiles per (sequence, head): ceil(max S_q / kBlockM)
     int num_tiles;  // m_blocks * heads * batch
     // The tile order's section: this many (sequence, head) pairs, whose K and V fit the L2 cache
-    // together, are walked before the next ones (works.cuh, tile_at).
+    // together, are walked before the next ones (tile.hpp, tile_slot).
     int heads_per_section;
     float scale;       // softmax scale
     float scale_log2;  // scale * log2(e): exp(scale * x) = exp2(scale_log2 * x)

@@ -52,17 +52,6 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
   Kernel::run(p, tiles, smem);
 }
 
-// How many (sequence, head) pairs the tile order walks together (works.cuh, tile_at): as many as
-// have their K and V in kL2Budget, FlashAttention-3's choice (32 MiB of the H100's 50, of the
-// H200's 60); the query heads of one K/V head (GQA) count as one K/V.
-inline int heads_per_section(AttentionArgs const& args, std::size_t element_bytes) {
-  constexpr double kL2Budget = 32.0 * 1024 * 1024;
-  double const kv_bytes = 2.0 * args.seqlen_k * args.head_dim * static_cast<double>(element_bytes);
-  double const per_query_head = kv_bytes * args.kv_heads / args.heads;
-  int const heads_batch = args.heads * args.batch;
-  return static_cast<int>(std::clamp(kL2Budget / per_query_head, 1.0, double(heads_batch)));
-}
-
 // The kernel parameters of one problem; `args` has its strides resolved (no kPacked left).
 template <class I>
 typename I::Params make_params(AttentionArgs const& args) {
@@ -109,7 +98,9 @@ typename I::Params make_params(AttentionArgs const& args) {
       .cu_seqlens_k = args.cu_seqlens_k,
       .m_blocks = m_blocks,
       .num_tiles = m_blocks * args.heads * args.batch,
-      .heads_per_section = heads_per_section(args, sizeof(T)),
+      .heads_per_section =
+          heads_per_section(args.seqlen_k, args.head_dim, static_cast<int>(sizeof(T)), args.heads,
+                            args.kv_heads, args.batch),
       .scale = scale,
       .scale_log2 = scale * static_cast<float>(M_LOG2E),
   };

@@ -20,6 +20,42 @@ struct TileInfo {
   int n_blocks = 0;  // K/V blocks the tile visits (causal: up to the diagonal), visited last first
 };
 
+// ---- The persistent tile order
+// ------------------------------------------------------------------- Tiles are numbered t = 0 ...
+// m_blocks * heads_batch - 1 (heads_batch: heads * batch, the (sequence, head) pairs, pair hb being
+// head hb % heads of sequence hb / heads) and walked by the persistent CTAs in that order. The
+// pairs are cut into sections of heads_per_section (the last one may be shorter) and a section is
+// walked whole before the next, so that the CTAs running at one time share the K and V of one
+// section, which the L2 cache holds; inside a section, the last query rows of every pair (the
+// longest causal tiles) first, then the rows before them, so that the short tiles fill the
+// section's tail.
+struct TileSlot {
+  int m_block = 0;     // which 128 query rows
+  int head_batch = 0;  // which (sequence, head) pair
+};
+
+WL_HOST_DEVICE constexpr TileSlot tile_slot(int t, int m_blocks, int heads_batch,
+                                            int heads_per_section) {
+  int const section = t / (heads_per_section * m_blocks);
+  int const first = section * heads_per_section;
+  int const in_section =
+      heads_batch - first < heads_per_section ? heads_batch - first : heads_per_section;
+  int const i = t - first * m_blocks;  // the tile's index inside its section
+  return {.m_block = m_blocks - 1 - i / in_section, .head_batch = first + i % in_section};
+}
+
+// How many (sequence, head) pairs a section holds: as many as have their K and V in 32 MiB of L2,
+// FlashAttention-3's budget (of the H100's 50 MiB; the H200 has 60), between 1 and heads_batch;
+// the query heads of one K/V head (GQA) share it, so they count as a fraction of one.
+constexpr int heads_per_section(long long seqlen_k, int head_dim, int element_bytes, int heads,
+                                int kv_heads, int batch) {
+  constexpr double kL2Budget = 32.0 * 1024 * 1024;
+  double const kv_bytes = 2.0 * static_cast<double>(seqlen_k) * head_dim * element_bytes;
+  double const fits = kL2Budget / (kv_bytes * kv_heads / heads);
+  int const heads_batch = heads * batch;
+  return fits < 1.0 ? 1 : fits >= heads_batch ? heads_batch : static_cast<int>(fits);
+}
+
 // The K/V block that loop iteration `j` of `tile` visits: the last block first, so that the blocks
 // that need a mask (the sequence's end, the causal diagonal) come first and the rest run unmasked.
 WL_HOST_DEVICE constexpr int n_block_of(TileInfo const& tile, int j) {

@@ -40,20 +40,13 @@ struct Works {
   // are handed out first and the short ones fill the tail of the persistent loop; the heads of one
   // sequence are neighbours, so a group of query heads reads its K/V head from L2.
   static WL_DEVICE TileInfo tile_at(Params const& p, int t) {
-    // Sections of p.heads_per_section (sequence, head) pairs, one after the other; inside one, the
-    // last query rows (the longest causal tiles) of every pair first, then the rows before them,
-    // so the short tiles fill the tail of a section. The CTAs running at one time share the K
-    // and V of one section, which the L2 cache holds: ordered by rows across all heads instead,
-    // every CTA reads another head's K and V, the L2 hit rate falls to ~5 % and the kernel
-    // waits on DRAM (ncu, 4x32x4096x128: DRAM 70 % busy, tensor pipe 60 %).
-    int const heads_batch = p.heads * p.batch;
-    int const section = t / (p.heads_per_section * p.m_blocks);
-    int const first_hb = section * p.heads_per_section;
-    int const in_section = min(p.heads_per_section, heads_batch - first_hb);
-    int const i = t - first_hb * p.m_blocks;  // the tile's index inside its section
+    // In L2-sized sections of heads (tile.hpp, tile_slot): ordered by rows across all heads
+    // instead, every CTA reads another head's K and V, the L2 hit rate falls to ~5 % and the
+    // kernel waits on DRAM (ncu, 4x32x4096x128: DRAM 70 % busy, tensor pipe 60 %).
+    TileSlot const slot = tile_slot(t, p.m_blocks, p.heads * p.batch, p.heads_per_section);
     TileInfo tile;
-    tile.m_block = p.m_blocks - 1 - i / in_section;
-    int const hb = first_hb + i % in_section;
+    tile.m_block = slot.m_block;
+    int const hb = slot.head_batch;
     tile.head = hb % p.heads;
     tile.batch = hb / p.heads;
     if (p.cu_seqlens_q != nullptr) {
