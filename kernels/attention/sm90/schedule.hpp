@@ -334,19 +334,19 @@ struct Forward {
     }
   };
 
-  using Graph =
-      ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
-                ts::DependsOn<SmemV, Tiles>, ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>>;
-  using PingpongGraph =
-      ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
-                ts::DependsOn<SmemV, Tiles>, ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>,
-                ts::DependsOn<ts::Turn<0>, SmemK>, ts::DependsOn<ts::Turn<1>, SmemK>>;
-  using Manager = std::conditional_t<
-      kPingpong,
-      ts::TaskManager<ts::Tasks<PingpongTask<0>, PingpongTask<1>, LoadTask>, PingpongGraph,
-                      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>,
-      ts::TaskManager<ts::Tasks<SoftmaxTask, LoadTask>, Graph,
-                      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>>;
+  // The graph, with the turns' edges where the warpgroups take turns.
+  template <class... TurnEdges>
+  using GraphWith = ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
+                              ts::DependsOn<SmemV, Tiles>,
+                              ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>, TurnEdges...>;
+  using Manager = ts::TaskManager<
+      std::conditional_t<kPingpong, ts::Tasks<PingpongTask<0>, PingpongTask<1>, LoadTask>,
+                         ts::Tasks<SoftmaxTask, LoadTask>>,
+      std::conditional_t<
+          kPingpong,
+          GraphWith<ts::DependsOn<ts::Turn<0>, SmemK>, ts::DependsOn<ts::Turn<1>, SmemK>>,
+          GraphWith<>>,
+      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;
   static_assert(Manager::smem_bytes <= 227 * 1024, "the shape's buffers exceed 227 KiB");
 
 #if defined(__CUDACC__)
