@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Times source variants of the attention kernel (patches over the checked-out tree) against the
+# tree itself, on a build made by tools/gpu_prebuilt_check.sh (BUILD_HERE=1): for each patch, in
+# the same build folder, apply it, rebuild only what it touches, run the attention tests (a variant
+# that is wrong is not timed) and `warploom bench attention` without and with the causal mask, then
+# revert it. Variants are separate processes: compare them in ratios of a schedule's time to the
+# same schedule's in the unpatched run, and confirm a winner side by side after it lands.
+#   OUT=<dir> BUILD=build/fused bash tools/attention_variants.sh bench/variants/a.patch [b.patch...]
+# A patch name joined with '+' (a.patch+b.patch) applies both.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build/fused}
+OUT=${OUT:?OUT: the folder the results go to}
+SHAPES=${ATTENTION_SHAPES:-4x32x4096x128}
+LOG=$OUT/variants.log
+base_commit=${WARPLOOM_COMMIT:-unknown}
+for variant in "$@"; do
+  name=$(basename "${variant//+/_}" .patch)
+  IFS=+ read -r -a patches <<<"$variant"
+  echo "==== $name" | tee -a "$LOG"
+  ok=1
+  for p in "${patches[@]}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
+  export WARPLOOM_COMMIT="${base_commit}+$name"  # the results name the variant they timed
+  t0=$SECONDS
+  if ((ok)) && timeout 300 cmake --build "$BUILD" --parallel "$(nproc)" \
+      --target warploom-bench attention_test >>"$LOG" 2>&1; then
+    echo "built $name ($((SECONDS - t0)) s)" | tee -a "$LOG"
+    if timeout 120 "$BUILD/tests/gpu/attention_test" >>"$LOG" 2>&1; then
+      echo "tests pass: $name" | tee -a "$LOG"
+      for mask in none causal; do
+        timeout 120 "$BUILD/bin/warploom" bench attention --shapes "$SHAPES" --mask "$mask" \
+          --autotune --reps 10 --json "$OUT/attention_${name}_$mask.json" >>"$LOG" 2>&1
+      done
+    else
+      echo "TESTS FAIL: $name" | tee -a "$LOG"
+    fi
+  else
+    echo "BUILD FAILED: $name" | tee -a "$LOG"
+  fi
+  for ((i = ${#patches[@]} - 1; i >= 0; i--)); do patch -p1 -R <"${patches[i]}" >>"$LOG" 2>&1; done
+done
