@@ -130,7 +130,11 @@ struct Forward {
     using smem_buffers = ts::buffers<&SmemK::k>;
 
     WL_DEVICE void tma_load(ts::Produce const& stage, TileInfo tile) {
-      W::load_k(*this, stage, tile);
+      W::load_k(*this, stage, tile, 0);
+    }
+    // The block after the loop iteration's own (the overlap schedules load K a block ahead).
+    WL_DEVICE void tma_load_next(ts::Produce const& stage, TileInfo tile) {
+      W::load_k(*this, stage, tile, 1);
     }
     // Issues (without waiting) S = Q . K^T of this stage's block, Q from stage `q_stage`.
     WL_DEVICE void qk(ts::Consume const& stage, Scores& s, int q_stage) const {
@@ -197,10 +201,22 @@ struct Forward {
         q.acquire();
         ts::work<&SmemQ::tma_load>(q, tile);
         q.commit();
-        ctx.domain_loop(ts::work<&Tiles::n_blocks_of>(tiles, tile), [&](auto&) {
+        auto load_k = [&](auto&& load) {
           k.acquire();
-          ts::work<&SmemK::tma_load>(k, tile);
+          load();
           k.commit();
+        };
+        ctx.domain_loop(ts::work<&Tiles::n_blocks_of>(tiles, tile), [&](auto& j) {
+          if constexpr (kOverlap) {
+            // K one block ahead of V, in the order the overlapped consumers read them (block j's
+            // S with block j-1's P . V): K_0 and K_1, then V_0; K_{j+1}, then V_j. In the serial
+            // order (K_j, V_j) the acquire of V_j, whose stage frees only at the end of the
+            // consumers' iteration j-1, held K_{j+1} back behind it.
+            j.first_iter([&] { load_k([&] { ts::work<&SmemK::tma_load>(k, tile); }); });
+            j.not_last_iter([&] { load_k([&] { ts::work<&SmemK::tma_load_next>(k, tile); }); });
+          } else {
+            load_k([&] { ts::work<&SmemK::tma_load>(k, tile); });
+          }
           v.acquire();
           ts::work<&SmemV::tma_load>(v, tile);
           v.commit();

@@ -22,7 +22,7 @@ struct ScheduleOnly {
 
   static constexpr TileInfo tile_at(Params const&, int) { return {}; }
   static constexpr void load_q(auto&, ts::Produce const&, TileInfo) {}
-  static constexpr void load_k(auto&, ts::Produce const&, TileInfo) {}
+  static constexpr void load_k(auto&, ts::Produce const&, TileInfo, int) {}
   static constexpr void load_v(auto&, ts::Produce const&, TileInfo) {}
   static constexpr void qk(auto const&, ts::Consume const&, Scores&, int) {}
   static constexpr void online_softmax(auto&, ts::Produce const&, Scores&, OutputState&, TileInfo) {

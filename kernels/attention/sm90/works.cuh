@@ -103,7 +103,7 @@ struct Works {
   // K or V block n_block_of(tile, j) of the tile's K/V head.
   template <class Ring, class Tma, class Buffer>
   static WL_DEVICE void load_kv(Ring& ring, Tma const& tma, Buffer const& buffer,
-                                ts::Produce const& stage, TileInfo tile) {
+                                ts::Produce const& stage, TileInfo tile, int ahead) {
     using namespace cute;
     if (!warploom::sm90::elect_one()) return;
     Params const& p = *ring.p;
@@ -116,16 +116,17 @@ struct Works {
         make_tensor(make_smem_ptr(buffer.get()), typename Cfg::SmemLayoutK{});  // (BLK_N, D, STAGE)
     auto [tKgK, tKsK] =
         tma_partition(tma, _0{}, Layout<_1>{}, group_modes<0, 2>(sK), group_modes<0, 2>(gK));
-    copy(tma.with(*stage.barrier), tKgK(_, n_block_of(tile, stage.loop_offset)),
+    copy(tma.with(*stage.barrier), tKgK(_, n_block_of(tile, stage.loop_offset + ahead)),
          tKsK(_, stage.stage_idx));
   }
   template <class Ring>
-  static WL_DEVICE void load_k(Ring& ring, ts::Produce const& stage, TileInfo tile) {
-    load_kv(ring, ring.p->tma_k, ring.k, stage, tile);
+  // `ahead`: 0 for the loop iteration's own block, 1 for the next (the overlap schedules).
+  static WL_DEVICE void load_k(Ring& ring, ts::Produce const& stage, TileInfo tile, int ahead) {
+    load_kv(ring, ring.p->tma_k, ring.k, stage, tile, ahead);
   }
   template <class Ring>
   static WL_DEVICE void load_v(Ring& ring, ts::Produce const& stage, TileInfo tile) {
-    load_kv(ring, ring.p->tma_v, ring.v, stage, tile);
+    load_kv(ring, ring.p->tma_v, ring.v, stage, tile, 0);
   }
 
   // ---- The two GEMMs ----------------------------------------------------------------------------
