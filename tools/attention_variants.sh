@@ -6,6 +6,7 @@
 # revert it. Variants are separate processes: compare them in ratios of a schedule's time to the
 # same schedule's in the unpatched run, and confirm a winner side by side after it lands.
 #   OUT=<dir> BUILD=build/fused bash tools/attention_variants.sh bench/variants/a.patch [b.patch...]
+# ATTENTION_TEST_FILTER: the tests a variant must pass (default: all).
 # A patch name joined with '+' (a.patch+b.patch) applies both.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,7 +26,8 @@ for variant in "$@"; do
   if ((ok)) && timeout 300 cmake --build "$BUILD" --parallel "$(nproc)" \
       --target warploom-bench attention_test >>"$LOG" 2>&1; then
     echo "built $name ($((SECONDS - t0)) s)" | tee -a "$LOG"
-    if timeout 120 "$BUILD/tests/gpu/attention_test" >>"$LOG" 2>&1; then
+    if timeout 120 "$BUILD/tests/gpu/attention_test" --gtest_filter="${ATTENTION_TEST_FILTER:-*}" \
+      >>"$LOG" 2>&1; then
       echo "tests pass: $name" | tee -a "$LOG"
       for mask in none causal; do
         timeout 120 "$BUILD/bin/warploom" bench attention --shapes "$SHAPES" --mask "$mask" \

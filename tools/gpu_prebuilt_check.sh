@@ -417,6 +417,16 @@ want attention-torch && run attention-torch 240 env PYTHONPATH="$PWD/build/pytho
 want attention-torch-sustained && run attention-torch-sustained 300 env \
   PYTHONPATH="$PWD/build/python-site" python3 bench/python/attention.py --sustained 20 \
   --json "$OUT/attention_torch_sustained.json" ${ATTENTION_SHAPES:+--shapes "$ATTENTION_SHAPES"}
+# The same shape with the C++ bench's inputs (uniform in [-1, 1)) and with q, k, v stored
+# (B, S, H, D): whether the inputs or the layout move either side's time.
+if want attention-torch-inputs; then
+  for how in "uniform bhsd" "normal bshd" "uniform bshd"; do
+    set -- $how
+    run "attention-torch-$1-$2" 120 env PYTHONPATH="$PWD/build/python-site" \
+      python3 bench/python/attention.py --data "$1" --layout "$2" \
+      --json "$OUT/attention_torch_$1_$2.json" ${ATTENTION_SHAPES:+--shapes "$ATTENTION_SHAPES"}
+  done
+fi
 # FlashAttention-3's sweep (S = 512 ... 16384, D = 64/128/256, both masks) with its chart.
 want attention-sweep && run attention-sweep 420 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/attention.py --sweep --reps 5 --json "$OUT/attention_sweep.json" \

@@ -36,11 +36,18 @@ BACKENDS = {"torch sdpa (cuDNN)": SDPBackend.CUDNN_ATTENTION,
             "torch sdpa (FlashAttention-2)": SDPBackend.FLASH_ATTENTION}
 
 
-def contenders(q, k, v, causal):
-    """{name: fn() -> output (B, H, S, D)} for every contender that runs on these tensors."""
-    out = torch.empty_like(q)
+def contenders(q, k, v, causal, layout):
+    """{name: fn() -> output (B, H, S, D)} for every contender that runs on these tensors (q, k, v
+    (B, H, S, D) views; with layout "bshd", of (B, S, H, D) tensors, which warploom reads as they
+    lie)."""
+    ours = (q, k, v) if layout == "bhsd" else tuple(x.transpose(1, 2) for x in (q, k, v))
+    out = torch.empty_like(ours[0])
     lse = torch.empty(q.shape[0], q.shape[1], q.shape[2], device="cuda", dtype=torch.float32)
     found = {}
+
+    def view(o):  # our output as (B, H, S, D)
+        return o if layout == "bhsd" else o.transpose(1, 2)
+
     kind = warploom._core.AttentionType.bf16 if q.dtype == torch.bfloat16 else \
         warploom._core.AttentionType.f16
     for name, overlap, pingpong in (("warploom serial", False, False),
@@ -50,9 +57,9 @@ def contenders(q, k, v, causal):
                                                        pingpong):
             print(f"skipped {name}: not built (WARPLOOM_ATTENTION_INSTANCES=all builds it)")
             continue
-        found[name] = (lambda o, pp: lambda: warploom.op.attention(
-            q, k, v, causal=causal, layout="bhsd", out=out, lse=lse, overlap_gemms=o,
-            pingpong_warpgroups=pp)[0])(overlap, pingpong)
+        found[name] = (lambda o, pp: lambda: view(warploom.op.attention(
+            *ours, causal=causal, layout=layout, out=out, lse=lse, overlap_gemms=o,
+            pingpong_warpgroups=pp)[0]))(overlap, pingpong)
     for name, backend in BACKENDS.items():
         def run(backend=backend):
             with sdpa_kernel(backend):
@@ -85,11 +92,24 @@ def load_for(fns, seconds):
         torch.cuda.synchronize()
 
 
-def measure(batch, heads, seqlen, head_dim, causal, dtype, reps, sustained_s=0.0):
+def inputs(batch, heads, seqlen, head_dim, dtype, data, layout):
+    """q, k, v as (B, H, S, D) views: standard normal or uniform in [-1, 1) (the C++ bench's data),
+    stored (B, H, S, D) or (B, S, H, D)."""
+    shape = (batch, heads, seqlen, head_dim) if layout == "bhsd" else \
+        (batch, seqlen, heads, head_dim)
+    out = []
+    for _ in range(3):
+        x = torch.randn(shape, device="cuda", dtype=dtype) if data == "normal" else \
+            torch.rand(shape, device="cuda", dtype=dtype) * 2 - 1
+        out.append(x if layout == "bhsd" else x.transpose(1, 2))
+    return out
+
+
+def measure(batch, heads, seqlen, head_dim, causal, dtype, reps, sustained_s=0.0, data="normal",
+            layout="bhsd"):
     torch.manual_seed(0)
-    q, k, v = (torch.randn(batch, heads, seqlen, head_dim, device="cuda", dtype=dtype)
-               for _ in range(3))
-    fns = contenders(q, k, v, causal)
+    q, k, v = inputs(batch, heads, seqlen, head_dim, dtype, data, layout)
+    fns = contenders(q, k, v, causal, layout)
     errors = {}
     for name, fn in fns.items():
         errors[name] = error_relative_to_max(fn(), q, k, v, causal)
@@ -98,7 +118,8 @@ def measure(batch, heads, seqlen, head_dim, causal, dtype, reps, sustained_s=0.0
     times = dict(zip(fns, event_times(list(fns.values()), reps, BACK_TO_BACK)))
     flops = 4.0 * batch * heads * seqlen * seqlen * head_dim * (0.5 if causal else 1.0)
     result = {"shape": f"{batch}x{heads}x{seqlen}x{head_dim}", "causal": causal,
-              "dtype": str(dtype).removeprefix("torch."), "contenders": {}}
+              "dtype": str(dtype).removeprefix("torch."), "data": data, "layout": layout,
+              "contenders": {}}
     for name in fns:
         ms = times[name]["median_ms"]
         result["contenders"][name] = {"ms": ms, "p10_ms": times[name]["p10_ms"],
@@ -171,6 +192,10 @@ def main():
     p.add_argument("--sweep", action="store_true", help="FlashAttention-3's sweep (see above)")
     p.add_argument("--sustained", type=float, default=0.0, metavar="SECONDS",
                    help="before each shape's timing, run the contenders for SECONDS (0: burst)")
+    p.add_argument("--data", choices=("normal", "uniform"), default="normal",
+                   help="inputs standard normal, or uniform in [-1, 1) as in `warploom bench`")
+    p.add_argument("--layout", choices=("bhsd", "bshd"), default="bhsd",
+                   help="how q, k, v lie in memory (torch's SDPA reads either through strides)")
     p.add_argument("--json", required=True)
     p.add_argument("--svg", help="write the chart here")
     args = p.parse_args()
@@ -178,7 +203,8 @@ def main():
     for shape in (sweep_shapes() if args.sweep else args.shapes.split(",")):
         b, h, s, d = (int(x) for x in shape.split("x"))
         for causal in (False, True):
-            r = measure(b, h, s, d, causal, torch.bfloat16, args.reps, args.sustained)
+            r = measure(b, h, s, d, causal, torch.bfloat16, args.reps, args.sustained, args.data,
+                        args.layout)
             runs.append(r)
             for name, c in r["contenders"].items():
                 print(f"{r['shape']:>16} {'causal' if causal else 'full':>6} {name:<32} "
