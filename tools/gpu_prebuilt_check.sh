@@ -427,6 +427,13 @@ if want attention-torch-inputs; then
       --json "$OUT/attention_torch_$1_$2.json" ${ATTENTION_SHAPES:+--shapes "$ATTENTION_SHAPES"}
   done
 fi
+# Every contender's kernel per clock (Nsight Compute's kernel time, clocks locked to base): ours,
+# cuDNN's and FlashAttention-2's launches of one round of the Python bench, one CSV row each.
+want ncu-attention-torch && run ncu-attention-torch 240 env PYTHONPATH="$PWD/build/python-site" \
+  ncu --metrics gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
+  -k regex:'attention|sdpa|flash|fmha' --csv --page raw --log-file "$OUT/attention_torch_ncu.csv" \
+  python3 bench/python/attention.py --reps 1 --json "$OUT/attention_torch_ncu_run.json" \
+  ${ATTENTION_SHAPES:+--shapes "$ATTENTION_SHAPES"}
 # FlashAttention-3's sweep (S = 512 ... 16384, D = 64/128/256, both masks) with its chart.
 want attention-sweep && run attention-sweep 420 env PYTHONPATH="$PWD/build/python-site" \
   python3 bench/python/attention.py --sweep --reps 5 --json "$OUT/attention_sweep.json" \
