@@ -224,8 +224,18 @@ std::string_view to_string(AttentionSchedule s) {
   return "?";
 }
 
-AttentionSchedule default_schedule(ElementType, int, bool) {
-  // The serial schedule for every problem, as before the schedule had a name.
+AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) {
+  // Measured on the H200 on 2026-12-03 (bf16, B 4, H 32, S 4096; docs/kernels/sm90_attention.md,
+  // "The default schedule"): at D = 128 the overlap schedule is the fastest, both masks (1.79
+  // against the serial 1.95 ms without a mask, 0.98 against 1.05 causal, bench/results/
+  // attention_k_ahead_*; 1.01x and 1.04x cuDNN's speed side by side in Python, the serial 0.92x
+  // and 0.91x). fp16 is taken to follow bf16 (the same kernel and tiles; not measured). D = 64 and
+  // 256 have no measurement since that day's kernel changes (before them the serial schedule was
+  // faster at D = 64, and at D = 256 without a mask): they keep the serial schedule until the
+  // sweep (bench/python/attention.py --sweep) measures them.
+  if (head_dim == 128 &&
+      find_instance(type, head_dim, causal, AttentionSchedule::Overlap) != nullptr)
+    return AttentionSchedule::Overlap;
   return AttentionSchedule::Serial;
 }
 

@@ -44,11 +44,11 @@ TEST(AttentionPlan, ListsTheSchedulesThisBuildPrebuilt) {
     Attention const p = plan(causal);
     std::vector<AttentionTileDescription> const tds = p.tile_descriptions();
     ASSERT_FALSE(tds.empty());
-    // The default first: attention_forward's AttentionSchedule::Auto, the serial schedule; the
-    // plan runs it until compile() picks another.
+    // The default first: attention_forward's AttentionSchedule::Auto, the overlap schedule at
+    // head_dim 128; the plan runs it until compile() picks another.
     EXPECT_EQ(tds.front().schedule,
               attention::default_schedule(attention::ElementType::BF16, 128, causal));
-    EXPECT_EQ(tds.front().schedule, AttentionSchedule::Serial);
+    EXPECT_EQ(tds.front().schedule, AttentionSchedule::Overlap);
     EXPECT_EQ(p.tile_description(), tds.front());
     for (AttentionTileDescription const& td : tds) {
       EXPECT_EQ(td.block_m, 128);
@@ -58,13 +58,13 @@ TEST(AttentionPlan, ListsTheSchedulesThisBuildPrebuilt) {
                                                       td.schedule));
     }
     EXPECT_EQ(to_string(tds.front()),
-              "serial schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
-              "(sm90_ts_attention_d128)");
+              "overlap schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
+              "(sm90_ts_attention_overlap_d128)");
     // Every build prebuilds the three schedules of each instance it builds (CMakeLists.txt); after
     // the default, the others in their order.
     ASSERT_EQ(tds.size(), 3u);
-    EXPECT_EQ(tds[1].schedule, AttentionSchedule::Overlap);
-    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_overlap_d128");
+    EXPECT_EQ(tds[1].schedule, AttentionSchedule::Serial);
+    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_d128");
     EXPECT_EQ(to_string(tds[2]),
               "pingpong schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
               "(sm90_ts_attention_pingpong_d128)");
