@@ -55,6 +55,19 @@ double to_double(std::uint16_t bits, wa::ElementType t) {
 
 constexpr int kCheckedRows = 64;
 
+constexpr wa::AttentionSchedule kSchedules[] = {
+    wa::AttentionSchedule::Serial, wa::AttentionSchedule::Overlap, wa::AttentionSchedule::Pingpong};
+
+// The tuning point's `schedule`, Auto when it has none.
+wa::AttentionSchedule schedule_of(h::Tuning const& tuning) {
+  auto const it = tuning.find("schedule");
+  if (it == tuning.end()) return wa::AttentionSchedule::Auto;
+  for (wa::AttentionSchedule const s : kSchedules)
+    if (it->second == wa::to_string(s)) return s;
+  throw std::invalid_argument("attention: schedule = " + it->second +
+                              " is not one of serial, overlap, pingpong");
+}
+
 class AttentionPlan final : public h::KernelPlan {
  public:
   explicit AttentionPlan(AttentionProblem p) : p_(p) {}
@@ -84,15 +97,14 @@ class AttentionPlan final : public h::KernelPlan {
     WL_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
-  // The schedule: the two GEMMs of a block serial (default), overlapped (FA3's intra-warpgroup
-  // overlap), or overlapped with the warpgroups in turns (FA3's ping-pong), where this build has
-  // it.
+  // The schedule: {} is attention_forward's default (AttentionSchedule::Auto); `schedule` names
+  // each one this build has explicitly (serial, overlap, pingpong), so --autotune times all three
+  // side by side whichever Auto picks.
   std::vector<h::Tuning> tuning_space() const override {
     std::vector<h::Tuning> space = {{}};
-    if (wa::attention_instance_built(p_.type, p_.head_dim, p_.causal, true))
-      space.push_back({{"overlap", "on"}});
-    if (wa::attention_instance_built(p_.type, p_.head_dim, p_.causal, true, true))
-      space.push_back({{"overlap", "pingpong"}});
+    for (wa::AttentionSchedule const s : kSchedules)
+      if (wa::attention_instance_built(p_.type, p_.head_dim, p_.causal, s))
+        space.push_back({{"schedule", std::string(wa::to_string(s))}});
     return space;
   }
 
@@ -111,11 +123,7 @@ class AttentionPlan final : public h::KernelPlan {
     a.kv_heads = p_.kv_heads();
     a.head_dim = p_.head_dim;
     a.causal = p_.causal;
-    auto const overlap = tuning.find("overlap");
-    std::string const how = overlap == tuning.end() ? "" : overlap->second;
-    wa::attention_forward(a, stream,
-                          {.overlap_gemms = how == "on" || how == "pingpong",
-                           .pingpong_warpgroups = how == "pingpong"});
+    wa::attention_forward(a, stream, {.schedule = schedule_of(tuning)});
   }
 
   h::CheckResult check(h::Tuning const& tuning) override {

@@ -50,16 +50,14 @@ def contenders(q, k, v, causal, layout):
 
     kind = warploom._core.AttentionType.bf16 if q.dtype == torch.bfloat16 else \
         warploom._core.AttentionType.f16
-    for name, overlap, pingpong in (("warploom serial", False, False),
-                                    ("warploom overlap", True, False),
-                                    ("warploom pingpong", True, True)):
-        if not warploom._core.attention_instance_built(kind, q.shape[-1], causal, overlap,
-                                                       pingpong):
+    for schedule in ("serial", "overlap", "pingpong"):
+        name = f"warploom {schedule}"
+        if not warploom._core.attention_instance_built(
+                kind, q.shape[-1], causal, getattr(warploom._core.AttentionSchedule, schedule)):
             print(f"skipped {name}: not built (WARPLOOM_ATTENTION_INSTANCES=all builds it)")
             continue
-        found[name] = (lambda o, pp: lambda: view(warploom.op.attention(
-            *ours, causal=causal, layout=layout, out=out, lse=lse, overlap_gemms=o,
-            pingpong_warpgroups=pp)[0]))(overlap, pingpong)
+        found[name] = (lambda s: lambda: view(warploom.op.attention(
+            *ours, causal=causal, layout=layout, out=out, lse=lse, schedule=s)[0]))(schedule)
     for name, backend in BACKENDS.items():
         def run(backend=backend):
             with sdpa_kernel(backend):

@@ -75,20 +75,33 @@ struct AttentionArgs {
   int total_k = 0;
 };
 
-// Which schedule runs a problem.
+// Which schedule runs a problem (docs/kernels/sm90_attention.md, "Three schedules per head
+// dimension"). Each is a kernel of its own, prebuilt per (type, head_dim, causal).
+enum class AttentionSchedule {
+  // The fastest schedule measured for the problem's head dimension among those this build
+  // prebuilt: default_schedule() says which.
+  Auto,
+  // The two GEMMs of a key block back to back: S = Q . K^T, its softmax, then O += P . V
+  // (schedule sm90_ts_attention_d<D>).
+  Serial,
+  // FlashAttention-3's intra-warpgroup overlap: block j's S issued with block j-1's O += P . V,
+  // and its softmax run while that wgmma is in flight (sm90_ts_attention_overlap_d<D>).
+  Overlap,
+  // That overlap with FlashAttention-3's inter-warpgroup ping-pong: the two consumer warpgroups
+  // take turns at the tensor cores, one's softmax under the other's GEMMs
+  // (sm90_ts_attention_pingpong_d<D>).
+  Pingpong,
+};
+// "auto", "serial", "overlap", "pingpong".
+std::string_view to_string(AttentionSchedule s);
+
 struct AttentionTuning {
-  // FlashAttention-3's intra-warpgroup overlap: block j's S = Q . K^T issued with block j-1's
-  // O += P . V, and its softmax run while that wgmma is in flight (schedule
-  // sm90_ts_attention_overlap_d<D>). Off: the two GEMMs of a block run back to back.
-  bool overlap_gemms = false;
-  // FlashAttention-3's inter-warpgroup ping-pong on top of that overlap: the two consumer
-  // warpgroups take turns at the tensor cores, one's softmax running under the other's GEMMs
-  // (schedule sm90_ts_attention_pingpong_d<D>). Implies overlap_gemms.
-  bool pingpong_warpgroups = false;
+  AttentionSchedule schedule = AttentionSchedule::Auto;
 };
 
 // Computes O and LSE on `stream`. Throws std::invalid_argument for a bad argument (before any work
-// on the device), std::runtime_error for a CUDA error.
+// on the device; a schedule this build did not prebuild is one), std::runtime_error for a CUDA
+// error.
 void attention_forward(AttentionArgs const& args, cudaStream_t stream = nullptr,
                        AttentionTuning const& tuning = {});
 
@@ -101,10 +114,16 @@ void check_attention_arguments(AttentionArgs const& args);
 // tensor (ops::Attention) checks, so that both say the same.
 std::string attention_options_error(int head_dim, float scale);
 
-// Whether this build prebuilt the kernel for (type, head_dim, causal, schedule); attention_forward
-// refuses the others by name.
+// The schedule AttentionSchedule::Auto runs for (type, head_dim, causal): the one measured fastest
+// for the head dimension where this build prebuilt it, else Serial. Never Auto. The one place
+// that policy is written (attention_forward, ops::Attention and Python's schedule="auto" ask it).
+AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal);
+
+// Whether this build prebuilt the kernel of `schedule` (Auto: default_schedule's) for (type,
+// head_dim, causal); attention_forward refuses the others by name. Throws std::invalid_argument
+// for a schedule out of the enum's range.
 bool attention_instance_built(ElementType type, int head_dim, bool causal,
-                              bool overlap_gemms = false, bool pingpong_warpgroups = false);
+                              AttentionSchedule schedule = AttentionSchedule::Auto);
 
 // 4 * (unmasked (query, key) pairs) * head_dim * heads: the FLOPs of the two GEMMs over the pairs
 // the mask keeps (causal: the bottom-right triangle), as FlashAttention counts them (without the

@@ -38,13 +38,21 @@ void bind_attention(nb::module_& m) {
   nb::enum_<at::ElementType>(m, "AttentionType", "Attention's input and output element type.")
       .value("f16", at::ElementType::F16)
       .value("bf16", at::ElementType::BF16);
+  nb::enum_<at::AttentionSchedule>(
+      m, "AttentionSchedule",
+      "Attention's schedule (warploom/attention.hpp): auto, the fastest measured where built "
+      "(attention_default_schedule); serial; overlap; pingpong.")
+      .value("auto", at::AttentionSchedule::Auto)
+      .value("serial", at::AttentionSchedule::Serial)
+      .value("overlap", at::AttentionSchedule::Overlap)
+      .value("pingpong", at::AttentionSchedule::Pingpong);
   m.def(
       "attention_forward",
       [](at::ElementType type, std::uintptr_t q, Strides const& q_strides, std::uintptr_t k,
          Strides const& k_strides, std::uintptr_t v, Strides const& v_strides, std::uintptr_t o,
          Strides const& o_strides, std::uintptr_t lse, int batch, int seqlen_q, int seqlen_k,
-         int heads, int kv_heads, int head_dim, float scale, bool causal, bool overlap_gemms,
-         bool pingpong_warpgroups, std::uintptr_t stream, bool check_only) {
+         int heads, int kv_heads, int head_dim, float scale, bool causal,
+         at::AttentionSchedule schedule, std::uintptr_t stream, bool check_only) {
         at::AttentionArgs const args{.type = type,
                                      .q = tensor(q, q_strides),
                                      .k = tensor(k, k_strides),
@@ -65,19 +73,18 @@ void bind_attention(nb::module_& m) {
           return;
         }
         nb::gil_scoped_release released;  // a first call may load the kernel's module
-        at::attention_forward(
-            args, reinterpret_cast<cudaStream_t>(stream),
-            {.overlap_gemms = overlap_gemms, .pingpong_warpgroups = pingpong_warpgroups});
+        at::attention_forward(args, reinterpret_cast<cudaStream_t>(stream), {.schedule = schedule});
       },
       "type"_a, "q"_a, "q_strides"_a, "k"_a, "k_strides"_a, "v"_a, "v_strides"_a, "o"_a,
       "o_strides"_a, "lse"_a, "batch"_a, "seqlen_q"_a, "seqlen_k"_a, "heads"_a, "kv_heads"_a,
-      "head_dim"_a, "scale"_a, "causal"_a, "overlap_gemms"_a, "pingpong_warpgroups"_a, "stream"_a,
-      "check_only"_a = false,
+      "head_dim"_a, "scale"_a, "causal"_a, "schedule"_a, "stream"_a, "check_only"_a = false,
       "warploom::attention::attention_forward on (pointer, (batch, row, head) strides) tensors; "
       "check_only: the argument checks alone, no device touched. Use warploom.op.attention.");
   m.def("attention_instance_built", &at::attention_instance_built, "type"_a, "head_dim"_a,
-        "causal"_a, "overlap_gemms"_a = false, "pingpong_warpgroups"_a = false,
+        "causal"_a, "schedule"_a = at::AttentionSchedule::Auto,
         "Whether this build prebuilt the attention kernel for these (attention_instance_built).");
+  m.def("attention_default_schedule", &at::default_schedule, "type"_a, "head_dim"_a, "causal"_a,
+        "The schedule AttentionSchedule.auto runs for these (default_schedule).");
 }
 
 }  // namespace warploom::python

@@ -3,8 +3,9 @@
 Without a GPU (torch-like fake tensors: shape, strides, dtype and a pointer, never read): every
 argument is checked with check_only=True, which runs the C++ API's checks
 (check_attention_arguments) and touches no device — the Python side's own errors (not a tensor,
-mixed dtypes, shapes that disagree, a non-contiguous head dimension) and the C++ ones it passes on
-(an unsupported head dimension, heads that are no multiple of the K/V heads, misaligned strides).
+mixed dtypes, shapes that disagree, a non-contiguous head dimension, a schedule not named) and
+the C++ ones it passes on (an unsupported head dimension, heads that are no multiple of the K/V
+heads, misaligned strides); and which schedule schedule="auto" runs.
 
 With one (marker gpu, the `cuda` fixture): results against torch's scaled_dot_product_attention in
 float32 on the same inputs, and the log-sum-exp against torch's logsumexp of the scaled scores.
@@ -139,6 +140,34 @@ def test_out_and_lse_must_fit():
         warploom.op.attention(q, k, v, lse=FakeTensor((2, 256, 4), F32), check_only=True)
 
 
+def test_the_schedule_is_chosen_by_name():
+    for schedule in ("auto", "serial", "overlap", "pingpong"):
+        assert check(*qkv(), schedule=schedule) is None
+    for bad in ("fast", "Overlap", "", None, True, warploom._core.AttentionSchedule.overlap):
+        with pytest.raises(ValueError, match="schedule must be one of auto, serial, overlap, "
+                                             "pingpong"):
+            check(*qkv(), schedule=bad)
+    with pytest.raises(TypeError):  # the bools it replaced
+        check(*qkv(), overlap_gemms=True)
+
+
+def test_auto_runs_the_measured_fastest_schedule():
+    core = warploom._core
+    bf16, f16 = core.AttentionType.bf16, core.AttentionType.f16
+    for causal in (False, True):
+        # The minimal instance set (CI's) has bf16 head_dim 128 in every schedule: there the
+        # overlap schedule, measured fastest; head_dim 64 and 256 keep the serial one.
+        assert core.attention_default_schedule(bf16, 128, causal) == core.AttentionSchedule.overlap
+        for kind in (bf16, f16):
+            for head_dim in (64, 256):
+                assert core.attention_default_schedule(kind, head_dim, causal) == \
+                    core.AttentionSchedule.serial
+        assert core.attention_instance_built(bf16, 128, causal)  # schedule auto
+        for schedule in ("serial", "overlap", "pingpong"):
+            assert core.attention_instance_built(bf16, 128, causal,
+                                                 getattr(core.AttentionSchedule, schedule))
+
+
 # ---- on the GPU ----------------------------------------------------------------------------------
 
 
@@ -164,14 +193,17 @@ def random_qkv(torch, batch, seqlen_q, seqlen_k, heads, kv_heads, head_dim, dtyp
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("schedule", ["auto", "serial", "overlap", "pingpong"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("heads,kv_heads", [(4, 4), (8, 2)])
-def test_against_torch(cuda, causal, heads, kv_heads):
+def test_against_torch(cuda, causal, heads, kv_heads, schedule):
     torch = cuda
-    if not warploom._core.attention_instance_built(warploom._core.AttentionType.bf16, 128, causal):
-        pytest.skip("this build did not prebuild bf16 head_dim 128")
+    if not warploom._core.attention_instance_built(warploom._core.AttentionType.bf16, 128, causal,
+                                                   getattr(warploom._core.AttentionSchedule,
+                                                           schedule)):
+        pytest.skip(f"this build did not prebuild bf16 head_dim 128, schedule {schedule}")
     q, k, v = random_qkv(torch, 2, 300, 300, heads, kv_heads, 128, torch.bfloat16)
-    out, lse = warploom.op.attention(q, k, v, causal=causal)
+    out, lse = warploom.op.attention(q, k, v, causal=causal, schedule=schedule)
     want, want_lse = reference(torch, q, k, v, causal, 128 ** -0.5)
     torch.testing.assert_close(out.float(), want, atol=2e-2, rtol=0)
     torch.testing.assert_close(lse, want_lse, atol=1e-3, rtol=1e-4)
@@ -193,3 +225,7 @@ def test_the_sdpa_layout_and_the_torch_op(cuda):
     op_out, op_lse = torch.ops.warploom.attention(q, k, v)
     torch.testing.assert_close(op_out.float(), want.transpose(1, 2), atol=2e-2, rtol=0)
     assert op_lse.shape == (1, 4, 256) and op_lse.dtype == torch.float32
+    serial_out, _ = torch.ops.warploom.attention(q, k, v, schedule="serial")
+    torch.testing.assert_close(serial_out.float(), want.transpose(1, 2), atol=2e-2, rtol=0)
+    with pytest.raises(ValueError, match="schedule must be one of"):
+        torch.ops.warploom.attention(q, k, v, schedule="fast")

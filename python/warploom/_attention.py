@@ -12,6 +12,16 @@ the causal mask aligned to the bottom right (FlashAttention's). Any strides with
 contiguous and the others 16-byte multiples: a transposed view is read in place. The call runs on
 torch's current stream (or `stream`) and returns without waiting.
 
+    out, lse = warploom.op.attention(q, k, v, schedule="serial")  # one schedule by name
+
+schedule: "auto" (the default) runs the schedule measured fastest for the head dimension where
+this build has it (warploom._core.attention_default_schedule: "overlap" at head_dim 128, else
+"serial"); "serial" runs a key block's two GEMMs back to back; "overlap" FlashAttention-3's
+intra-warpgroup overlap (block j's Q . K^T issued with block j-1's P . V, its softmax under
+that); "pingpong" that overlap with the two consumer warpgroups taking turns at the tensor cores
+(FA3's ping-pong). A schedule this build did not prebuild is refused by name
+(warploom._core.attention_instance_built).
+
 The rules are the C++ API's (warploom/attention.hpp, docs/kernels/sm90_attention.md); this module
 checks only what Python knows first: that the tensors are torch tensors of one dtype, shaped
 alike. torch.ops.warploom.attention (warploom.library) wraps it for torch.compile.
@@ -24,6 +34,16 @@ from ._operands import stream_handle
 
 _TYPES = {"float16": _core.AttentionType.f16, "bfloat16": _core.AttentionType.bf16}
 _LAYOUTS = ("bshd", "bhsd")
+_SCHEDULES = {name: getattr(_core.AttentionSchedule, name)
+              for name in ("auto", "serial", "overlap", "pingpong")}
+
+
+def _schedule(schedule, where="warploom.op.attention"):
+    """The _core.AttentionSchedule named `schedule`; ValueError naming the choices otherwise."""
+    if not isinstance(schedule, str) or schedule not in _SCHEDULES:
+        raise ValueError(f"{where}: schedule = {schedule!r}: schedule must be one of "
+                         f"{', '.join(_SCHEDULES)}")
+    return _SCHEDULES[schedule]
 
 
 def _dtype_name(x):
@@ -48,17 +68,16 @@ def _bshd(x, layout):
 
 
 def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, layout="bshd",
-              stream=None, overlap_gemms=False, pingpong_warpgroups=False, check_only=False):
+              stream=None, schedule="auto", check_only=False):
     """(out, lse): see the module's docstring. `out` and `lse` may be given (written in place);
-    `overlap_gemms` runs FlashAttention-3's intra-warpgroup overlap schedule, `pingpong_warpgroups`
-    that schedule with the two consumer warpgroups taking turns at the tensor cores (FA3's
-    ping-pong; implies overlap_gemms); `check_only` checks the arguments without touching the GPU
-    (and returns None)."""
+    `schedule` is "auto" (the fastest measured where built), "serial", "overlap" or "pingpong";
+    `check_only` checks the arguments without touching the GPU (and returns None)."""
     for name, x in (("q", q), ("k", k), ("v", v)):
         _check_tensor(x, name)
     if layout not in _LAYOUTS:
         raise ValueError(f"warploom.op.attention: layout = {layout!r} is not one of "
                          f"{', '.join(_LAYOUTS)} (bshd: (batch, seqlen, heads, head_dim))")
+    kernel_schedule = _schedule(schedule)
     dtype = _dtype_name(q)
     if dtype not in _TYPES:
         raise TypeError(f"warploom.op.attention: q's dtype {dtype} is not one of float16, bfloat16")
@@ -102,8 +121,8 @@ def attention(q, k, v, *, causal=False, scale=None, out=None, lse=None, layout="
     _core.attention_forward(
         _TYPES[dtype], q.data_ptr(), q_strides, k.data_ptr(), k_strides, v.data_ptr(), v_strides,
         out.data_ptr(), o_strides, lse.data_ptr(), batch, seqlen_q, seqlen_k, heads, kv_heads,
-        head_dim, 0.0 if scale is None else float(scale), bool(causal), bool(overlap_gemms),
-        bool(pingpong_warpgroups), handle, check_only)
+        head_dim, 0.0 if scale is None else float(scale), bool(causal), kernel_schedule, handle,
+        check_only)
     return None if check_only else (out, lse)
 
 

@@ -3,7 +3,7 @@
     torch.ops.warploom.gemm(a, b)                                  # a @ b
     torch.ops.warploom.gemm_act(a, b, bias, activation, slope)     # activation(a @ b + bias)
     torch.ops.warploom.grouped_gemm(As, Bs)                        # [a @ b for each pair]
-    torch.ops.warploom.attention(q, k, v, causal, scale)           # (out, lse), (B, S, H, D)
+    torch.ops.warploom.attention(q, k, v, causal, scale, schedule) # (out, lse), (B, S, H, D)
 
 with fake (meta) implementations, so torch.compile(fullgraph=True) traces models that call them,
 and autograd for the GEMMs (attention is forward only: its backward is not written yet): dA =
@@ -22,6 +22,7 @@ import torch
 import torch.nn.functional as F
 
 from . import op
+from ._attention import _schedule
 from ._core import Activation
 
 # The activation as torch computes it: gemm_act's backward differentiates it, tests compare with it.
@@ -86,10 +87,10 @@ def _grouped(As, Bs):
     return Ds
 
 
-def _attention(q, k, v, causal=False, scale=None):
+def _attention(q, k, v, causal=False, scale=None, schedule="auto"):
     if not q.is_cuda:
         raise ValueError(f"warploom::attention: q ({q.device}) must be a CUDA tensor")
-    return op.attention(q, k, v, causal=causal, scale=scale)
+    return op.attention(q, k, v, causal=causal, scale=scale, schedule=schedule)
 
 
 def _gemm_act(a, b, bias, activation, slope=0.01):
@@ -108,8 +109,8 @@ _SCHEMAS = {
     "gemm_act": ("gemm_act(Tensor a, Tensor b, Tensor? bias, str activation, float slope=0.01) "
                  "-> Tensor", _gemm_act),
     "grouped_gemm": ("grouped_gemm(Tensor[] As, Tensor[] Bs) -> Tensor[]", _grouped),
-    "attention": ("attention(Tensor q, Tensor k, Tensor v, bool causal=False, float? scale=None) "
-                  "-> (Tensor, Tensor)", _attention),
+    "attention": ("attention(Tensor q, Tensor k, Tensor v, bool causal=False, float? scale=None, "
+                  "str schedule='auto') -> (Tensor, Tensor)", _attention),
 }
 for _name, (_schema, _impl) in _SCHEMAS.items():
     _LIBRARY.define(_schema)
@@ -133,7 +134,8 @@ def _(As, Bs):
 
 
 @torch.library.register_fake("warploom::attention")
-def _(q, k, v, causal=False, scale=None):
+def _(q, k, v, causal=False, scale=None, schedule="auto"):
+    _schedule(schedule, "warploom::attention")  # refused while tracing, as the call would
     batch, seqlen_q, heads, _ = q.shape
     return q.new_empty(q.shape), q.new_empty((batch, heads, seqlen_q), dtype=torch.float32)
 

@@ -170,15 +170,32 @@ void check_device_pointers(AttentionArgs const& r) {
   if (!refused.empty()) fail(refused);
 }
 
+// The schedule's range, checked wherever one comes in: `where` names the function, `name` the
+// argument ("tuning.schedule").
+void check_schedule(char const* where, char const* name, AttentionSchedule s) {
+  int const v = static_cast<int>(s);
+  if (v < 0 || v > static_cast<int>(AttentionSchedule::Pingpong))
+    throw std::invalid_argument(std::string(where) + ": " + name + " = AttentionSchedule(" +
+                                str(v) +
+                                ") is out of range: the values are Auto (0), Serial (1), "
+                                "Overlap (2) and Pingpong (3)");
+}
+
+// The prebuilt instance of an explicit schedule (not Auto), or null.
 sm90::InstanceEntry const* find_instance(ElementType type, int head_dim, bool causal,
-                                         AttentionTuning const& tuning) {
-  bool const pingpong = tuning.pingpong_warpgroups;
-  bool const overlap = tuning.overlap_gemms || pingpong;  // the ping-pong schedule overlaps too
+                                         AttentionSchedule schedule) {
+  bool const pingpong = schedule == AttentionSchedule::Pingpong;
+  bool const overlap = schedule != AttentionSchedule::Serial;  // the ping-pong overlaps too
   for (sm90::InstanceEntry const& e : sm90::prebuilt_instances())
     if (e.type == type && e.head_dim == head_dim && e.causal == causal && e.overlap == overlap &&
         e.pingpong == pingpong)
       return &e;
   return nullptr;
+}
+
+// `s`, with Auto replaced by what it runs.
+AttentionSchedule resolved(ElementType type, int head_dim, bool causal, AttentionSchedule s) {
+  return s == AttentionSchedule::Auto ? default_schedule(type, head_dim, causal) : s;
 }
 
 }  // namespace
@@ -191,6 +208,35 @@ std::string_view to_string(ElementType t) {
       return "bf16";
   }
   return "?";
+}
+
+std::string_view to_string(AttentionSchedule s) {
+  switch (s) {
+    case AttentionSchedule::Auto:
+      return "auto";
+    case AttentionSchedule::Serial:
+      return "serial";
+    case AttentionSchedule::Overlap:
+      return "overlap";
+    case AttentionSchedule::Pingpong:
+      return "pingpong";
+  }
+  return "?";
+}
+
+AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) {
+  // Measured on the H200 on 2026-12-03 (bf16, B 4, H 32, S 4096; docs/kernels/sm90_attention.md,
+  // "The default schedule"): at D = 128 the overlap schedule is the fastest, both masks (1.79
+  // against the serial 1.95 ms without a mask, 0.98 against 1.05 causal, bench/results/
+  // attention_k_ahead_*; 1.01x and 1.04x cuDNN's speed side by side in Python, the serial 0.92x
+  // and 0.91x). fp16 is taken to follow bf16 (the same kernel and tiles; not measured). D = 64 and
+  // 256 have no measurement since that day's kernel changes (before them the serial schedule was
+  // faster at D = 64, and at D = 256 without a mask): they keep the serial schedule until the
+  // sweep (bench/python/attention.py --sweep) measures them.
+  if (head_dim == 128 &&
+      find_instance(type, head_dim, causal, AttentionSchedule::Overlap) != nullptr)
+    return AttentionSchedule::Overlap;
+  return AttentionSchedule::Serial;
 }
 
 std::string attention_options_error(int head_dim, float scale) {
@@ -207,18 +253,20 @@ void check_attention_arguments(AttentionArgs const& args) {
   check_arguments(args, resolved_args);
 }
 
-bool attention_instance_built(ElementType type, int head_dim, bool causal, bool overlap_gemms,
-                              bool pingpong_warpgroups) {
-  return find_instance(type, head_dim, causal,
-                       {.overlap_gemms = overlap_gemms,
-                        .pingpong_warpgroups = pingpong_warpgroups}) != nullptr;
+bool attention_instance_built(ElementType type, int head_dim, bool causal,
+                              AttentionSchedule schedule) {
+  check_schedule("attention_instance_built", "schedule", schedule);
+  return find_instance(type, head_dim, causal, resolved(type, head_dim, causal, schedule)) !=
+         nullptr;
 }
 
 void attention_forward(AttentionArgs const& args, cudaStream_t stream,
                        AttentionTuning const& tuning) {
   AttentionArgs r;
   check_arguments(args, r);
-  sm90::InstanceEntry const* instance = find_instance(r.type, r.head_dim, r.causal, tuning);
+  check_schedule("attention_forward", "tuning.schedule", tuning.schedule);
+  AttentionSchedule const schedule = resolved(r.type, r.head_dim, r.causal, tuning.schedule);
+  sm90::InstanceEntry const* instance = find_instance(r.type, r.head_dim, r.causal, schedule);
   if (instance == nullptr) {
     std::string built;
     for (sm90::InstanceEntry const& e : sm90::prebuilt_instances())
@@ -227,8 +275,8 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
                  " D=" + str(e.head_dim) + (e.causal ? " causal" : "");
     fail("no kernel for type = " + std::string(to_string(r.type)) +
          ", head_dim = " + str(r.head_dim) + ", causal = " + (r.causal ? "true" : "false") +
-         (tuning.overlap_gemms ? ", overlap_gemms" : "") +
-         (tuning.pingpong_warpgroups ? ", pingpong_warpgroups" : "") +
+         ", schedule " + std::string(to_string(schedule)) +
+         (tuning.schedule == AttentionSchedule::Auto ? " (auto)" : "") +
          " in this build (built, each in every schedule: " + built +
          "); configure with -DWARPLOOM_ATTENTION_INSTANCES=all for every combination");
   }

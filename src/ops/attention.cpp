@@ -55,9 +55,7 @@ constexpr AttentionSchedule kSchedules[] = {AttentionSchedule::Serial, Attention
                                             AttentionSchedule::Pingpong};
 
 bool built(AttentionOptions const& o, AttentionSchedule s) {
-  attention::AttentionTuning const t = tuning_of(s);
-  return attention::attention_instance_built(element_of(o.element), o.head_dim, o.causal,
-                                             t.overlap_gemms, t.pingpong_warpgroups);
+  return attention::attention_instance_built(element_of(o.element), o.head_dim, o.causal, s);
 }
 
 // `v`'s (B, S, H) strides as an attention::AttentionTensor, after the plan's own checks: its dtype
@@ -120,23 +118,6 @@ std::string to_string(HeadsView const& v) {
                      v.batch_stride, v.seq_stride, v.head_stride, v.dim_stride);
 }
 
-attention::AttentionTuning tuning_of(AttentionSchedule s) {
-  return {.overlap_gemms = s != AttentionSchedule::Serial,
-          .pingpong_warpgroups = s == AttentionSchedule::Pingpong};
-}
-
-std::string_view to_string(AttentionSchedule s) {
-  switch (s) {
-    case AttentionSchedule::Serial:
-      return "serial";
-    case AttentionSchedule::Overlap:
-      return "overlap";
-    case AttentionSchedule::Pingpong:
-      return "pingpong";
-  }
-  return "?";
-}
-
 bool operator==(AttentionTileDescription const& x, AttentionTileDescription const& y) {
   return x.schedule == y.schedule && x.block_m == y.block_m && x.block_n == y.block_n &&
          x.stages == y.stages && x.q_stages == y.q_stages && x.schedule_name == y.schedule_name;
@@ -175,9 +156,12 @@ std::string Attention::describe() const {
 }
 
 std::vector<AttentionTileDescription> Attention::tile_descriptions() const {
+  AttentionSchedule const first =
+      attention::default_schedule(element_of(options_.element), options_.head_dim, options_.causal);
   std::vector<AttentionTileDescription> out;
+  if (built(options_, first)) out.push_back(described(options_.head_dim, first));
   for (AttentionSchedule const s : kSchedules)
-    if (built(options_, s)) out.push_back(described(options_.head_dim, s));
+    if (s != first && built(options_, s)) out.push_back(described(options_.head_dim, s));
   return out;
 }
 
@@ -280,7 +264,7 @@ void Attention::run(HeadsView const& q, HeadsView const& k, HeadsView const& v, 
   } catch (std::invalid_argument const& e) {
     fail(e.what());
   }
-  attention::attention_forward(a, stream, tuning_of(chosen_.schedule));
+  attention::attention_forward(a, stream, {.schedule = chosen_.schedule});
 }
 
 }  // namespace warploom::ops

@@ -7,7 +7,8 @@
 //   ops::Attention plan({.element = ScalarType::BF16, .head_dim = 128, .causal = true});
 //   for (ops::AttentionTileDescription const& td : plan.tile_descriptions())
 //     std::printf("%s\n", ops::to_string(td).c_str());
-//   plan.compile(plan.tile_descriptions().back());   // e.g. the overlap schedule
+//   plan.run(q, k, v, o, lse, stream);               // the default schedule (Auto's)
+//   plan.compile(plan.tile_descriptions().back());   // or another one this build runs
 //   plan.run(q, k, v, o, lse, stream);
 //
 // O = softmax(Q . K^T * scale [+ causal mask]) . V and LSE, the fp32 log-sum-exp of each row, on
@@ -75,14 +76,10 @@ struct AttentionOptions {
   std::optional<Arch> arch{};
 };
 
-// Which schedule a kernel runs (attention::AttentionTuning): Serial, the two GEMMs of a key block
-// back to back; Overlap, FlashAttention-3's intra-warpgroup overlap (block j's S = Q . K^T issued
-// with block j-1's O += P . V, its softmax under that wgmma); Pingpong, that overlap with the two
-// consumer warpgroups taking turns at the tensor cores (FA3's inter-warpgroup ping-pong).
-enum class AttentionSchedule { Serial, Overlap, Pingpong };
-std::string_view to_string(AttentionSchedule s);  // "serial", "overlap", "pingpong"
-// The attention_forward tuning that runs schedule `s`.
-attention::AttentionTuning tuning_of(AttentionSchedule s);
+// Which schedule a kernel runs: attention::AttentionSchedule (warploom/attention.hpp), with its
+// to_string. A tile description names an explicit one (Serial, Overlap or Pingpong), never Auto.
+using attention::AttentionSchedule;
+using attention::to_string;
 
 // ops::AttentionTileDescription: one kernel a plan can run. The tile numbers are the schedule's
 // (kernels/attention/sm90/shape.hpp): block_m query rows per CTA tile (two consumer warpgroups of
@@ -124,7 +121,9 @@ class Attention {
   // e.g. "Attention bf16, head_dim 128, causal, scale 1/sqrt(128), sm_90a".
   std::string describe() const;
 
-  // The kernels this build runs for the plan, the default (serial) first.
+  // The kernels this build runs for the plan, one per schedule: the default first (the schedule
+  // attention::default_schedule names, as attention_forward's AttentionSchedule::Auto runs it),
+  // then the others in the order serial, overlap, pingpong.
   std::vector<AttentionTileDescription> tile_descriptions() const;
   // Validates `td` for this plan (one of tile_descriptions(): a description edited by hand is
   // refused with what differs); run() uses it from then on.

@@ -168,18 +168,69 @@ TEST(AttentionArgs, Scale) {
   expect_refused(a, "must be finite and not negative");
 }
 
-// A combination this build did not compile is refused by name, before anything touches the device
-// (fp16 D = 64 is not in the minimal set; with every instance built there is nothing to refuse).
+// A combination this build did not compile is refused by name, schedule included, before anything
+// touches the device (fp16 D = 64 is not in the minimal set; with every instance built there is
+// nothing to refuse).
 TEST(AttentionArgs, UnbuiltInstanceRefusedByName) {
   if (attention_instance_built(ElementType::F16, 64, false)) GTEST_SKIP() << "every instance built";
   AttentionArgs a = valid();
   a.type = ElementType::F16;
   a.head_dim = 64;
   std::string const m = invalid_argument_message([&] { attention_forward(a); });
-  EXPECT_NE(m.find("no kernel for type = fp16, head_dim = 64, causal = false in this build"),
+  EXPECT_NE(m.find("no kernel for type = fp16, head_dim = 64, causal = false, schedule serial "
+                   "(auto) in this build"),
             std::string::npos)
       << m;
   EXPECT_NE(m.find("WARPLOOM_ATTENTION_INSTANCES=all"), std::string::npos) << m;
+  std::string const pingpong = invalid_argument_message(
+      [&] { attention_forward(a, nullptr, {.schedule = AttentionSchedule::Pingpong}); });
+  EXPECT_NE(pingpong.find("causal = false, schedule pingpong in this build"), std::string::npos)
+      << pingpong;
+}
+
+// AttentionSchedule::Auto runs the overlap schedule at D = 128 (where it was measured fastest) when
+// this build has it, and the serial one at D = 64 and 256 (not measured since the kernel changed).
+TEST(AttentionArgs, AutoResolvesToTheMeasuredDefault) {
+  for (ElementType t : {ElementType::F16, ElementType::BF16})
+    for (bool causal : {false, true}) {
+      SCOPED_TRACE(std::string(to_string(t)) + (causal ? " causal" : ""));
+      bool const overlap = attention_instance_built(t, 128, causal, AttentionSchedule::Overlap);
+      EXPECT_EQ(default_schedule(t, 128, causal),
+                overlap ? AttentionSchedule::Overlap : AttentionSchedule::Serial);
+      EXPECT_EQ(default_schedule(t, 64, causal), AttentionSchedule::Serial);
+      EXPECT_EQ(default_schedule(t, 256, causal), AttentionSchedule::Serial);
+      // Auto is built exactly when what it resolves to is.
+      for (int d : {64, 128, 256})
+        EXPECT_EQ(attention_instance_built(t, d, causal),
+                  attention_instance_built(t, d, causal, default_schedule(t, d, causal)))
+            << d;
+    }
+  // The minimal instance set (CI's) has bf16 D = 128 in every schedule: there Auto is the overlap.
+  EXPECT_TRUE(attention_instance_built(ElementType::BF16, 128, false, AttentionSchedule::Overlap));
+  EXPECT_EQ(default_schedule(ElementType::BF16, 128, false), AttentionSchedule::Overlap);
+  EXPECT_EQ(default_schedule(ElementType::BF16, 128, true), AttentionSchedule::Overlap);
+  EXPECT_EQ(AttentionTuning{}.schedule, AttentionSchedule::Auto);
+  EXPECT_EQ(to_string(AttentionSchedule::Auto), "auto");
+  EXPECT_EQ(to_string(AttentionSchedule::Serial), "serial");
+  EXPECT_EQ(to_string(AttentionSchedule::Overlap), "overlap");
+  EXPECT_EQ(to_string(AttentionSchedule::Pingpong), "pingpong");
+}
+
+TEST(AttentionArgs, ScheduleOutOfRange) {
+  AttentionSchedule const bad = static_cast<AttentionSchedule>(7);
+  std::string const m =
+      invalid_argument_message([&] { attention_forward(valid(), nullptr, {.schedule = bad}); });
+  EXPECT_EQ(m,
+            "attention_forward: tuning.schedule = AttentionSchedule(7) is out of range: the values "
+            "are Auto (0), Serial (1), Overlap (2) and Pingpong (3)");
+  std::string const built = invalid_argument_message([] {
+    (void)attention_instance_built(ElementType::BF16, 128, false,
+                                   static_cast<AttentionSchedule>(-1));
+  });
+  EXPECT_EQ(
+      built.rfind("attention_instance_built: schedule = AttentionSchedule(-1) is out of range", 0),
+      0u)
+      << built;
 }
 
 TEST(AttentionArgs, FlopsCountUnmaskedPairs) {

@@ -3,7 +3,7 @@
 // ops::Attention (warploom/ops/attention.hpp) without a GPU: plans made for sm_90a, the schedules
 // a plan lists and compiles, views mapped onto attention_forward's arguments (torch's (B, S, H, D)
 // and (B, H, S, D) layouts, GQA, variable lengths), and every refusal naming the argument. The
-// build's minimal instance set (bf16, head_dim 128, both masks, both schedules: CI's) is assumed
+// build's minimal instance set (bf16, head_dim 128, both masks, every schedule: CI's) is assumed
 // where a plan must be made; other combinations are asked about, not assumed.
 #include <gtest/gtest.h>
 
@@ -44,27 +44,34 @@ TEST(AttentionPlan, ListsTheSchedulesThisBuildPrebuilt) {
     Attention const p = plan(causal);
     std::vector<AttentionTileDescription> const tds = p.tile_descriptions();
     ASSERT_FALSE(tds.empty());
-    EXPECT_EQ(tds.front().schedule, AttentionSchedule::Serial);  // the default first
+    // The default first: attention_forward's AttentionSchedule::Auto, the overlap schedule at
+    // head_dim 128; the plan runs it until compile() picks another.
+    EXPECT_EQ(tds.front().schedule,
+              attention::default_schedule(attention::ElementType::BF16, 128, causal));
+    EXPECT_EQ(tds.front().schedule, AttentionSchedule::Overlap);
     EXPECT_EQ(p.tile_description(), tds.front());
     for (AttentionTileDescription const& td : tds) {
       EXPECT_EQ(td.block_m, 128);
       EXPECT_EQ(td.block_n, 128);  // DefaultShape<128>
-      attention::AttentionTuning const t = tuning_of(td.schedule);
+      EXPECT_NE(td.schedule, AttentionSchedule::Auto);
       EXPECT_TRUE(attention::attention_instance_built(attention::ElementType::BF16, 128, causal,
-                                                      t.overlap_gemms, t.pingpong_warpgroups));
+                                                      td.schedule));
     }
     EXPECT_EQ(to_string(tds.front()),
-              "serial schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
-              "(sm90_ts_attention_d128)");
-    // Every build prebuilds the three schedules of each instance it builds (CMakeLists.txt).
+              "overlap schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
+              "(sm90_ts_attention_overlap_d128)");
+    // Every build prebuilds the three schedules of each instance it builds (CMakeLists.txt); after
+    // the default, the others in their order.
     ASSERT_EQ(tds.size(), 3u);
-    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_overlap_d128");
+    EXPECT_EQ(tds[1].schedule, AttentionSchedule::Serial);
+    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_d128");
     EXPECT_EQ(to_string(tds[2]),
               "pingpong schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
               "(sm90_ts_attention_pingpong_d128)");
   }
   EXPECT_EQ(plan(true).describe(),
             "Attention bf16, head_dim 128, causal, scale 1/sqrt(128), sm_90a");
+  EXPECT_EQ(to_string(AttentionSchedule::Pingpong), "pingpong");  // the enum is attention's
 }
 
 TEST(AttentionPlan, CompileTakesAListedScheduleAndRefusesAnEditedOne) {
@@ -78,6 +85,7 @@ TEST(AttentionPlan, CompileTakesAListedScheduleAndRefusesAnEditedOne) {
   std::string const m = invalid_argument_message([&] { p.compile(edited); });
   EXPECT_CONTAINS(m, "is not a kernel this plan runs");
   EXPECT_CONTAINS(m, "serial schedule, 128 x 128 blocks");  // the listed ones, to choose from
+  EXPECT_CONTAINS(m, "overlap schedule, 128 x 128 blocks");
 }
 
 TEST(AttentionPlan, ConstructionRefusesWhatNoKernelRuns) {

@@ -35,19 +35,13 @@ namespace {
 
 using warploom::testing::DeviceBuffer;
 
-// The three schedules (AttentionTuning), each run where this build prebuilt it.
-struct Schedule {
-  char const* name;
-  AttentionTuning tuning;
-};
-constexpr Schedule kSchedules[] = {
-    {"serial GEMMs", {}},
-    {"overlapped GEMMs", {.overlap_gemms = true}},
-    {"overlapped GEMMs, warpgroups in turns", {.overlap_gemms = true, .pingpong_warpgroups = true}},
-};
+// The three schedules, each run where this build prebuilt it (AttentionSchedule::Auto, which
+// picks one of them, is run by ops_attention_plan_test).
+constexpr AttentionSchedule kSchedules[] = {AttentionSchedule::Serial, AttentionSchedule::Overlap,
+                                            AttentionSchedule::Pingpong};
 
-bool built(ElementType type, int d, bool causal, AttentionTuning const& t) {
-  return attention_instance_built(type, d, causal, t.overlap_gemms, t.pingpong_warpgroups);
+std::string schedule_name(AttentionSchedule s) {
+  return std::string(to_string(s)) + " schedule";
 }
 
 struct Case {
@@ -202,12 +196,12 @@ void expect_correct(Case c) {
   args.head_dim = d;
   args.scale = c.scale;
   args.causal = c.causal;
-  for (Schedule const& schedule : kSchedules) {
-    if (!built(c.type, c.head_dim, c.causal, schedule.tuning)) continue;
-    SCOPED_TRACE(schedule.name);
+  for (AttentionSchedule const schedule : kSchedules) {
+    if (!attention_instance_built(c.type, c.head_dim, c.causal, schedule)) continue;
+    SCOPED_TRACE(schedule_name(schedule));
     warploom::testing::poison(o.get(), o.bytes());
     warploom::testing::poison(lse.get(), lse.bytes());
-    attention_forward(args, nullptr, schedule.tuning);
+    attention_forward(args, nullptr, {.schedule = schedule});
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     check_fixed(c, q, k, v, o, lse, tq, tk, tv, to);
   }
@@ -320,12 +314,12 @@ void expect_correct_varlen(ElementType type, int d, bool causal, std::vector<int
   args.cu_seqlens_k = dck.as<int>();
   args.total_q = total_q;
   args.total_k = total_k;
-  for (Schedule const& schedule : kSchedules) {
-    if (!built(type, d, causal, schedule.tuning)) continue;
-    SCOPED_TRACE(schedule.name);
+  for (AttentionSchedule const schedule : kSchedules) {
+    if (!attention_instance_built(type, d, causal, schedule)) continue;
+    SCOPED_TRACE(schedule_name(schedule));
     warploom::testing::poison(o.get(), o.bytes());
     warploom::testing::poison(lse.get(), lse.bytes());
-    attention_forward(args, nullptr, schedule.tuning);
+    attention_forward(args, nullptr, {.schedule = schedule});
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     check_varlen(type, d, causal, lq, lk, heads, kv_heads, cq, ck, q, k, v, o, lse, tq, tk);
   }

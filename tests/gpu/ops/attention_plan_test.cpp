@@ -1,9 +1,10 @@
 // tests/gpu/ops/attention_plan_test.cpp
 //
 // ops::Attention (warploom/ops/attention.hpp) on the GPU: a plan's run writes exactly what
-// attention_forward writes with the same schedule (the kernel's correctness against float64 is
-// attention_test's), on packed (B, S, H, D) views and on torch's (B, H, S, D) layout read in
-// place, with GQA; and a refusal (host memory) leaves the context usable.
+// attention_forward writes with the same schedule, and a plan never compiled exactly what
+// attention_forward's default (AttentionSchedule::Auto) writes (the kernel's correctness against
+// float64 is attention_test's), on packed (B, S, H, D) views and on torch's (B, H, S, D) layout
+// read in place, with GQA; and a refusal (host memory) leaves the context usable.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,7 +66,7 @@ TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
       p.run(q, k, v, o, lse);
       auto [dq, dk, dv, dout, dlse] = views(direct);
       attention::attention_forward(p.arguments(dq, dk, dv, dout, dlse), nullptr,
-                                   tuning_of(td.schedule));
+                                   {.schedule = td.schedule});
       WL_CUDA_CHECK(cudaDeviceSynchronize());
       EXPECT_EQ(bytes_of(planned.o), bytes_of(direct.o));
       EXPECT_EQ(bytes_of(planned.lse), bytes_of(direct.lse));
@@ -79,6 +80,32 @@ TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
 
 // torch's SDPA tensors are (B, H, S, D): the same plan reads them in place (bhsd views), and the
 // result is the packed run's, transposed.
+// A plan nobody compiled runs its default description, which is attention_forward's default
+// schedule (AttentionSchedule::Auto): the same bytes.
+TEST(AttentionPlan, DefaultRunIsAttentionForwardsDefault) {
+  for (bool causal : {false, true}) {
+    SCOPED_TRACE(causal ? "causal" : "no mask");
+    Attention const p({.element = ScalarType::BF16, .head_dim = kDim, .causal = causal});
+    EXPECT_EQ(p.tile_description().schedule,
+              attention::default_schedule(attention::ElementType::BF16, kDim, causal));
+    Buffers planned, direct;
+    auto views = [](Buffers const& b) {
+      return std::tuple{bshd(b.q.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
+                        bshd(b.k.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
+                        bshd(b.v.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
+                        bshd(b.o.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
+                        row_major(b.lse.get(), ScalarType::F32, kHeads, kSeqQ, kBatch)};
+    };
+    auto [q, k, v, o, lse] = views(planned);
+    p.run(q, k, v, o, lse);
+    auto [dq, dk, dv, dout, dlse] = views(direct);
+    attention::attention_forward(p.arguments(dq, dk, dv, dout, dlse));
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(bytes_of(planned.o), bytes_of(direct.o));
+    EXPECT_EQ(bytes_of(planned.lse), bytes_of(direct.lse));
+  }
+}
+
 TEST(AttentionPlan, ReadsTheBhsdLayoutInPlace) {
   Attention const p({.element = ScalarType::BF16, .head_dim = kDim});
   Buffers packed, transposed;
