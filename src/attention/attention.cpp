@@ -225,17 +225,17 @@ std::string_view to_string(AttentionSchedule s) {
 }
 
 AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) {
-  // Measured on the H200 on 2026-12-03 (bf16, B 4, H 32, S 4096; docs/kernels/sm90_attention.md,
-  // "The default schedule"): at D = 128 the overlap schedule is the fastest, both masks (1.79
-  // against the serial 1.95 ms without a mask, 0.98 against 1.05 causal, bench/results/
-  // attention_k_ahead_*; 1.01x and 1.04x cuDNN's speed side by side in Python, the serial 0.92x
-  // and 0.91x). fp16 is taken to follow bf16 (the same kernel and tiles; not measured). D = 64 and
-  // 256 have no measurement since that day's kernel changes (before them the serial schedule was
-  // faster at D = 64, and at D = 256 without a mask): they keep the serial schedule until the
-  // sweep (bench/python/attention.py --sweep) measures them.
-  if (head_dim == 128 &&
-      find_instance(type, head_dim, causal, AttentionSchedule::Overlap) != nullptr)
-    return AttentionSchedule::Overlap;
+  // Measured on the H200 on 2026-12-03 (bf16, FlashAttention-3's sweep: S = 512 ... 16384 at
+  // 16384 tokens, D = 64, 128, 256, both masks; bench/results/attention_sweep_2026-12-03.json,
+  // docs/kernels/sm90_attention.md, "The default schedule"): the overlap schedule is faster than
+  // the serial one at every point (by 2-14 %), and the ping-pong faster still at D = 64 with the
+  // causal mask (by 1-9 %, every S); elsewhere the ping-pong ties or trails the overlap. fp16 is
+  // taken to follow bf16 (the same kernel and tiles; not measured). A build has every schedule of
+  // the (type, D, causal) it prebuilt, or none; the serial schedule where it has none (then the
+  // call is refused by name anyway).
+  AttentionSchedule const fastest =
+      head_dim == 64 && causal ? AttentionSchedule::Pingpong : AttentionSchedule::Overlap;
+  if (find_instance(type, head_dim, causal, fastest) != nullptr) return fastest;
   return AttentionSchedule::Serial;
 }
 

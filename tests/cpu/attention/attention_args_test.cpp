@@ -188,17 +188,21 @@ TEST(AttentionArgs, UnbuiltInstanceRefusedByName) {
       << pingpong;
 }
 
-// AttentionSchedule::Auto runs the overlap schedule at D = 128 (where it was measured fastest) when
-// this build has it, and the serial one at D = 64 and 256 (not measured since the kernel changed).
+// AttentionSchedule::Auto runs the schedule the sweep measured fastest where this build has it:
+// the ping-pong at D = 64 with the causal mask, the overlap elsewhere; the serial one where the
+// build has neither.
 TEST(AttentionArgs, AutoResolvesToTheMeasuredDefault) {
   for (ElementType t : {ElementType::F16, ElementType::BF16})
     for (bool causal : {false, true}) {
       SCOPED_TRACE(std::string(to_string(t)) + (causal ? " causal" : ""));
-      bool const overlap = attention_instance_built(t, 128, causal, AttentionSchedule::Overlap);
-      EXPECT_EQ(default_schedule(t, 128, causal),
-                overlap ? AttentionSchedule::Overlap : AttentionSchedule::Serial);
-      EXPECT_EQ(default_schedule(t, 64, causal), AttentionSchedule::Serial);
-      EXPECT_EQ(default_schedule(t, 256, causal), AttentionSchedule::Serial);
+      for (int d : {64, 128, 256}) {
+        AttentionSchedule const fastest =
+            d == 64 && causal ? AttentionSchedule::Pingpong : AttentionSchedule::Overlap;
+        EXPECT_EQ(default_schedule(t, d, causal), attention_instance_built(t, d, causal, fastest)
+                                                      ? fastest
+                                                      : AttentionSchedule::Serial)
+            << d;
+      }
       // Auto is built exactly when what it resolves to is.
       for (int d : {64, 128, 256})
         EXPECT_EQ(attention_instance_built(t, d, causal),
