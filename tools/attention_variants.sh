@@ -7,7 +7,10 @@
 # same schedule's in the unpatched run, and confirm a winner side by side after it lands.
 #   OUT=<dir> BUILD=build/fused bash tools/attention_variants.sh bench/variants/a.patch [b.patch...]
 # ATTENTION_TEST_FILTER: the tests a variant must pass (default: all).
-# A patch name joined with '+' (a.patch+b.patch) applies both.
+# A patch name joined with '+' (a.patch+b.patch) applies both; the name `base` applies none (the
+# tree itself, timed in the same way and the same process order as the variants).
+# ATTENTION_NCU=1: also each schedule's kernel time per clock (Nsight Compute, clocks locked:
+# the power cap's clock moves every wall-clock number, not this one), attention_ncu_<name>_<mask>.txt.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build/fused}
@@ -17,10 +20,11 @@ LOG=$OUT/variants.log
 base_commit=${WARPLOOM_COMMIT:-unknown}
 for variant in "$@"; do
   name=$(basename "${variant//+/_}" .patch)
-  IFS=+ read -r -a patches <<<"$variant"
+  patches=()
+  [[ $variant == base ]] || IFS=+ read -r -a patches <<<"$variant"
   echo "==== $name" | tee -a "$LOG"
   ok=1
-  for p in "${patches[@]}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
+  for p in "${patches[@]+"${patches[@]}"}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
   export WARPLOOM_COMMIT="${base_commit}+$name"  # the results name the variant they timed
   t0=$SECONDS
   if ((ok)) && timeout 300 cmake --build "$BUILD" --parallel "$(nproc)" \
@@ -32,6 +36,10 @@ for variant in "$@"; do
       for mask in none causal; do
         timeout 120 "$BUILD/bin/warploom" bench attention --shapes "$SHAPES" --mask "$mask" \
           --autotune --reps 10 --json "$OUT/attention_${name}_$mask.json" >>"$LOG" 2>&1
+        [[ ${ATTENTION_NCU:-0} == 1 ]] && timeout 180 ncu --metrics gpu__time_duration.sum,\
+sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active -k regex:attention_kernel \
+          --launch-count 12 "$BUILD/bin/warploom" bench attention --shapes "$SHAPES" --mask "$mask" \
+          --autotune --reps 1 --no-check >"$OUT/attention_ncu_${name}_$mask.txt" 2>>"$LOG"
       done
     else
       echo "TESTS FAIL: $name" | tee -a "$LOG"
