@@ -18,7 +18,8 @@ inline constexpr int kWarpsPerWarpgroup = 4;
 // The warp index, broadcast from lane 0 so the compiler knows it is warp-uniform and every task
 // branch compiles to a uniform branch.
 WL_DEVICE int warp_idx_uniform() {
-  return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kThreadsPerWarp, 0);
+  // Unsigned: threadIdx.x / 32 is one shift (an int division rounds negatives: three ops).
+  return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / unsigned{kThreadsPerWarp}), 0);
 }
 
 // True in exactly one lane of the (fully converged) warp: elect.sync.
