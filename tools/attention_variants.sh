@@ -11,6 +11,7 @@
 # tree itself, timed in the same way and the same process order as the variants).
 # ATTENTION_NCU=1: also each schedule's kernel time per clock (Nsight Compute, clocks locked:
 # the power cap's clock moves every wall-clock number, not this one), attention_ncu_<name>_<mask>.txt.
+# ATTENTION_SANITIZE=1: the three compute-sanitizer tools on each variant that passes its tests.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build/fused}
@@ -33,6 +34,17 @@ for variant in "$@"; do
     if timeout 120 "$BUILD/tests/gpu/attention_test" --gtest_filter="${ATTENTION_TEST_FILTER:-*}" \
       >>"$LOG" 2>&1; then
       echo "tests pass: $name" | tee -a "$LOG"
+      # ATTENTION_SANITIZE=1: memcheck, racecheck and synccheck on the odd-length and
+      # variable-length tests (seconds each), so that a winner can land without another run.
+      for tool in ${ATTENTION_SANITIZE:+memcheck racecheck synccheck}; do
+        if timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+          "$BUILD/tests/gpu/attention_test" --gtest_filter='*OddLengths*:*VariableLengths*' \
+          >>"$LOG" 2>&1; then
+          echo "$tool clean: $name" | tee -a "$LOG"
+        else
+          echo "$tool FAILED: $name" | tee -a "$LOG"
+        fi
+      done
       for mask in none causal; do
         timeout 120 "$BUILD/bin/warploom" bench attention --shapes "$SHAPES" --mask "$mask" \
           --autotune --reps 10 --json "$OUT/attention_${name}_$mask.json" >>"$LOG" 2>&1
