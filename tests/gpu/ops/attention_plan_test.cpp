@@ -48,6 +48,15 @@ std::vector<std::uint8_t> bytes_of(DeviceBuffer const& b) {
   return h;
 }
 
+// Q, K, V, O as packed (B, S, H, D) views of `b`, and the LSE (H, S_q, B).
+auto packed_views(Buffers const& b) {
+  return std::tuple{bshd(b.q.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
+                    bshd(b.k.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
+                    bshd(b.v.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
+                    bshd(b.o.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
+                    row_major(b.lse.get(), ScalarType::F32, kHeads, kSeqQ, kBatch)};
+}
+
 TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
   for (bool causal : {false, true}) {
     Attention p({.element = ScalarType::BF16, .head_dim = kDim, .causal = causal});
@@ -55,16 +64,9 @@ TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
       SCOPED_TRACE(to_string(td) + (causal ? ", causal" : ""));
       p.compile(td);
       Buffers planned, direct;  // the same inputs (the same seeds)
-      auto views = [](Buffers const& b) {
-        return std::tuple{bshd(b.q.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
-                          bshd(b.k.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
-                          bshd(b.v.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
-                          bshd(b.o.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
-                          row_major(b.lse.get(), ScalarType::F32, kHeads, kSeqQ, kBatch)};
-      };
-      auto [q, k, v, o, lse] = views(planned);
+      auto [q, k, v, o, lse] = packed_views(planned);
       p.run(q, k, v, o, lse);
-      auto [dq, dk, dv, dout, dlse] = views(direct);
+      auto [dq, dk, dv, dout, dlse] = packed_views(direct);
       attention::attention_forward(p.arguments(dq, dk, dv, dout, dlse), nullptr,
                                    {.schedule = td.schedule});
       WL_CUDA_CHECK(cudaDeviceSynchronize());
@@ -78,8 +80,6 @@ TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
   }
 }
 
-// torch's SDPA tensors are (B, H, S, D): the same plan reads them in place (bhsd views), and the
-// result is the packed run's, transposed.
 // A plan nobody compiled runs its default description, which is attention_forward's default
 // schedule (AttentionSchedule::Auto): the same bytes.
 TEST(AttentionPlan, DefaultRunIsAttentionForwardsDefault) {
@@ -89,16 +89,9 @@ TEST(AttentionPlan, DefaultRunIsAttentionForwardsDefault) {
     EXPECT_EQ(p.tile_description().schedule,
               attention::default_schedule(attention::ElementType::BF16, kDim, causal));
     Buffers planned, direct;
-    auto views = [](Buffers const& b) {
-      return std::tuple{bshd(b.q.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
-                        bshd(b.k.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
-                        bshd(b.v.get(), ScalarType::BF16, kBatch, kSeqK, kKvHeads, kDim),
-                        bshd(b.o.get(), ScalarType::BF16, kBatch, kSeqQ, kHeads, kDim),
-                        row_major(b.lse.get(), ScalarType::F32, kHeads, kSeqQ, kBatch)};
-    };
-    auto [q, k, v, o, lse] = views(planned);
+    auto [q, k, v, o, lse] = packed_views(planned);
     p.run(q, k, v, o, lse);
-    auto [dq, dk, dv, dout, dlse] = views(direct);
+    auto [dq, dk, dv, dout, dlse] = packed_views(direct);
     attention::attention_forward(p.arguments(dq, dk, dv, dout, dlse));
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_EQ(bytes_of(planned.o), bytes_of(direct.o));
@@ -106,6 +99,8 @@ TEST(AttentionPlan, DefaultRunIsAttentionForwardsDefault) {
   }
 }
 
+// torch's SDPA tensors are (B, H, S, D): the same plan reads them in place (bhsd views), and the
+// result is the packed run's, transposed.
 TEST(AttentionPlan, ReadsTheBhsdLayoutInPlace) {
   Attention const p({.element = ScalarType::BF16, .head_dim = kDim});
   Buffers packed, transposed;
