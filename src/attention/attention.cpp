@@ -228,8 +228,9 @@ AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) 
   // Measured on the H200 on 2026-12-03 (bf16, FlashAttention-3's sweep: S = 512 ... 16384 at
   // 16384 tokens, D = 64, 128, 256, both masks; bench/results/attention_sweep_2026-12-03.json,
   // docs/kernels/sm90_attention.md, "The default schedule"): the overlap schedule is faster than
-  // the serial one at every point (by 2-14 %), and the ping-pong faster still at D = 64 with the
-  // causal mask (by 1-9 %, every S); elsewhere the ping-pong ties or trails the overlap. fp16 is
+  // the serial one at every point (by 2-13 %), and the ping-pong faster still at D = 64 with the
+  // causal mask (by 1-8 %, every S); elsewhere it is at most 2 % ahead of the overlap, mostly level
+  // or behind. fp16 is
   // taken to follow bf16 (the same kernel and tiles; not measured). A build has every schedule of
   // the (type, D, causal) it prebuilt, or none; the serial schedule where it has none (then the
   // call is refused by name anyway).
