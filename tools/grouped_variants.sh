@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Times source variants of the grouped GEMM kernel (patches over the checked-out tree) against the
+# tree itself, on a build with the minimal instances (tools/gpu_prebuilt_check.sh, BUILD_HERE=1):
+# no grouped instance is prebuilt there, so `warploom precompile` compiles them with the JIT, whose
+# cache key holds every header's contents — a patched kernel is a new key, and a variant needs no
+# rebuild of the binaries. For each variant: apply it, compile the grouped configurations, run the
+# grouped GPU tests (a variant that is wrong is not timed), time the seed's 50 problems and the MoE
+# layer as captured graphs beside CUTLASS's sm90 grouped kernel and cuBLAS, and read each kernel's
+# cycles, DRAM bytes, L2 hit rate and tensor-pipe use with Nsight Compute (clocks locked). Variants
+# are separate processes: compare ratios to `base` (the tree itself, timed in the same order).
+#   OUT=<dir> BUILD=build/fused bash tools/grouped_variants.sh base bench/variants/a.patch [...]
+# A name joined with '+' (a.patch+b.patch) applies both.
+# GROUPED_PROFILE=1: also the full Nsight Compute set with per-instruction samples on the MoE layer
+#   (our default design and ping-pong, CUTLASS's kernel): grouped_<name>_*.txt / *.csv.xz.
+# GROUPED_SANITIZE=1: memcheck, racecheck and synccheck on the grouped tests of each variant.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+BUILD=${BUILD:-build/fused}
+OUT=${OUT:?OUT: the folder the results go to}
+B=$BUILD/bin
+T=$BUILD/tests/gpu
+LOG=$OUT/grouped_variants.log
+export WARPLOOM_CACHE_DIR=${WARPLOOM_CACHE_DIR:-$PWD/$BUILD-jit-cache}
+base_commit=${WARPLOOM_COMMIT:-unknown}
+# What the grouped tests and the two benchmarks' tuning spaces run.
+configs=(bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual
+  e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped)
+for types in fp16_fp16_tt bf16_bf16_tn; do
+  for design in cooperative_s4_b2 pingpong_s6_b1 cooperative_s2_b2 cooperative_s3_b2 \
+    pingpong_s4_b1 pingpong_s5_b2; do configs+=("${types}_${design}_1x1_grouped"); done
+done
+moe=(bench grouped --shapes 16x4096 --dtype bf16 --layout tn --mix moe)
+seed=(bench grouped --shapes 50x1024 --dtype fp16 --layout tt --mix seed)
+metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum,\
+lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,\
+smsp__inst_executed.sum
+for variant in "$@"; do
+  name=$(basename "${variant//+/_}" .patch)
+  patches=()
+  [[ $variant == base ]] || IFS=+ read -r -a patches <<<"$variant"
+  echo "==== $name" | tee -a "$LOG"
+  ok=1
+  for p in "${patches[@]+"${patches[@]}"}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
+  export WARPLOOM_COMMIT="${base_commit}+$name"  # the results name the variant they timed
+  t0=$SECONDS
+  if ((ok)) && timeout 300 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}" >>"$LOG" 2>&1; then
+    echo "compiled $name ($((SECONDS - t0)) s)" | tee -a "$LOG"
+    if timeout 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*' >>"$LOG" 2>&1; then
+      echo "tests pass: $name" | tee -a "$LOG"
+      for tool in ${GROUPED_SANITIZE:+memcheck racecheck synccheck}; do
+        if timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
+          --gtest_filter='GroupedGemm.*' >>"$LOG" 2>&1; then
+          echo "$tool clean: $name" | tee -a "$LOG"
+        else
+          echo "$tool FAILED: $name" | tee -a "$LOG"
+        fi
+      done
+      # Captured graphs, 20 replays back to back per sample; Auto, ping-pong and the stage variants.
+      timeout 150 "$B/warploom" "${moe[@]}" --providers warploom,cutlass_grouped,cublas_grouped \
+        --autotune --points design= --graph 20 --reps 10 --json "$OUT/grouped_${name}_moe.json" \
+        >>"$LOG" 2>&1
+      timeout 150 "$B/warploom" "${seed[@]}" --providers warploom,cutlass_grouped,cublas_grouped \
+        --autotune --points variant= --graph 20 --reps 20 --json "$OUT/grouped_${name}_seed.json" \
+        >>"$LOG" 2>&1
+      # Per clock: each kernel launch's metrics (ours in both designs, CUTLASS's, the setup).
+      timeout 180 ncu --metrics "$metrics" -k regex:'grouped|device_kernel' --csv --page raw \
+        --log-file "$OUT/grouped_${name}_moe_ncu.csv" "$B/warploom" "${moe[@]}" \
+        --providers warploom,cutlass_grouped --autotune --points design= --reps 1 --no-check \
+        >>"$LOG" 2>&1
+      if [[ ${GROUPED_PROFILE:-0} == 1 ]]; then
+        for who in 'ts_grouped_gemm_kernel.*Cooperative' 'ts_grouped_gemm_kernel.*Pingpong' \
+          'device_kernel'; do
+          tag=$(echo "$who" | tr -cd 'A-Za-z' | tail -c 12)
+          rep=/tmp/grouped_${name}_$tag
+          timeout 180 ncu --set full --import-source yes --kernel-name-base demangled \
+            -k regex:"$who" --launch-count 1 -o "$rep" -f "$B/warploom" "${moe[@]}" \
+            --providers warploom,cutlass_grouped --autotune --points design= --reps 1 --no-check \
+            >>"$LOG" 2>&1
+          ncu -i "$rep.ncu-rep" --page details >"$OUT/grouped_${name}_${tag}_details.txt" 2>&1
+          [[ $who == device_kernel ]] || ncu -i "$rep.ncu-rep" --page source --csv \
+            --print-source sass | xz >"$OUT/grouped_${name}_${tag}_source.csv.xz"
+        done
+      fi
+    else
+      echo "TESTS FAIL: $name" | tee -a "$LOG"
+      grep -E "FAILED|Failure|error" "$LOG" | tail -20
+    fi
+  else
+    echo "COMPILE FAILED: $name" | tee -a "$LOG"
+    grep -E "error" "$LOG" | tail -20
+  fi
+  for ((i = ${#patches[@]} - 1; i >= 0; i--)); do patch -p1 -R <"${patches[i]}" >>"$LOG" 2>&1; done
+done
