@@ -12,6 +12,8 @@
 # A name joined with '+' (a.patch+b.patch) applies both.
 # GROUPED_PROFILE=1: also the full Nsight Compute set with per-instruction samples on the MoE layer
 #   (our default design and ping-pong, CUTLASS's kernel): grouped_<name>_*.txt / *.csv.xz.
+# GROUPED_DENSE=1: also the dense kernels' metrics (dense_ncu.csv). $OUT brings back 8 files:
+#   four per variant, three more per profiled one.
 # GROUPED_SANITIZE=1: memcheck, racecheck and synccheck on the grouped tests of each variant.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -31,9 +33,19 @@ for types in fp16_fp16_tt bf16_bf16_tn; do
 done
 moe=(bench grouped --shapes 16x4096 --dtype bf16 --layout tn --mix moe)
 seed=(bench grouped --shapes 50x1024 --dtype fp16 --layout tt --mix seed)
+# What the L2 serves the TMA loads (tex), what it misses, and what crosses between its two
+# partitions (ltcfabric): where the ping-pong kernel's extra DRAM bytes come from.
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum,\
 lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,\
-smsp__inst_executed.sum
+smsp__inst_executed.sum,lts__t_sectors_srcunit_tex_op_read.sum,\
+lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric.sum
+# GROUPED_DENSE=1: the same metrics on the dense kernels at an expert's shape and issue 15's
+# 8192x8192x1024 (both designs, CUTLASS's), first: does the dense ping-pong kernel share the symptom?
+if [[ ${GROUPED_DENSE:-0} == 1 ]]; then
+  timeout 150 ncu --metrics "$metrics" -k regex:'ts_gemm_kernel|device_kernel' --csv --page raw \
+    --log-file "$OUT/dense_ncu.csv" "$B/warploom" bench gemm --shapes 2048x4096x4096,8192x8192x1024 \
+    --providers warploom,warploom_pp,cutlass_pp,cutlass --reps 1 --no-check >>"$LOG" 2>&1
+fi
 for variant in "$@"; do
   name=$(basename "${variant//+/_}" .patch)
   patches=()
