@@ -551,17 +551,23 @@ using LastSignalUnwaited =
 
 // Per tile the load acquires one stage of a thread-written ring and fills it over an inner
 // run-time loop of k-blocks; kCommitInLastIter: the commit sits in the inner loop's last
-// iteration, which a tile with no k-block never reaches (the outer loop runs, the inner one not).
-// It fills one stage per tile of n, as many as the store takes.
-template <bool kCommitInLastIter>
+// iteration, which a tile with no k-block never reaches (the outer loop runs, the inner one not)
+// — unless kAtLeastOne: the inner bound is promised at least one trip (ts::at_least<1>, as a
+// GEMM's K tiles are). It fills one stage per tile of n, as many as the store takes.
+template <bool kCommitInLastIter, bool kAtLeastOne = false>
 struct TileBracketLoad : Load<Queue> {
   static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
     ctx.domain_loop(in->n, [&](auto&) {
       ring.acquire();
-      ctx.domain_loop(in->k, [&](auto& kblock) {
+      auto body = [&](auto& kblock) {
         ts::work<&Queue::put>(ring, ts::work<&Coords::coord>(in));
         if constexpr (kCommitInLastIter) kblock.last_iter([&] { ring.commit(); });
-      });
+      };
+      if constexpr (kAtLeastOne) {
+        ctx.domain_loop(ts::at_least<1>(in->k), body);
+      } else {
+        ctx.domain_loop(in->k, body);
+      }
       if constexpr (!kCommitInLastIter) ring.commit();
     });
   }
@@ -687,6 +693,13 @@ void add_loops(Corpus& c) {
                          "loop's last iteration: a tile with no k-block leaves its stage "
                          "acquired (the outer loop running, the inner one not)",
                          model_of<Copy<Queue, TileBracketLoad<true>, Store<Queue>>>, {"R-D10"}));
+  c.push_back({.name = "bracket_commit_in_inner_last_iter_at_least_one",
+               .theme = kLoops,
+               .description = "The commit in the inner loop's last iteration, its bound promised "
+                              "at least one trip (ts::at_least<1>): every tile reaches it",
+               .expected = {},
+               .model = model_of<Copy<Queue, TileBracketLoad<true, true>, Store<Queue>>>,
+               .controls = {"R-D10"}});
   c.push_back({.name = "bracket_commit_after_inner_loop",
                .theme = kLoops,
                .description = "The same load with the commit after the inner loop",

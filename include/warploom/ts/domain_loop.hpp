@@ -11,7 +11,8 @@
 // data: a dynamic domain, e.g. the K tiles of a grouped GEMM's current problem). On the device that
 // value is a plain int; during capture it is the work's ts::Token, and the loop records which step
 // produced its bound. The verifier treats run-time and data bounds as unknown trip counts;
-// ts::multiple_of<K>(n) tells it that a run-time bound is a multiple of K.
+// ts::multiple_of<K>(n) tells it that a run-time bound is a multiple of K, ts::at_least<N>(n) that
+// it gives at least N trips.
 #pragma once
 
 #include <concepts>
@@ -67,6 +68,25 @@ WL_HOST_DEVICE constexpr PerCta per_cta(int value) {
   return {value};
 }
 
+// A run-time or data bound the schedule promises gives its loops at least kMin trips, e.g. the K
+// tiles of a GEMM tile (K >= 1) when the loop's last iteration hands a turn to another task:
+// ctx.domain_loop(ts::at_least<1>(k_tiles), ...). The verifier then tries no trip count below
+// kMin for the loops over that bound (a zero-trip loop would never give the turn); the device
+// runs the plain integer (the promise is the caller's, unchecked).
+template <int kMin, class B>
+struct AtLeast {
+  static_assert(kMin >= 1, "ts::at_least<N>: N must be at least 1");
+  static constexpr int min = kMin;
+  B bound;
+  WL_HOST_DEVICE constexpr operator int() const requires std::convertible_to<B, int> {
+    return static_cast<int>(bound);
+  }
+};
+template <int kMin, class B>
+WL_HOST_DEVICE constexpr AtLeast<kMin, B> at_least(B bound) {
+  return {bound};
+}
+
 template <class T>
 concept StaticBound = std::is_empty_v<T> && requires {
   { T::value } -> std::convertible_to<long long>;
@@ -85,11 +105,16 @@ template <class T>
 struct is_multiple_of : std::false_type {};
 template <int k>
 struct is_multiple_of<MultipleOf<k>> : std::true_type {};
+template <class T>
+struct is_at_least : std::false_type {};
+template <int k, class B>
+struct is_at_least<AtLeast<k, B>> : std::true_type {};
 }  // namespace detail
 
 template <class T>
 concept LoopBound = std::integral<std::remove_cvref_t<T>> || StaticBound<std::remove_cvref_t<T>> ||
     DataBound<std::remove_cvref_t<T>> || detail::is_multiple_of<std::remove_cvref_t<T>>::value ||
+    detail::is_at_least<std::remove_cvref_t<T>>::value ||
     std::same_as<std::remove_cvref_t<T>, PerCta>;
 
 namespace detail {
@@ -101,7 +126,11 @@ struct is_unroll<Unroll<k>> : std::true_type {};
 
 template <class B>
 constexpr Bound to_bound(B const& b) {
-  if constexpr (StaticBound<B>) {
+  if constexpr (is_at_least<B>::value) {
+    Bound out = to_bound(b.bound);
+    out.at_least = B::min;
+    return out;
+  } else if constexpr (StaticBound<B>) {
     return {true, static_cast<long long>(B::value)};
   } else if constexpr (DataBound<B>) {
     return {.is_static = false, .value = 0, .source = b.node};
@@ -116,7 +145,9 @@ constexpr Bound to_bound(B const& b) {
 
 template <class B>
 WL_HOST_DEVICE constexpr int to_int(B const& b) {
-  if constexpr (StaticBound<B>) {
+  if constexpr (is_at_least<B>::value) {
+    return to_int(b.bound);
+  } else if constexpr (StaticBound<B>) {
     return static_cast<int>(B::value);
   } else {
     return static_cast<int>(b);

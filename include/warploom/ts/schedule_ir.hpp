@@ -89,6 +89,8 @@ struct Bound {
   int source = -1;  // a data bound: the work step whose result it is (else -1)
   // A run-time bound the schedule promises is a multiple of this (ts::multiple_of).
   int multiple = 1;
+  // A run-time or data bound the schedule promises gives at least this many trips (ts::at_least).
+  int at_least = 0;
   // A run-time bound that may differ between the CTAs of a cluster (ts::per_cta): the verifier
   // also tries scenarios in which some CTAs run one iteration fewer than the others.
   bool per_cta = false;

@@ -55,7 +55,8 @@ constexpr bool same_strided_domain(LoopKey const& a, LoopKey const& b) {
 // A domain's choices: for each value of `values` (the trip count of its reference loop: the
 // largest step, then the lowest start), the distinct vectors of trip counts, one per loop of the
 // domain, that some extent n gives. A loop end declared ts::multiple_of<K> restricts n to
-// multiples of K (of every K declared in the domain).
+// multiples of K (of every K declared in the domain); one declared ts::at_least<N> gives no loop
+// of the domain fewer than N trips.
 struct DomainChoices {
   std::vector<int> keys;
   std::vector<std::vector<std::vector<int>>> by_value;  // [value index][variant][loop]
@@ -77,10 +78,13 @@ constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& 
   }
   for (auto& d : out) {
     long long multiple = 1;
-    for (int k : d.keys)
+    int at_least = 0;  // the fewest trips any loop over the domain is promised (ts::at_least)
+    for (int k : d.keys) {
       multiple = std::lcm(multiple, static_cast<long long>(keys[k].end.multiple));
+      at_least = std::max(at_least, keys[k].end.at_least);
+    }
     if (d.keys.size() == 1 && multiple == 1) {  // a lone loop: its trip count is the value itself
-      for (int v : values) d.by_value.push_back({{v}});
+      for (int v : values) d.by_value.push_back({{std::max(v, at_least)}});
       continue;
     }
     LoopKey ref = keys[d.keys.front()];
@@ -97,7 +101,7 @@ constexpr std::vector<DomainChoices> domain_choices(std::vector<LoopKey> const& 
       std::vector<int> trips;
       for (int k : d.keys) {
         long long const rest = n - keys[k].start.value, st = keys[k].step.value;
-        trips.push_back(rest > 0 ? static_cast<int>((rest + st - 1) / st) : 0);
+        trips.push_back(std::max(rest > 0 ? static_cast<int>((rest + st - 1) / st) : 0, at_least));
       }
       return trips;
     };

@@ -198,10 +198,12 @@ constexpr LoopKeys loop_keys(ManagerModel const& m) {
         out.keys.push_back(k);
         found = static_cast<int>(out.keys.size()) - 1;
       }
-      // A promise made by one loop over the domain holds for all (ts::multiple_of), and so does a
-      // bound that differs per CTA (ts::per_cta): in one CTA the same quantity is the same value.
+      // A promise made by one loop over the domain holds for all (ts::multiple_of, ts::at_least),
+      // and so does a bound that differs per CTA (ts::per_cta): in one CTA the same quantity is
+      // the same value.
       Bound& end = out.keys[found].end;
       end.multiple = static_cast<int>(std::lcm(end.multiple, k.end.multiple));
+      end.at_least = std::max(end.at_least, k.end.at_least);
       end.per_cta = end.per_cta || k.start.per_cta || k.end.per_cta || k.step.per_cta;
       node_key[i] = found;
     }

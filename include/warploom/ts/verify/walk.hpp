@@ -26,9 +26,11 @@ constexpr long long static_trip_count(Node const& loop) {
 }
 
 // The trips of a run-time loop for which the verifier picked `trips`: a tile loop's fetches are
-// its tiles and the empty fetch that ends it.
+// its tiles and the empty fetch that ends it; a loop whose bound is promised at least N trips
+// (ts::at_least) runs no fewer.
 constexpr int runtime_trip_count(Node const& loop, int trips) {
-  return is_tile_loop(loop) ? tile_loop_trips(trips) : trips;
+  if (is_tile_loop(loop)) return tile_loop_trips(trips);
+  return trips < loop.end.at_least ? loop.end.at_least : trips;
 }
 
 constexpr int trip_count(Node const& loop, int runtime_trips) {

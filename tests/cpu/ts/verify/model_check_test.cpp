@@ -1,5 +1,6 @@
 // tests/cpu/ts/verify/model_check_test.cpp — the exhaustive model checker (verify/model_check.hpp,
 // check_model.hpp, timeline.hpp, program.hpp): verdicts, counterexamples, scenarios, budget.
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -185,6 +186,37 @@ TEST(ModelCheck, LoopsOverOneDomainWithOtherStepsShareTheExtent) {
       odd = odd || ones % 2 == 1;
     }
     EXPECT_EQ(odd, multiple == 1);
+  }
+}
+
+// A bound promised at least one trip (ts::at_least<1>: a GEMM tile's K tiles) is never tried
+// empty, alone or with another loop over its domain; without the promise both are.
+TEST(ModelCheck, APromisedMinimumTripCountIsNeverUndercut) {
+  auto loop_by = [](long long step, int at_least) {
+    ts::TaskModel t;
+    ts::Node loop;
+    loop.kind = ts::NodeKind::Loop;
+    loop.parent = 0;
+    loop.start = {true, 0};
+    loop.end = {.is_static = false, .value = 0, .at_least = at_least};
+    loop.step = {true, step};
+    t.schedule.add(loop);
+    return t;
+  };
+  for (int const at_least : {0, 1}) {
+    for (bool const two_loops : {false, true}) {
+      ts::ManagerModel m;
+      m.tasks = {loop_by(1, at_least)};
+      if (two_loops) m.tasks.push_back(loop_by(2, 0));
+      int fewest = 1 << 30;
+      bool one = false;
+      for (auto const& sc : ts::verify::scenarios_of(m)) {
+        for (int trips : sc.runtime_trips) fewest = std::min(fewest, trips);
+        one = one || sc.runtime_trips[0] == 1;
+      }
+      EXPECT_EQ(fewest, at_least) << (two_loops ? "two loops" : "one loop");
+      EXPECT_TRUE(one);
+    }
   }
 }
 
