@@ -12,9 +12,11 @@
 # A name joined with '+' (a.patch+b.patch) applies both.
 # GROUPED_PROFILE=1: also the full Nsight Compute set with per-instruction samples on the MoE layer
 #   (our default design and ping-pong, CUTLASS's kernel): grouped_<name>_*.txt / *.csv.xz.
-# GROUPED_DENSE=1: also the dense kernels' metrics (dense_ncu.csv). $OUT brings back 8 files:
-#   four per variant, three more per profiled one.
+# GROUPED_DENSE=1: also the dense kernels' metrics, after the MoE layer's in the same CSV.
+# GROUPED_REBUILD=1: rebuild the prebuilt binaries after applying a variant (a schedule change).
+# $OUT brings back 8 files: three per variant and the log, three more per profiled variant.
 # GROUPED_SANITIZE=1: memcheck, racecheck and synccheck on the grouped tests of each variant.
+# GROUPED_TESTS: the gemm_test filter a variant must pass (default GroupedGemm.*).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build/fused}
@@ -24,6 +26,7 @@ T=$BUILD/tests/gpu
 LOG=$OUT/grouped_variants.log
 export WARPLOOM_CACHE_DIR=${WARPLOOM_CACHE_DIR:-$PWD/$BUILD-jit-cache}
 base_commit=${WARPLOOM_COMMIT:-unknown}
+tests=${GROUPED_TESTS:-GroupedGemm.*}  # the GPU tests a variant must pass (and is sanitized on)
 # What the grouped tests and the two benchmarks' tuning spaces run.
 configs=(bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual
   e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped)
@@ -39,13 +42,6 @@ metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram_
 lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,\
 smsp__inst_executed.sum,lts__t_sectors_srcunit_tex_op_read.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric.sum
-# GROUPED_DENSE=1: the same metrics on the dense kernels at an expert's shape and issue 15's
-# 8192x8192x1024 (both designs, CUTLASS's), first: does the dense ping-pong kernel share the symptom?
-if [[ ${GROUPED_DENSE:-0} == 1 ]]; then
-  timeout 150 ncu --metrics "$metrics" -k regex:'ts_gemm_kernel|device_kernel' --csv --page raw \
-    --log-file "$OUT/dense_ncu.csv" "$B/warploom" bench gemm --shapes 2048x4096x4096,8192x8192x1024 \
-    --providers warploom,warploom_pp,cutlass_pp,cutlass --reps 1 --no-check >>"$LOG" 2>&1
-fi
 for variant in "$@"; do
   name=$(basename "${variant//+/_}" .patch)
   patches=()
@@ -54,14 +50,22 @@ for variant in "$@"; do
   ok=1
   for p in "${patches[@]+"${patches[@]}"}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
   export WARPLOOM_COMMIT="${base_commit}+$name"  # the results name the variant they timed
+  # GROUPED_REBUILD=1: a variant of the dense kernels or the schedules rebuilds what the build
+  # prebuilt (only what the patch touches; nothing for grouped.cuh alone).
+  if ((ok)) && [[ ${GROUPED_REBUILD:-0} == 1 ]]; then
+    t0=$SECONDS
+    timeout 420 cmake --build "$BUILD" --parallel "$(nproc)" --target warploom warploom-bench \
+      gemm_test >>"$LOG" 2>&1 || ok=0
+    echo "rebuilt $name ($((SECONDS - t0)) s, ok=$ok)" | tee -a "$LOG"
+  fi
   t0=$SECONDS
   if ((ok)) && timeout 300 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}" >>"$LOG" 2>&1; then
     echo "compiled $name ($((SECONDS - t0)) s)" | tee -a "$LOG"
-    if timeout 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*' >>"$LOG" 2>&1; then
+    if timeout 180 "$T/gemm_test" --gtest_filter="$tests" >>"$LOG" 2>&1; then
       echo "tests pass: $name" | tee -a "$LOG"
       for tool in ${GROUPED_SANITIZE:+memcheck racecheck synccheck}; do
         if timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 1 "$T/gemm_test" \
-          --gtest_filter='GroupedGemm.*' >>"$LOG" 2>&1; then
+          --gtest_filter="$tests" >>"$LOG" 2>&1; then
           echo "$tool clean: $name" | tee -a "$LOG"
         else
           echo "$tool FAILED: $name" | tee -a "$LOG"
@@ -79,6 +83,14 @@ for variant in "$@"; do
         --log-file "$OUT/grouped_${name}_moe_ncu.csv" "$B/warploom" "${moe[@]}" \
         --providers warploom,cutlass_grouped --autotune --points design= --reps 1 --no-check \
         >>"$LOG" 2>&1
+      # GROUPED_DENSE=1: the same metrics on the dense kernels at an expert's shape and at issue
+      # 15's 8192x8192x1024 (both designs, CUTLASS's), appended to that file (a second table).
+      if [[ ${GROUPED_DENSE:-0} == 1 ]]; then
+        timeout 150 ncu --metrics "$metrics" -k regex:'ts_gemm_kernel|device_kernel' --csv \
+          --page raw --log-file /tmp/dense_ncu.csv "$B/warploom" bench gemm \
+          --shapes 2048x4096x4096,8192x8192x1024 --providers warploom,warploom_pp,cutlass_pp,cutlass \
+          --reps 1 --no-check >>"$LOG" 2>&1 && cat /tmp/dense_ncu.csv >>"$OUT/grouped_${name}_moe_ncu.csv"
+      fi
       if [[ ${GROUPED_PROFILE:-0} == 1 ]]; then
         for who in 'ts_grouped_gemm_kernel.*Cooperative' 'ts_grouped_gemm_kernel.*Pingpong' \
           'device_kernel'; do
