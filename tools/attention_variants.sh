@@ -19,14 +19,10 @@ OUT=${OUT:?OUT: the folder the results go to}
 SHAPES=${ATTENTION_SHAPES:-4x32x4096x128}
 LOG=$OUT/variants.log
 base_commit=${WARPLOOM_COMMIT:-unknown}
+# shellcheck source=tools/variant_patches.sh
+source tools/variant_patches.sh
 for variant in "$@"; do
-  name=$(basename "${variant//+/_}" .patch)
-  patches=()
-  [[ $variant == base ]] || IFS=+ read -r -a patches <<<"$variant"
-  echo "==== $name" | tee -a "$LOG"
-  ok=1
-  for p in "${patches[@]+"${patches[@]}"}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
-  export WARPLOOM_COMMIT="${base_commit}+$name"  # the results name the variant they timed
+  variant_apply "$variant"
   t0=$SECONDS
   if ((ok)) && timeout 300 cmake --build "$BUILD" --parallel "$(nproc)" \
       --target warploom-bench attention_test >>"$LOG" 2>&1; then
@@ -59,5 +55,5 @@ sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active -k regex:
   else
     echo "BUILD FAILED: $name" | tee -a "$LOG"
   fi
-  for ((i = ${#patches[@]} - 1; i >= 0; i--)); do patch -p1 -R <"${patches[i]}" >>"$LOG" 2>&1; done
+  variant_revert
 done

@@ -42,14 +42,10 @@ metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram_
 lts__t_sector_hit_rate.pct,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,\
 smsp__inst_executed.sum,lts__t_sectors_srcunit_tex_op_read.sum,\
 lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric.sum
+# shellcheck source=tools/variant_patches.sh
+source tools/variant_patches.sh
 for variant in "$@"; do
-  name=$(basename "${variant//+/_}" .patch)
-  patches=()
-  [[ $variant == base ]] || IFS=+ read -r -a patches <<<"$variant"
-  echo "==== $name" | tee -a "$LOG"
-  ok=1
-  for p in "${patches[@]+"${patches[@]}"}"; do patch -p1 --forward <"$p" >>"$LOG" 2>&1 || ok=0; done
-  export WARPLOOM_COMMIT="${base_commit}+$name"  # the results name the variant they timed
+  variant_apply "$variant"
   # GROUPED_REBUILD=1: a variant of the dense kernels or the schedules rebuilds what the build
   # prebuilt (only what the patch touches; nothing for grouped.cuh alone).
   if ((ok)) && [[ ${GROUPED_REBUILD:-0} == 1 ]]; then
@@ -113,5 +109,5 @@ for variant in "$@"; do
     echo "COMPILE FAILED: $name" | tee -a "$LOG"
     grep -E "error" "$LOG" | tail -20
   fi
-  for ((i = ${#patches[@]} - 1; i >= 0; i--)); do patch -p1 -R <"${patches[i]}" >>"$LOG" 2>&1; done
+  variant_revert
 done
