@@ -160,20 +160,25 @@ TEST(ModelCheck, LoopsOverOneDomainWithOtherOffsetsShareTheExtent) {
   EXPECT_TRUE(one_less);
 }
 
+// A task of one loop from 0 to `end` by `step`, nothing in it: what the scenarios are made for.
+ts::TaskModel one_loop_task(ts::Bound step, ts::Bound end) {
+  ts::TaskModel t;
+  ts::Node loop;
+  loop.kind = ts::NodeKind::Loop;
+  loop.parent = 0;
+  loop.start = {true, 0};
+  loop.end = end;
+  loop.step = step;
+  t.schedule.add(loop);
+  return t;
+}
+
 // One task over the items one at a time, (0, n, 1), another two at a time, (0, n, 2): one domain.
 // Any extent may be odd, where the second runs ceil(n / 2) times; a promise that the extent is even
 // (ts::multiple_of<2>, here on the step-2 loop only) makes every scenario an even extent.
 TEST(ModelCheck, LoopsOverOneDomainWithOtherStepsShareTheExtent) {
   auto task_looping_by = [](long long step, int multiple) {
-    ts::TaskModel t;
-    ts::Node loop;
-    loop.kind = ts::NodeKind::Loop;
-    loop.parent = 0;
-    loop.start = {true, 0};
-    loop.end = {.is_static = false, .value = 0, .multiple = multiple};
-    loop.step = {true, step};
-    t.schedule.add(loop);
-    return t;
+    return one_loop_task({true, step}, {.is_static = false, .value = 0, .multiple = multiple});
   };
   for (int const multiple : {1, 2}) {
     ts::ManagerModel m;
@@ -193,15 +198,7 @@ TEST(ModelCheck, LoopsOverOneDomainWithOtherStepsShareTheExtent) {
 // empty, alone or with another loop over its domain; without the promise both are.
 TEST(ModelCheck, APromisedMinimumTripCountIsNeverUndercut) {
   auto loop_by = [](long long step, int at_least) {
-    ts::TaskModel t;
-    ts::Node loop;
-    loop.kind = ts::NodeKind::Loop;
-    loop.parent = 0;
-    loop.start = {true, 0};
-    loop.end = {.is_static = false, .value = 0, .at_least = at_least};
-    loop.step = {true, step};
-    t.schedule.add(loop);
-    return t;
+    return one_loop_task({true, step}, {.is_static = false, .value = 0, .at_least = at_least});
   };
   for (int const at_least : {0, 1}) {
     for (bool const two_loops : {false, true}) {
