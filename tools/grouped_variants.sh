@@ -88,16 +88,16 @@ for variant in "$@"; do
           --reps 1 --no-check >>"$LOG" 2>&1 && cat /tmp/dense_ncu.csv >>"$OUT/grouped_${name}_moe_ncu.csv"
       fi
       if [[ ${GROUPED_PROFILE:-0} == 1 ]]; then
-        for who in 'ts_grouped_gemm_kernel.*Cooperative' 'ts_grouped_gemm_kernel.*Pingpong' \
-          'device_kernel'; do
-          tag=$(echo "$who" | tr -cd 'A-Za-z' | tail -c 12)
+        for pick in cooperative:'ts_grouped_gemm_kernel.*Cooperative' \
+          pingpong:'ts_grouped_gemm_kernel.*Pingpong' cutlass:'device_kernel'; do
+          tag=${pick%%:*} who=${pick#*:}
           rep=/tmp/grouped_${name}_$tag
           timeout 180 ncu --set full --import-source yes --kernel-name-base demangled \
             -k regex:"$who" --launch-count 1 -o "$rep" -f "$B/warploom" "${moe[@]}" \
             --providers warploom,cutlass_grouped --autotune --points design= --reps 1 --no-check \
             >>"$LOG" 2>&1
           ncu -i "$rep.ncu-rep" --page details >"$OUT/grouped_${name}_${tag}_details.txt" 2>&1
-          [[ $who == device_kernel ]] || ncu -i "$rep.ncu-rep" --page source --csv \
+          [[ $tag == cutlass ]] || ncu -i "$rep.ncu-rep" --page source --csv \
             --print-source sass | xz >"$OUT/grouped_${name}_${tag}_source.csv.xz"
         done
       fi
