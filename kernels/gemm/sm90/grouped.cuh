@@ -119,10 +119,12 @@ struct GroupedWorks : Mainloop<Cfg> {
     return c;
   }
   // A tile past a problem's valid rows (the masked layout: its M is the valid count, its tiles
-  // those of the whole) loads and multiplies nothing, and store() writes nothing of it.
+  // those of the whole) runs one K tile, as every tile does (the schedules' K loops are promised
+  // at least one: ping-pong hands its turn over in the last): its A rows lie past the
+  // descriptor's (zero-filled), its MMA is skipped (mma) and store() writes nothing of it.
   static WL_DEVICE int k_tiles(Params const& gp, TileCoord tile) {
     if (tile.l >= gp.count) return 1;  // phantom: one zero-filled K tile
-    return past_valid_rows(gp, tile) ? 0 : __ldg(&gp.tiles[tile.l].k_tiles);
+    return past_valid_rows(gp, tile) ? 1 : __ldg(&gp.tiles[tile.l].k_tiles);
   }
 
   template <class Ring>
@@ -139,6 +141,7 @@ struct GroupedWorks : Mainloop<Cfg> {
   template <class Ring>
   static WL_DEVICE void mma(Ring const& ring, ts::Consume const& stage, Accumulator& acc,
                             TileCoord tile) {
+    if (past_valid_rows(*ring.p, tile)) return;  // nothing to compute (k_tiles)
     Mainloop<Cfg>::issue_mma(problem(*ring.p, tile), ring, stage, acc, local(*ring.p, tile));
   }
   template <class D>

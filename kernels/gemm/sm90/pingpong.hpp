@@ -14,9 +14,12 @@
 // task streams all K tiles of the first tile of a pair into the ring, then all of the second; the
 // two MMA warpgroups take turns on the ring: Mma0 waits on and releases the stages of the first
 // tile and skip()s those of the second, Mma1 the other way round. Two one-stage pipelines without
-// data, Turn<0> and Turn<1>, hand the main loop from one warpgroup to the other when its last
-// wgmma of a tile retired (CUTLASS's OrderedSequenceBarrier): while one warpgroup stores its tile,
-// the other computes, and the active one has the whole ring to run ahead in.
+// data, Turn<0> and Turn<1>, hand the main loop from one warpgroup to the other once its last
+// wgmma batch of a tile is issued (CUTLASS's OrderedSequenceBarrier, arrived at before its
+// mma_tail): the other's first batch queues behind it on the tensor cores, with no bubble for the
+// hand-over; while one warpgroup stores its tile, the other computes, and the active one has the
+// whole ring to run ahead in. The hand-over sits in the K loop's last iteration, which every tile
+// has (k_tiles_of: at least one).
 //
 // The turns are also what makes skip() safe. A warpgroup that skips a whole tile of stages has its
 // ring cursor a tile ahead of the load task; waiting there before the stage's previous lap was
@@ -129,15 +132,17 @@ struct Pingpong {
         } else {
           take_turn();
         }
-        mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);
-        // Hand the turn over: Mma0 every time, Mma1 unless nobody takes it (its last tile).
+        // Hand the turn over once the last batch is issued: Mma0 every time, Mma1 unless nobody
+        // takes it (its last tile).
         auto give_turn = [&] { ts::give_turn(next_turn); };
-        if constexpr (kSlot == 0) {
-          give_turn();
-          pass_stages(ctx, tiles, smem, other);  // the second tile is Mma1's
-        } else {
-          pair.not_last_iter(give_turn);
-        }
+        mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile, [&] {
+          if constexpr (kSlot == 0) {
+            give_turn();
+          } else {
+            pair.not_last_iter(give_turn);
+          }
+        });
+        if constexpr (kSlot == 0) pass_stages(ctx, tiles, smem, other);  // the second is Mma1's
         if constexpr (S::kFinishTask) {
           stage_subtiles<GmemD<kSlot>>(ctx, tiles, d, acc, tile);
         } else {

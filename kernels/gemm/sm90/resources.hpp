@@ -67,10 +67,12 @@ struct Tiles {
   }
 };
 
-// The number of K tiles of `tile`, as a loop bound (a work's value: see Tiles).
+// The number of K tiles of `tile`, as a loop bound (a work's value: see Tiles). At least one: K is
+// at least 1 (gemm() refuses less), and a grouped tile with nothing to compute still runs one
+// (GroupedWorks::k_tiles), so that ping-pong's last K iteration always hands the turn over.
 WL_HOST_DEVICE constexpr auto k_tiles_of(auto& tiles, auto const& tile) {
   using T = typename std::remove_cvref_t<decltype(tiles)>::resource;
-  return ts::work<&T::k_tiles_of>(tiles, tile);
+  return ts::at_least<1>(ts::work<&T::k_tiles_of>(tiles, tile));
 }
 
 // The number of epilogue subtiles of `tile`, as a loop bound.
@@ -181,15 +183,18 @@ WL_HOST_DEVICE constexpr void load_k_tiles(auto& ctx, auto& tiles, auto& smem, a
 // MMA side: the wgmma batch of every K tile of `tile` into `acc`, one batch kept in flight
 // (`wgmma_wait<1>`) and each stage released once the batch after it was issued (the lagged
 // release the verifier checks under R-D13); the last stage after the last batch retired.
+// `after_last_issue` runs once the last K tile's batch is issued, before it retires (ping-pong
+// hands the tensor cores to the other warpgroup there, as CUTLASS's ordered barrier does).
 template <class Ring>
 WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, auto& acc,
-                                          auto const& tile) {
+                                          auto const& tile, auto&& after_last_issue) {
   ctx.domain_loop(k_tiles_of(tiles, tile), [&](auto& k) {
     smem.wait();
     ts::work<&Ring::mma>(smem, acc, tile);
     ts::wgmma_wait<1>(ctx);                     // the previous K tile's reads retired
     k.not_first_iter([&] { smem.release(); });  // ... so its stage goes back to TMA
     k.last_iter([&] {
+      after_last_issue();
       ts::wgmma_wait<0>(ctx);
       smem.release();
     });
@@ -198,6 +203,11 @@ WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, au
   // reading accumulators still in flight it would otherwise put a full wgmma wait on every K
   // iteration (C7517), ending the overlap of consecutive batches.
   ts::wgmma_wait<0>(ctx);
+}
+template <class Ring>
+WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, auto& acc,
+                                          auto const& tile) {
+  mma_k_tiles<Ring>(ctx, tiles, smem, acc, tile, [] {});
 }
 
 // Epilogue side of a finish task's pipeline: every subtile of `tile` staged (acquire a buffer,
