@@ -364,6 +364,12 @@ done
 want ncu-plain && run ncu-plain 240 "$B/warploom" bench gemm --prof ncu --reps 5 \
   --shapes 8192x8192x1024,4096x4096x4096 --providers warploom,warploom_pp,warploom_coop,cublas,cutlass_pp \
   --json "$OUT/plain_ncu.json"
+# Issue 15's per-clock table: the five bf16 "tn" shapes, our three designs beside cuBLAS, cuBLASLt
+# and CUTLASS's cooperative and ping-pong kernels, Nsight Compute's kernel time (clocks locked).
+want ncu-peers && run ncu-peers 330 "$B/warploom" bench gemm --prof ncu --reps 3 \
+  --shapes 8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096 \
+  --providers warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp \
+  --json "$OUT/gemm_peers_ncu.json"
 # Nsight Compute on the fused (bias + GELU) and plain ping-pong kernels at 8192x8192x1024, where
 # fusing costs most: the full section set, and the fused kernel's per-instruction stall samples.
 if want ncu; then
