@@ -11,6 +11,7 @@ namespace warploom::harness {
 namespace {
 
 constexpr char kDuration[] = "gpu__time_duration.sum";
+constexpr char kCycles[] = "sm__cycles_elapsed.max";
 constexpr char kGmma[] = "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active";
 constexpr char kHmma[] = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active";
 constexpr char kDram[] = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
@@ -38,7 +39,7 @@ double microseconds_per(std::string const& unit) {
 
 std::vector<std::string> const& ncu_metrics() {
   static std::vector<std::string> const metrics = {
-      kDuration, kGmma, kHmma, kDram, kOccupancy, kRegisters, kSmemStatic, kSmemDynamic};
+      kDuration, kCycles, kGmma, kHmma, kDram, kOccupancy, kRegisters, kSmemStatic, kSmemDynamic};
   return metrics;
 }
 
@@ -100,6 +101,7 @@ std::optional<NcuSummary> summarize_ncu_csv(std::string_view log) {
     double const us = number(at(row, kDuration)) * time_scale;
     ++s.kernels;
     s.duration_us += us;
+    s.cycles += number(at(row, kCycles));
     tensor += us * (number(at(row, kGmma)) + number(at(row, kHmma)));
     dram += us * number(at(row, kDram));
     occupancy += us * number(at(row, kOccupancy));
@@ -116,6 +118,7 @@ std::optional<NcuSummary> summarize_ncu_csv(std::string_view log) {
   s.tensor_pipe_pct = tensor / total;
   s.dram_throughput_pct = dram / total;
   s.achieved_occupancy_pct = occupancy / total;
+  s.sm_clock_mhz = s.duration_us > 0 ? s.cycles / s.duration_us : 0.0;  // cycles per microsecond
   return s;
 }
 

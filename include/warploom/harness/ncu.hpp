@@ -15,6 +15,7 @@ namespace warploom::harness {
 
 // The curated metric set, as ncu names them for sm_90 (comma-joined for --metrics):
 //   gpu__time_duration.sum                                         kernel time
+//   sm__cycles_elapsed.max                                         kernel cycles (slowest SM)
 //   sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active  tensor pipe (wgmma)
 //   sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active  tensor pipe (mma.sync)
 //   dram__throughput.avg.pct_of_peak_sustained_elapsed             DRAM throughput
@@ -29,6 +30,11 @@ struct NcuSummary {
   int kernels = 0;
   std::string longest_kernel;  // its name as ncu printed it
   double duration_us = 0;      // all kernels
+  // Cycles of all kernels (each kernel's slowest SM), and the SM clock they imply: ncu locks the
+  // clocks, yet one kernel profiled twice can differ in time (docs/harness.md); these say whether
+  // the clock moved or the kernel did.
+  double cycles = 0;
+  double sm_clock_mhz = 0;     // cycles / duration
   double tensor_pipe_pct = 0;  // wgmma and mma.sync together
   double dram_throughput_pct = 0;
   double achieved_occupancy_pct = 0;

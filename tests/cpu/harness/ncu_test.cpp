@@ -13,15 +13,16 @@ namespace {
 // units row, one row per profiled kernel (here a main kernel and a small reduction).
 constexpr char kLog[] =
     "==PROF== Connected to process 4242\n"
-    "\"ID\",\"Process ID\",\"Kernel Name\",\"gpu__time_duration.sum\","
+    "\"ID\",\"Process ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"sm__cycles_elapsed.max\","
     "\"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active\","
     "\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
     "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"launch__registers_per_thread\","
     "\"launch__shared_mem_per_block_static\",\"launch__shared_mem_per_block_dynamic\"\n"
-    "\"\",\"\",\"\",\"nsecond\",\"%\",\"%\",\"%\",\"register/thread\",\"byte\",\"byte\"\n"
-    "\"0\",\"4242\",\"void ts_gemm_kernel<(int)1, bf16>(Params)\",\"1,800,000\",\"90\",\"20\","
+    "\"\",\"\",\"\",\"nsecond\",\"cycle\",\"%\",\"%\",\"%\",\"register/thread\",\"byte\",\"byte\"\n"
+    "\"0\",\"4242\",\"void ts_gemm_kernel<(int)1, "
+    "bf16>(Params)\",\"1,800,000\",\"2,700,000\",\"90\",\"20\","
     "\"18.5\",\"168\",\"0\",\"232,448\"\n"
-    "\"1\",\"4242\",\"reduce\",\"200,000\",\"0\",\"60\",\"50\",\"32\",\"1,024\",\"0\"\n"
+    "\"1\",\"4242\",\"reduce\",\"200,000\",\"300,000\",\"0\",\"60\",\"50\",\"32\",\"1,024\",\"0\"\n"
     "==PROF== Disconnected from process 4242\n";
 
 TEST(NcuCsv, SumsTimesWeightsPercentagesAndKeepsTheLongestKernelsResources) {
@@ -29,6 +30,8 @@ TEST(NcuCsv, SumsTimesWeightsPercentagesAndKeepsTheLongestKernelsResources) {
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->kernels, 2);
   EXPECT_DOUBLE_EQ(s->duration_us, 2000.0);          // 1.8 ms + 0.2 ms
+  EXPECT_DOUBLE_EQ(s->cycles, 3.0e6);                // 2.7 M + 0.3 M
+  EXPECT_DOUBLE_EQ(s->sm_clock_mhz, 1500.0);         // 3 M cycles in 2000 us
   EXPECT_DOUBLE_EQ(s->tensor_pipe_pct, 0.9 * 90.0);  // missing hmma column: 0
   EXPECT_DOUBLE_EQ(s->dram_throughput_pct, 0.9 * 20.0 + 0.1 * 60.0);
   EXPECT_DOUBLE_EQ(s->achieved_occupancy_pct, 0.9 * 18.5 + 0.1 * 50.0);
@@ -47,8 +50,9 @@ TEST(NcuCsv, NoKernelsOrNoCsvIsNothingAndARaggedRowIsAnError) {
 TEST(NcuCsv, MetricsNameEveryCuratedQuantity) {
   std::string joined;
   for (auto const& m : ncu_metrics()) joined += m + ",";
-  for (char const* part : {"gpu__time_duration", "tensor_op_gmma", "dram__throughput",
-                           "sm__warps_active", "registers_per_thread", "shared_mem_per_block"})
+  for (char const* part :
+       {"gpu__time_duration", "sm__cycles_elapsed", "tensor_op_gmma", "dram__throughput",
+        "sm__warps_active", "registers_per_thread", "shared_mem_per_block"})
     EXPECT_NE(joined.find(part), std::string::npos) << part;
 }
 
