@@ -16,7 +16,9 @@
 # GROUPED_REBUILD=1: rebuild the prebuilt binaries after applying a variant (a schedule change).
 # $OUT brings back 8 files: three per variant and the log, three more per profiled variant.
 # GROUPED_SANITIZE=1: memcheck, racecheck and synccheck on the grouped tests of each variant.
-# GROUPED_TESTS: the gemm_test filter a variant must pass (default GroupedGemm.*).
+# GROUPED_TESTS: the gemm_test filter a variant must pass (default GroupedGemm.*). With the minimal
+#   build, pick dense tests on bf16 "tn" (e.g. TsGemm.PersistentLoopAndRasterPanels): TsGemm.* has
+#   the JIT compile every type pair and layout and runs past the tests' 180 s.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${BUILD:-build/fused}
