@@ -364,18 +364,17 @@ done
 want ncu-plain && run ncu-plain 240 "$B/warploom" bench gemm --prof ncu --reps 5 \
   --shapes 8192x8192x1024,4096x4096x4096 --providers warploom,warploom_pp,warploom_coop,cublas,cutlass_pp \
   --json "$OUT/plain_ncu.json"
-# Issue 15's per-clock table: the five bf16 "tn" shapes, our three designs beside cuBLAS, cuBLASLt
-# and CUTLASS's cooperative and ping-pong kernels, Nsight Compute's kernel time (clocks locked).
-want ncu-peers && run ncu-peers 330 "$B/warploom" bench gemm --prof ncu --reps 3 \
-  --shapes 8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096 \
+# Issue 15's five bf16 "tn" shapes, for its per-clock table and its wall-clock targets.
+peer_shapes=8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096
+# Its per-clock table: our three designs beside cuBLAS, cuBLASLt and CUTLASS's cooperative and ping-pong kernels, Nsight Compute's kernel time (clocks locked).
+want ncu-peers && run ncu-peers 330 "$B/warploom" bench gemm --prof ncu --reps 3 --shapes "$peer_shapes" \
   --providers warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp \
   --json "$OUT/gemm_peers_ncu.json"
 # ... and its wall-clock targets (>= 1.05x cuBLAS, >= 1.0x every peer), burst and sustained (the
 # power cap's regime), each contender interleaved per round in one process.
 for regime in burst sustained; do
   want "wall-peers-$regime" && run "wall-peers-$regime" 300 "$B/warploom" bench gemm \
-    --regime "$regime" --reps 20 \
-    --shapes 8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096 \
+    --regime "$regime" --reps 20 --shapes "$peer_shapes" \
     --providers warploom,cublas,cublaslt,cutlass,cutlass_pp --json "$OUT/gemm_peers_$regime.json"
 done
 # Nsight Compute on the fused (bias + GELU) and plain ping-pong kernels at 8192x8192x1024, where
