@@ -118,7 +118,6 @@ std::optional<NcuSummary> summarize_ncu_csv(std::string_view log) {
   s.tensor_pipe_pct = tensor / total;
   s.dram_throughput_pct = dram / total;
   s.achieved_occupancy_pct = occupancy / total;
-  s.sm_clock_mhz = s.duration_us > 0 ? s.cycles / s.duration_us : 0.0;  // cycles per microsecond
   return s;
 }
 

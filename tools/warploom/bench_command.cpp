@@ -473,14 +473,14 @@ int run_bench(BenchOptions const& o) {
             profile_under_ncu(profile_args(o, sr, sr.providers[i]), r.name, error);
         if (p) {
           std::printf(" %9.1f %9.4f %6.0f %8.1f %6.1f %7.1f %5d %9.1f", p->duration_us,
-                      p->cycles / 1e6, p->sm_clock_mhz, p->tensor_pipe_pct, p->dram_throughput_pct,
-                      p->achieved_occupancy_pct, p->registers_per_thread,
+                      p->cycles / 1e6, p->sm_clock_mhz(), p->tensor_pipe_pct,
+                      p->dram_throughput_pct, p->achieved_occupancy_pct, p->registers_per_thread,
                       static_cast<double>(p->shared_bytes_per_block) / 1024.0);
           jr["ncu"] = {{"kernels", p->kernels},
                        {"longest_kernel", p->longest_kernel},
                        {"duration_us", p->duration_us},
                        {"cycles", p->cycles},
-                       {"sm_clock_mhz", p->sm_clock_mhz},
+                       {"sm_clock_mhz", p->sm_clock_mhz()},
                        {"tensor_pipe_pct", p->tensor_pipe_pct},
                        {"dram_throughput_pct", p->dram_throughput_pct},
                        {"achieved_occupancy_pct", p->achieved_occupancy_pct},

@@ -34,12 +34,14 @@ struct NcuSummary {
   // clocks, yet one kernel profiled twice can differ in time (docs/harness.md); these say whether
   // the clock moved or the kernel did.
   double cycles = 0;
-  double sm_clock_mhz = 0;     // cycles / duration
   double tensor_pipe_pct = 0;  // wgmma and mma.sync together
   double dram_throughput_pct = 0;
   double achieved_occupancy_pct = 0;
   int registers_per_thread = 0;          // of the longest kernel
   long long shared_bytes_per_block = 0;  // static + dynamic, of the longest kernel
+
+  // Cycles per microsecond; 0 when nothing was timed.
+  double sm_clock_mhz() const { return duration_us > 0 ? cycles / duration_us : 0.0; }
 };
 
 // Reads the log of `ncu --csv --page raw --print-units base --metrics <ncu_metrics()>`: lines
