@@ -19,9 +19,8 @@ constexpr char kLog[] =
     "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"launch__registers_per_thread\","
     "\"launch__shared_mem_per_block_static\",\"launch__shared_mem_per_block_dynamic\"\n"
     "\"\",\"\",\"\",\"nsecond\",\"cycle\",\"%\",\"%\",\"%\",\"register/thread\",\"byte\",\"byte\"\n"
-    "\"0\",\"4242\",\"void ts_gemm_kernel<(int)1, "
-    "bf16>(Params)\",\"1,800,000\",\"2,700,000\",\"90\",\"20\","
-    "\"18.5\",\"168\",\"0\",\"232,448\"\n"
+    "\"0\",\"4242\",\"void ts_gemm_kernel<(int)1, bf16>(Params)\","
+    "\"1,800,000\",\"2,700,000\",\"90\",\"20\",\"18.5\",\"168\",\"0\",\"232,448\"\n"
     "\"1\",\"4242\",\"reduce\",\"200,000\",\"300,000\",\"0\",\"60\",\"50\",\"32\",\"1,024\",\"0\"\n"
     "==PROF== Disconnected from process 4242\n";
 
@@ -31,7 +30,7 @@ TEST(NcuCsv, SumsTimesWeightsPercentagesAndKeepsTheLongestKernelsResources) {
   EXPECT_EQ(s->kernels, 2);
   EXPECT_DOUBLE_EQ(s->duration_us, 2000.0);          // 1.8 ms + 0.2 ms
   EXPECT_DOUBLE_EQ(s->cycles, 3.0e6);                // 2.7 M + 0.3 M
-  EXPECT_DOUBLE_EQ(s->sm_clock_mhz, 1500.0);         // 3 M cycles in 2000 us
+  EXPECT_DOUBLE_EQ(s->sm_clock_mhz(), 1500.0);       // 3 M cycles in 2000 us
   EXPECT_DOUBLE_EQ(s->tensor_pipe_pct, 0.9 * 90.0);  // missing hmma column: 0
   EXPECT_DOUBLE_EQ(s->dram_throughput_pct, 0.9 * 20.0 + 0.1 * 60.0);
   EXPECT_DOUBLE_EQ(s->achieved_occupancy_pct, 0.9 * 18.5 + 0.1 * 50.0);
