@@ -370,6 +370,23 @@ peer_shapes=8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16
 want ncu-peers && run ncu-peers 330 "$B/warploom" bench gemm --prof ncu --reps 3 --shapes "$peer_shapes" \
   --providers warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp \
   --json "$OUT/gemm_peers_ncu.json"
+# The same in fp16 (its instances are not prebuilt in a minimal build: precompile step
+# `precompile-fp16` first), and fp8 e4m3 at the issue's two shapes against cuBLASLt, the one peer
+# with an e4m3 x e4m3 kernel.
+if want precompile-fp16; then
+  configs=()
+  for design in cooperative_s4_b2 pingpong_s6_b1; do
+    for cluster in 1x1 2x1 1x2; do configs+=("fp16_fp16_tn_${design}_${cluster}"); done
+  done
+  run precompile-fp16 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
+fi
+want ncu-peers-fp16 && run ncu-peers-fp16 330 "$B/warploom" bench gemm --prof ncu --reps 3 \
+  --dtype fp16 --shapes "$peer_shapes" \
+  --providers warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp \
+  --json "$OUT/gemm_peers_ncu_fp16.json"
+want ncu-peers-fp8 && run ncu-peers-fp8 200 "$B/warploom" bench gemm --prof ncu --reps 3 \
+  --dtype e4m3 --shapes 8192x8192x8192,4096x7168x16384 \
+  --providers warploom,warploom_pp,warploom_coop,cublaslt --json "$OUT/gemm_peers_ncu_e4m3.json"
 # ... and its wall-clock targets (>= 1.05x cuBLAS, >= 1.0x every peer), burst and sustained (the
 # power cap's regime), each contender interleaved per round in one process.
 for regime in burst sustained; do
