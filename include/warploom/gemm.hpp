@@ -282,8 +282,8 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
 // Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of
-// 8192 x 8192 and more, and for every epilogue with an activation, a residual or a pre-activation
-// output; docs/kernels/sm90_ts_gemm.md).
+// 8192 x 8192 and more, for outputs of 4096 x 4096 and more at K <= 1024, and for every epilogue
+// with an activation, a residual or a pre-activation output; docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
 // The tuning grouped_gemm (and grouped_gemm_masked and grouped_gemm_contiguous, their one stacked

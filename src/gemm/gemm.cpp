@@ -634,14 +634,22 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   // 16384x16384x4096: 684 against 658; 8192^3: within 2 % either way), where its warpgroups'
   // epilogues hide behind each other's main loops; on smaller outputs the cooperative kernel's
   // 128 x 256 tiles are faster (4096^3: 740 against 690; 1024x8192x8192: 757 against 700).
+  // Since ping-pong hands its turn over at the last wgmma's issue (2026-12-03), it also wins where
+  // K is short on outputs of 4096 x 4096 and more, an epilogue per 16 K tiles or fewer (bf16
+  // 4096x4096x1024: cooperative/ping-pong 1.049 burst, 1.106 sustained, 1.111 in cycles), while at
+  // longer K on those outputs the two are within 1-3.5 % either way, the cooperative ahead in
+  // burst (bench/results/gemm_peers_2026-12-03/design_*.json).
   // An epilogue with a second pass over each subtile (an activation, a residual or the
   // pre-activation output: epilogue_ops.cuh's Chunk phase) takes ping-pong on every size: the
   // cooperative design's epilogue stalls both warpgroups' tensor cores, ping-pong's runs beside the
   // other warpgroup's main loop (bf16 bias + GELU, H200, 2026-12-01: 4096^3 0.218 against 0.237 ms,
   // 1024x8192x8192 0.208 against 0.213, 8192x8192x1024 0.320 against 0.397; SiLU alike).
   bool const second_pass = sm90::epilogue_config_of(args).second_pass();
-  bool const large_output = static_cast<std::int64_t>(args.m) * args.n >= 8192LL * 8192;
-  return large_output || second_pass ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
+  std::int64_t const output = static_cast<std::int64_t>(args.m) * args.n;
+  bool const large_output = output >= 8192LL * 8192;
+  bool const short_k = output >= 4096LL * 4096 && args.k <= 1024;
+  return large_output || short_k || second_pass ? ConsumerDesign::PingPong
+                                                : ConsumerDesign::Cooperative;
 }
 
 bool is_fp8(ScalarType t) {

@@ -843,15 +843,25 @@ TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
   }
 }
 
-// Auto picks ping-pong for outputs of 8192 x 8192 and more and for epilogues with a second pass
-// (where it measured faster), the cooperative design otherwise; an explicit design is kept.
+// Auto picks ping-pong for outputs of 8192 x 8192 and more, for outputs of 4096 x 4096 and more at
+// K <= 1024, and for epilogues with a second pass (where it measured faster), the cooperative
+// design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
   a.m = a.n = 8192;
   a.k = 1024;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(selected_design(a, ConsumerDesign::Cooperative), ConsumerDesign::Cooperative);
+  a.m = a.n = 4096;  // short K on a mid-sized output
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
+  a.k = 1025;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
+  a.k = 1024;
+  a.m = 4095;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   a.m = 8191;
+  a.n = 8192;
+  a.k = 2048;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   EXPECT_EQ(selected_design(a, ConsumerDesign::PingPong), ConsumerDesign::PingPong);
   a.k = 8192;
