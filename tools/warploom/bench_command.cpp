@@ -27,6 +27,7 @@
 #include "warploom/harness/csv.hpp"
 #include "warploom/harness/device_json.hpp"
 #include "warploom/harness/extents.hpp"
+#include "warploom/harness/peer_comparison.hpp"
 #include "warploom/harness/progress.hpp"
 #include "warploom/harness/run_facts.hpp"
 #include "warploom/harness/svg_chart.hpp"
@@ -133,6 +134,7 @@ struct ShapeRun {
   h::Problem problem;
   std::vector<h::Contender> contenders;
   std::vector<std::string> providers;  // contenders[i] is a point of providers[i]
+  std::vector<bool> peers;             // whether providers[i] is a peer (PlanProvider::peer)
   nlohmann::json skipped = nlohmann::json::object();
 };
 
@@ -141,7 +143,7 @@ struct ShapeRun {
 // `points` (under autotune): keep the default point and those whose printed form contains it.
 ShapeRun plan_shape(h::Problem problem, std::vector<h::PlanProvider const*> const& providers,
                     bool autotune, std::string const& points_with) {
-  ShapeRun sr{std::move(problem), {}, {}};
+  ShapeRun sr{std::move(problem), {}, {}, {}};
   for (h::PlanProvider const* p : providers) {
     try {
       std::unique_ptr<h::KernelPlan> plan = p->make(sr.problem);
@@ -156,6 +158,7 @@ ShapeRun plan_shape(h::Problem problem, std::vector<h::PlanProvider const*> cons
             autotune ? p->name + " [" + h::to_string(points[i]) + "]" : p->name;
         sr.contenders.push_back({name, i == 0 ? std::move(plan) : p->make(sr.problem), points[i]});
         sr.providers.push_back(p->name);
+        sr.peers.push_back(p->peer);
       }
     } catch (std::invalid_argument const& e) {
       std::printf("%-18s %-20s skipped: %s\n", shape_name(sr.problem.extents).c_str(),
@@ -439,6 +442,7 @@ int run_bench(BenchOptions const& o) {
     h::BarGroup group{shape, {}};
     // provider -> index of its fastest point, in the providers' order
     std::vector<std::pair<std::string, std::size_t>> best;
+    std::vector<double> kilocycles(results.size(), 0.0);  // under --prof ncu; 0: not profiled
     for (std::size_t i = 0; i < results.size(); ++i) {
       h::ContenderResult const& r = results[i];
       h::Summary const& t = r.milliseconds;
@@ -472,6 +476,7 @@ int run_bench(BenchOptions const& o) {
         std::optional<h::NcuSummary> const p =
             profile_under_ncu(profile_args(o, sr, sr.providers[i]), r.name, error);
         if (p) {
+          kilocycles[i] = p->cycles / 1e3;
           std::printf(" %9.1f %9.4f %6.0f %8.1f %6.1f %7.1f %5d %9.1f", p->duration_us,
                       p->cycles / 1e6, p->sm_clock_mhz(), p->tensor_pipe_pct,
                       p->dram_throughput_pct, p->achieved_occupancy_pct, p->registers_per_thread,
@@ -521,6 +526,22 @@ int run_bench(BenchOptions const& o) {
         samples.push_back(
             {provider + " " + shape, r.roofline->intensity, r.roofline->achieved_flops_per_s});
     }
+    // Ours against the best peer: the fastest point of each provider, then (ncu) its cycles.
+    auto const compare = [&](auto const& value_of, char const* unit, char const* key) {
+      std::vector<h::Measured> measured;
+      for (auto const& [provider, i] : best)
+        measured.push_back({provider, sr.peers[i], value_of(i)});
+      std::optional<h::PeerComparison> const c = h::compare_with_best_peer(measured);
+      if (!c) return;
+      std::printf("%-18s %s\n", shape.c_str(), c->describe(unit).c_str());
+      nlohmann::json ratios = nlohmann::json::object();
+      for (auto const& [name, ratio] : c->ratios) ratios[name] = ratio;
+      js["vs_best_peer"][key] = {
+          {"best_peer", c->best_peer}, {"best_peer_value", c->best_peer_value}, {"ratios", ratios}};
+    };
+    compare([&](std::size_t i) { return results[i].milliseconds.median; }, "ms", "median_ms");
+    if (o.prof == "ncu")
+      compare([&](std::size_t i) { return kilocycles[i]; }, "Kcycles", "kilocycles");
     bars.push_back(std::move(group));
     out["shapes"].push_back(js);
     std::fflush(stdout);

@@ -65,6 +65,9 @@ struct PlanProvider {
   // GEMM: 25x) is run on request only: it would multiply the run's time, and its long stretches of
   // FMA heat the GPU between the others' runs.
   bool by_default = true;
+  // Another library's kernel (cuBLAS, CUTLASS, ...): a contender to beat. The bench compares each
+  // of ours with the best of these per shape (peer_comparison.hpp).
+  bool peer = false;
 };
 
 // A parameter of a family's problems besides the extents (`warploom bench --dtype e4m3`).
