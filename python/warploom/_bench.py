@@ -5,6 +5,8 @@
     for shape in results["shapes"]:
         for r in shape["results"]:
             print(shape["shape"], r["provider"], r["tflop_per_s"])
+        # each of ours over the best peer (cuBLAS, cuBLASLt, CUTLASS: gemm and grouped families)
+        print(shape["vs_best_peer"]["median_ms"]["ratios"])
 
 It runs the harness's own program, warploom-bench (the C++ KernelPlans, cuBLAS and CUTLASS
 contenders side by side in one process, checked against the reference first), and returns its JSON
