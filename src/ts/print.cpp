@@ -34,6 +34,8 @@ std::string role_text(Role r) {
       return "[producer aux]";
     case Role::ConsumerAux:
       return "[consumer aux]";
+    case Role::ConsumerInPlace:
+      return "[consumer in place]";
   }
   return "";
 }

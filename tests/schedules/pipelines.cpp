@@ -2,7 +2,8 @@
 // producers, thread and warp arrival agents, try_ probes, early and late release, wgmma consumers
 // (ts::wgmma_wait, the lagged release with advance_on_wait), a producer holding two stages
 // (advance_on_acquire), multi-warp TMA producers, split consumers, merged producers, chains of
-// rings, ping-pong between two tasks, GEMM-shaped operand loads, aliased epilogue staging.
+// rings, ping-pong between two tasks, GEMM-shaped operand loads, aliased epilogue staging, in-place
+// updates by a consumer (ts::ConsumeInPlace).
 
 #include "corpus.hpp"
 
@@ -32,6 +33,42 @@ using SplitRing = Ring<"smem", tma(2, ts::threads(1), ts::threads(256))>;
 using SplitConsumers = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8>,
                             Store<SplitRing, kRuntime, false, 0, 4, 0, "store_lo">,
                             Store<SplitRing, kRuntime, false, 4, 4, 0, "store_hi">>;
+
+// ---- In-place updates: consumer work that writes the stage it waited on -------------------------
+
+// A ring whose consumers may scale a stage in place before reading it.
+template <ts::PipelineConfig kPipeline>
+struct ScaledRing {
+  static constexpr ts::ResourceSpec spec{.name = "smem", .pipeline = kPipeline};
+  ts::SmemBuffer<std::uint8_t, kPipeline.num_stages * stage_bytes(kPipeline)> stages;
+  using smem_buffers = ts::buffers<&ScaledRing::stages>;
+
+  void put(ts::Produce const&, int coord) { (void)coord; }
+  int take(ts::Consume const& s) const { return s.stage_idx; }
+  void scale(ts::ConsumeInPlace const&, int factor) { (void)factor; }
+};
+
+// Per item: wait, scale the stage in place, read it, release, store.
+template <class R, int kWarp = 0, Name kName = "store">
+struct ScaleThenStore : Store<R, kRuntime, false, kWarp, 4, 0, kName> {
+  static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
+    ctx.domain_loop(out->n, [&](auto&) {
+      ring.wait();
+      ts::work<&R::scale>(ring, 2);
+      auto v = ts::work<&R::take>(ring);
+      ring.release();
+      ts::work<&Output::store>(out, v);
+    });
+  }
+};
+
+using ScaledAlone = ScaledRing<tma(2)>;
+using InPlaceAlone = Copy<ScaledAlone, Load<ScaledAlone>, ScaleThenStore<ScaledAlone>>;
+// Two consumer tasks take every fill (threads(256)): one reads while the other scales in place.
+using ScaledSplit = ScaledRing<tma(2, ts::threads(1), ts::threads(256))>;
+using InPlaceBesideAReader = Copy<ScaledSplit, Load<ScaledSplit, kRuntime, false, 8>,
+                                  Store<ScaledSplit, kRuntime, false, 0, 4, 0, "store_lo">,
+                                  ScaleThenStore<ScaledSplit, 4, "scale_hi">>;
 
 using MergeRing = Ring<"ring", async(2, ts::threads(64))>;
 using MergedProducers =
@@ -646,6 +683,19 @@ void add_pipelines(Corpus& c) {
                          "Two consumer tasks (warps 0-3 and 4-7) each wait, read and release "
                          "every stage; the consumer group counts both (threads(256))",
                          model_of<SplitConsumers>));
+  c.push_back({.name = "in_place_update_alone",
+               .theme = kPipelines,
+               .description = "The store scales each stage in place (ts::ConsumeInPlace) between "
+                              "its wait and its read: the only consumer of the ring",
+               .expected = {},
+               .model = model_of<InPlaceAlone>,
+               .controls = {"R-M4"}});
+  c.push_back({.name = "in_place_update_beside_a_reader",
+               .theme = kPipelines,
+               .description = "Two consumer tasks take every fill (threads(256)); one scales the "
+                              "stage in place while the other may be reading it",
+               .expected = {"R-M4"},
+               .model = model_of<InPlaceBesideAReader>});
   c.push_back(ring_entry("merged_producers",
                          "Two producer tasks (warps 4 and 5) each write half of every stage of a "
                          "thread-written ring; the producer group counts both (threads(64))",

@@ -8,16 +8,23 @@
 //   void tma_load(ts::Produce const& stage, int row);     // producer work: writes the resource
 //   half8 read_smem(ts::Consume const& stage);            // consumer work: reads the resource
 //   void init(ts::ProduceAux const& stage);               // auxiliary: outside the bracket checks
+//   void scale(ts::ConsumeInPlace const& stage, float s);  // consumer work that also writes
 //
 // Auxiliary work runs like any other work but is invisible to the bracketing, ordering and race
 // checks; it is for pointer or descriptor set-up, never for payload access.
+//
+// In-place consumer work (an update of the waited-on stage before it is read, e.g. scaling a tile
+// or adding a residual into it) is consumer work that writes: the model checker reports it (R-M4)
+// when another task may read the stage meanwhile — a second consumer task of the ring, or
+// asynchronous (wgmma) reads still in flight. The generic-to-async proxy fence a later wgmma or
+// TMA read of the written bytes needs is the work's own (docs/verification/README.md §6).
 #pragma once
 
 #include <cstdint>
 
 namespace warploom::ts {
 
-enum class Role : std::uint8_t { Producer, Consumer, ProducerAux, ConsumerAux };
+enum class Role : std::uint8_t { Producer, Consumer, ProducerAux, ConsumerAux, ConsumerInPlace };
 
 constexpr bool is_producer_side(Role r) {
   return r == Role::Producer || r == Role::ProducerAux;
@@ -66,6 +73,9 @@ struct ProduceAux : StageInfo {
 };
 struct ConsumeAux : StageInfo {
   static constexpr Role role = Role::ConsumerAux;
+};
+struct ConsumeInPlace : StageInfo {
+  static constexpr Role role = Role::ConsumerInPlace;
 };
 
 }  // namespace warploom::ts

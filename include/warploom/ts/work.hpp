@@ -1,7 +1,8 @@
 // warploom/ts/work.hpp
 //
 // Calling work from a schedule. A work is a member function of a resource whose first parameter
-// is a ts::StageInfo role type (ts::Produce, ts::Consume, ts::ProduceAux, ts::ConsumeAux):
+// is a ts::StageInfo role type (ts::Produce, ts::Consume, ts::ProduceAux, ts::ConsumeAux,
+// ts::ConsumeInPlace):
 //
 //   auto row = ts::work<&InputGmem::compute_coords>(in);     // consumer work, returns a value
 //   ts::work<&SmemTiles::tma_load>(smem, row);                // producer work, takes it
@@ -87,9 +88,11 @@ WL_HOST_DEVICE constexpr decltype(auto) work(Handle& h, Args&&... args) {
   static_assert(W::is_member_fn,
                 "ts::work<&Resource::member>: the template argument must point to a member "
                 "function of the resource");
-  static_assert(W::is_work,
-                "ts::work: this member is not a work: a work's first parameter must be "
-                "ts::Produce, ts::Consume, ts::ProduceAux or ts::ConsumeAux (by const&)");
+  static_assert(
+      W::is_work,
+      "ts::work: this member is not a work: a work's first parameter must be "
+      "ts::Produce, ts::Consume, ts::ProduceAux, ts::ConsumeAux or ts::ConsumeInPlace (by "
+      "const&)");
   if constexpr (W::is_work) {  // past a "not a work" error, the checks below would only add noise
     using R = typename Handle::resource;
     // A work the resource inherits is its own too: a kernel's queue derives from

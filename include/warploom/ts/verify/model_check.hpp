@@ -765,6 +765,27 @@ class ModelChecker {
     return {-1, -1};
   }
 
+  // In-place consumer work (ts::ConsumeInPlace) on the stage task t holds: no other task may read
+  // that stage meanwhile — another consumer holding the same fill, asynchronous (wgmma) reads in
+  // flight (its own included), or a buffer sharing its bytes. False, with R-M4, when one may.
+  constexpr bool write_in_place(S const& s, int t, int c, int r, Step const& st, int id) {
+    int const reader = owner(s, t, c, r, st.stage, false);
+    int const async = async_reader(s, c, r, st.stage);
+    std::pair<int, int> const use = aliased_use(s, t, c, r, st.stage, false);
+    if (reader < 0 && async < 0 && use.first < 0) return true;
+    report(Rule::M4_StageRace, t, r, st.node, id, [&] {
+      std::string const what = "writes stage " + to_str(st.stage) + " in place while ";
+      if (reader >= 0) return what + who(reader) + " holds it to read (both consume the same fill)";
+      if (async >= 0)
+        return what + who(async) + "'s asynchronous (wgmma) reads of it are in flight";
+      int const r2 = use.first, o = use.second;
+      return what + "`" + std::string(resource_name(m_, r2)) +
+             "`, which shares its bytes (alias group), is " +
+             (o >= 0 ? "used by " + who(o) : std::string("being copied into"));
+    });
+    return false;
+  }
+
   // Runs task t's current step on `s`; false when the step is a violation (not explored further).
   // In a cluster, t is a task of CTA c: its barriers and stages are c's, except that a multicast
   // producer's copies go into every CTA of its group, and a release arrives in every CTA of its
@@ -940,6 +961,9 @@ class ModelChecker {
           });
           return false;
         }
+        if (task.schedule.nodes[st.node].role == Role::ConsumerInPlace &&
+            !write_in_place(s, t, c, r, st, id))
+          return false;
         // wgmma: the read stays in flight
         if (m_.resources[r].pipeline.dma_consumer() && !start_async_read(s, t, pc, st, id))
           return false;
