@@ -428,13 +428,12 @@ harness::PlanFamily gemm_plan_family() {
           [](h::Problem const& p) { return std::string(wg::to_string(ceiling_problem(p).type)); },
           [](h::Problem const& p) { return make_plan(contender("cublaslt"), ceiling_problem(p)); }},
       .report_flops = true};
-  // Contenders not named warploom* are other libraries' kernels: the peers ours are compared with.
   for (GemmContender const& c : contenders())
     family.providers.push_back({c.name, c.description,
                                 [&c](h::Problem const& p) { return make_plan(c, gemm_problem(p)); },
                                 c.name != "warploom_simt" && c.name != "warploom_plan" &&
                                     c.name != "warploom_coop" && c.name != "warploom_pp",
-                                /*peer=*/!c.name.starts_with("warploom")});
+                                /*peer=*/is_peer(c.name)});
   return family;
 }
 

@@ -25,6 +25,8 @@
 // cuBLASLt's 8192x8192x8192 GEMM of the problem's input type (e4m3 for e5m2), measured in the run.
 #pragma once
 
+#include <string_view>
+
 #include "warploom/gemm.hpp"
 #include "warploom/harness/kernel_plan.hpp"
 
@@ -36,5 +38,11 @@ harness::PlanFamily gemm_plan_family();
 // 1x2), panel (raster panel height in tiles) and `variant`, a stage-count variant of
 // bench/gemm_stage_variants.hpp. An unknown knob or value is refused, naming it and the knobs.
 gemm::GemmTuning gemm_tuning(harness::Tuning const& t);
+
+// Whether a GEMM family's provider is another library's kernel (PlanProvider::peer): ours are named
+// warploom*, every other contender is a peer ours are compared with (gemm and grouped families).
+constexpr bool is_peer(std::string_view provider) {
+  return !provider.starts_with("warploom");
+}
 
 }  // namespace warploom::bench

@@ -245,7 +245,6 @@ harness::PlanFamily grouped_plan_family() {
       // The gemm family's: cuBLASLt's 8192^3 GEMM of the input type.
       .compute_ceiling = gemm_plan_family().compute_ceiling,
       .report_flops = true};
-  // Contenders not named warploom* are other libraries' kernels: the peers ours are compared with.
   for (GroupedContender const& c : contenders())
     family.providers.push_back({c.name, c.description,
                                 [&c](h::Problem const& p) {
@@ -256,7 +255,7 @@ harness::PlanFamily grouped_plan_family() {
                                   return std::make_unique<GroupedPlan>(std::move(groups), c);
                                 },
                                 /*by_default=*/true,
-                                /*peer=*/!c.name.starts_with("warploom")});
+                                /*peer=*/is_peer(c.name)});
   return family;
 }
 
