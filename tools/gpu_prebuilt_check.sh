@@ -82,15 +82,21 @@ T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
 steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
+# default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
+# at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
+default_instances() {
+  local design cluster
+  for design in cooperative_s4_b2 pingpong_s6_b1; do
+    for cluster in 1x1 2x1 1x2; do echo "$1_${design}_${cluster}"; done
+  done
+}
 # The bf16 configurations the edge tests run besides the prebuilt "tn" ones (every operand major,
 # both designs, every cluster), compiled side by side first: one at a time, the JIT would spend
 # most of the steps' time limits on them.
 if want precompile; then
   configs=()
   for letters in tt nn nt; do
-    for design in cooperative_s4_b2 pingpong_s6_b1; do
-      for cluster in 1x1 2x1 1x2; do configs+=("bf16_bf16_${letters}_${design}_${cluster}"); done
-    done
+    mapfile -t -O "${#configs[@]}" configs < <(default_instances "bf16_bf16_$letters")
   done
   # fp8 outputs and a device alpha in a fused chain (tests/gpu/gemm/fp8_output_test.cpp,
   # device_scalars_test.cpp).
@@ -364,31 +370,32 @@ done
 want ncu-plain && run ncu-plain 240 "$B/warploom" bench gemm --prof ncu --reps 5 \
   --shapes 8192x8192x1024,4096x4096x4096 --providers warploom,warploom_pp,warploom_coop,cublas,cutlass_pp \
   --json "$OUT/plain_ncu.json"
-# Issue 15's five bf16 "tn" shapes, for its per-clock table and its wall-clock targets.
+# Issue 15's five "tn" shapes (its per-clock tables and wall-clock targets) and the per-clock
+# tables' contenders.
 peer_shapes=8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096
-# Its per-clock table: our three designs beside cuBLAS, cuBLASLt and CUTLASS's cooperative and ping-pong kernels, Nsight Compute's kernel time (clocks locked).
-want ncu-peers && run ncu-peers 330 "$B/warploom" bench gemm --prof ncu --reps 3 --shapes "$peer_shapes" \
-  --providers warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp \
+peer_providers=warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp
+# Its per-clock table: our three designs beside cuBLAS, cuBLASLt and CUTLASS's cooperative and
+# ping-pong kernels, Nsight Compute's kernel time (clocks locked).
+want ncu-peers && run ncu-peers 330 "$B/warploom" bench gemm --prof ncu --reps 3 \
+  --shapes "$peer_shapes" \
+  --providers "$peer_providers" \
   --json "$OUT/gemm_peers_ncu.json"
 # The same in fp16 (its instances are not prebuilt in a minimal build: precompile step
 # `precompile-fp16` first), and fp8 e4m3 at the issue's two shapes against cuBLASLt, the one peer
 # with an e4m3 x e4m3 kernel.
 if want precompile-fp16; then
-  configs=()
-  for design in cooperative_s4_b2 pingpong_s6_b1; do
-    for cluster in 1x1 2x1 1x2; do configs+=("fp16_fp16_tn_${design}_${cluster}"); done
-  done
+  mapfile -t configs < <(default_instances fp16_fp16_tn)
   run precompile-fp16 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
 fi
 want ncu-peers-fp16 && run ncu-peers-fp16 330 "$B/warploom" bench gemm --prof ncu --reps 3 \
   --dtype fp16 --shapes "$peer_shapes" \
-  --providers warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp \
+  --providers "$peer_providers" \
   --json "$OUT/gemm_peers_ncu_fp16.json"
 want ncu-peers-fp8 && run ncu-peers-fp8 200 "$B/warploom" bench gemm --prof ncu --reps 3 \
   --dtype e4m3 --shapes 8192x8192x8192,4096x7168x16384 \
   --providers warploom,warploom_pp,warploom_coop,cublaslt --json "$OUT/gemm_peers_ncu_e4m3.json"
-# ... and its wall-clock targets (>= 1.05x cuBLAS, >= 1.0x every peer), burst and sustained (the
-# power cap's regime), each contender interleaved per round in one process.
+# Issue 15's wall-clock targets on its five shapes (>= 1.05x cuBLAS, >= 1.0x every peer), burst and
+# sustained (the power cap's regime), each contender interleaved per round in one process.
 for regime in burst sustained; do
   want "wall-peers-$regime" && run "wall-peers-$regime" 300 "$B/warploom" bench gemm \
     --regime "$regime" --reps 20 --shapes "$peer_shapes" \
