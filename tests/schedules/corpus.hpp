@@ -157,6 +157,7 @@ struct Ring {
     (void)coord;
   }
   int take(ts::Consume const& s) const { return s.stage_idx; }           // reads a stage
+  void scale(ts::ConsumeInPlace const&, int factor) { (void)factor; }    // rewrites a stage
   void init(ts::ProduceAux const&) {}                                    // descriptor set-up
   int descriptor(ts::ConsumeAux const& s) const { return s.stage_idx; }  // for a wgmma
 };

@@ -36,18 +36,6 @@ using SplitConsumers = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8>,
 
 // ---- In-place updates: consumer work that writes the stage it waited on -------------------------
 
-// A ring whose consumers may scale a stage in place before reading it.
-template <ts::PipelineConfig kPipeline>
-struct ScaledRing {
-  static constexpr ts::ResourceSpec spec{.name = "smem", .pipeline = kPipeline};
-  ts::SmemBuffer<std::uint8_t, kPipeline.num_stages * stage_bytes(kPipeline)> stages;
-  using smem_buffers = ts::buffers<&ScaledRing::stages>;
-
-  void put(ts::Produce const&, int coord) { (void)coord; }
-  int take(ts::Consume const& s) const { return s.stage_idx; }
-  void scale(ts::ConsumeInPlace const&, int factor) { (void)factor; }
-};
-
 // Per item: wait, scale the stage in place, read it, release, store.
 template <class R, int kWarp = 0, Name kName = "store">
 struct ScaleThenStore : Store<R, kRuntime, false, kWarp, 4, 0, kName> {
@@ -62,13 +50,11 @@ struct ScaleThenStore : Store<R, kRuntime, false, kWarp, 4, 0, kName> {
   }
 };
 
-using ScaledAlone = ScaledRing<tma(2)>;
-using InPlaceAlone = Copy<ScaledAlone, Load<ScaledAlone>, ScaleThenStore<ScaledAlone>>;
+using InPlaceAlone = Copy<Smem, Load<Smem>, ScaleThenStore<Smem>>;
 // Two consumer tasks take every fill (threads(256)): one reads while the other scales in place.
-using ScaledSplit = ScaledRing<tma(2, ts::threads(1), ts::threads(256))>;
-using InPlaceBesideAReader = Copy<ScaledSplit, Load<ScaledSplit, kRuntime, false, 8>,
-                                  Store<ScaledSplit, kRuntime, false, 0, 4, 0, "store_lo">,
-                                  ScaleThenStore<ScaledSplit, 4, "scale_hi">>;
+using InPlaceBesideAReader = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8>,
+                                  Store<SplitRing, kRuntime, false, 0, 4, 0, "store_lo">,
+                                  ScaleThenStore<SplitRing, 4, "scale_hi">>;
 
 using MergeRing = Ring<"ring", async(2, ts::threads(64))>;
 using MergedProducers =
