@@ -89,6 +89,9 @@ struct GroupedWorks : Mainloop<Cfg> {
     // The contiguous layout's tile count, written by the setup kernel (the problems' rows are
     // known on the device only); null otherwise.
     int const* counted_tiles;
+    // The dynamic tile scheduler's counter (cooperative_dynamic.hpp), zeroed by the setup kernel;
+    // null for the static walk.
+    int* tile_counter;
   };
   using ElementA = typename Cfg::TA;
   using ElementB = typename Cfg::TB;
@@ -191,7 +194,15 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
                                      .first = static_cast<int>(blockIdx.x),
                                      .stride = static_cast<int>(gridDim.x),
                                      .num_tiles = G::Works::num_tiles(p)};
-  Kernel::run(p, tiles, smem);
+  if constexpr (requires { typename Kernel::Queue; }) {  // the dynamic tile scheduler
+    typename Kernel::Queue queue{};
+    queue.p = &p;
+    queue.counter = p.tile_counter;
+    queue.num_tiles = tiles.num_tiles;
+    Kernel::run(p, tiles, queue, smem);
+  } else {
+    Kernel::run(p, tiles, smem);
+  }
 }
 
 // Problems per setup launch: at most as many as its parameters hold beside the template (4 KiB of
@@ -216,6 +227,7 @@ struct SetupHeader {
   int const* row_ends;
   int row_groups;
   int* counted_tiles;
+  int* tile_counter;  // null, or the dynamic tile scheduler's counter: the first launch zeroes it
 };
 
 // A setup launch's parameters: the header and up to kChunk problems.
@@ -302,6 +314,9 @@ __global__ void __launch_bounds__(128)
   ts::allow_dependent_launch();
   int const warp = static_cast<int>(threadIdx.x) / 32;
   int const i = static_cast<int>(blockIdx.x) * 4 + warp;
+  // Every launch starts the dynamic scheduler's count from zero (a graph replay too).
+  if (s.tile_counter != nullptr && s.first == 0 && i == 0 && threadIdx.x % 32 == 0)
+    *s.tile_counter = 0;
   if (i >= s.count) return;
   GroupProblem<Cfg> const& g = s.problems[i];
   Problem* out = s.out + s.first + i;
@@ -409,16 +424,19 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   std::size_t const params_bytes = (sizeof(Problem) * groups.size() + alignof(GroupTiles) - 1) /
                                    alignof(GroupTiles) * alignof(GroupTiles);
   std::size_t const tiles_bytes = sizeof(GroupTiles) * groups.size();
-  // The contiguous layout's tile count after the tables.
-  std::size_t const bytes = params_bytes + tiles_bytes + (row_ends != nullptr ? sizeof(int) : 0);
+  // The contiguous layout's tile count and the dynamic scheduler's counter after the tables.
+  constexpr bool kDynamic = requires {
+    typename G::Kernel::Queue;
+  };
+  std::size_t const bytes = params_bytes + tiles_bytes + 2 * sizeof(int);
   void* workspace = nullptr;
   WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
   auto* problems = static_cast<Problem*>(workspace);
   auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
-  int* counted_tiles =
-      row_ends == nullptr
-          ? nullptr
-          : reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes + tiles_bytes);
+  int* const counters =
+      reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes + tiles_bytes);
+  int* counted_tiles = row_ends == nullptr ? nullptr : counters;
+  int* tile_counter = kDynamic ? counters + 1 : nullptr;
 
   // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
   // start first and the short ones fill in at the end (a longest-processing-time-first order; the
@@ -437,7 +455,8 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
                         .count = 0,
                         .row_ends = row_ends,
                         .row_groups = count,
-                        .counted_tiles = counted_tiles};
+                        .counted_tiles = counted_tiles,
+                        .tile_counter = tile_counter};
   std::int64_t tiles = 0;
   // Problems first .. first + header.count into a parameter block of kChunk, and its launch.
   auto const launch_setup = [&]<int kChunk>(std::integral_constant<int, kChunk>) {
@@ -497,7 +516,8 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
                              .tiles = group_tiles,
                              .count = count,
                              .num_tiles = static_cast<int>(tiles),
-                             .counted_tiles = counted_tiles};
+                             .counted_tiles = counted_tiles,
+                             .tile_counter = tile_counter};
   dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_grouped_gemm_kernel<G>);
   // After the last setup launch, programmatically: see ts_grouped_gemm_kernel.
   ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(),

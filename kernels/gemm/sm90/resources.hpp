@@ -6,11 +6,12 @@
 // (works.cuh: TMA, wgmma and the epilogue for one dtype and layout; schedule_only.hpp: no bodies,
 // for verification on the host), so one schedule serves every instance.
 //
-//   Tiles   which output tile comes next (persistent raster order, clusters)
-//   SmemAB  one TMA -> wgmma pipeline of A and B tiles
-//   GmemD   the epilogue: the accumulator through shared-memory staging to D
-//   Staged  the epilogue split in two (a finish task, shape.hpp): the MMA threads stage each
-//           subtile of z in shared memory, the finish task completes and stores it
+//   Tiles      which output tile comes next (persistent raster order, clusters)
+//   TileQueue  which output tile comes next, decided at run time (a scheduler warp and a counter)
+//   SmemAB     one TMA -> wgmma pipeline of A and B tiles
+//   GmemD      the epilogue: the accumulator through shared-memory staging to D
+//   Staged     the epilogue split in two (a finish task, shape.hpp): the MMA threads stage each
+//              subtile of z in shared memory, the finish task completes and stores it
 //
 // What `W` provides: the types Params, ElementA, ElementB, ElementD and Accumulator, and
 //   TileCoord W::tile_at(Params const&, int cluster_tile)
@@ -64,6 +65,41 @@ struct Tiles {
   // a schedule does not know (a bound from the data, as k_tiles_of).
   WL_DEVICE int subtiles_of(ts::Consume const&, TileCoord tile) const {
     return W::subtiles(*p, tile);
+  }
+};
+
+// A tile as the dynamic queue hands it out: a ts::WorkTile (what a tile loop tests) that the works
+// take as the TileCoord it holds.
+struct QueuedTile : ts::WorkTile {
+  WL_HOST_DEVICE constexpr operator TileCoord() const { return {m, n, l}; }
+};
+static_assert(sizeof(QueuedTile) == sizeof(ts::WorkTile));
+
+// Which output tile comes next, decided at run time (cooperative_dynamic.hpp): a scheduler warp
+// takes tile indices from a counter in global memory and broadcasts each tile, looked up once
+// (W::tile_at), to the kConsumerWarps warps that run it through a ring of two 16-byte entries
+// (ts::DynamicTileQueue). The counter must be zero at launch.
+template <class W, int kConsumerWarps>
+struct TileQueue : ts::DynamicTileQueue<2, kConsumerWarps> {
+  using Base = ts::DynamicTileQueue<2, kConsumerWarps>;
+  typename W::Params const* p = nullptr;
+
+  // Producer work of the scheduler warp: lane 0 takes the next index and writes its tile.
+  WL_DEVICE void fetch_tile(ts::Produce const& stage) {
+#if defined(__CUDA_ARCH__)
+    if (threadIdx.x % 32 == 0) {
+      int const idx = atomicAdd(this->counter, 1);
+      bool const valid = idx < this->num_tiles;
+      TileCoord const t = valid ? W::tile_at(*p, idx) : TileCoord{};
+      this->entries[stage.stage_idx] = ts::WorkTile{t.m, t.n, t.l, valid};
+    }
+#else
+    (void)stage;
+#endif
+  }
+  // Consumer work: the waited entry's tile.
+  WL_DEVICE QueuedTile next_tile(ts::Consume const& stage) const {
+    return {Base::next_tile(stage)};
   }
 };
 
