@@ -164,6 +164,16 @@ struct GemmArguments {
 enum class ConsumerDesign { Auto, Cooperative, PingPong };
 std::string_view to_string(ConsumerDesign d);
 
+// How a grouped GEMM's persistent CTAs take their output tiles. Static: CTA b walks tiles b,
+// b + grid, ... of all groups, the groups with the most K tiles first; Dynamic: a scheduler warp
+// per CTA takes the next tile from a counter in global memory when the CTA is ready for it, so the
+// CTAs that drew short tiles take more (the cooperative design, 1x1 clusters; the counter lives in
+// the launch's workspace and is zeroed on the stream, so graphs replay it). Auto: Static (the
+// faster of the two on the H200's measured workloads; docs/kernels/sm90_grouped_gemm.md). The
+// dense GEMM walks a static order.
+enum class TileScheduling { Auto, Static, Dynamic };
+std::string_view to_string(TileScheduling s);
+
 // The TS kernel's tunable knobs (the autotune space). `raster_panel`: consecutive output tile rows
 // a CTA sweep walks before moving right (L2 reuse of B); `max_ctas`: persistent grid size cap
 // (0 = one CTA per SM); `cluster_m` x `cluster_n`: the thread-block cluster (1x1, 2x1 or 1x2)
@@ -194,6 +204,8 @@ struct GemmTuning {
   // ops), a 16-bit or fp32 D and host alpha and beta; asked for otherwise it is refused, naming the
   // rule (Auto then runs unsplit).
   int split_k = 0;
+  // The grouped GEMMs' tile scheduler (TileScheduling); the dense GEMM takes Auto or Static.
+  TileScheduling tile_scheduling = TileScheduling::Auto;
 };
 
 // Throws std::invalid_argument (argument name + rule) unless `args` is a problem `kernel` runs.
@@ -246,7 +258,9 @@ void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning t
 // descriptors are written on the device; no synchronization, capturable in a CUDA graph), a launch
 // per configuration; the other groups run one gemm() each. All on `stream`, in no particular order
 // among groups: no group's D may overlap another group's operands. `tuning` as gemm()'s; the
-// grouped kernel runs 1x1 clusters, and for design Auto what selected_grouped_tuning says.
+// grouped kernel runs 1x1 clusters, and for design Auto what selected_grouped_tuning says;
+// tile_scheduling Dynamic takes the tiles from a counter at run time (the cooperative design:
+// asked for with design PingPong it is refused by name).
 // One launch's groups hold at most 2^30 tiles of 64 x 64 together (its tile index is 32-bit); the
 // group that crosses it is refused by name.
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream = nullptr,
@@ -287,8 +301,9 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
 // The tuning grouped_gemm (and grouped_gemm_masked and grouped_gemm_contiguous, their one stacked
-// or batched problem) runs groups[0 .. count) with when asked for `tuning`: as asked unless its
-// design is Auto; then, measured on the H200, the cooperative design where the groups' output
+// or batched problem) runs groups[0 .. count) with when asked for `tuning`: tile_scheduling Auto
+// becomes Static; the design as asked unless it is Auto; then the cooperative design for the
+// dynamic scheduler, else, measured on the H200, the cooperative design where the groups' output
 // tiles run a K of 2048 or more on average (an MoE layer's experts) and no epilogue has a second
 // pass, else ping-pong (short K: a tile's epilogue outlasts its main loop and ping-pong hides it).
 // The stages are the tuning's (0: the design's defaults).

@@ -663,6 +663,8 @@ bool is_16_bit(ScalarType t) {
 void check_tuning(GemmTuning const& tuning) {
   check_enum("tuning.kernel", tuning.kernel, GemmKernel::Simt, "GemmKernel");
   check_enum("tuning.design", tuning.design, ConsumerDesign::PingPong, "ConsumerDesign");
+  check_enum("tuning.tile_scheduling", tuning.tile_scheduling, TileScheduling::Dynamic,
+             "TileScheduling");
   if (tuning.raster_panel < 1)
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
   if (tuning.max_ctas < 0)
@@ -713,6 +715,11 @@ void run_checked_tensor_core(GemmArguments const& args, GemmTuning const& tuning
 
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   check_tuning(tuning);
+  if (tuning.tile_scheduling == TileScheduling::Dynamic)
+    fail(
+        "tuning.tile_scheduling = dynamic: the dynamic tile scheduler runs the grouped GEMMs "
+        "(grouped_gemm and its layouts); gemm() walks its tiles in a static order (Auto or "
+        "Static)");
   // An asked-for kernel needs no selection: the resolution below checks the arguments for it.
   GemmKernel const kernel =
       tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;

@@ -51,6 +51,13 @@ void check_grouped_tuning(GemmTuning const& tuning, std::string_view who) {
         "{}: tuning.split_k = {}: the grouped kernel does not split K (split-K runs one matrix, "
         "through gemm()); leave it 0 (Auto) or 1",
         who, tuning.split_k));
+  if (tuning.tile_scheduling == TileScheduling::Dynamic &&
+      tuning.design == ConsumerDesign::PingPong)
+    throw std::invalid_argument(fmt::format(
+        "{}: tuning.tile_scheduling = dynamic with tuning.design = pingpong: the dynamic tile "
+        "scheduler runs the cooperative design (ping-pong's warpgroups take tiles in pairs); ask "
+        "for design Cooperative or Auto, or tile_scheduling Static",
+        who));
 }
 
 // gemm()'s checks of `args` for a layout only the tensor cores run (`layout`: its name in the
@@ -94,7 +101,13 @@ constexpr double kGroupedLongK = 2048;
 // An epilogue with a second pass takes ping-pong, as gemm()'s selected_design explains.
 GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
                                    GemmTuning tuning) {
+  if (tuning.tile_scheduling == TileScheduling::Auto)
+    tuning.tile_scheduling = TileScheduling::Static;
   if (tuning.design != ConsumerDesign::Auto) return tuning;
+  if (tuning.tile_scheduling == TileScheduling::Dynamic) {  // the cooperative design's only
+    tuning.design = ConsumerDesign::Cooperative;
+    return tuning;
+  }
   double tiles = 0, tile_k = 0;
   bool second_pass = false;
   for (GemmArguments const& g : std::span(groups, count)) {

@@ -113,6 +113,18 @@ std::string_view to_string(Activation a) {
   out_of_range("to_string", "Activation", a, Activation::Tanh);
 }
 
+std::string_view to_string(TileScheduling s) {
+  switch (s) {
+    case TileScheduling::Auto:
+      return "auto";
+    case TileScheduling::Static:
+      return "static";
+    case TileScheduling::Dynamic:
+      return "dynamic";
+  }
+  out_of_range("to_string", "TileScheduling", s, TileScheduling::Dynamic);
+}
+
 std::string_view to_string(Broadcast b) {
   switch (b) {
     case Broadcast::PerRow:

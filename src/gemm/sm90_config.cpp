@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gemm/sm90/cooperative.hpp"
+#include "gemm/sm90/cooperative_dynamic.hpp"
 #include "gemm/sm90/pingpong.hpp"
 #include "sm90_instances.hpp"
 #include "warploom/ts/model.hpp"
@@ -57,7 +58,7 @@ std::string name_of(KernelConfig const& c) {
       fmt::format("{}_{}_{}{}_{}_s{}_b{}_{}x{}", to_string(c.in), to_string(c.out),
                   c.a_k_major ? 't' : 'n', c.b_k_major ? 'n' : 't', to_string(c.design), c.stages,
                   c.staging_buffers, c.cluster_m, c.cluster_n);
-  if (c.grouped) name += "_grouped";
+  if (c.grouped) name += c.dynamic_tiles ? "_grouped_dynamic" : "_grouped";
   for (std::string const& token : epilogue_tokens(c.epilogue)) name += "_" + token;
   return name;
 }
@@ -90,7 +91,8 @@ KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning, bool gr
       .cluster_m = tuning.cluster_m,
       .cluster_n = tuning.cluster_n,
       .epilogue = epilogue_config_of(r),
-      .grouped = grouped};
+      .grouped = grouped,
+      .dynamic_tiles = grouped && tuning.tile_scheduling == TileScheduling::Dynamic};
   // With a finish task, two staging buffers per warpgroup (for 5 stages instead of 6): the MMA
   // warpgroup stages its whole tile and returns to the main loop without waiting for the finish
   // task to free a buffer (bias + GELU, 8192x8192x1024: 0.287 ms against 0.344 with one buffer;
@@ -108,7 +110,10 @@ bool has_finish_task(KernelConfig const& c) {
 
 std::string schedule_of(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
-  return std::string(schedule_name(d.name, c.stages, d.stages, c.staging_buffers, d.staging_buffers,
+  // The dynamic tile scheduler is the cooperative design's (the same shape) with a queue.
+  std::string_view const name =
+      c.dynamic_tiles ? CooperativeDynamic<CooperativeShape<>>::kName : d.name;
+  return std::string(schedule_name(name, c.stages, d.stages, c.staging_buffers, d.staging_buffers,
                                    c.cluster_m * c.cluster_n, has_finish_task(c))
                          .view());
 }

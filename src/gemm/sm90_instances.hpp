@@ -58,6 +58,9 @@ struct KernelConfig {
   // The grouped kernel of the configuration (kernels/gemm/sm90/grouped.cuh: many problems in one
   // launch, 1x1 clusters), launched through a GroupedLaunchFn.
   bool grouped = false;
+  // The grouped kernel's tiles handed out by a dynamic tile scheduler (TileScheduling::Dynamic:
+  // kernels/gemm/sm90/cooperative_dynamic.hpp; the cooperative design, 1x1 clusters).
+  bool dynamic_tiles = false;
   friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
 };
 
@@ -67,7 +70,8 @@ struct KernelConfig {
 bool has_finish_task(KernelConfig const& c);
 
 // e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); the
-// grouped kernel appends "grouped"; a fused epilogue appends its ops in the order they apply, e.g.
+// grouped kernel appends "grouped", and "grouped_dynamic" with the dynamic tile scheduler; a fused
+// epilogue appends its ops in the order they apply, e.g.
 // "..._1x1_colbiasbf16_gelu" or "..._1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_residual"
 // (the tokens of epilogue_tokens).
 std::string name_of(KernelConfig const& c);

@@ -922,6 +922,37 @@ TEST(GemmTuning, GroupedSelection) {
   EXPECT_EQ(staged.stages, 3);  // the caller's
   groups[0].epilogue.activation = Activation::GELU;
   EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
+  // The tile scheduler: Auto is the static walk; the dynamic one is the cooperative design's, so
+  // design Auto becomes Cooperative with it, also where the static walk would take ping-pong.
+  EXPECT_EQ(select(groups).tile_scheduling, TileScheduling::Static);
+  GemmTuning const dynamic = select(groups, {.tile_scheduling = TileScheduling::Dynamic});
+  EXPECT_EQ(dynamic.tile_scheduling, TileScheduling::Dynamic);
+  EXPECT_EQ(dynamic.design, ConsumerDesign::Cooperative);
+}
+
+// The dynamic tile scheduler runs the grouped kernel's cooperative design: gemm() and ping-pong
+// refuse it by name, and an out-of-range value is named as every enumeration is.
+TEST(GemmTuning, TheDynamicTileSchedulerIsRefusedWhereItDoesNotRun) {
+  GemmTuning const dynamic{.tile_scheduling = TileScheduling::Dynamic};
+  EXPECT_EQ(invalid_argument_message([&] { gemm(valid(), nullptr, dynamic); }),
+            "gemm: tuning.tile_scheduling = dynamic: the dynamic tile scheduler runs the grouped "
+            "GEMMs (grouped_gemm and its layouts); gemm() walks its tiles in a static order (Auto "
+            "or Static)");
+  GemmTuning const pingpong{.design = ConsumerDesign::PingPong,
+                            .tile_scheduling = TileScheduling::Dynamic};
+  EXPECT_EQ(invalid_argument_message([&] { grouped_gemm(nullptr, 0, nullptr, pingpong); }),
+            "grouped_gemm: tuning.tile_scheduling = dynamic with tuning.design = pingpong: the "
+            "dynamic tile scheduler runs the cooperative design (ping-pong's warpgroups take "
+            "tiles in pairs); ask for design Cooperative or Auto, or tile_scheduling Static");
+  EXPECT_NE(invalid_argument_message([&] {
+              gemm(valid(), nullptr, {.tile_scheduling = static_cast<TileScheduling>(3)});
+            })
+                .find("tuning.tile_scheduling = TileScheduling(3) is out of range: the "
+                      "TileScheduling values are auto, static, dynamic (0 to 2)"),
+            std::string::npos);
+  EXPECT_EQ(to_string(TileScheduling::Dynamic), "dynamic");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<TileScheduling>(3)); }),
+            "to_string: TileScheduling(3) is out of range (0 to 2)");
 }
 
 // ---- Batch strides: kPacked, 0 (broadcast), interleaved -----------------------------------------

@@ -17,6 +17,7 @@ using warploom::gemm::ConsumerDesign;
 using warploom::gemm::GemmArguments;
 using warploom::gemm::MatrixLayout;
 using warploom::gemm::ScalarType;
+using warploom::gemm::TileScheduling;
 
 sm90::KernelConfig with_epilogue(sm90::EpilogueConfig e) {
   return {.epilogue = e};
@@ -165,6 +166,48 @@ TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
     std::string const definition = source.substr(defined, source.find(')', defined) - defined);
     EXPECT_EQ(table.substr(declared, table.find(')', declared) - declared), definition);
   }
+}
+
+// The dynamic tile scheduler: a grouped configuration of its own, the cooperative design's shape on
+// a schedule of its own (cooperative_dynamic.hpp), which this build verified; named, parsed and
+// generated like the others, and refused by the parser where it does not exist (ping-pong, a
+// cluster, the dense kernel).
+TEST(Sm90Config, TheDynamicTileSchedulerIsAGroupedConfiguration) {
+  GemmArguments r;
+  r.m = r.n = r.k = 256;
+  r.b.layout = MatrixLayout::ColMajor;  // "tn"
+  sm90::KernelConfig const c = sm90::config_of(
+      r, {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic},
+      /*grouped=*/true);
+  EXPECT_TRUE(c.grouped);
+  EXPECT_TRUE(c.dynamic_tiles);
+  std::string const name = sm90::name_of(c);
+  EXPECT_EQ(name, "bf16_bf16_tn_cooperative_s4_b2_1x1_grouped_dynamic");
+  auto const parsed = sm90::parse_config(name);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, c);
+  EXPECT_EQ(sm90::schedule_of(c), "sm90_ts_gemm_dynamic");
+  EXPECT_TRUE(sm90::schedule_verified(c));
+  // Static (and Auto) tuning, or the dense kernel: the static walk.
+  EXPECT_FALSE(sm90::config_of(r, {.design = ConsumerDesign::Cooperative}, true).dynamic_tiles);
+  EXPECT_FALSE(
+      sm90::config_of(
+          r, {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic},
+          /*grouped=*/false)
+          .dynamic_tiles);
+  for (char const* bad : {"bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_dynamic",
+                          "bf16_bf16_tn_cooperative_s4_b2_2x1_grouped_dynamic",
+                          "bf16_bf16_tn_cooperative_s4_b2_1x1_dynamic",
+                          "bf16_bf16_tn_cooperative_s4_b2_1x1_grouped_dynamic_dynamic"})
+    EXPECT_FALSE(sm90::parse_config(bad).has_value()) << bad;
+  sm90::KernelConfig const one[] = {c};
+  std::string const source = sm90::instance_source(one);
+  EXPECT_NE(source.find("launch_ts_grouped_gemm<Instance<CooperativeDynamic, CooperativeShape<4, "
+                        "1>"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(sm90::instance_table_source(one).find("true, true}, {nullptr, &run_" + name + "}}"),
+            std::string::npos);
 }
 
 TEST(Sm90Config, TheGeneratorWritesTheChain) {

@@ -6,7 +6,8 @@
 // groups mix extents (1 to 1024, K of one tile or many, M and N that end mid-tile), carry their own
 // alpha, beta, fp8 scales and epilogue vectors, and span several configurations (a column-major
 // D, a SIMT group), which must come out as separate launches without disturbing each other; a
-// launch captured in a CUDA graph replays right.
+// launch captured in a CUDA graph replays right. The tests of the tile walk run both designs over
+// the static tile order and the cooperative design with the dynamic tile scheduler (every_walk).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,6 +52,19 @@ struct Groups {
   }
 };
 
+// The grouped kernel's designs and tile walks: ping-pong and cooperative over the static order,
+// and the cooperative design with the dynamic tile scheduler (cooperative_dynamic.hpp).
+std::vector<GemmTuning> const& every_walk() {
+  static std::vector<GemmTuning> const walks = {
+      {.design = ConsumerDesign::PingPong},
+      {.design = ConsumerDesign::Cooperative},
+      {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic}};
+  return walks;
+}
+std::string describe(GemmTuning const& t) {
+  return std::string(to_string(t.design)) + ", " + std::string(to_string(t.tile_scheduling));
+}
+
 Problem seed_problem(int m, int n, int k) {
   return {.in = ScalarType::F16,
           .out = ScalarType::F16,
@@ -72,9 +86,12 @@ TEST(GroupedGemm, TheSeedsRowMajorFp16Problems) {
     int const m = sizes[random() % 4], n = sizes[random() % 4], k = sizes[random() % 4];
     problems.push_back(seed_problem(m, n, k));
   }
-  Groups const g(problems);
-  grouped_gemm(g.args.data(), g.args.size());
-  g.expect_correct();
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
+    Groups const g(problems);
+    grouped_gemm(g.args.data(), g.args.size(), nullptr, tuning);
+    g.expect_correct();
+  }
 }
 
 // Extents of 1, M and N ending mid-tile, K of one partial tile and of many, in one launch (bf16
@@ -90,9 +107,12 @@ TEST(GroupedGemm, OddExtentsInOneLaunch) {
                                                         {1000, 1000, 1000},
                                                         {255, 383, 1}})
     problems.push_back({.m = m, .n = n, .k = k});
-  Groups const g(problems);
-  grouped_gemm(g.args.data(), g.args.size());
-  g.expect_correct();
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
+    Groups const g(problems);
+    grouped_gemm(g.args.data(), g.args.size(), nullptr, tuning);
+    g.expect_correct();
+  }
 }
 
 // Each group its own alpha, beta, C, bias and residual; the epilogue (bias, GELU, residual) is one
@@ -140,14 +160,14 @@ TEST(GroupedGemm, Fp8GroupsEachWithTheirOwnScales) {
 // SIMT GEMM runs (K = 17 packed: 34-byte rows) and groups of the common configuration, in both
 // designs: one launch per configuration, the SIMT group on its own.
 TEST(GroupedGemm, GroupsOfSeveralConfigurationsEachRunRight) {
-  for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
-    SCOPED_TRACE(std::string(to_string(design)));
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
     std::vector<Problem> problems = {{.m = 200, .n = 136, .k = 256},
                                      {.d = kCol, .m = 96, .n = 320, .k = 64},
                                      {.m = 77, .n = 50, .k = 17, .align_ld = false},
                                      {.m = 512, .n = 384, .k = 192}};
     Groups const g(problems);
-    grouped_gemm(g.args.data(), g.args.size(), nullptr, {.design = design});
+    grouped_gemm(g.args.data(), g.args.size(), nullptr, tuning);
     g.expect_correct();
   }
 }
@@ -169,19 +189,20 @@ TEST(GroupedGemm, LongKGroupsTakeTheCooperativeKernel) {
 }
 
 // Captured in a graph (global capture mode: no call outside the stream's order), replayed twice
-// over poisoned outputs: the per-problem parameters are rebuilt on the device each replay.
-TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
+// over poisoned outputs: the per-problem parameters are rebuilt on the device each replay, and the
+// dynamic scheduler's counter restarts from zero.
+void captured_and_replayed(GemmTuning const& tuning) {
   std::vector<Problem> problems = {seed_problem(256, 128, 512), seed_problem(128, 1024, 256),
                                    seed_problem(512, 256, 128)};
   Groups const g(problems);
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   // A first run outside the capture: it loads the instance (a JIT compile is no stream work).
-  grouped_gemm(g.args.data(), g.args.size(), stream);
+  grouped_gemm(g.args.data(), g.args.size(), stream, tuning);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   cudaGraph_t graph = nullptr;
   ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-  grouped_gemm(g.args.data(), g.args.size(), stream);
+  grouped_gemm(g.args.data(), g.args.size(), stream, tuning);
   ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
   cudaGraphExec_t exec = nullptr;
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
@@ -199,13 +220,20 @@ TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
+TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
+    captured_and_replayed(tuning);
+  }
+}
+
 // The masked layout (an MoE layer's, DeepGEMM's): four experts of one batched problem, each with
 // its count of valid rows in device memory — none, one, a mid-tile count, and more than M (read
 // as M). Only the valid rows are computed and written (the rest keep the poison); one captured
-// graph, replayed after the counts change on the device, follows them (both designs).
+// graph, replayed after the counts change on the device, follows them (every walk).
 TEST(GroupedGemm, TheMaskedLayoutComputesTheValidRowsAlone) {
-  for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
-    SCOPED_TRACE(std::string(to_string(design)));
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
     Problem const p{.m = 384, .n = 320, .k = 256, .batch = 4};
     ProblemData const data(p, 77);
     Reference const reference = full_reference_of(data.args());
@@ -214,7 +242,6 @@ TEST(GroupedGemm, TheMaskedLayoutComputesTheValidRowsAlone) {
     int* const counts = static_cast<int*>(counts_memory);
     cudaStream_t stream = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    GemmTuning const tuning{.design = design};
     auto const set_counts = [&](std::array<int, 4> const& c) {
       ASSERT_EQ(cudaMemcpyAsync(counts, c.data(), sizeof(int) * 4, cudaMemcpyHostToDevice, stream),
                 cudaSuccess);
@@ -255,11 +282,11 @@ TEST(GroupedGemm, TheMaskedLayoutComputesTheValidRowsAlone) {
 // The contiguous layout (an MoE layer's, torch._grouped_mm's `offs`): five experts' rows stacked
 // in one A and D, their cumulative row ends on the device — an empty first expert, slices ending
 // mid-tile, rows past the last end (which keep the poison); then, captured once, replayed with
-// other ends (a decreasing one: an empty expert; one past M: clamped), in both designs. Each
+// other ends (a decreasing one: an empty expert; one past M: clamped), in every walk. Each
 // expert's rows against its own float64 product.
 TEST(GroupedGemm, TheContiguousLayoutComputesEachGroupsRows) {
-  for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
-    SCOPED_TRACE(std::string(to_string(design)));
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
     constexpr int kExperts = 5;
     Problem const p{.m = 700, .n = 320, .k = 256, .batch = kExperts, .broadcast_a = true};
     ProblemData const data(p, 91);
@@ -272,7 +299,6 @@ TEST(GroupedGemm, TheContiguousLayoutComputesEachGroupsRows) {
     int* const ends = static_cast<int*>(ends_memory);
     cudaStream_t stream = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-    GemmTuning const tuning{.design = design};
     using Ends = std::array<int, kExperts>;
     auto const set_ends = [&](Ends const& e) {
       ASSERT_EQ(cudaMemcpyAsync(ends, e.data(), sizeof(e), cudaMemcpyHostToDevice, stream),
