@@ -154,6 +154,9 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
       g.cluster_n = value[2] - '0';
     } else if (int panel = 0; knob == "panel" && parse_positive(value, panel)) {
       g.raster_panel = panel;
+    } else if (knob == "tiles" && (value == "static" || value == "dynamic")) {
+      g.tile_scheduling =
+          value == "static" ? wg::TileScheduling::Static : wg::TileScheduling::Dynamic;
     } else if (int slices = 0; knob == "split" && parse_positive(value, slices)) {
       g.split_k = slices;
     } else if (knob == "variant") {
@@ -165,7 +168,8 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
     } else {
       throw std::invalid_argument("tuning: `" + knob + "=" + value +
                                   "` is not a knob of gemm() (design=cooperative|pingpong, "
-                                  "cluster=1x1|2x1|1x2, panel=N, split=S, variant=NAME)");
+                                  "cluster=1x1|2x1|1x2, panel=N, split=S, "
+                                  "tiles=static|dynamic, variant=NAME)");
     }
   }
   return g;
