@@ -164,7 +164,11 @@ if want grouped-jit; then
   run grouped-jit 180 "$B/warploom" precompile -j "$(nproc)" \
     bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual \
     e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped fp16_fp16_tt_pingpong_s5_b2_1x1_grouped \
-    bf16_bf16_tn_cooperative_s4_b2_1x1_grouped bf16_bf16_tn_pingpong_s5_b2_1x1_grouped
+    bf16_bf16_tn_cooperative_s4_b2_1x1_grouped bf16_bf16_tn_pingpong_s5_b2_1x1_grouped \
+    fp16_fp16_tt_pingpong_s6_b1_1x1_grouped fp16_fp16_tt_cooperative_s4_b2_1x1_grouped \
+    bf16_bf16_tn_pingpong_s6_b1_1x1_grouped \
+    fp16_fp16_tt_cooperative_s4_b2_1x1_grouped_dynamic \
+    bf16_bf16_tn_cooperative_s4_b2_1x1_grouped_dynamic
 fi
 want grouped && run grouped 180 "$T/gemm_test" --gtest_filter='GroupedGemm.*'
 # Its two measurements in C++ (the seed's 50 problems, an MoE layer), against gemm() and cuBLAS
@@ -188,13 +192,16 @@ if want grouped-autotune; then
   for types in fp16_fp16_tt bf16_bf16_tn; do
     for design in cooperative_s4_b2 pingpong_s6_b1 cooperative_s2_b2 cooperative_s3_b2 \
       pingpong_s4_b1 pingpong_s5_b2; do configs+=("${types}_${design}_1x1_grouped"); done
+    configs+=("${types}_cooperative_s4_b2_1x1_grouped_dynamic")  # tiles=dynamic
   done
   run grouped-precompile 240 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
   run grouped-autotune-seed 150 "$B/warploom" bench grouped --shapes 50x1024 --dtype fp16 \
-    --layout tt --mix seed --providers warploom,cublas_grouped --autotune --graph 20 --reps 10 \
+    --layout tt --mix seed --providers warploom,cublas_grouped,cutlass_grouped --autotune \
+    --graph 20 --reps 10 \
     --json "$OUT/grouped_seed_autotune.json"
   run grouped-autotune-moe 150 "$B/warploom" bench grouped --shapes 16x4096 --dtype bf16 \
-    --layout tn --mix moe --providers warploom,cublas,cublas_grouped --autotune --graph 20 --reps 10 \
+    --layout tn --mix moe --providers warploom,cublas_grouped,cutlass_grouped --autotune \
+    --graph 20 --reps 10 \
     --json "$OUT/grouped_moe_autotune.json"
 fi
 # Nsight Compute on the seed's grouped launch: the setup kernel and the grouped kernel, each one's
