@@ -70,6 +70,12 @@ void bind_enums(nb::module_& m) {
       .value("Auto", gemm::ConsumerDesign::Auto)
       .value("Cooperative", gemm::ConsumerDesign::Cooperative)
       .value("PingPong", gemm::ConsumerDesign::PingPong);
+  nb::enum_<gemm::TileScheduling>(m, "TileScheduling",
+                                  "How a grouped GEMM's persistent CTAs take their tiles.")
+      .value("Auto", gemm::TileScheduling::Auto, "the static walk")
+      .value("Static", gemm::TileScheduling::Static, "CTA b walks tiles b, b + grid, ...")
+      .value("Dynamic", gemm::TileScheduling::Dynamic,
+             "a scheduler warp per CTA takes the next tile from a counter (cooperative design)");
   nb::enum_<ops::TileScheduler>(m, "TileSchedulerType", "How output tiles are shared among CTAs.")
       .value("Persistent", ops::TileScheduler::Persistent)
       .value("StreamK", ops::TileScheduler::StreamK, "not implemented: compile() refuses it")
@@ -391,6 +397,9 @@ void bind_gemm(nb::module_& m) {
           "plan", [](ops::GroupedGemm& g) -> Gemm& { return g.plan(); },
           nb::rv_policy::reference_internal, "The plan every group runs with.")
       .def("describe", &ops::GroupedGemm::describe)
+      .def_prop_rw("tile_scheduling", &ops::GroupedGemm::tile_scheduling,
+                   &ops::GroupedGemm::set_tile_scheduling,
+                   "How a launch's CTAs take their tiles (GroupedGemm::set_tile_scheduling).")
       .def(
           "run",
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,

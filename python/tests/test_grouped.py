@@ -56,9 +56,38 @@ def test_check_passes_good_groups_without_a_device():
     grouped(element="f16", layout=Row).check([a, c1], [b, b1], None, [d, d1])
 
 
+def test_the_tile_scheduling_is_the_launchs():
+    p = grouped(element="f16", layout=Row)
+    assert p.tile_scheduling == warploom.TileScheduling.Auto
+    p.tile_scheduling = warploom.TileScheduling.Dynamic
+    assert p.tile_scheduling == warploom.TileScheduling.Dynamic
+    with pytest.raises(TypeError):
+        p.tile_scheduling = 7  # not a TileScheduling
+
+
+def test_the_dynamic_scheduler_refuses_a_pingpong_plan():
+    # Refused when run or checked, before any device work: the dynamic scheduler is the
+    # cooperative design's.
+    # bf16 "tn": its ping-pong instance is prebuilt (compile() needs no nvcc).
+    a = DlpackTensor((64, 64), dtype="bf16", data=1 << 24)
+    b = DlpackTensor((64, 64), dtype="bf16", data=2 << 24).t()
+    d = DlpackTensor((64, 64), dtype="bf16", data=3 << 24)
+    p = grouped(element="bf16", layout=Row, layout_B=Col)
+    td = next(t for t in p.tile_descriptions()
+              if t.design == warploom.ConsumerDesign.PingPong and t.stages == 6
+              and t.staging_buffers == 1 and (t.cluster_m, t.cluster_n) == (1, 1))
+    p.compile(td)
+    p.tile_scheduling = warploom.TileScheduling.Dynamic
+    for method in ("run", "check"):
+        with pytest.raises(ValueError, match="tile_scheduling = dynamic runs the cooperative"):
+            getattr(p, method)([a], [b], None, [d])
+
+
 @pytest.mark.gpu
-def test_every_group_against_torch(cuda):
-    # Mixed extents (M = 1, K = 8 beside large groups) and an empty group, bf16 "tn" (prebuilt).
+@pytest.mark.parametrize("scheduling", ["Auto", "Dynamic"])
+def test_every_group_against_torch(cuda, scheduling):
+    # Mixed extents (M = 1, K = 8 beside large groups) and an empty group, bf16 "tn" (prebuilt),
+    # over the static tile walk and the dynamic scheduler.
     torch = cuda
     shapes = [(256, 128, 512), (1, 64, 64), (64, 64, 8), (0, 64, 64), (200, 136, 72)]
     A = [torch.randn(m, k, device="cuda", dtype=torch.bfloat16) for m, n, k in shapes]
@@ -66,6 +95,7 @@ def test_every_group_against_torch(cuda):
     D = [torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
          for m, n, k in shapes]
     plan = warploom.op.GroupedGemm(element=torch.bfloat16, layout=Row, layout_B=Col)
+    plan.tile_scheduling = getattr(warploom.TileScheduling, scheduling)
     plan.run(A, B, None, D, alpha=0.5)
     for (m, n, k), a, b, d in zip(shapes, A, B, D):
         if m == 0:

@@ -323,6 +323,17 @@ class GroupedGemm(Gemm):
     def __repr__(self):
         return f"warploom.op.{self._grouped.describe()}"
 
+    @property
+    def tile_scheduling(self):
+        """How a launch's CTAs take their tiles: TileScheduling.Auto (the static walk), Static, or
+        Dynamic (a scheduler warp per CTA takes the next tile from a counter when the CTA is ready
+        for it; the cooperative design, so a plan compiled for ping-pong is refused when run)."""
+        return self._grouped.tile_scheduling
+
+    @tile_scheduling.setter
+    def tile_scheduling(self, value):
+        self._grouped.tile_scheduling = value
+
     def run(self, A, B, C, D, alpha=None, beta=None, sync=True, stream=None):
         """Group i: D[i] = activation(alpha * (A[i] @ B[i]) + beta * C[i]). A, B, D: sequences of
         one length; C: None (beta 0) or a sequence of that length (entries may be None). On

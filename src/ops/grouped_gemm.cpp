@@ -68,6 +68,20 @@ void check_no_split_k(Gemm const& plan, std::string_view who) {
         who, to_string(*td)));
 }
 
+// The dynamic tile scheduler runs the cooperative design: a plan compiled for ping-pong is refused
+// by name, not run on the static walk.
+void check_tile_scheduling(Gemm const& plan, gemm::TileScheduling scheduling,
+                           std::string_view who) {
+  std::optional<TileDescription> const td = plan.tile_description();
+  if (scheduling == gemm::TileScheduling::Dynamic && td &&
+      td->design == gemm::ConsumerDesign::PingPong)
+    throw std::invalid_argument(fmt::format(
+        "{}: tile_scheduling = dynamic runs the cooperative design, and the plan's compiled tile "
+        "description ({}) is ping-pong: compile a cooperative one or set tile_scheduling to "
+        "static",
+        who, to_string(*td)));
+}
+
 }  // namespace
 
 GroupedGemm::GroupedGemm(GemmOptions const& options) : plan_(options) {}
@@ -79,8 +93,25 @@ std::string GroupedGemm::describe() const {
   return "GroupedGemm of " + plan_.describe();
 }
 
+void GroupedGemm::set_tile_scheduling(gemm::TileScheduling s) {
+  int const v = static_cast<int>(s);
+  if (v < 0 || v > static_cast<int>(gemm::TileScheduling::Dynamic))
+    throw std::invalid_argument(fmt::format(
+        "GroupedGemm.tile_scheduling = TileScheduling({}) is out of range: the values are auto, "
+        "static, dynamic (0 to 2)",
+        v));
+  tile_scheduling_ = s;
+}
+
+gemm::GemmTuning GroupedGemm::run_tuning() const {
+  gemm::GemmTuning tuning = plan_.run_tuning();
+  tuning.tile_scheduling = tile_scheduling_;
+  return tuning;
+}
+
 GroupedGemm::Arguments GroupedGemm::arguments(std::span<GemmGroup const> groups, float alpha,
                                               float beta) const {
+  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.arguments");
   return each_group(
       groups, [&](GemmGroup const& g) { return plan_.arguments(g.a, g.b, g.c, g.d, alpha, beta); });
 }
@@ -91,6 +122,7 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
   // plan, a bad group is still named first (it is the more specific error), then the device.
   check_no_split_k(plan_, "GroupedGemm.run");
+  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run");
   try {
     plan_.check_run_device();
   } catch (std::invalid_argument const&) {
@@ -102,7 +134,7 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   });
   // What is left to refuse (a host pointer, too many tiles for one launch) is named by the group's
   // place among `groups`, as the plan's own run() words it.
-  gemm::grouped_gemm_named(checked.args, stream, plan_.run_tuning(), [&](std::size_t j) {
+  gemm::grouped_gemm_named(checked.args, stream, run_tuning(), [&](std::size_t j) {
     return fmt::format("GroupedGemm: groups[{}]: Gemm.run: ", checked.index[j]);
   });
 }
@@ -111,9 +143,10 @@ void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorVie
                              TensorView const& d, int const* valid_m, float alpha, float beta,
                              cudaStream_t stream) const {
   check_no_split_k(plan_, "GroupedGemm.run_masked");
+  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_masked");
   GemmArguments const args = plan_.run_arguments(a, b, c, d, alpha, beta);
   try {
-    gemm::grouped_gemm_masked(args, valid_m, stream, plan_.run_tuning());
+    gemm::grouped_gemm_masked(args, valid_m, stream, run_tuning());
   } catch (std::invalid_argument const& e) {
     throw std::invalid_argument(fmt::format("GroupedGemm.run_masked: {}", e.what()));
   }
@@ -126,6 +159,7 @@ void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, Tenso
     throw std::invalid_argument("GroupedGemm.run_contiguous: " + why);
   };
   check_no_split_k(plan_, "GroupedGemm.run_contiguous");
+  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_contiguous");
   if (b.batch < 1 || b.batch > std::numeric_limits<int>::max())
     refuse(fmt::format("b holds {} matrices: give one K x N matrix per expert (1 to 2^31 - 1)",
                        b.batch));
@@ -135,8 +169,7 @@ void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, Tenso
   GemmArguments args = plan_.run_arguments(a, first_b, c, d, alpha, beta);
   args.b.batch_stride = b.batch_stride;
   try {
-    gemm::grouped_gemm_contiguous(args, static_cast<int>(b.batch), row_ends, stream,
-                                  plan_.run_tuning());
+    gemm::grouped_gemm_contiguous(args, static_cast<int>(b.batch), row_ends, stream, run_tuning());
   } catch (std::invalid_argument const& e) {
     refuse(e.what());
   }

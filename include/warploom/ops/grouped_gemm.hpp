@@ -48,6 +48,12 @@ class GroupedGemm {
   Gemm const& plan() const { return plan_; }
   // e.g. "GroupedGemm of Gemm fp16 x fp16 -> fp16 (...)".
   std::string describe() const;
+  // How a launch's CTAs take their tiles (gemm::TileScheduling): Auto (the static walk), Static,
+  // or Dynamic — a scheduler warp per CTA takes the next tile from a counter when the CTA is ready
+  // for it (the cooperative design: a plan compiled for ping-pong is refused by name when run).
+  // Throws std::invalid_argument for a value out of range.
+  void set_tile_scheduling(gemm::TileScheduling s);
+  gemm::TileScheduling tile_scheduling() const { return tile_scheduling_; }
 
   // Enqueues every non-empty group on `stream` and returns (asynchronous), after checking all of
   // them: nothing is enqueued when one is refused.
@@ -83,7 +89,11 @@ class GroupedGemm {
                       float beta = 0.0f, cudaStream_t stream = nullptr) const;
 
  private:
+  // The plan's tuning with this launch's tile scheduling.
+  gemm::GemmTuning run_tuning() const;
+
   Gemm plan_;
+  gemm::TileScheduling tile_scheduling_ = gemm::TileScheduling::Auto;
 };
 
 }  // namespace warploom::ops

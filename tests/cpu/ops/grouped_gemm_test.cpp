@@ -5,6 +5,7 @@
 // all of them found before anything would be enqueued.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <vector>
 
 #include "stand_ins.hpp"
@@ -97,6 +98,44 @@ TEST(GroupedGemm, TheContiguousLayoutNeedsAnExpert) {
   EXPECT_EQ(invalid_argument_message([&] { grouped.run_contiguous(a, b, {}, d, ends); }),
             "GroupedGemm.run_contiguous: b holds 0 matrices: give one K x N matrix per expert (1 "
             "to 2^31 - 1)");
+}
+
+// The launch's tile scheduling: Auto by default, set and read back; a value out of range and a
+// dynamic scheduler over a plan compiled for ping-pong (it runs the cooperative design) are
+// refused by name when set, run or checked — before the device is asked for.
+TEST(GroupedGemm, TheDynamicSchedulerNeedsACooperativePlan) {
+  // bf16 "tn": its ping-pong instance is prebuilt, so compile() loads it without a JIT compile.
+  GroupedGemm grouped(GemmOptions{.element = ScalarType::BF16,
+                                  .layout = MatrixLayout::RowMajor,
+                                  .layout_b = MatrixLayout::ColMajor,
+                                  .arch = Arch::Sm90});
+  EXPECT_EQ(grouped.tile_scheduling(), gemm::TileScheduling::Auto);
+  EXPECT_EQ(invalid_argument_message(
+                [&] { grouped.set_tile_scheduling(static_cast<gemm::TileScheduling>(3)); }),
+            "GroupedGemm.tile_scheduling = TileScheduling(3) is out of range: the values are "
+            "auto, static, dynamic (0 to 2)");
+  grouped.set_tile_scheduling(gemm::TileScheduling::Dynamic);
+  EXPECT_EQ(grouped.tile_scheduling(), gemm::TileScheduling::Dynamic);
+  std::vector<GemmGroup> const groups = {{.a = row_major(fake(16), ScalarType::BF16, 64, 64),
+                                          .b = column_major(fake(32), ScalarType::BF16, 64, 64),
+                                          .c = {},
+                                          .d = row_major(fake(48), ScalarType::BF16, 64, 64)}};
+  EXPECT_EQ(grouped.arguments(groups).args.size(), 1u);  // no description compiled: Auto's design
+  for (TileDescription const& td : grouped.plan().tile_descriptions()) {
+    if (td.design != gemm::ConsumerDesign::PingPong || td.cluster_m * td.cluster_n != 1 ||
+        td.stages != 6 || td.staging_buffers != 1)
+      continue;
+    grouped.plan().compile(td);
+    break;
+  }
+  ASSERT_TRUE(grouped.plan().tile_description().has_value());
+  for (auto const& call : {std::function<void()>([&] { grouped.run(groups); }),
+                           std::function<void()>([&] { (void)grouped.arguments(groups); })})
+    EXPECT_CONTAINS(invalid_argument_message(call),
+                    "tile_scheduling = dynamic runs the cooperative design, and the plan's "
+                    "compiled tile description (pingpong 128x128x64");
+  grouped.set_tile_scheduling(gemm::TileScheduling::Static);
+  EXPECT_EQ(grouped.arguments(groups).args.size(), 1u);
 }
 
 }  // namespace
