@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "../../compile_fail/ts_groups.cpp"
 #include "warploom/ts/describe.hpp"
@@ -70,6 +74,31 @@ TEST(PipelineGroup, ModelNamesGroupsAndMembers) {
   EXPECT_EQ(ts::empty_owner(m, 4), 4);
   EXPECT_EQ(ts::full_owner(m, 4), 1);
   EXPECT_EQ(ts::empty_owner(m, 0), 0);
+}
+
+}  // namespace
+
+// The corpus entries of tests/schedules/pipeline_groups.cpp, verified here too: the group managers
+// without the schedule corpus's build of every bundled kernel.
+#include "../../schedules/pipeline_groups.cpp"
+#include "warploom/ts/verifier.hpp"
+
+namespace {
+
+TEST(PipelineGroup, CorpusEntriesReachTheirVerdicts) {
+  corpus::Corpus entries;
+  corpus::add_pipeline_groups(entries);
+  ASSERT_FALSE(entries.empty());
+  for (auto const& e : entries) {
+    ts::Report const r = ts::verify_model(e.model(e.name), e.options);
+    std::vector<std::string_view> got;
+    for (auto const& v : r.violations) got.push_back(v.id());
+    std::sort(got.begin(), got.end());
+    got.erase(std::unique(got.begin(), got.end()), got.end());
+    std::string text;
+    for (auto const& v : r.violations) text += ts::format(v) + "\n";
+    EXPECT_EQ(got, e.expected) << e.name << ":\n" << text;
+  }
 }
 
 }  // namespace
