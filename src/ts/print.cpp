@@ -151,7 +151,10 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
                        : r.kind == ResourceKind::WorkQueue ? " (work queue)"
                        : r.kind == ResourceKind::PdlWait   ? " (PDL wait)"
                        : r.kind == ResourceKind::PdlLaunch ? " (PDL launch)"
+                       : r.group_mode == GroupMode::Merge  ? " (merge group)"
+                       : r.group_mode == GroupMode::Fork   ? " (fork group)"
                                                            : "";
+    if (r.group >= 0) kind += fmt::format(" (in group {})", m.resources[r.group].name);
     if (p.enabled()) {
       out += fmt::format(
           "  {:<16} {:<12} stages {:<2} bytes/stage {:<6} producer {:<12} consumer {}{}\n", r.name,

@@ -46,6 +46,7 @@ Corpus const& corpus() {
     add_loops(out);
     add_hangs(out);
     add_clusters(out);
+    add_pipeline_groups(out);
     add_rules(out);
     add_work_queues(out);
     return out;
@@ -121,7 +122,7 @@ TEST(ScheduleCorpusShape, EntriesAreWellFormed) {
     EXPECT_TRUE(names.insert(e.name).second) << "duplicate entry name";
     EXPECT_TRUE(e.theme == kPipelines || e.theme == kLoops || e.theme == kHangs ||
                 e.theme == kRules || e.theme == kWorkQueues || e.theme == kClusters ||
-                e.theme == kBundled);
+                e.theme == kPipelineGroups || e.theme == kBundled);
     EXPECT_FALSE(e.description.empty());
     EXPECT_TRUE(static_cast<bool>(e.model));
     EXPECT_TRUE(std::is_sorted(e.expected.begin(), e.expected.end()));
@@ -273,8 +274,8 @@ std::string table() {
         "the time to capture and verify, *result* `pass` when the two agree and `known miss` "
         "when the entry records a verifier gap (see its note).\n\n";
 
-  std::vector<std::string_view> themes = {kBundled, kPipelines,  kLoops,   kHangs,
-                                          kRules,   kWorkQueues, kClusters};
+  std::vector<std::string_view> themes = {kBundled, kPipelines,  kLoops,    kHangs,
+                                          kRules,   kWorkQueues, kClusters, kPipelineGroups};
   md << "## Entries\n\n";
   md << "| theme | entry | description | expected | detected | states | scenarios | ms | result "
         "|\n|---|---|---|---|---|---:|---:|---:|---|\n";

@@ -10,7 +10,7 @@
 // right (so the flag is cleared).
 //
 // Themes, one file each: pipelines.cpp, loops.cpp, hangs.cpp, rules.cpp, work_queues.cpp,
-// clusters.cpp, and
+// clusters.cpp, pipeline_groups.cpp, and
 // bundled_kernels.cpp
 // (the build's schedule units, declared by the kernels themselves). The shared resources and tasks
 // below keep the entries short; an entry that needs another shape declares its own tasks next to
@@ -42,6 +42,7 @@ inline constexpr std::string_view kRules = "rules";
 inline constexpr std::string_view kWorkQueues = "work queues";
 inline constexpr std::string_view kClusters = "clusters";
 inline constexpr std::string_view kBundled = "bundled kernel";
+inline constexpr std::string_view kPipelineGroups = "pipeline groups";
 
 struct Entry {
   std::string_view name;                   // unique, snake_case
@@ -71,6 +72,7 @@ void add_hangs(Corpus& c);
 void add_rules(Corpus& c);
 void add_work_queues(Corpus& c);
 void add_clusters(Corpus& c);
+void add_pipeline_groups(Corpus& c);
 void add_bundled_kernels(Corpus& c);
 
 // ---- Shared resources -------------------------------------------------------------------------

@@ -49,6 +49,7 @@ inline void R_D16_tma_bytes_differ_from_the_stage_buffer() {}
 inline void R_D13_stage_released_while_its_asynchronous_reads_are_in_flight() {}
 inline void R_D22_multicast_pipeline_without_a_tma_producer_or_cluster_too_large() {}
 inline void R_D24_pipeline_op_count_depends_on_the_thread_index() {}
+inline void R_D25_release_a_merge_member_or_commit_a_fork_member_through_its_group() {}
 inline void R_M1_deadlock() {}
 inline void R_M2_a_barrier_phase_is_left_incomplete_at_exit() {}
 inline void R_M3_stage_accessed_without_owning_it() {}
@@ -119,6 +120,9 @@ constexpr void fail_at_compile_time(Rule r) {
       break;
     case Rule::D24_DivergentCount:
       violation::R_D24_pipeline_op_count_depends_on_the_thread_index();
+      break;
+    case Rule::D25_GroupOps:
+      violation::R_D25_release_a_merge_member_or_commit_a_fork_member_through_its_group();
       break;
     case Rule::D20_WorkLabels:
       violation::R_D20_work_call_names_no_declared_work();

@@ -77,6 +77,14 @@ constexpr void mark_aliases(std::vector<SmemRequest>& reqs, Aliases<Groups...>) 
   (mark_alias_group<Traits>(reqs, group++, Groups{}), ...);
 }
 
+// A group's members point at it (members_of, empty_owner, full_owner).
+template <class Traits, class Group, class... Members>
+constexpr void mark_group_members(ManagerModel& m, list<Members...>) {
+  ((m.resources[Traits::template resource_index<Members>].group =
+        Traits::template resource_index<Group>),
+   ...);
+}
+
 template <class Traits, class T, class R>
 constexpr auto make_record_handle(Recorder& rec) {
   return RecordHandle<R, access_v<T, R>>(rec, Traits::template resource_index<R>);
@@ -235,7 +243,8 @@ constexpr void describe_resources(ManagerModel& m) {
   m.smem_capacity = Traits::options.smem_capacity;
   [&]<class... Rs>(list<Rs...>) {
     (check_resource<Rs>(), ...);
-    (m.resources.push_back({Rs::spec.name, Rs::spec.kind, Rs::spec.pipeline}), ...);
+    (m.resources.push_back({Rs::spec.name, Rs::spec.kind, Rs::spec.pipeline, Rs::spec.group}), ...);
+    (detail::mark_group_members<Traits, Rs>(m, typename detail::group_members<Rs>::type{}), ...);
     (detail::add_smem_requests<Rs>(m.smem, Traits::template resource_index<Rs>), ...);
   }(typename Traits::resources{});
   detail::mark_aliases<Traits>(m.smem, typename Traits::aliases{});

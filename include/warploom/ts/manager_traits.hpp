@@ -9,6 +9,7 @@
 
 #include "warploom/ts/dependency_graph.hpp"
 #include "warploom/ts/model.hpp"
+#include "warploom/ts/pipeline_group.hpp"
 #include "warploom/ts/pipeline_ops.hpp"
 #include "warploom/ts/task.hpp"
 #include "warploom/ts/type_list.hpp"
@@ -51,8 +52,10 @@ struct ManagerTraits<Tasks<Ts...>, GraphT, kOptions, AliasList> {
   using tasks = list<Ts...>;
   using graph = GraphT;
   using aliases = AliasList;
-  using resources =
-      unique_t<concat_t<typename Ts::src..., typename Ts::dst..., typename GraphT::resources>>;
+  // Every resource a task or the graph names, and the members of every pipeline group among them.
+  using resources = with_group_members_t<
+      unique_t<concat_t<typename Ts::src..., typename Ts::dst..., typename GraphT::resources>>>;
+  static_assert(check_group_membership<resources>());
   static constexpr ManagerOptions options = kOptions;
   static constexpr int num_tasks = sizeof...(Ts);
 

@@ -27,6 +27,8 @@ struct ResourceModel {
   std::string_view name;
   ResourceKind kind = ResourceKind::Memory;
   PipelineConfig pipeline{};
+  GroupMode group_mode = GroupMode::None;  // a pipeline group (ResourceKind::Group): how it shares
+  int group = -1;                          // a group's member: the group's index (-1: none)
 };
 
 struct TaskModel {
@@ -76,6 +78,27 @@ struct ManagerModel {
     return (end + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup * kWarpsPerWarpgroup;
   }
 };
+
+// The members of pipeline group `g`, in declaration order.
+constexpr std::vector<int> members_of(ManagerModel const& m, int g) {
+  std::vector<int> out;
+  for (int r = 0; r < static_cast<int>(m.resources.size()); ++r)
+    if (m.resources[r].group == g) out.push_back(r);
+  return out;
+}
+
+// The resource whose empty (consumer -> producer) barriers resource r uses: a Merge member's are
+// its group's, shared by every member; anything else's are its own.
+constexpr int empty_owner(ManagerModel const& m, int r) {
+  int const g = r >= 0 ? m.resources[r].group : -1;
+  return g >= 0 && m.resources[g].group_mode == GroupMode::Merge ? g : r;
+}
+// The resource whose full (producer -> consumer) barriers resource r uses: a Fork member's are its
+// group's; anything else's are its own.
+constexpr int full_owner(ManagerModel const& m, int r) {
+  int const g = r >= 0 ? m.resources[r].group : -1;
+  return g >= 0 && m.resources[g].group_mode == GroupMode::Fork ? g : r;
+}
 
 // Pads the warps of the block that no task owns, one padding task per idle run of warps within a
 // warpgroup, at the register budget of the warpgroup's first task that sets one (0: none; R-D2

@@ -39,18 +39,27 @@ enum class ResourceKind : std::uint8_t {
   // the next grid may start. Signalling only, like Barrier; R-D7 orders the wait.
   PdlWait,
   PdlLaunch,
+  // A pipeline group (ts::Merge, ts::Fork; pipeline_group.hpp): no buffers or works of its own,
+  // only the barrier array its members share and the one group op.
+  Group,
 };
+
+// How a group's members share barriers: Merge, one consumer releasing every member's stage with
+// one arrival (one shared empty array); Fork, one producer filling every member's stage with one
+// commit (one shared full array). None: not a group.
+enum class GroupMode : std::uint8_t { None, Merge, Fork };
 
 // Whether a resource only signals (no data of its own): the dependency graph's relaxed rules.
 constexpr bool is_barrier(ResourceKind kind) {
   return kind == ResourceKind::Barrier || kind == ResourceKind::PdlWait ||
-         kind == ResourceKind::PdlLaunch;
+         kind == ResourceKind::PdlLaunch || kind == ResourceKind::Group;
 }
 
 struct ResourceSpec {
   std::string_view name;
   PipelineConfig pipeline = no_pipeline;
   ResourceKind kind = ResourceKind::Memory;
+  GroupMode group = GroupMode::None;  // ResourceKind::Group only
 };
 
 // Whether a task that produces the resource drains it at its end (the producer tail: wait until
@@ -60,7 +69,10 @@ struct ResourceSpec {
 // needs neither: it carries no data, and its last signal may rightly go unwaited (e.g. "the next
 // tile may start" after the last tile), where a drain would hang the kernel. The device
 // (DeviceHandle::producer_tail) and the model checker (build_program) both ask this.
+// A group drains through its members (each member's producer waits on its own cursor), never
+// itself.
 constexpr bool drains_at_exit(ResourceKind kind, PipelineConfig const& p) {
+  if (kind == ResourceKind::Group) return false;
   return p.enabled() && (kind != ResourceKind::Barrier || p.multicast_ctas > 1);
 }
 

@@ -8,6 +8,7 @@
 #include "warploom/ts/domain_loop.hpp"
 #include "warploom/ts/pdl.hpp"
 #include "warploom/ts/pipeline_config.hpp"
+#include "warploom/ts/pipeline_group.hpp"
 #include "warploom/ts/resource.hpp"
 #include "warploom/ts/size_probe.hpp"
 #include "warploom/ts/smem_buffer.hpp"

@@ -43,15 +43,23 @@ constexpr void check_arrival_counts(ManagerModel const& m, Report& r) {
   for (int res = 0; res < static_cast<int>(m.resources.size()); ++res) {
     auto const& p = m.resources[res].pipeline;
     if (!p.enabled()) continue;
+    // Per barrier array: a Merge member's empty array is its group's, which counts the group's
+    // releases; a Fork member's full array is its group's, which counts the group's commits (or,
+    // on a TMA fork, the arming of its first member's acquires: one fill for every member).
+    bool const counts_full = full_owner(m, res) == res;
+    bool const counts_empty = empty_owner(m, res) == res;
+    GroupMode const mode = m.resources[res].group_mode;
+    int const armed =
+        mode == GroupMode::Fork && p.tma_producer() ? members_of(m, res).front() : res;
     int prod_warps = 0, cons_warps = 0;
     bool turns = false;  // consumers taking turns: some releasing task skips stages
     int turn_warps = -1, mixed_turn_warps = 0;
     auto producing = [&](TaskModel const& t) {
-      return p.tma_producer() ? detail::task_has_op(t, res, OpKind::Acquire)
-                              : detail::task_has_op(t, res, OpKind::Commit);
+      return counts_full && (p.tma_producer() ? detail::task_has_op(t, armed, OpKind::Acquire)
+                                              : detail::task_has_op(t, res, OpKind::Commit));
     };
     auto releasing = [&](TaskModel const& t) {
-      return detail::task_has_op(t, res, OpKind::Release);
+      return counts_empty && detail::task_has_op(t, res, OpKind::Release);
     };
     for (auto const& t : m.tasks) {
       if (producing(t)) prod_warps += t.spec.num_warps;

@@ -147,6 +147,44 @@ constexpr void check_bracketing(ManagerModel const& m, Report& r) {
         if (n.op == OpKind::AsyncWait || n.resource < 0 || n.resource >= num_res ||
             !m.resources[n.resource].pipeline.enabled())
           continue;
+        // A group op closes one open stage of every member: release() of a Merge group the
+        // stage each member was waited on, commit() of a Fork group the one each was acquired
+        // for. The group balance rule (R-D1): a member without an open stage means the task
+        // waited on (acquired) it fewer times than it releases (commits) the group.
+        if (m.resources[n.resource].kind == ResourceKind::Group &&
+            (n.op == OpKind::Release || n.op == OpKind::Commit)) {
+          bool const merge = n.op == OpKind::Release;
+          for (int member : members_of(m, n.resource)) {
+            int& open = merge ? cons[member].open : prod[member].open;
+            if (open > 0) {
+              --open;
+              continue;
+            }
+            add(r, Rule::D1_FillsTaken, task, resource_name(m, member), op_name(n), [&] {
+              std::string const group(resource_name(m, n.resource));
+              return std::string(merge ? "release" : "commit") + "() of group `" + group +
+                     "` finds no " + (merge ? "waited" : "acquired") + " stage of member `" +
+                     std::string(resource_name(m, member)) + "` open: " +
+                     (merge ? "a merge consumer releases the group once for every stage it "
+                              "waited on in each member"
+                            : "a fork producer commits the group once for every stage it "
+                              "acquired in each member") +
+                     detail::scenario(trips) + (skipped ? " (every tile skipped)" : "");
+            });
+            reported = true;
+            break;
+          }
+          if (reported) break;
+          continue;
+        }
+        // A member-level release of a Merge member (commit of a Fork member) is R-D25's; it
+        // closes no stage here, so the group op's balance is judged on its own.
+        if (int const g = m.resources[n.resource].group; g >= 0) {
+          GroupMode const mode = m.resources[g].group_mode;
+          if ((mode == GroupMode::Merge && n.op == OpKind::Release) ||
+              (mode == GroupMode::Fork && n.op == OpKind::Commit))
+            continue;
+        }
         auto& p = prod[n.resource];
         auto& c = cons[n.resource];
         switch (n.op) {

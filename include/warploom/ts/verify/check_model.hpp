@@ -299,10 +299,13 @@ constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> c
                                    int first = 0) {
   int const R = static_cast<int>(m.resources.size()), T = static_cast<int>(m.tasks.size());
   for (int r = 0; r < R; ++r) {
-    if (!m.resources[r].pipeline.enabled()) continue;
+    // A group's fills and takes are its members' (a Fork member is filled by commit(group)).
+    if (!m.resources[r].pipeline.enabled() || m.resources[r].kind == ResourceKind::Group) continue;
+    int const filler = full_owner(m, r);
     std::vector<int> commits(T, 0), takes(T, 0);
     for (int t = 0; t < T; ++t) {
       for (Step const& st : programs[first + t].steps) {
+        if (st.resource == filler && filler != r) commits[t] += st.kind == StepKind::Commit;
         if (st.resource != r) continue;
         bool const skip = st.kind == StepKind::Local && st.node >= 0 &&
                           m.tasks[t].schedule.nodes[st.node].op == OpKind::Skip;
@@ -323,7 +326,7 @@ constexpr Imbalance find_imbalance(ManagerModel const& m, std::vector<Program> c
     for (int t = 0; t < T; ++t) {
       if (!contains(m.tasks[t].src, r)) continue;
       bool const may_take_fewer =
-          !task_releases(m.tasks[t], r) || m.resources[r].kind == ResourceKind::Barrier;
+          !task_releases(m, m.tasks[t], r) || m.resources[r].kind == ResourceKind::Barrier;
       if (takes[t] > filled || (!may_take_fewer && takes[t] < filled))
         return {t, r, takes[t], filled, producer, false};
     }
@@ -344,7 +347,7 @@ constexpr Imbalance find_cluster_imbalance(ManagerModel const& m,
     if (!p.enabled() || (p.multicast_ctas == 1 && p.release_ctas() == 1)) continue;
     for (int t = 0; t < T; ++t) {
       bool const producer = contains(m.tasks[t].dst, r);
-      if (!producer && !task_releases(m.tasks[t], r)) continue;
+      if (!producer && !task_releases(m, m.tasks[t], r)) continue;
       auto count = [&](int c) {
         int n = 0;
         for (Step const& st : programs[c * T + t].steps)

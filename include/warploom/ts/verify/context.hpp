@@ -41,6 +41,13 @@ constexpr bool task_releases(TaskModel const& t, int res) {
   return false;
 }
 
+// The same, where a Merge member is released by a release() of its group (pipeline_group.hpp).
+constexpr bool task_releases(ManagerModel const& m, TaskModel const& t, int res) {
+  if (task_releases(t, res)) return true;
+  int const owner = empty_owner(m, res);
+  return owner != res && task_releases(t, owner);
+}
+
 // The task waits on `res`, never releases (nor skips) it, and another task releases it: a
 // monitor of the resource, which observes the fills while the other tasks free the stages (R-D10;
 // the model checker lets it hold a stage only while it reads it). A task that waits and nobody
@@ -49,9 +56,9 @@ constexpr bool monitors(ManagerModel const& m, TaskModel const& t, int res) {
   bool waits = false;
   for (auto const& n : t.schedule.nodes)
     waits = waits || (n.kind == NodeKind::Op && n.resource == res && n.op == OpKind::Wait);
-  if (!waits || task_releases(t, res)) return false;
+  if (!waits || task_releases(m, t, res)) return false;
   for (auto const& other : m.tasks)
-    if (&other != &t && task_releases(other, res)) return true;
+    if (&other != &t && task_releases(m, other, res)) return true;
   return false;
 }
 

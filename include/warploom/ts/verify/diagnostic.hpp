@@ -36,6 +36,7 @@ enum class Rule {
   D22_Multicast,          // multicast stages: a TMA producer, 1 to 16 CTAs
   D23_ValueOrder,         // a work reads a value only after the work producing it ran
   D24_DivergentCount,     // no reserved op counted from the thread (or, multi-warp, warp) index
+  D25_GroupOps,           // a pipeline group's shared side is moved by the group op only
   W1_WarpOverlap,         // tasks' warp ranges are disjoint
   W2_WarpRange,           // warp ranges lie inside the block
   W3_EmptyWarpgroup,      // no warpgroup below the highest task is left without a task
@@ -86,6 +87,8 @@ inline constexpr RuleInfo kRules[] = {
     {Rule::D22_Multicast, "R-D22", "a multicast pipeline has a TMA producer and 1-16 CTAs"},
     {Rule::D23_ValueOrder, "R-D23", "a value is read only after the work producing it ran"},
     {Rule::D24_DivergentCount, "R-D24", "pipeline op counts do not depend on the thread index"},
+    {Rule::D25_GroupOps, "R-D25",
+     "a Merge member is released, a Fork member committed, through its group"},
     {Rule::W1_WarpOverlap, "R-W1", "task warp ranges are disjoint"},
     {Rule::W2_WarpRange, "R-W2", "task warp ranges lie inside the block"},
     {Rule::W3_EmptyWarpgroup, "R-W3", "every warpgroup below the highest task holds a task"},

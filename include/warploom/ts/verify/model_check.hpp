@@ -133,7 +133,9 @@ class ModelChecker {
     for (Program const& p : programs_) {
       std::vector<std::uint64_t> rest(p.steps.size() + 1, 0);
       for (int i = static_cast<int>(p.steps.size()) - 1; i >= 0; --i)
-        rest[i] = rest[i + 1] | resource_bit(p.steps[i].resource);
+        rest[i] = rest[i + 1] | resource_bit(p.steps[i].resource) |
+                  resource_bit(empty_owner(m, p.steps[i].resource)) |
+                  resource_bit(full_owner(m, p.steps[i].resource));
       touches_from_.push_back(rest);
     }
   }
@@ -191,8 +193,8 @@ class ModelChecker {
           for (int i = 0; i < layout_.stages[r]; ++i) {
             while (s[slot(c, r, i, detail::InFlight)] > 0) {
               --s[slot(c, r, i, detail::InFlight)];
-              --s[slot(c, r, i, detail::FullTx)];
-              maybe_complete(s, c, r, i, true);
+              --s[slot(c, full_owner(m_, r), i, detail::FullTx)];
+              maybe_complete(s, c, full_owner(m_, r), i, true);
             }
           }
         }
@@ -337,12 +339,12 @@ class ModelChecker {
     switch (st.kind) {
       case StepKind::Acquire:
         return try_flag(s, t, st.resource, true) ||
-               s[slot(c, st.resource, st.stage, detail::EmptyParity)] != st.parity;
+               s[slot(c, empty_owner(m_, st.resource), st.stage, detail::EmptyParity)] != st.parity;
       case StepKind::Tail:
-        return s[slot(c, st.resource, st.stage, detail::EmptyParity)] != st.parity;
+        return s[slot(c, empty_owner(m_, st.resource), st.stage, detail::EmptyParity)] != st.parity;
       case StepKind::Wait:
         return try_flag(s, t, st.resource, false) ||
-               s[slot(c, st.resource, st.stage, detail::FullParity)] != st.parity;
+               s[slot(c, full_owner(m_, st.resource), st.stage, detail::FullParity)] != st.parity;
       default:
         return true;
     }
@@ -493,8 +495,8 @@ class ModelChecker {
           any = true;
           S next = s;
           --next[slot(c, r, i, detail::InFlight)];
-          --next[slot(c, r, i, detail::FullTx)];
-          maybe_complete(next, c, r, i, true);
+          --next[slot(c, full_owner(m_, r), i, detail::FullTx)];
+          maybe_complete(next, c, full_owner(m_, r), i, true);
           push(table, next, {id, -1, 0, r, i, -1, c});
         }
       }
@@ -815,10 +817,12 @@ class ModelChecker {
         }
         break;
       case StepKind::TryAcquire:
-        set_try_flag(s, t, r, true, s[slot(c, r, st.stage, detail::EmptyParity)] != st.parity);
+        set_try_flag(s, t, r, true,
+                     s[slot(c, empty_owner(m_, r), st.stage, detail::EmptyParity)] != st.parity);
         break;
       case StepKind::TryWait:
-        set_try_flag(s, t, r, false, s[slot(c, r, st.stage, detail::FullParity)] != st.parity);
+        set_try_flag(s, t, r, false,
+                     s[slot(c, full_owner(m_, r), st.stage, detail::FullParity)] != st.parity);
         break;
       case StepKind::Acquire: {
         set_try_flag(s, t, r, true, false);
@@ -834,14 +838,16 @@ class ModelChecker {
           // The stage's bytes: one transaction group from each CTA multicasting into it.
           std::pair<int, int> const g = copy_group(c, r);
           int const units = st.tx_units * (g.second - g.first);
-          s[slot(c, r, st.stage, detail::FullTx)] =
-              static_cast<std::int16_t>(s[slot(c, r, st.stage, detail::FullTx)] + units);
-          if (!arrive(s, c, r, st.stage, true, st.arrivals, t, st.node, id)) return false;
+          int const full = full_owner(m_, r);
+          s[slot(c, full, st.stage, detail::FullTx)] =
+              static_cast<std::int16_t>(s[slot(c, full, st.stage, detail::FullTx)] + units);
+          if (!arrive(s, c, full, st.stage, true, st.arrivals, t, st.node, id)) return false;
         }
         break;
       }
       case StepKind::Commit:
-        if (st.arrivals > 0 && !arrive(s, c, r, st.stage, true, st.arrivals, t, st.node, id))
+        if (st.arrivals > 0 &&
+            !arrive(s, c, full_owner(m_, r), st.stage, true, st.arrivals, t, st.node, id))
           return false;
         break;
       case StepKind::Wait: {
@@ -860,7 +866,11 @@ class ModelChecker {
         break;
       }
       case StepKind::Release: {
-        if (async_reader(s, c, r, st.stage, t) >= 0) {
+        bool reading = async_reader(s, c, r, st.stage, t) >= 0;
+        if (m_.resources[r].kind == ResourceKind::Group)
+          for (int member : members_of(m_, r))
+            reading = reading || async_reader(s, c, member, st.stage, t) >= 0;
+        if (reading) {
           report(Rule::D13_DmaOrdering, t, r, st.node, id, [&] {
             return "releases stage " + to_str(st.stage) +
                    " while its asynchronous reads of it (wgmma or TMA store) may still be in "
@@ -871,7 +881,8 @@ class ModelChecker {
         }
         std::pair<int, int> const g = release_group(c, r);
         for (int d = g.first; d < g.second; ++d)
-          if (!arrive(s, d, r, st.stage, false, st.arrivals, t, st.node, id)) return false;
+          if (!arrive(s, d, empty_owner(m_, r), st.stage, false, st.arrivals, t, st.node, id))
+            return false;
         break;
       }
       case StepKind::ProduceWork: {

@@ -321,7 +321,22 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     detail::Cursor& release_cursor = cfg.advance_on_wait ? rel[r] : wai[r];
     detail::Cursor const producer_stage = cfg.advance_on_acquire ? owned_p[r] : acq[r];
     detail::Cursor const consumer_stage = cfg.advance_on_wait ? owned_c[r] : wai[r];
-    int const tma_units = cfg.tma_producer() ? warps : 0;
+    // A Fork's shared full barrier is armed once per fill, by the acquire of its first member.
+    bool const arms = cfg.tma_producer() &&
+                      (full_owner(m, r) == r || members_of(m, full_owner(m, r)).front() == r);
+    int const tma_units = arms ? warps : 0;
+    // A group op moves every member's cursor on its side with the group's own (they stay in step:
+    // a member's release (Merge) or commit (Fork) cursor moves only by the group op, R-D25).
+    bool const group = m.resources[r].kind == ResourceKind::Group;
+    auto advance_members = [&](bool consumer) {
+      for (int member : members_of(m, r)) {
+        PipelineConfig const mc = m.resources[member].pipeline;
+        if (consumer)
+          detail::advance(mc.advance_on_wait ? rel[member] : wai[member], S);
+        else
+          detail::advance(mc.advance_on_acquire ? cmt[member] : acq[member], S);
+      }
+    };
     switch (n.op) {
       case OpKind::TryAcquire:
         st = {StepKind::TryAcquire, id, r, acq[r].index, acq[r].parity, 0, 0};
@@ -329,8 +344,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
       case OpKind::Acquire:
         // TMA: every producing warp's elected lane arrives, arming the stage's bytes; the copies
         // the bracket's works issue land as one transaction group (R-D16 checks the byte sum).
-        st = {StepKind::Acquire,         id, r, acq[r].index, acq[r].parity, tma_units,
-              cfg.tma_producer() ? 1 : 0};
+        st = {StepKind::Acquire, id, r, acq[r].index, acq[r].parity, tma_units, arms ? 1 : 0};
         last_copy[r] = -1;
         copies[r].clear();
         repeats[r] = 0;
@@ -343,6 +357,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         int const arrivals = cfg.tma_producer() ? 0 : detail::agent_arrivals(cfg.producer, warps);
         st = {StepKind::Commit, id, r, commit_cursor.index, commit_cursor.parity, arrivals, 0};
         detail::advance(commit_cursor, S);
+        if (group) advance_members(false);
         break;
       }
       case OpKind::TryWait:
@@ -359,6 +374,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         int const arrivals = detail::agent_arrivals(cfg.consumer, warps);
         st = {StepKind::Release, id, r, release_cursor.index, release_cursor.parity, arrivals, 0};
         detail::advance(release_cursor, S);
+        if (group) advance_members(true);
         break;
       }
       case OpKind::Skip:
@@ -377,7 +393,7 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
         } else if (is_producer_side(n.role)) {
           st = {StepKind::ProduceWork,     id, r, producer_stage.index, producer_stage.parity, 0,
                 cfg.tma_producer() ? 1 : 0};
-          if (cfg.tma_producer()) {
+          if (arms) {  // a Fork's other members are written by the same fill, not a copy of theirs
             for (auto const& c : copies[r]) {
               if (c.second == stamps[k] && detail::same_call(s, c.first, id)) {
                 ++repeats[r];
@@ -450,6 +466,10 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     bool const monitor = st.kind == StepKind::Wait && monitored[st.resource];
     if (st.kind == StepKind::Acquire) held.push_back({st.resource, st.stage, true});
     if (st.kind == StepKind::Commit) drop(st.resource, st.stage, true);
+    if (st.resource >= 0 && m.resources[st.resource].kind == ResourceKind::Group &&
+        (st.kind == StepKind::Commit || st.kind == StepKind::Release))
+      for (int member : members_of(m, st.resource))
+        drop(member, st.stage, st.kind == StepKind::Commit);
     if (st.kind == StepKind::Wait && (!monitor || monitor_read_end[i] >= 0))
       held.push_back({st.resource, st.stage, false});
     if (st.kind == StepKind::Release) drop(st.resource, st.stage, false);

@@ -67,6 +67,52 @@ constexpr void check_stage_roles(ManagerModel const& m, Report& r) {
   }
 }
 
+// R-D25: the shared side of a pipeline group (pipeline_group.hpp) moves by the group op alone. A
+// Merge member's stages are released by release() of the group, which arrives once on the shared
+// empty barrier for every member; a release of the member itself would arrive on that barrier
+// again (a phase completing early: the other members' producers refill stages still read) and
+// move only that member's cursor. Likewise a Fork member's commit() besides the group's. The group
+// takes no other op: its members are waited on (Merge) and acquired (Fork) one by one.
+constexpr void check_group_ops(ManagerModel const& m, Report& r) {
+  r.checks_run += 1;
+  for (auto const& t : m.tasks) {
+    std::string_view task = t.spec.name;
+    for (int id : op_nodes(t.schedule)) {
+      Node const& n = t.schedule.nodes[id];
+      if (n.kind != NodeKind::Op || n.resource < 0 ||
+          n.resource >= static_cast<int>(m.resources.size()))
+        continue;
+      ResourceModel const& res = m.resources[n.resource];
+      if (res.group >= 0) {
+        GroupMode const mode = m.resources[res.group].group_mode;
+        bool const merge_release = mode == GroupMode::Merge && n.op == OpKind::Release;
+        bool const fork_commit = mode == GroupMode::Fork && n.op == OpKind::Commit;
+        if (!merge_release && !fork_commit) continue;
+        add(r, Rule::D25_GroupOps, task, res.name, op_name(n), [&] {
+          std::string const group(m.resources[res.group].name);
+          return "member `" + std::string(res.name) + "` of " + (merge_release ? "merge" : "fork") +
+                 " group `" + group + "`: " +
+                 (merge_release ? "release the group (`" + group +
+                                      ".release()`), once per stage waited on in each member"
+                                : "commit the group (`" + group +
+                                      ".commit()`), once per stage acquired in each member");
+        });
+      } else if (res.kind == ResourceKind::Group) {
+        OpKind const allowed =
+            res.group_mode == GroupMode::Merge ? OpKind::Release : OpKind::Commit;
+        if (n.op == allowed) continue;
+        add(r, Rule::D25_GroupOps, task, res.name, op_name(n), [&] {
+          bool const merge = res.group_mode == GroupMode::Merge;
+          return std::string(merge ? "a merge" : "a fork") + " group takes one op, " +
+                 (merge ? "release()" : "commit()") + "; " +
+                 (merge ? "wait on its members" : "acquire its members") +
+                 " one by one (it has no stages or works of its own)";
+        });
+      }
+    }
+  }
+}
+
 constexpr void check_schedule_structure(ManagerModel const& m, Report& r) {
   r.checks_run += 3;
   for (auto const& t : m.tasks) {

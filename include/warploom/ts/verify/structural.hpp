@@ -24,6 +24,7 @@ constexpr Report verify_structure(ManagerModel const& m) {
   verify::check_schedule_structure(m, r);
   verify::check_work_queues(m, r);
   verify::check_stage_roles(m, r);
+  verify::check_group_ops(m, r);
   verify::check_divergent_counts(m, r);
   verify::check_dependency_graph(m, r);
   verify::check_pdl_wait_order(m, r);

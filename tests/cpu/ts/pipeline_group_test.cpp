@@ -1,0 +1,104 @@
+// tests/cpu/ts/pipeline_group_test.cpp — pipeline groups (warploom/ts/pipeline_group.hpp): what
+// ts::Merge and ts::Fork declare, the resource table a manager derives from them, and the model's
+// view of members and the barrier arrays they share. tests/compile_fail/ts_groups.cpp without a
+// CASE_ define is the compile-pass control of the R-C2 compile-fail cases.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "../../compile_fail/ts_groups.cpp"
+#include "warploom/ts/describe.hpp"
+
+namespace {
+
+using namespace cf_groups;
+
+// A resource table as ManagerTraits derives it: the groups, then their members.
+struct GroupTraits {
+  using resources = ts::with_group_members_t<ts::list<Inputs, Tile>>;
+  using aliases = ts::Aliases<>;
+  static constexpr ts::ManagerOptions options{};
+  template <class R>
+  static constexpr int resource_index = ts::index_of_v<R, resources>;
+};
+
+TEST(PipelineGroup, MergeDeclaresAGroupOverItsMembers) {
+  static_assert(Inputs::spec.name == "inputs");
+  static_assert(Inputs::spec.kind == ts::ResourceKind::Group);
+  static_assert(Inputs::spec.group == ts::GroupMode::Merge);
+  static_assert(std::is_same_v<Inputs::members, ts::list<Operands, Residual>>);
+  // The shared (empty) side's config: the members' common stages and consumer group.
+  static_assert(Inputs::spec.pipeline.num_stages == 4);
+  static_assert(Inputs::spec.pipeline.consumer.size == 128);
+  EXPECT_TRUE(ts::is_barrier(Inputs::spec.kind));
+  EXPECT_FALSE(ts::drains_at_exit(Inputs::spec.kind, Inputs::spec.pipeline));
+}
+
+TEST(PipelineGroup, ForkDeclaresAGroupOverItsMembers) {
+  static_assert(Tile::spec.name == "tile");
+  static_assert(Tile::spec.group == ts::GroupMode::Fork);
+  static_assert(std::is_same_v<Tile::members, ts::list<ForMma, ForStore>>);
+  // The shared (full) side's config: one fill of the members' common bytes.
+  static_assert(Tile::spec.pipeline.num_bytes == kBytes);
+  static_assert(Tile::spec.pipeline.tma_producer());
+}
+
+TEST(PipelineGroup, ResourceTableListsTheMembers) {
+  static_assert(std::is_same_v<GroupTraits::resources,
+                               ts::list<Inputs, Tile, Operands, Residual, ForMma, ForStore>>);
+  // A member a task names already is not listed twice.
+  static_assert(std::is_same_v<ts::with_group_members_t<ts::list<Residual, Inputs>>,
+                               ts::list<Residual, Inputs, Operands>>);
+}
+
+TEST(PipelineGroup, ModelNamesGroupsAndMembers) {
+  ts::ManagerModel m;
+  ts::describe_resources<GroupTraits>(m);
+  ASSERT_EQ(m.resources.size(), 6u);
+  EXPECT_EQ(m.resources[0].group_mode, ts::GroupMode::Merge);
+  EXPECT_EQ(m.resources[1].group_mode, ts::GroupMode::Fork);
+  EXPECT_EQ(m.resources[2].group, 0);  // ops in inputs
+  EXPECT_EQ(m.resources[3].group, 0);  // res in inputs
+  EXPECT_EQ(m.resources[4].group, 1);  // for_mma in tile
+  EXPECT_EQ(m.resources[5].group, 1);  // for_store in tile
+  EXPECT_EQ(ts::members_of(m, 0), (std::vector<int>{2, 3}));
+  EXPECT_EQ(ts::members_of(m, 1), (std::vector<int>{4, 5}));
+  // Merge members share the group's empty barriers and keep their full ones; Fork the reverse.
+  EXPECT_EQ(ts::empty_owner(m, 2), 0);
+  EXPECT_EQ(ts::full_owner(m, 2), 2);
+  EXPECT_EQ(ts::empty_owner(m, 4), 4);
+  EXPECT_EQ(ts::full_owner(m, 4), 1);
+  EXPECT_EQ(ts::empty_owner(m, 0), 0);
+}
+
+}  // namespace
+
+// The corpus entries of tests/schedules/pipeline_groups.cpp, verified here too: the group managers
+// without the schedule corpus's build of every bundled kernel.
+#include "../../schedules/pipeline_groups.cpp"
+#include "warploom/ts/verifier.hpp"
+
+namespace {
+
+TEST(PipelineGroup, CorpusEntriesReachTheirVerdicts) {
+  corpus::Corpus entries;
+  corpus::add_pipeline_groups(entries);
+  ASSERT_FALSE(entries.empty());
+  for (auto const& e : entries) {
+    ts::Report const r = ts::verify_model(e.model(e.name), e.options);
+    std::vector<std::string_view> got;
+    for (auto const& v : r.violations) got.push_back(v.id());
+    std::sort(got.begin(), got.end());
+    got.erase(std::unique(got.begin(), got.end()), got.end());
+    std::string text;
+    for (auto const& v : r.violations) text += ts::format(v) + "\n";
+    EXPECT_EQ(got, e.expected) << e.name << ":\n" << text;
+  }
+}
+
+}  // namespace
