@@ -168,7 +168,10 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
   // Every group checked: none is enqueued before all are known good.
   for (Launch const& l : launches)
     sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, nullptr, l.tuning, stream);
-  for (std::size_t i : singles) gemm(all[i], stream, tuning);
+  // A group the grouped kernel does not run is one gemm(), whose tiles walk in a static order.
+  GemmTuning single = tuning;
+  single.tile_scheduling = TileScheduling::Auto;
+  for (std::size_t i : singles) gemm(all[i], stream, single);
 }
 
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,
