@@ -71,7 +71,8 @@ TEST(TileDescription, TheListLeadsWithTheDefaultAndCoversEveryVerifiedSchedule) 
             "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8");
   // Every sm90 GEMM schedule this build verified runs for some listed description (the list is
   // derived from the registry, and its candidates must not miss a schedule a unit adds), with
-  // this plain plan's epilogue or with a second pass (ping-pong's finish-task schedules, "_f").
+  // this plain plan's epilogue or with a second pass (ping-pong's finish-task schedules, "_f"), or
+  // in a GroupedGemm with the dynamic tile scheduler (the cooperative design's "_dynamic").
   std::set<std::string> listed;
   for (TileDescription const& td : all) {
     sm90::KernelConfig c{.design = td.design,
@@ -80,6 +81,9 @@ TEST(TileDescription, TheListLeadsWithTheDefaultAndCoversEveryVerifiedSchedule) 
                          .cluster_m = td.cluster_m,
                          .cluster_n = td.cluster_n};
     listed.insert(sm90::schedule_of(c));
+    sm90::KernelConfig dynamic = c;
+    dynamic.grouped = dynamic.dynamic_tiles = true;
+    if (sm90::schedule_verified(dynamic)) listed.insert(sm90::schedule_of(dynamic));
     c.epilogue.activation = gemm::Activation::GELU;
     listed.insert(sm90::schedule_of(c));
   }

@@ -94,8 +94,8 @@ TEST_F(PrintCopy, SchedulesListOpsInOrderWithDataFlowValues) {
 TEST_F(PrintCopy, SharedMemoryLayoutAndVerdict) {
   expect_block(table, {"shared memory", "  offset 0 bytes 512 align 128 smem.tiles",
                        "  offset 512 bytes 32 align 8 smem.barriers (full x2, empty x2)",
-                       "  total 544 B of 232448 B", "verdict: ok (25 checks)"});
-  EXPECT_EQ(table.back(), "verdict: ok (25 checks)");
+                       "  total 544 B of 232448 B", "verdict: ok (26 checks)"});
+  EXPECT_EQ(table.back(), "verdict: ok (26 checks)");
 }
 
 TEST_F(PrintCopy, NoReportNoVerdict) {
