@@ -49,10 +49,14 @@ struct GroupedContender {
 // stages for a second staging buffer (short-K groups spend their time in the epilogue), and the
 // raster panel (tile rows walked down a column before the next: which A and B tiles the CTAs
 // running at one time share in L2; an MoE layer's 4096-wide B is 32 MiB per expert), and the
-// dynamic tile scheduler (the cooperative design's).
+// tile walk (Auto's default takes the dynamic scheduler for 16-bit plain groups: the static walk
+// with its own design choice, and each design on it, beside it).
 std::vector<h::Tuning> grouped_space() {
-  std::vector<h::Tuning> space = {
-      {}, {{"design", "cooperative"}}, {{"design", "pingpong"}}, {{"tiles", "dynamic"}}};
+  std::vector<h::Tuning> space = {{},
+                                  {{"tiles", "static"}},
+                                  {{"design", "cooperative"}, {"tiles", "static"}},
+                                  {{"design", "pingpong"}},
+                                  {{"tiles", "dynamic"}}};
   for (StageVariant const& v : kStageVariants) space.push_back({{"variant", std::string(v.name)}});
   for (char const* panel : {"1", "2", "4", "16", "32"}) space.push_back({{"panel", panel}});
   return space;

@@ -72,7 +72,8 @@ void bind_enums(nb::module_& m) {
       .value("PingPong", gemm::ConsumerDesign::PingPong);
   nb::enum_<gemm::TileScheduling>(m, "TileScheduling",
                                   "How a grouped GEMM's persistent CTAs take their tiles.")
-      .value("Auto", gemm::TileScheduling::Auto, "the static walk")
+      .value("Auto", gemm::TileScheduling::Auto,
+             "Dynamic for 16-bit plain plans, else Static (gemm::selected_grouped_tuning)")
       .value("Static", gemm::TileScheduling::Static, "CTA b walks tiles b, b + grid, ...")
       .value("Dynamic", gemm::TileScheduling::Dynamic,
              "a scheduler warp per CTA takes the next tile from a counter (cooperative design)");

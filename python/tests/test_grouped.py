@@ -84,7 +84,7 @@ def test_the_dynamic_scheduler_refuses_a_pingpong_plan():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("scheduling", ["Auto", "Dynamic"])
+@pytest.mark.parametrize("scheduling", ["Static", "Dynamic"])
 def test_every_group_against_torch(cuda, scheduling):
     # Mixed extents (M = 1, K = 8 beside large groups) and an empty group, bf16 "tn" (prebuilt),
     # over the static tile walk and the dynamic scheduler.

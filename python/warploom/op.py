@@ -325,9 +325,10 @@ class GroupedGemm(Gemm):
 
     @property
     def tile_scheduling(self):
-        """How a launch's CTAs take their tiles: TileScheduling.Auto (the static walk), Static, or
-        Dynamic (a scheduler warp per CTA takes the next tile from a counter when the CTA is ready
-        for it; the cooperative design, so a plan compiled for ping-pong is refused when run)."""
+        """How a launch's CTAs take their tiles: TileScheduling.Auto (the dynamic scheduler for
+        fp16/bf16 plans without a fused epilogue, else the static walk), Static, or Dynamic (a
+        scheduler warp per CTA takes the next tile from a counter when the CTA is ready for it; the
+        cooperative design, so a plan compiled for ping-pong is refused when run)."""
         return self._grouped.tile_scheduling
 
     @tile_scheduling.setter

@@ -88,28 +88,28 @@ GemmArguments tensor_core_arguments(GemmArguments const& args, GemmTuning const&
 }  // namespace
 
 // A launch's groups whose output tiles run this many K on average (or more) take the cooperative
-// kernel when the design is left to us; see selected_grouped_tuning.
+// kernel over the static walk when the design is left to us; see selected_grouped_tuning.
 constexpr double kGroupedLongK = 2048;
 
-// Measured on the H200 (bench/results/grouped_gemm.json, 7a13b03: the MoE layer of
-// bench/python/grouped.py, 16 experts, K = N = 4096, captured graphs back to back, contenders
-// interleaved): the cooperative kernel 1128 us, with 3 stages 1144, ping-pong 1251 (torch's
-// _grouped_mm 1116). At long K each tile's main loop is long enough that ping-pong's hidden
-// epilogue buys less than the 128 x 256 tile's operand reuse; at the seed's short K (128 to 1024)
-// a tile's epilogue outlasts its main loop and ping-pong hides it behind the other warpgroup's.
-// The K that decides is the mean over output tiles (a large group weighs more than a small one).
-// An epilogue with a second pass takes ping-pong, as gemm()'s selected_design explains.
+// Measured on the H200, captured graphs back to back, contenders interleaved per round:
+// - The dynamic tile scheduler (cooperative) against the static walk (2026-12-03, 38d5030,
+//   bench/results/grouped_dynamic_2026-12-03/): the seed's 50 fp16 problems 36.1 us against
+//   37.2 (ping-pong, the static walk's choice there) and CUTLASS's grouped kernel 37.2; the MoE
+//   layer (16 experts, K = N = 4096, bf16) 1051.6 us against 1096.5 (cooperative, static) and
+//   CUTLASS's 1031.9. Per clock (ncu) the MoE layer 1.411 M cycles against 1.461 M, the seed
+//   level (54.5 K against 54.1 K; CUTLASS 61.9 K). Auto takes it where its GPU tests ran it: 16-bit
+//   inputs, the plain epilogue, the design's default shape, and design Auto or Cooperative.
+// - The static walk's designs (7a13b03, the MoE layer of bench/python/grouped.py): cooperative
+//   1128 us, with 3 stages 1144, ping-pong 1251 (torch's _grouped_mm 1116). At long K each tile's
+//   main loop is long enough that ping-pong's hidden epilogue buys less than the 128 x 256 tile's
+//   operand reuse; at the seed's short K (128 to 1024) a tile's epilogue outlasts its main loop
+//   and ping-pong hides it behind the other warpgroup's. The K that decides is the mean over
+//   output tiles (a large group weighs more than a small one). An epilogue with a second pass
+//   takes ping-pong, as gemm()'s selected_design explains.
 GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
                                    GemmTuning tuning) {
-  if (tuning.tile_scheduling == TileScheduling::Auto)
-    tuning.tile_scheduling = TileScheduling::Static;
-  if (tuning.design != ConsumerDesign::Auto) return tuning;
-  if (tuning.tile_scheduling == TileScheduling::Dynamic) {  // the cooperative design's only
-    tuning.design = ConsumerDesign::Cooperative;
-    return tuning;
-  }
   double tiles = 0, tile_k = 0;
-  bool second_pass = false;
+  bool second_pass = false, fused = false, sixteen_bit = true;
   for (GemmArguments const& g : std::span(groups, count)) {
     if (g.m <= 0 || g.n <= 0 || g.k <= 0) continue;  // refused, or no tile, later
     // Output tiles of 128 x 128 (the smaller design's): a weight, not a count the kernel uses.
@@ -119,6 +119,24 @@ GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t coun
     GemmEpilogue const& e = g.epilogue;
     second_pass = second_pass || e.activation != Activation::Identity ||
                   e.residual.data != nullptr || e.pre_activation.data != nullptr;
+    fused = fused || second_pass || e.bias != nullptr || e.row_scale != nullptr ||
+            e.col_scale != nullptr;
+    sixteen_bit = sixteen_bit && (g.a.type == ScalarType::F16 || g.a.type == ScalarType::BF16);
+  }
+  // The dynamic scheduler's one verified shape: the cooperative design's defaults.
+  sm90::DesignShape const coop = sm90::design_shape(ConsumerDesign::Cooperative);
+  bool const default_shape =
+      (tuning.stages == 0 || tuning.stages == coop.stages) &&
+      (tuning.staging_buffers == 0 || tuning.staging_buffers == coop.staging_buffers);
+  if (tuning.tile_scheduling == TileScheduling::Auto) {
+    bool const dynamic =
+        sixteen_bit && !fused && default_shape && tuning.design != ConsumerDesign::PingPong;
+    tuning.tile_scheduling = dynamic ? TileScheduling::Dynamic : TileScheduling::Static;
+  }
+  if (tuning.design != ConsumerDesign::Auto) return tuning;
+  if (tuning.tile_scheduling == TileScheduling::Dynamic) {  // the cooperative design's only
+    tuning.design = ConsumerDesign::Cooperative;
+    return tuning;
   }
   bool const long_k = tiles > 0 && tile_k / tiles >= kGroupedLongK;
   tuning.design = long_k && !second_pass ? ConsumerDesign::Cooperative : ConsumerDesign::PingPong;

@@ -48,8 +48,9 @@ class GroupedGemm {
   Gemm const& plan() const { return plan_; }
   // e.g. "GroupedGemm of Gemm fp16 x fp16 -> fp16 (...)".
   std::string describe() const;
-  // How a launch's CTAs take their tiles (gemm::TileScheduling): Auto (the static walk), Static,
-  // or Dynamic — a scheduler warp per CTA takes the next tile from a counter when the CTA is ready
+  // How a launch's CTAs take their tiles (gemm::TileScheduling): Auto (gemm::
+  // selected_grouped_tuning's choice: the dynamic scheduler for 16-bit plain plans), Static, or
+  // Dynamic — a scheduler warp per CTA takes the next tile from a counter when the CTA is ready
   // for it (the cooperative design: a plan compiled for ping-pong is refused by name when run).
   // Throws std::invalid_argument for a value out of range.
   void set_tile_scheduling(gemm::TileScheduling s);

@@ -894,9 +894,12 @@ TEST(GemmTuning, GroupedSelection) {
   GemmArguments short_k = long_k;
   short_k.m = short_k.n = 128;
   short_k.k = 128;
-  auto const select = [](std::vector<GemmArguments> const& g, GemmTuning tuning = {}) {
+  GemmTuning const kStatic{.tile_scheduling = TileScheduling::Static};
+  auto const select = [](std::vector<GemmArguments> const& g,
+                         GemmTuning tuning = {.tile_scheduling = TileScheduling::Static}) {
     return selected_grouped_tuning(g.data(), g.size(), tuning);
   };
+  // The static walk's design: cooperative at long K, ping-pong at short K and with a second pass.
   std::vector<GemmArguments> groups = {long_k, short_k, short_k};
   GemmTuning const moe = select(groups);
   EXPECT_EQ(moe.design, ConsumerDesign::Cooperative);
@@ -914,20 +917,52 @@ TEST(GemmTuning, GroupedSelection) {
   empty.m = 0;
   groups = {empty};
   EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
-  EXPECT_EQ(selected_grouped_tuning(nullptr, 0, {}).design, ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_grouped_tuning(nullptr, 0, kStatic).design, ConsumerDesign::PingPong);
   groups = {long_k};
   EXPECT_EQ(select(groups, {.design = ConsumerDesign::PingPong}).design, ConsumerDesign::PingPong);
-  GemmTuning const staged = select(groups, {.stages = 3});
+  GemmTuning const staged =
+      select(groups, {.stages = 3, .tile_scheduling = TileScheduling::Static});
   EXPECT_EQ(staged.design, ConsumerDesign::Cooperative);
   EXPECT_EQ(staged.stages, 3);  // the caller's
   groups[0].epilogue.activation = Activation::GELU;
   EXPECT_EQ(select(groups).design, ConsumerDesign::PingPong);
-  // The tile scheduler: Auto is the static walk; the dynamic one is the cooperative design's, so
-  // design Auto becomes Cooperative with it, also where the static walk would take ping-pong.
-  EXPECT_EQ(select(groups).tile_scheduling, TileScheduling::Static);
+  // The dynamic scheduler is the cooperative design's: design Auto becomes Cooperative with it,
+  // also where the static walk would take ping-pong.
   GemmTuning const dynamic = select(groups, {.tile_scheduling = TileScheduling::Dynamic});
   EXPECT_EQ(dynamic.tile_scheduling, TileScheduling::Dynamic);
   EXPECT_EQ(dynamic.design, ConsumerDesign::Cooperative);
+}
+
+// Auto's tile walk: the dynamic scheduler (and so the cooperative design) for 16-bit groups with
+// the plain epilogue at the design's default shape, measured faster on short and long K; the
+// static walk for fp8, a fused epilogue, other stages or staging buffers, and ping-pong.
+TEST(GemmTuning, GroupedSelectionOfTheTileWalk) {
+  GemmArguments short_k = valid();
+  short_k.m = short_k.n = short_k.k = 128;
+  auto const select = [](std::vector<GemmArguments> const& g, GemmTuning tuning = {}) {
+    return selected_grouped_tuning(g.data(), g.size(), tuning);
+  };
+  std::vector<GemmArguments> groups = {short_k, short_k};
+  GemmTuning const chosen = select(groups);
+  EXPECT_EQ(chosen.tile_scheduling, TileScheduling::Dynamic);
+  EXPECT_EQ(chosen.design, ConsumerDesign::Cooperative);
+  EXPECT_EQ(select(groups, {.design = ConsumerDesign::Cooperative}).tile_scheduling,
+            TileScheduling::Dynamic);
+  EXPECT_EQ(selected_grouped_tuning(nullptr, 0, {}).tile_scheduling, TileScheduling::Dynamic);
+  auto const walk = [&](std::vector<GemmArguments> const& g, GemmTuning tuning = {}) {
+    return select(g, tuning).tile_scheduling;
+  };
+  EXPECT_EQ(walk(groups, {.design = ConsumerDesign::PingPong}), TileScheduling::Static);
+  EXPECT_EQ(walk(groups, {.stages = 3}), TileScheduling::Static);
+  EXPECT_EQ(walk(groups, {.staging_buffers = 1}), TileScheduling::Static);
+  EXPECT_EQ(walk(groups, {.stages = 4, .staging_buffers = 2}), TileScheduling::Dynamic);
+  std::vector<GemmArguments> fused = groups;
+  fused[1].epilogue.bias = fake(9);
+  EXPECT_EQ(walk(fused), TileScheduling::Static);
+  EXPECT_EQ(select(fused).design, ConsumerDesign::PingPong);  // the static walk's short-K choice
+  std::vector<GemmArguments> fp8 = groups;
+  fp8[0].a.type = fp8[0].b.type = ScalarType::E4M3;
+  EXPECT_EQ(walk(fp8), TileScheduling::Static);
 }
 
 // The dynamic tile scheduler runs the grouped kernel's cooperative design: gemm() and ping-pong

@@ -56,8 +56,8 @@ struct Groups {
 // and the cooperative design with the dynamic tile scheduler (cooperative_dynamic.hpp).
 std::vector<GemmTuning> const& every_walk() {
   static std::vector<GemmTuning> const walks = {
-      {.design = ConsumerDesign::PingPong},
-      {.design = ConsumerDesign::Cooperative},
+      {.design = ConsumerDesign::PingPong, .tile_scheduling = TileScheduling::Static},
+      {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Static},
       {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic}};
   return walks;
 }
@@ -173,9 +173,9 @@ TEST(GroupedGemm, GroupsOfSeveralConfigurationsEachRunRight) {
 }
 
 // Long-K groups (an MoE layer's experts, smaller): Auto takes the cooperative kernel
-// (selected_grouped_tuning; prebuilt for bf16 "tn" and fp16 "tt"), whose K loop runs 32 to 64 K
-// tiles per output tile; M and K ending mid-tile; an fp16 "tt" group is a second launch of the
-// same selection.
+// (selected_grouped_tuning: over the dynamic tile scheduler), whose K loop runs 32 to 64 K tiles
+// per output tile; M and K ending mid-tile; an fp16 "tt" group is a second launch of the same
+// selection.
 TEST(GroupedGemm, LongKGroupsTakeTheCooperativeKernel) {
   std::vector<Problem> problems;
   for (auto [m, k] : std::vector<std::array<int, 2>>{{256, 2048}, {200, 4096}, {520, 3000}})
