@@ -77,15 +77,8 @@ void add_bundled_kernels(Corpus& c);
 
 // ---- Shared resources -------------------------------------------------------------------------
 
-// A resource or task name as a template argument: Ring<"smem", ...>.
-template <std::size_t N>
-struct Name {
-  char text[N]{};
-  constexpr Name(char const (&s)[N]) {  // NOLINT: implicit, so that "smem" converts
-    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
-  }
-  constexpr std::string_view view() const { return {text, N - 1}; }
-};
+// A resource or task name as a template argument: Ring<"smem", ...> (ts::FixedName).
+using ts::FixedName;
 
 // Loop bounds: kRuntime reads the handle's run-time field `n` (the verifier tries 0, 1, 2 and
 // stages+1 iterations), kRuntimeM its second one, `m`; any other value is the compile-time trip
@@ -138,7 +131,7 @@ constexpr int stage_bytes(ts::PipelineConfig p) {
   return p.tma_producer() ? p.num_bytes : 256;
 }
 
-template <Name kName, ts::PipelineConfig kPipeline>
+template <FixedName kName, ts::PipelineConfig kPipeline>
 struct Ring {
   static constexpr ts::ResourceSpec spec{.name = kName.view(), .pipeline = kPipeline};
   ts::SmemBuffer<std::uint8_t,
@@ -204,7 +197,7 @@ constexpr void fetch_tile(auto& queue) {
 // Load: `kTrips` iterations of coords.coord -> R.acquire, R.put, R.commit (with the try_ probe
 // first when kTry).
 template <class R, int kTrips = kRuntime, bool kTry = false, int kWarp = 4, int kWarps = 1,
-          int kRegisters = 0, Name kName = "load">
+          int kRegisters = 0, FixedName kName = "load">
 struct Load {
   static constexpr ts::TaskSpec spec{
       .name = kName.view(), .warp_idx = kWarp, .num_warps = kWarps, .num_registers = kRegisters};
@@ -224,7 +217,7 @@ struct Load {
 // Store: `kTrips` iterations of R.wait, R.take, R.release, out.store (early release: the value is
 // in registers before the global store).
 template <class R, int kTrips = kRuntime, bool kTry = false, int kWarp = 0, int kWarps = 4,
-          int kRegisters = 0, Name kName = "store">
+          int kRegisters = 0, FixedName kName = "store">
 struct Store {
   static constexpr ts::TaskSpec spec{
       .name = kName.view(), .warp_idx = kWarp, .num_warps = kWarps, .num_registers = kRegisters};

@@ -221,7 +221,7 @@ using Budgets = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8, 1, kLoad>,
                      Store<SplitRing, kRuntime, false, 4, 4, kMma, "mma_hi">>;
 
 // Tasks without a pipeline (coords -> out) on warps [kWarp, kWarp + kWarps) with kRegisters.
-template <int kWarp, int kWarps, int kRegisters, Name kName>
+template <int kWarp, int kWarps, int kRegisters, FixedName kName>
 struct Elementwise {
   static constexpr ts::TaskSpec spec{
       .name = kName.view(), .warp_idx = kWarp, .num_warps = kWarps, .num_registers = kRegisters};
@@ -301,7 +301,7 @@ struct TwoPartLoad : Load<Smem> {
 
 using Ping = Ring<"ping", async(1, ts::threads(128), ts::threads(128))>;
 using Pong = Ring<"pong", async(1, ts::threads(128), ts::threads(128))>;
-template <class Mine, class Theirs, int kWarp, Name kName>
+template <class Mine, class Theirs, int kWarp, FixedName kName>
 struct WaitFirstPlayer {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 4};
   using src = ts::list<Theirs>;

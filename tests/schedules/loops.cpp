@@ -462,7 +462,7 @@ using PersistentGemm =
 // A one-stage signal between two tasks, carrying no data: an ordering token (ResourceKind::Barrier,
 // no producer drain at exit) or, for the violating twins, a data ring of the same shape (Memory:
 // its producer drains it, so a last fill nobody takes hangs).
-template <Name kName, ts::ResourceKind kKind>
+template <FixedName kName, ts::ResourceKind kKind>
 struct Signal {
   static constexpr ts::ResourceSpec spec{
       .name = kName.view(),
@@ -472,7 +472,7 @@ struct Signal {
 
 // Stores item i after the other task signalled item i - 1, then signals item i itself; handles
 // the items [kStart, n) with step kStep, written ts::c<k> or, with kPlain, as plain integers.
-template <int kStart, int kStep, class Mine, class Theirs, int kWarp, Name kName,
+template <int kStart, int kStep, class Mine, class Theirs, int kWarp, FixedName kName,
           bool kPlain = false>
 struct TurnTaker {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 1};

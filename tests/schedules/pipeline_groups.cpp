@@ -101,7 +101,7 @@ struct ForkLoad {
 
 // kReleases: whether the consumer releases its stages (false: it waits and reads only); kTrips its
 // loop's count (kRuntimeM: another run-time count than the producer's).
-template <class R, int kWarp, Name kName, bool kReleases = true, int kTrips = kRuntime>
+template <class R, int kWarp, FixedName kName, bool kReleases = true, int kTrips = kRuntime>
 struct ForkStore {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 4};
   using src = ts::list<R>;

@@ -37,7 +37,7 @@ using SplitConsumers = Copy<SplitRing, Load<SplitRing, kRuntime, false, 8>,
 // ---- In-place updates: consumer work that writes the stage it waited on -------------------------
 
 // Per item: wait, scale the stage in place, read it, release, store.
-template <class R, int kWarp = 0, Name kName = "store">
+template <class R, int kWarp = 0, FixedName kName = "store">
 struct ScaleThenStore : Store<R, kRuntime, false, kWarp, 4, 0, kName> {
   static constexpr void schedule(auto& ctx, auto& ring, auto& out) {
     ctx.domain_loop(out->n, [&](auto&) {
@@ -176,7 +176,7 @@ using ChainB = Ring<"b", async(2, ts::threads(128), ts::threads(128))>;
 using ChainC = Ring<"c", async(2, ts::threads(128), ts::threads(128))>;
 
 // Consumes `From`, produces `To`: wait, take, release, then acquire, put, commit.
-template <class From, class To, int kWarp, Name kName>
+template <class From, class To, int kWarp, FixedName kName>
 struct Relay {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 4};
   using src = ts::list<From>;
@@ -206,7 +206,7 @@ using Pong = Ring<"pong", async(1, ts::threads(128), ts::threads(128))>;
 
 // Takes its turn on `Mine` (acquire, work, commit), then waits for the other's turn on `Theirs`.
 // kFirst = false: waits for the other's turn first.
-template <class Mine, class Theirs, int kWarp, Name kName, bool kFirst = true>
+template <class Mine, class Theirs, int kWarp, FixedName kName, bool kFirst = true>
 struct Player {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 4};
   using src = ts::list<Theirs>;

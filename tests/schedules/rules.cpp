@@ -338,7 +338,7 @@ struct TwoItemLoad {
     });
   }
 };
-template <class R, int kTurn, Name kName, bool kSkipInside = false>
+template <class R, int kTurn, FixedName kName, bool kSkipInside = false>
 struct TurnStore {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = 4 * kTurn, .num_warps = 4};
   using src = ts::list<R>;

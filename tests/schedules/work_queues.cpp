@@ -139,7 +139,7 @@ struct PlainStore {
 };
 
 // The scheduler warp of a dynamic queue: fills an entry, then takes it like every task.
-template <class Q, Name kName = "scheduler", int kWarp = 5, bool kWaitFirst = false>
+template <class Q, FixedName kName = "scheduler", int kWarp = 5, bool kWaitFirst = false>
 struct Scheduler {
   static constexpr ts::TaskSpec spec{.name = kName.view(), .warp_idx = kWarp, .num_warps = 1};
   using src = ts::list<Q>;

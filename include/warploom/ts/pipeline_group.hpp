@@ -37,11 +37,11 @@
 
 namespace warploom::ts {
 
-// A group name as a template argument: ts::Merge<"inputs", ...>.
+// A name as a template argument: ts::Merge<"inputs", ...> (and the corpus's resources and tasks).
 template <std::size_t N>
-struct GroupName {
+struct FixedName {
   char text[N]{};
-  constexpr GroupName(char const (&s)[N]) {  // NOLINT: implicit, so that "inputs" converts
+  constexpr FixedName(char const (&s)[N]) {  // NOLINT: implicit, so that "inputs" converts
     for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
   }
   constexpr std::string_view view() const { return {text, N - 1}; }
@@ -118,7 +118,7 @@ constexpr PipelineConfig group_pipeline() {
 }  // namespace detail
 
 // One consumer, several producers: the members share their empty barriers (see above).
-template <GroupName kName, class... Members>
+template <FixedName kName, class... Members>
 struct Merge {
   static constexpr ResourceSpec spec{
       .name = kName.view(),
@@ -129,7 +129,7 @@ struct Merge {
 };
 
 // One producer, several consumers: the members share their full barriers (see above).
-template <GroupName kName, class... Members>
+template <FixedName kName, class... Members>
 struct Fork {
   static constexpr ResourceSpec spec{
       .name = kName.view(),
