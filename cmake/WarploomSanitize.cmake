@@ -31,3 +31,48 @@ add_compile_options(
 # device link, which would reject the flag.
 add_link_options("$<HOST_LINK:-fsanitize=address;-fsanitize=undefined>")
 message(STATUS "warploom: host code built with ${WARPLOOM_SANITIZE_FLAGS}")
+
+# The sanitize build preset builds a list of CPU test programs and the sanitize test preset runs
+# every cpu-labelled test its exclusions leave: a program in neither list is not built, and ctest
+# reports it "Not Run" after the whole build. Refuse that at configure time, naming the program;
+# CMakePresets.json is the one source of both lists.
+function(_warploom_check_sanitize_preset)
+  file(READ "${PROJECT_SOURCE_DIR}/CMakePresets.json" presets)
+  set(built "")
+  set(excluded "")
+  string(JSON count LENGTH "${presets}" buildPresets)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${presets}" buildPresets ${i} name)
+    if(name STREQUAL "sanitize")
+      string(JSON targets LENGTH "${presets}" buildPresets ${i} targets)
+      math(EXPR last_target "${targets} - 1")
+      foreach(j RANGE ${last_target})
+        string(JSON target GET "${presets}" buildPresets ${i} targets ${j})
+        list(APPEND built ${target})
+      endforeach()
+    endif()
+  endforeach()
+  string(JSON count LENGTH "${presets}" testPresets)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${presets}" testPresets ${i} name)
+    if(name STREQUAL "sanitize")
+      string(JSON excluded GET "${presets}" testPresets ${i} filter exclude name)
+    endif()
+  endforeach()
+  get_property(programs GLOBAL PROPERTY WARPLOOM_CPU_TEST_PROGRAMS)
+  set(missing "")
+  foreach(program IN LISTS programs)
+    if(NOT program IN_LIST built AND NOT program MATCHES "${excluded}")
+      list(APPEND missing ${program})
+    endif()
+  endforeach()
+  if(missing)
+    list(JOIN missing ", " missing)
+    message(FATAL_ERROR "CMakePresets.json: the sanitize test preset runs ${missing}, which the "
+                        "sanitize build preset does not build: add each to the build preset's "
+                        "targets, or to the test preset's filter.exclude.name")
+  endif()
+endfunction()
+cmake_language(DEFER DIRECTORY "${PROJECT_SOURCE_DIR}" CALL _warploom_check_sanitize_preset)

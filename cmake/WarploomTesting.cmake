@@ -35,6 +35,8 @@ endfunction()
 function(warploom_add_cpu_test)
   _warploom_parse_target_args(warploom_add_cpu_test ${ARGN})
   _warploom_add_test(cpu GTest::gtest_main)
+  # For the sanitize preset's check that it builds every CPU test program it runs.
+  set_property(GLOBAL APPEND PROPERTY WARPLOOM_CPU_TEST_PROGRAMS ${arg_NAME})
 endfunction()
 
 function(warploom_add_gpu_test)
