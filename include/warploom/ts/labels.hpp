@@ -15,9 +15,11 @@ namespace warploom::ts {
 
 namespace detail {
 
+// The whole array, not up to its first NUL: EDG spells a character of a class-type template
+// argument as itself, so ts::FixedName<4>{"ops"} puts a NUL byte inside the text.
 template <auto kMember>
 constexpr std::string_view pretty_function_of() {
-  return __PRETTY_FUNCTION__;
+  return {__PRETTY_FUNCTION__, sizeof(__PRETTY_FUNCTION__) - 1};
 }
 
 // "... kMember = &Ns::Resource<A, B>::work; ..." -> "Ns::Resource<A, B>::work". Compilers differ:
