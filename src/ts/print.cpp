@@ -185,9 +185,12 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
   for (auto const& p : l.placements) {
     std::string what = fmt::format("{}.{}", verify::resource_name(m, p.resource), p.name);
     if (p.barriers) {
-      int stages = m.resources[p.resource].pipeline.num_stages;
-      what = fmt::format("{}.barriers (full x{}, empty x{})", verify::resource_name(m, p.resource),
-                         stages, stages);
+      // A pipeline group and its members hold one array each (the shared side is the group's).
+      int const stages = m.resources[p.resource].pipeline.num_stages;
+      std::string arrays;
+      if (p.full) arrays = fmt::format("full x{}", stages);
+      if (p.empty) arrays += fmt::format("{}empty x{}", p.full ? ", " : "", stages);
+      what = fmt::format("{}.barriers ({})", verify::resource_name(m, p.resource), arrays);
     }
     out += fmt::format("  offset {:<7} bytes {:<7} align {:<5} {}\n", p.offset, p.bytes,
                        p.alignment, what);

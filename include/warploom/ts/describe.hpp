@@ -77,12 +77,17 @@ constexpr void mark_aliases(std::vector<SmemRequest>& reqs, Aliases<Groups...>) 
   (mark_alias_group<Traits>(reqs, group++, Groups{}), ...);
 }
 
-// A group's members point at it (members_of, empty_owner, full_owner).
+// A group's members point at it, with their rank in its declaration (members_of, empty_owner,
+// full_owner).
 template <class Traits, class Group, class... Members>
 constexpr void mark_group_members(ManagerModel& m, list<Members...>) {
-  ((m.resources[Traits::template resource_index<Members>].group =
-        Traits::template resource_index<Group>),
-   ...);
+  [&]<std::size_t... kRank>(std::index_sequence<kRank...>) {
+    ((m.resources[Traits::template resource_index<Members>].group =
+          Traits::template resource_index<Group>,
+      m.resources[Traits::template resource_index<Members>].group_rank = static_cast<int>(kRank)),
+     ...);
+  }
+  (std::index_sequence_for<Members...>{});
 }
 
 template <class Traits, class T, class R>

@@ -29,6 +29,7 @@ struct ResourceModel {
   PipelineConfig pipeline{};
   GroupMode group_mode = GroupMode::None;  // a pipeline group (ResourceKind::Group): how it shares
   int group = -1;                          // a group's member: the group's index (-1: none)
+  int group_rank = 0;  // a group's member: its position in the group's declaration (0: primary)
 };
 
 struct TaskModel {
@@ -79,12 +80,18 @@ struct ManagerModel {
   }
 };
 
-// The members of pipeline group `g`, in declaration order.
+// The members of pipeline group `g`, in the group's declaration order (ts::Fork<"t", A, B>: A
+// first, whatever the order of the TaskManager's resources): the first is the primary member, the
+// one whose acquire arms a TMA fork's shared full barrier, in the verifier and on the device alike.
 constexpr std::vector<int> members_of(ManagerModel const& m, int g) {
   std::vector<int> out;
-  for (int r = 0; r < static_cast<int>(m.resources.size()); ++r)
-    if (m.resources[r].group == g) out.push_back(r);
-  return out;
+  for (int rank = 0;; ++rank) {
+    int found = -1;
+    for (int r = 0; r < static_cast<int>(m.resources.size()) && found < 0; ++r)
+      if (m.resources[r].group == g && m.resources[r].group_rank == rank) found = r;
+    if (found < 0) return out;
+    out.push_back(found);
+  }
 }
 
 // The resource whose empty (consumer -> producer) barriers resource r uses: a Merge member's are

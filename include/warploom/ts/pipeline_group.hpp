@@ -16,6 +16,15 @@
 //        producer acquires every member as usual, then publishes them all with one `commit()` of
 //        the group.
 //
+// One buffer read by two consumers (a TMA tile for wgmma and for threads): a Fork whose members'
+// buffers alias (ts::Aliases<ts::Alias<&A::stages, &B::stages>> on the TaskManager). The producer
+// acquires every member, writes the primary's stage once (its TMA bytes complete the fill), then
+// commits the group; the model checker proves per byte range that no reader still holds it.
+//
+// Lowering (task_manager.hpp, device/group_handle.hpp): the shared side is one barrier array, the
+// group's (smem_layout.hpp); each member's DevicePipeline points at it, so member ops lower as on a
+// plain pipeline. The group's op arrives once and moves every member's cursor on that side.
+//
 // A group is a resource of kind ResourceKind::Group with no buffers and no works of its own: its
 // pipeline config describes the shared barrier array (the members' common stages, flags, multicast
 // and the shared side's cooperative group). Members stay resources of their own, with their

@@ -6,7 +6,10 @@
 //
 // Order: buffers by decreasing alignment (declaration order among equals), alias groups as single
 // regions sized by their largest phase, then the barrier region: per pipelined resource
-// `num_stages` full barriers followed by `num_stages` empty barriers, 8 bytes each.
+// `num_stages` full barriers followed by `num_stages` empty barriers, 8 bytes each. A pipeline
+// group's members share one side with their group (pipeline_group.hpp), which holds that side's
+// array once: a ts::Merge its shared empty barriers and each member its own full ones, a ts::Fork
+// its shared full barriers and each member its own empty ones.
 #pragma once
 
 #include <string_view>
@@ -24,6 +27,16 @@ struct SmemPlacement {
   int alignment = 0;
   bool barriers = false;  // the pipeline barriers of `resource`
   int alias_group = -1;
+  // Barrier placements: which of `resource`'s arrays they hold, full first (a group and its
+  // members hold one each).
+  bool full = false, empty = false;
+};
+
+// Where a pipelined resource's two barrier arrays start (byte offsets in the block; -1: it has
+// none). A group's member points at its group's array for the shared side.
+struct BarrierArrays {
+  long long full = -1, empty = -1;
+  bool owns_full = false, owns_empty = false;  // which of them this resource initialises
 };
 
 struct SmemLayout {
@@ -43,6 +56,8 @@ struct SmemLayout {
       if (p.resource == resource && p.barriers) return &p;
     return nullptr;
   }
+  // Indexed by resource: the arrays its pipeline uses, after the sharing of pipeline groups.
+  std::vector<BarrierArrays> barrier_arrays;
 };
 
 inline constexpr int kMbarrierBytes = 8;
@@ -89,7 +104,8 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
     out.base_alignment = out.base_alignment > g.alignment ? out.base_alignment : g.alignment;
     if (g.alias_group < 0) {
       auto const& r = m.smem[g.first_request];
-      out.placements.push_back({r.name, r.resource, cursor, r.bytes, r.alignment, false, -1});
+      out.placements.push_back(
+          {r.name, r.resource, cursor, r.bytes, r.alignment, false, -1, false, false});
       cursor += r.bytes;
       continue;
     }
@@ -102,8 +118,8 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
       for (auto const& r : m.smem) {
         if (r.alias_group != g.alias_group || r.alias_phase != phase) continue;
         off = detail::align_up(off, r.alignment);
-        out.placements.push_back(
-            {r.name, r.resource, cursor + off, r.bytes, r.alignment, false, g.alias_group});
+        out.placements.push_back({r.name, r.resource, cursor + off, r.bytes, r.alignment, false,
+                                  g.alias_group, false, false});
         off += r.bytes;
       }
       region_bytes = region_bytes > off ? region_bytes : off;
@@ -113,12 +129,30 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
   out.data_bytes = cursor;
   cursor = detail::align_up(cursor, kMbarrierBytes);
   long long barrier_start = cursor;
-  for (int i = 0; i < static_cast<int>(m.resources.size()); ++i) {
+  int const num_resources = static_cast<int>(m.resources.size());
+  out.barrier_arrays.assign(static_cast<std::size_t>(num_resources), BarrierArrays{});
+  for (int i = 0; i < num_resources; ++i) {
     auto const& p = m.resources[i].pipeline;
     if (!p.enabled()) continue;
-    long long bytes = 2LL * p.num_stages * kMbarrierBytes;
-    out.placements.push_back({m.resources[i].name, i, cursor, bytes, kMbarrierBytes, true, -1});
+    GroupMode const mode = m.resources[i].group_mode;
+    BarrierArrays& own = out.barrier_arrays[static_cast<std::size_t>(i)];
+    own.owns_full = full_owner(m, i) == i && mode != GroupMode::Merge;
+    own.owns_empty = empty_owner(m, i) == i && mode != GroupMode::Fork;
+    long long const array_bytes = 1LL * p.num_stages * kMbarrierBytes;
+    if (own.owns_full) own.full = cursor;
+    if (own.owns_empty) own.empty = cursor + (own.owns_full ? array_bytes : 0);
+    long long const bytes = array_bytes * ((own.owns_full ? 1 : 0) + (own.owns_empty ? 1 : 0));
+    out.placements.push_back({m.resources[i].name, i, cursor, bytes, kMbarrierBytes, true, -1,
+                              own.owns_full, own.owns_empty});
     cursor += bytes;
+  }
+  // A member's shared side is its group's array.
+  for (int i = 0; i < num_resources; ++i) {
+    BarrierArrays& arrays = out.barrier_arrays[static_cast<std::size_t>(i)];
+    if (!arrays.owns_full && full_owner(m, i) != i)
+      arrays.full = out.barrier_arrays[static_cast<std::size_t>(full_owner(m, i))].full;
+    if (!arrays.owns_empty && empty_owner(m, i) != i)
+      arrays.empty = out.barrier_arrays[static_cast<std::size_t>(empty_owner(m, i))].empty;
   }
   out.barrier_bytes = cursor - barrier_start;
   out.total_bytes = cursor;

@@ -36,6 +36,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "warploom/config.hpp"
@@ -53,6 +54,7 @@
 #include "warploom/arch/sm90/setmaxnreg.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/device/context.hpp"
+#include "warploom/ts/device/group_handle.hpp"
 #endif
 
 namespace warploom::ts {
@@ -238,8 +240,8 @@ class TaskManager {
     return smem_layout().find(traits::template resource_index<R>, member_name<kMember>())->offset;
   }
   template <class R>
-  static constexpr long long barrier_offset() {
-    return smem_layout().barriers_of(traits::template resource_index<R>)->offset;
+  static constexpr BarrierArrays barrier_arrays() {
+    return smem_layout().barrier_arrays[traits::template resource_index<R>];
   }
 
   template <class R, auto... kMembers>
@@ -264,22 +266,44 @@ class TaskManager {
         ...);
   }
 
+  // A ts::Fork's secondary member (any but the first of its group): its acquire waits on its own
+  // empty barrier but does not arm the shared full one, which the group's one fill completes.
   template <class R>
-  WL_DEVICE DevicePipeline<R::spec.pipeline> pipeline() const {
+  static constexpr bool kForkSecondary = []<class... Rs>(list<Rs...>) {
+    return (... || [] {
+      if constexpr (Rs::spec.kind == ResourceKind::Group && Rs::spec.group == GroupMode::Fork)
+        return contains_v<R, typename Rs::members> && index_of_v<R, typename Rs::members> != 0;
+      return false;
+    }());
+  }(resources{});
+
+  template <class R>
+  using pipeline_t = DevicePipeline<R::spec.pipeline, !kForkSecondary<R>>;
+
+  // R's barriers, a group's shared array in place of its member's own on that side.
+  template <class R>
+  WL_DEVICE pipeline_t<R> pipeline() const {
     if constexpr (has_pipeline_v<R>) {
-      constexpr long long offset = barrier_offset<R>();
-      auto* base = reinterpret_cast<sm90::Mbarrier*>(smem_ + offset);
-      return {base, base + R::spec.pipeline.num_stages};
+      constexpr BarrierArrays arrays = barrier_arrays<R>();
+      auto at = [&](long long offset) {
+        return offset < 0 ? nullptr : reinterpret_cast<sm90::Mbarrier*>(smem_ + offset);
+      };
+      return {at(arrays.full), at(arrays.empty)};
     } else {
       return {};
     }
   }
 
+  // Every array once: a shared array by its group, a member's own side by the member.
   template <class... Rs>
   WL_DEVICE void init_barriers(list<Rs...>) const {
     (
         [&] {
-          if constexpr (has_pipeline_v<Rs>) pipeline<Rs>().init();
+          if constexpr (has_pipeline_v<Rs>) {
+            constexpr BarrierArrays arrays = barrier_arrays<Rs>();
+            if constexpr (arrays.owns_full) pipeline<Rs>().init_full();
+            if constexpr (arrays.owns_empty) pipeline<Rs>().init_empty();
+          }
         }(),
         ...);
   }
@@ -345,17 +369,70 @@ class TaskManager {
     }
   }
 
+  // The handles task T gets: one per resource, in two tuples that refer one way only. A pipeline
+  // group's handle points at its members' cursors (device/group_handle.hpp); if it sat in the
+  // members' tuple, that tuple would hold its own address and the compiler could no longer keep
+  // the handles in registers (it spills them to the stack). Each tuple holds an empty placeholder
+  // where the other holds a handle, so one index serves both.
+  struct NoHandle {
+    WL_DEVICE void producer_tail() const {}
+  };
+  template <class R>
+  static constexpr bool kIsGroup = R::spec.kind == ResourceKind::Group;
+  template <class T, class R>
+  using resource_handle_t =
+      std::conditional_t<kIsGroup<R>, NoHandle, DeviceHandle<R, access_v<T, R>, pipeline_t<R>>>;
+  template <class T, class R>
+  using group_handle_t =
+      std::conditional_t<kIsGroup<R>, DeviceGroupHandle<R, access_v<T, R>>, NoHandle>;
+
+  template <class T, class R>
+  WL_DEVICE resource_handle_t<T, R> make_resource_handle(DeviceContext& ctx) {
+    if constexpr (kIsGroup<R>) {
+      return {};
+    } else {
+      return resource_handle_t<T, R>(get<R>(), ctx, pipeline<R>());
+    }
+  }
+
+  // A group's handle, pointing at its members' cursors in `handles`.
+  template <class T, class R, class U, class Handles>
+  WL_DEVICE group_handle_t<T, R> make_group_handle(Handles& handles) {
+    if constexpr (kIsGroup<R>) {
+      using Group = group_handle_t<T, R>;
+      Group group(pipeline<R>());
+      [&]<class... Ms>(list<Ms...>) {
+        static_assert((contains_v<Ms, U> && ...),
+                      "R-C2: a task that uses a pipeline group lists every member of it too (the "
+                      "group op moves every member's cursor)");
+        group.link(cuda::std::get<index_of_v<Ms, U>>(handles)
+                       .template group_op_cursor<Group::kGroupOp>()...);
+      }(typename R::members{});
+      return group;
+    } else {
+      return {};
+    }
+  }
+
+  template <class R, class U, class Handles, class Groups>
+  static WL_DEVICE auto& handle_of(Handles& handles, Groups& groups) {
+    if constexpr (kIsGroup<R>) {
+      return cuda::std::get<index_of_v<R, U>>(groups);
+    } else {
+      return cuda::std::get<index_of_v<R, U>>(handles);
+    }
+  }
+
   template <class T, class... Src, class... Dst, class... Us>
   WL_DEVICE void run_task(list<Src...>, list<Dst...>, list<Us...>) {
     DeviceContext ctx(ResourceContext{.smem_base = smem_,
                                       .task_barrier = task_barrier<T>(tasks{}),
                                       .task_threads = T::spec.num_warps * sm90::kThreadsPerWarp},
                       T::spec.warp_idx);
-    cuda::std::tuple<DeviceHandle<Us, access_v<T, Us>>...> handles(
-        DeviceHandle<Us, access_v<T, Us>>(get<Us>(), ctx, pipeline<Us>())...);
     using U = list<Us...>;
-    T::schedule(ctx, cuda::std::get<index_of_v<Src, U>>(handles)...,
-                cuda::std::get<index_of_v<Dst, U>>(handles)...);
+    cuda::std::tuple<resource_handle_t<T, Us>...> handles(make_resource_handle<T, Us>(ctx)...);
+    cuda::std::tuple<group_handle_t<T, Us>...> groups(make_group_handle<T, Us, U>(handles)...);
+    T::schedule(ctx, handle_of<Src, U>(handles, groups)..., handle_of<Dst, U>(handles, groups)...);
     (cuda::std::get<index_of_v<Us, U>>(handles).producer_tail(), ...);
   }
 

@@ -9,10 +9,12 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../../compile_fail/ts_groups.cpp"
 #include "warploom/ts/describe.hpp"
+#include "warploom/ts/smem_layout.hpp"
 
 namespace {
 
@@ -74,6 +76,76 @@ TEST(PipelineGroup, ModelNamesGroupsAndMembers) {
   EXPECT_EQ(ts::empty_owner(m, 4), 4);
   EXPECT_EQ(ts::full_owner(m, 4), 1);
   EXPECT_EQ(ts::empty_owner(m, 0), 0);
+}
+
+// A task that names for_store before for_mma puts it first in the resource table.
+struct ReorderedTraits : GroupTraits {
+  using resources = ts::with_group_members_t<ts::list<ForStore, Tile, ForMma>>;
+  template <class R>
+  static constexpr int resource_index = ts::index_of_v<R, resources>;
+};
+
+TEST(PipelineGroup, MembersAreInTheGroupsOrderNotTheTables) {
+  // The group's primary member (its acquire arms a TMA fork's shared full barrier) is still
+  // for_mma, the first of ts::Fork<"tile", ForMma, ForStore>.
+  ts::ManagerModel m;
+  ts::describe_resources<ReorderedTraits>(m);
+  EXPECT_EQ(ts::members_of(m, 1), (std::vector<int>{2, 0}));
+  EXPECT_EQ(m.resources[2].group_rank, 0);
+  EXPECT_EQ(m.resources[0].group_rank, 1);
+}
+
+// Each barrier array once: a Merge group holds its members' shared empty array and each member its
+// own full array; a Fork group the shared full array and each member its own empty array.
+TEST(PipelineGroup, LayoutHoldsEachSharedArrayOnce) {
+  ts::ManagerModel m;
+  ts::describe_resources<GroupTraits>(m);
+  ts::SmemLayout const l = ts::layout_smem(m);
+  constexpr long long kMerge = 4 * ts::kMbarrierBytes;  // an array of inputs' 4 stages
+  constexpr long long kFork = 2 * ts::kMbarrierBytes;   // ... of tile's 2
+  // inputs, tile, ops, res, for_mma, for_store: one array each, in resource order.
+  EXPECT_EQ(l.barrier_bytes, 3 * kMerge + 3 * kFork);
+  std::vector<std::pair<bool, bool>> sides;
+  for (auto const& p : l.placements)
+    if (p.barriers) sides.emplace_back(p.full, p.empty);
+  EXPECT_EQ(sides, (std::vector<std::pair<bool, bool>>{{false, true},
+                                                       {true, false},
+                                                       {true, false},
+                                                       {true, false},
+                                                       {false, true},
+                                                       {false, true}}));
+  auto const& a = l.barrier_arrays;
+  long long const inputs = l.barriers_of(0)->offset;
+  long long const tile = inputs + kMerge, ops = tile + kFork, res = ops + kMerge;
+  long long const for_mma = res + kMerge, for_store = for_mma + kFork;
+  // Merge: the members' empty side is the group's array; their full sides are their own.
+  EXPECT_EQ(a[0].empty, inputs);
+  EXPECT_EQ(a[0].full, -1);
+  EXPECT_EQ(a[2].full, ops);
+  EXPECT_EQ(a[2].empty, inputs);
+  EXPECT_EQ(a[3].full, res);
+  EXPECT_EQ(a[3].empty, inputs);
+  EXPECT_TRUE(a[2].owns_full && !a[2].owns_empty && a[0].owns_empty && !a[0].owns_full);
+  // Fork: the members' full side is the group's array; their empty sides are their own.
+  EXPECT_EQ(a[1].full, tile);
+  EXPECT_EQ(a[1].empty, -1);
+  EXPECT_EQ(a[4].full, tile);
+  EXPECT_EQ(a[4].empty, for_mma);
+  EXPECT_EQ(a[5].full, tile);
+  EXPECT_EQ(a[5].empty, for_store);
+  EXPECT_TRUE(a[4].owns_empty && !a[4].owns_full && a[1].owns_full && !a[1].owns_empty);
+}
+
+TEST(PipelineGroup, PlainPipelinesKeepBothArrays) {
+  ts::ManagerModel m;
+  m.resources = {
+      {"ring", ts::ResourceKind::Memory, ts::async_async(2, ts::threads(32), ts::threads(32))}};
+  ts::SmemLayout const l = ts::layout_smem(m);
+  ASSERT_EQ(l.barrier_arrays.size(), 1u);
+  EXPECT_EQ(l.barrier_arrays[0].full, 0);
+  EXPECT_EQ(l.barrier_arrays[0].empty, 2 * ts::kMbarrierBytes);
+  EXPECT_TRUE(l.barrier_arrays[0].owns_full && l.barrier_arrays[0].owns_empty);
+  EXPECT_EQ(l.barrier_bytes, 4 * ts::kMbarrierBytes);
 }
 
 }  // namespace

@@ -312,13 +312,14 @@ WL_DEVICE decltype(auto) unwrap(A&& a) {
 }  // namespace detail
 
 // A resource as an executing schedule sees it: the resource object, the pipeline's barriers, and
-// this task's private cursors on them.
-template <class R, Access kAccess>
-class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
+// this task's private cursors on them. `Pipeline` is the resource's own, but for a ts::Fork's
+// secondary member, whose acquire does not arm the shared full barrier (the TaskManager picks it).
+template <class R, Access kAccess, class PipelineT = DevicePipeline<R::spec.pipeline>>
+class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess, PipelineT>, kAccess> {
  public:
   using resource = R;
   static constexpr PipelineConfig kPipeline = R::spec.pipeline;
-  using Pipeline = DevicePipeline<kPipeline>;
+  using Pipeline = PipelineT;
 
   WL_DEVICE DeviceHandle(R& r, DeviceContext& ctx, Pipeline pipe)
       : res_(&r), ctx_(&ctx), pipe_(pipe) {}
@@ -377,6 +378,21 @@ class DeviceHandle : public PipelineOps<DeviceHandle<R, kAccess>, kAccess> {
   WL_DEVICE decltype(auto) invoke(Args&&... args) {
     using Stage = std::remove_cvref_t<typename work_traits<kMember>::first>;
     return (res_->*kMember)(make_stage<Stage>(), detail::unwrap(std::forward<Args>(args))...);
+  }
+
+  // The cursor a pipeline group's one op moves for this member (device/group_handle.hpp): a
+  // ts::Merge's release moves every member's release cursor, a ts::Fork's commit every member's
+  // commit cursor — the ones a member's own release / commit would move.
+  template <OpKind kOp>
+  WL_DEVICE PipelineState& group_op_cursor() {
+    if constexpr (kOp == OpKind::Release) {
+      if constexpr (kPipeline.advance_on_wait) return release_;
+      return wait_;
+    } else {
+      static_assert(kOp == OpKind::Commit);
+      if constexpr (kPipeline.advance_on_acquire) return commit_;
+      return acquire_;
+    }
   }
 
   // Emitted by the TaskManager at the end of a task that produces this resource.

@@ -37,10 +37,15 @@ struct PipelineState {
 
 #if defined(__CUDACC__)
 
-template <PipelineConfig kCfg>
+// kArmsFill: whether a TMA producer's acquire arms the full barrier with the stage's bytes. False
+// only for a ts::Fork's secondary member: the group's one fill completes the shared full barrier,
+// and the primary member's acquire arms it (pipeline_group.hpp).
+template <PipelineConfig kCfg, bool kArmsFill = true>
 struct DevicePipeline {
   static constexpr int kStages = kCfg.num_stages;
 
+  // A pipeline group's member points one of them at its group's array (smem_layout.hpp); a group
+  // has only the shared one (the other is null).
   sm90::Mbarrier* full = nullptr;   // [kStages]
   sm90::Mbarrier* empty = nullptr;  // [kStages]
 
@@ -52,12 +57,13 @@ struct DevicePipeline {
     return static_cast<std::uint32_t>(kCfg.consumer.size * kCfg.release_ctas());
   }
 
-  // Called by one thread before the barrier-init fence.
-  WL_DEVICE void init() const {
-    for (int i = 0; i < kStages; ++i) {
-      sm90::mbarrier_init(&full[i], full_arrivals());
-      sm90::mbarrier_init(&empty[i], empty_arrivals());
-    }
+  // Called by one thread before the barrier-init fence, for the arrays this pipeline owns (a
+  // shared array is initialised once, by its group).
+  WL_DEVICE void init_full() const {
+    for (int i = 0; i < kStages; ++i) sm90::mbarrier_init(&full[i], full_arrivals());
+  }
+  WL_DEVICE void init_empty() const {
+    for (int i = 0; i < kStages; ++i) sm90::mbarrier_init(&empty[i], empty_arrivals());
   }
 
   static WL_DEVICE PipelineState producer_start() { return {0, 1u}; }
@@ -75,7 +81,7 @@ struct DevicePipeline {
   }
   WL_DEVICE void producer_acquire(PipelineState s, bool ready) const {
     if (!ready) sm90::mbarrier_wait_parity(&empty[s.index], s.phase);
-    if constexpr (kCfg.tma_producer()) {
+    if constexpr (kCfg.tma_producer() && kArmsFill) {
       if (sm90::elect_one()) {
         sm90::mbarrier_arrive_expect_tx(&full[s.index], static_cast<std::uint32_t>(kCfg.num_bytes));
       }
