@@ -8,7 +8,9 @@
 //     threads the group's consumer group does not count (R-D15, on the shared empty array);
 //   - Fork: one producer fills two rings read by different consumer tasks (threads, and warps)
 //     and publishes both with one commit() of the group: passes; committing a member besides the
-//     group (R-D25); a consumer that never releases its member (R-D10).
+//     group (R-D25); a consumer that never releases its member (R-D10);
+//   - TMA fork: one fill into a buffer both members alias, armed by the primary member: passes;
+//     writing it before the secondary member is acquired (R-M4, through the alias).
 //
 // No bug report about the seed's PipelineGroup (CUTLASS DSL, tutorial 07) was found to cite
 // (searched: GitHub issues on PipelineGroup / merged and forked pipelines, shared empty barriers).
@@ -123,6 +125,45 @@ using ForkManager = ts::TaskManager<ts::Tasks<ForkLoad<kUse>, ForkStore<ForA, 0,
                                               ForkStore<ForB, 4, "store_b", kBReleases, kBTrips>>,
                                     ForkGraph>;
 
+// ---- TMA fork: one fill of one buffer, read by two consumers ------------------------------------
+
+// The members' stages alias (ts::Alias): one TMA fill, armed by the primary member's acquire,
+// lands in bytes both read. Before writing, the producer must have acquired every member: the
+// secondary's consumer may still be reading the stage otherwise.
+using TmaForA = Ring<"tma_a", tma(2)>;                                // read by threads
+using TmaForB = Ring<"tma_b", tma(2, ts::threads(1), ts::warps(4))>;  // read by warps
+using TmaTile = ts::Fork<"tma_tile", TmaForA, TmaForB>;
+
+template <bool kFillBeforeSecondary>
+struct TmaForkLoad {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 8, .num_warps = 1};
+  using src = ts::list<Coords>;
+  using dst = ts::list<TmaForA, TmaForB, TmaTile>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& a, auto& b, auto& tile) {
+    ctx.domain_loop(in->n, [&](auto&) {
+      auto c = ts::work<&Coords::coord>(in);
+      a.acquire();
+      if constexpr (kFillBeforeSecondary) {
+        ts::work<&TmaForA::put>(a, c);
+        b.acquire();
+      } else {
+        b.acquire();
+        ts::work<&TmaForA::put>(a, c);
+      }
+      tile.commit();
+    });
+  }
+};
+
+using TmaForkGraph = ts::Graph<ts::DependsOn<TmaForA, Coords>, ts::DependsOn<TmaForB, Coords>,
+                               ts::DependsOn<Output, TmaForA, TmaForB>>;
+template <bool kFillBeforeSecondary>
+using TmaForkManager =
+    ts::TaskManager<ts::Tasks<TmaForkLoad<kFillBeforeSecondary>, ForkStore<TmaForA, 0, "store_a">,
+                              ForkStore<TmaForB, 4, "store_b">>,
+                    TmaForkGraph, ts::ManagerOptions{},
+                    ts::Aliases<ts::Alias<&TmaForA::stages, &TmaForB::stages>>>;
+
 Entry group_entry(std::string_view name, std::string_view description,
                   std::vector<std::string_view> expected,
                   std::function<ts::ManagerModel(std::string_view)> model,
@@ -187,6 +228,19 @@ void add_pipeline_groups(Corpus& c) {
                           "`for_b` waits forever",
                           {"R-D1", "R-M1"},
                           model_of<ForkManager<ForkUse::Group, true, kRuntimeM>>));
+  c.push_back(group_entry("fork_tma_one_fill_of_aliased_members",
+                          "One TMA fill per stage, armed by the primary member's acquire, lands "
+                          "in a buffer both fork members alias; the producer acquires both "
+                          "before it writes, so neither reader holds the stage",
+                          {}, model_of<TmaForkManager<false>>, {"R-M4"}));
+  c.push_back(group_entry("fork_tma_fill_before_secondary_acquire",
+                          "The TMA fork's producer writes the shared bytes after acquiring the "
+                          "primary member but before the secondary: the secondary's reader may "
+                          "still be reading that stage (R-M4); the bytes alone complete the "
+                          "shared full barrier, so that reader may also take the stage before "
+                          "the secondary's acquire, which then passes a stale phase (R-M5) or "
+                          "waits forever (R-M1)",
+                          {"R-M1", "R-M4", "R-M5"}, model_of<TmaForkManager<true>>));
 }
 
 }  // namespace corpus
