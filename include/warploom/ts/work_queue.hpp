@@ -29,6 +29,8 @@
 // own.
 #pragma once
 
+#include <type_traits>
+
 #include "warploom/config.hpp"
 #include "warploom/ts/pipeline_config.hpp"
 #include "warploom/ts/resource.hpp"
@@ -68,7 +70,11 @@ template <int kStages = 2, int kConsumerWarps = 1>
 inline constexpr PipelineConfig tile_queue_pipeline = async_async(kStages, warps(1),
                                                                   threads(32 * kConsumerWarps));
 
-template <int kStages, int kConsumerWarps>
+// Tile indices as tiles: index i is tile (i, 0, 0). A kernel whose tiles have coordinates maps an
+// index once, in the scheduler warp, by deriving and naming itself as `Derived`, which provides
+//   WL_DEVICE WorkTile tile_at(int index) const;    // a valid tile
+// so every consumer reads the mapped tile from the entry (the grouped GEMM's problem and tile).
+template <int kStages, int kConsumerWarps, class Derived = void>
 struct DynamicTileQueue {
   static constexpr ResourceSpec spec{.name = "tile_queue",
                                      .pipeline = tile_queue_pipeline<kStages, kConsumerWarps>,
@@ -87,8 +93,15 @@ struct DynamicTileQueue {
 #if defined(__CUDA_ARCH__)
     if (threadIdx.x % 32 == 0) {
       int const idx = atomicAdd(counter, 1);
-      bool const valid = idx < num_tiles;
-      entries[stage.stage_idx] = WorkTile{valid ? idx : num_tiles, 0, 0, valid};
+      WorkTile tile{num_tiles, 0, 0, false};
+      if (idx < num_tiles) {
+        if constexpr (std::is_void_v<Derived>) {
+          tile = WorkTile{idx, 0, 0, true};
+        } else {
+          tile = static_cast<Derived const&>(*this).tile_at(idx);
+        }
+      }
+      entries[stage.stage_idx] = tile;
     }
 #else
     (void)stage;

@@ -180,6 +180,9 @@ struct GroupedInstance {
   using Manager = typename Kernel::Manager;
   using Params = typename Works::Params;
   using Problem = typename Works::Problem;
+  // The dynamic tile scheduler (cooperative_dynamic.hpp): a queue beside the static walk, fed by
+  // a counter in the workspace.
+  static constexpr bool kDynamicTiles = requires { typename Kernel::Queue; };
 };
 
 template <class G>
@@ -194,7 +197,7 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
                                      .first = static_cast<int>(blockIdx.x),
                                      .stride = static_cast<int>(gridDim.x),
                                      .num_tiles = G::Works::num_tiles(p)};
-  if constexpr (requires { typename Kernel::Queue; }) {  // the dynamic tile scheduler
+  if constexpr (G::kDynamicTiles) {
     typename Kernel::Queue queue{};
     queue.p = &p;
     queue.counter = p.tile_counter;
@@ -425,9 +428,6 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
                                    alignof(GroupTiles) * alignof(GroupTiles);
   std::size_t const tiles_bytes = sizeof(GroupTiles) * groups.size();
   // The contiguous layout's tile count and the dynamic scheduler's counter after the tables.
-  constexpr bool kDynamic = requires {
-    typename G::Kernel::Queue;
-  };
   std::size_t const bytes = params_bytes + tiles_bytes + 2 * sizeof(int);
   void* workspace = nullptr;
   WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
@@ -436,7 +436,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   int* const counters =
       reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes + tiles_bytes);
   int* counted_tiles = row_ends == nullptr ? nullptr : counters;
-  int* tile_counter = kDynamic ? counters + 1 : nullptr;
+  int* tile_counter = G::kDynamicTiles ? counters + 1 : nullptr;
 
   // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
   // start first and the short ones fill in at the end (a longest-processing-time-first order; the

@@ -80,22 +80,14 @@ static_assert(sizeof(QueuedTile) == sizeof(ts::WorkTile));
 // (W::tile_at), to the kConsumerWarps warps that run it through a ring of two 16-byte entries
 // (ts::DynamicTileQueue). The counter must be zero at launch.
 template <class W, int kConsumerWarps>
-struct TileQueue : ts::DynamicTileQueue<2, kConsumerWarps> {
-  using Base = ts::DynamicTileQueue<2, kConsumerWarps>;
+struct TileQueue : ts::DynamicTileQueue<2, kConsumerWarps, TileQueue<W, kConsumerWarps>> {
+  using Base = ts::DynamicTileQueue<2, kConsumerWarps, TileQueue>;
   typename W::Params const* p = nullptr;
 
-  // Producer work of the scheduler warp: lane 0 takes the next index and writes its tile.
-  WL_DEVICE void fetch_tile(ts::Produce const& stage) {
-#if defined(__CUDA_ARCH__)
-    if (threadIdx.x % 32 == 0) {
-      int const idx = atomicAdd(this->counter, 1);
-      bool const valid = idx < this->num_tiles;
-      TileCoord const t = valid ? W::tile_at(*p, idx) : TileCoord{};
-      this->entries[stage.stage_idx] = ts::WorkTile{t.m, t.n, t.l, valid};
-    }
-#else
-    (void)stage;
-#endif
+  // The scheduler warp's lookup of a taken index (Base::fetch_tile).
+  WL_DEVICE ts::WorkTile tile_at(int index) const {
+    TileCoord const t = W::tile_at(*p, index);
+    return {t.m, t.n, t.l, true};
   }
   // Consumer work: the waited entry's tile.
   WL_DEVICE QueuedTile next_tile(ts::Consume const& stage) const {
