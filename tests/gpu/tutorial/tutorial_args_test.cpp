@@ -9,6 +9,7 @@
 #include "warploom/testing/invalid_argument.hpp"
 
 #include "tutorial/grid_stride_copy.hpp"
+#include "tutorial/merge_add.hpp"
 #include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/persistent_copy.hpp"
 #include "tutorial/segment_copy.hpp"
@@ -19,6 +20,26 @@ namespace tut = warploom::tutorial;
 namespace {
 
 using warploom::testing::invalid_argument_message;
+
+TEST(MergeAddArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  auto const* a = reinterpret_cast<__half const*>(std::uintptr_t{1} << 20);
+  auto const* b = reinterpret_cast<__half const*>(std::uintptr_t{2} << 20);
+  auto* d = reinterpret_cast<__half*>(std::uintptr_t{3} << 20);
+  auto const add = [](__half const* x, __half const* y, __half* z, int rows, int cols) {
+    return invalid_argument_message(
+        [&] { tut::merge_add(tut::Implementation::TaskScheduled, x, y, z, rows, cols); });
+  };
+  EXPECT_EQ(add(a, b, d, 0, 128), "merge_add: `rows` = 0 must be positive");
+  EXPECT_EQ(add(a, b, d, 4, 100),
+            "merge_add: `cols` = 100 must be a positive multiple of the tile width 128");
+  EXPECT_EQ(add(a, b, d, 1 << 20, 1 << 12),
+            "merge_add: `rows` x `cols` = 4294967296 elements exceeds 2^31 - 1");
+  EXPECT_EQ(add(a, nullptr, d, 4, 128), "merge_add: `b` must not be null");
+  EXPECT_EQ(add(a, b, d + 1, 4, 128),
+            "merge_add: `d` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  EXPECT_EQ(add(a, b, const_cast<__half*>(b) + 64, 4, 128),
+            "merge_add: `d` must share no byte with `a` or `b`");
+}
 
 TEST(PdlCopyChainArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
   auto const* a = reinterpret_cast<std::int16_t const*>(std::uintptr_t{1} << 20);

@@ -1,0 +1,283 @@
+// kernels/tutorial/merge_add_schedule.cuh
+//
+// Tutorial 07, first kernel: a Merge pipeline group (the seed's 07/01 "merge copy").
+//
+// d = a + b for two fp16 matrices that reach shared memory in two ways: a by TMA (one elected lane
+// issues a copy whose bytes complete the stage), b by a warp's loads and shared-memory stores (its
+// 32 lanes arrive). One consumer, the add task, needs a stage of both before it can work, and gives
+// both back at once, so the two pipelines share one side:
+//
+//     InputGmem ──row──▶ SmemA (TMA)     ──┐
+//                                          ├─ Inputs = ts::Merge ──▶ add: wait a, wait b, read,
+//     InputGmem ──row──▶ SmemB (threads) ──┘                         release(inputs), store a + b
+//
+// Each member keeps its own full barriers (its producer completes them its own way); the group
+// holds one array of empty barriers, on which the add task arrives once per stage with
+// `inputs.release()`, freeing the stage of both members. The two producers each wait on that
+// shared barrier (several waiters on one phase are fine). Without the group the consumer would
+// release each member, two arrivals per thread per stage where one says the same.
+//
+// Warps: add on warps 0-3 (160 registers), load_a on warp 4 and load_b on warp 5 (40 each; the
+// TaskManager pads warps 6-7 at that budget, setmaxnreg being warpgroup-wide).
+// The hand-written kernel in 07_merge_add.cu is the baseline the TS kernel must match instruction
+// for instruction (tutorial_sass_test); the host launchers are there too.
+//
+// This file is the schedule's one source: the kernel runs it and its schedule unit
+// (kernels/CMakeLists.txt) verifies it while it compiles.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include <cuda.h>  // CUtensorMap
+#include <cuda_fp16.h>
+
+#include "tutorial/merge_add.hpp"  // kMergeAddTileCols
+#include "warploom/arch/sm90/tma.hpp"
+#include "warploom/arch/sm90/warp.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+#include "warploom/ts/ts.hpp"
+
+namespace warploom::tutorial {
+
+struct MergeAddParams {
+  CUtensorMap tma_a;  // a, boxes of kTileRows x 128
+  __half const* b;
+  __half* d;
+  int rows;
+  int cols;
+  int rows_per_cta;  // rows of one CTA's band (blockIdx.y); a multiple of kTileRows
+};
+
+// One 16-byte vector of 8 halves: what every load and store moves.
+using MergeAddVec = uint4;
+
+__device__ inline MergeAddVec add_halves(MergeAddVec x, MergeAddVec y) {
+  MergeAddVec out;
+  auto const* a = reinterpret_cast<__half2 const*>(&x);
+  auto const* b = reinterpret_cast<__half2 const*>(&y);
+  auto* o = reinterpret_cast<__half2*>(&out);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) o[i] = __hadd2(a[i], b[i]);
+  return out;
+}
+
+template <int kStages_, int kTileRows_, int kRowsPerCta_>
+struct MergeAdd {
+  // ---- Shape ---------------------------------------------------------------------------------
+  static constexpr int kStages = kStages_;
+  static constexpr int kTileRows = kTileRows_;
+  static constexpr int kRowsPerCta = kRowsPerCta_;
+  static constexpr int kTileCols = kMergeAddTileCols;
+  static constexpr int kAddThreads = 4 * 32;
+  static constexpr int kLoadLanes = 32;
+  static constexpr int kVec = 8;  // halves per vector
+  static constexpr int kVecsPerRow = kTileCols / kVec;
+  static constexpr int kVecsPerTile = kTileRows * kVecsPerRow;
+  static constexpr int kVecsPerThread = kVecsPerTile / kAddThreads;
+  static constexpr int kVecsPerLane = kVecsPerTile / kLoadLanes;
+  static constexpr int kStageBytes = kTileRows * kTileCols * static_cast<int>(sizeof(__half));
+  static_assert(kVecsPerTile % kAddThreads == 0, "a tile must split evenly over the add threads");
+  static_assert(kRowsPerCta % kTileRows == 0, "a CTA's band is whole tiles");
+
+  struct Fragment {
+    MergeAddVec v[kVecsPerThread];  // (VECS_PER_THREAD)
+  };
+
+  // ---- Resources -------------------------------------------------------------------------------
+  // Coordinate-only source: which rows the loads fetch next.
+  struct InputGmem {
+    static constexpr ts::ResourceSpec spec{.name = "input_gmem"};
+    int row_begin = 0;
+    int row_end = 0;
+    __device__ int compute_coords(ts::Consume const& stage) const { return stage.loop_offset; }
+  };
+
+  // Tiles of a, filled by TMA (one lane arms the stage's bytes and issues the copy).
+  struct SmemA {
+    static constexpr ts::ResourceSpec spec{
+        .name = "smem_a",
+        .pipeline = ts::tma_async(kStages, kStageBytes, ts::threads(1), ts::threads(kAddThreads))};
+    CUtensorMap const* tma = nullptr;
+    int col = 0;
+    ts::SmemBuffer<MergeAddVec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / 8)
+    using smem_buffers = ts::buffers<&SmemA::tiles>;
+
+    __device__ void tma_load(ts::Produce const& stage, int row) {
+      if (sm90::elect_one())
+        sm90::tma_load_2d(&tiles[stage.stage_idx * kVecsPerTile], tma, col, row, stage.barrier);
+    }
+    __device__ Fragment read(ts::Consume const& stage) const {
+      Fragment f;
+      MergeAddVec const* tile = &tiles[stage.stage_idx * kVecsPerTile];
+#pragma unroll
+      for (int j = 0; j < kVecsPerThread; ++j) f.v[j] = tile[j * kAddThreads + threadIdx.x];
+      return f;
+    }
+  };
+
+  // Tiles of b, written by the load warp's lanes (rows past the end as zeros, as TMA fills them);
+  // every lane arrives when its stores are done.
+  struct SmemB {
+    static constexpr ts::ResourceSpec spec{
+        .name = "smem_b",
+        .pipeline = ts::async_async(kStages, ts::threads(kLoadLanes), ts::threads(kAddThreads))};
+    __half const* src = nullptr;
+    int rows = 0;
+    int cols = 0;
+    int col = 0;
+    ts::SmemBuffer<MergeAddVec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / 8)
+    using smem_buffers = ts::buffers<&SmemB::tiles>;
+
+    __device__ void load(ts::Produce const& stage, int row) {
+      MergeAddVec* tile = &tiles[stage.stage_idx * kVecsPerTile];
+      int const lane = static_cast<int>(threadIdx.x) % kLoadLanes;
+#pragma unroll 8
+      for (int j = 0; j < kVecsPerLane; ++j) {
+        int const v = j * kLoadLanes + lane;
+        int const r = row + v / kVecsPerRow;
+        MergeAddVec x{0u, 0u, 0u, 0u};
+        if (r < rows)
+          x = *reinterpret_cast<MergeAddVec const*>(src + static_cast<std::int64_t>(r) * cols +
+                                                    col + (v % kVecsPerRow) * kVec);
+        tile[v] = x;
+      }
+    }
+    __device__ Fragment read(ts::Consume const& stage) const {
+      Fragment f;
+      MergeAddVec const* tile = &tiles[stage.stage_idx * kVecsPerTile];
+#pragma unroll
+      for (int j = 0; j < kVecsPerThread; ++j) f.v[j] = tile[j * kAddThreads + threadIdx.x];
+      return f;
+    }
+  };
+
+  // The group: one consumer (threads), two producers (TMA, threads).
+  using Inputs = ts::Merge<"inputs", SmemA, SmemB>;
+
+  struct OutputGmem {
+    static constexpr ts::ResourceSpec spec{.name = "output_gmem"};
+    __half* dst = nullptr;
+    int rows = 0;
+    int cols = 0;
+    int col = 0;
+    int row_begin = 0;  // this CTA's band, as in InputGmem
+    int row_end = 0;
+    // Both bands are set from one row_band() (the kernel below): the add loops over the rows the
+    // loads loop over.
+    using same_sizes = ts::same_sizes<ts::same_size<&OutputGmem::row_begin, &InputGmem::row_begin>,
+                                      ts::same_size<&OutputGmem::row_end, &InputGmem::row_end>>;
+    __device__ void store_sum(ts::Produce const& stage, Fragment const& a, Fragment const& b) {
+#pragma unroll
+      for (int j = 0; j < kVecsPerThread; ++j) {
+        int const v = j * kAddThreads + static_cast<int>(threadIdx.x);
+        int const row = stage.loop_offset + v / kVecsPerRow;
+        if (row < rows)
+          *reinterpret_cast<MergeAddVec*>(dst + static_cast<std::int64_t>(row) * cols + col +
+                                          (v % kVecsPerRow) * kVec) = add_halves(a.v[j], b.v[j]);
+      }
+    }
+  };
+
+  // ---- Schedules and tasks ---------------------------------------------------------------------
+  template <class Smem, auto kLoad, ts::FixedName kName, int kWarp>
+  struct LoadTask {
+    static constexpr ts::TaskSpec spec{
+        .name = kName.view(), .warp_idx = kWarp, .num_warps = 1, .num_registers = 40};
+    using src = ts::list<InputGmem>;
+    using dst = ts::list<Smem>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
+      ctx.domain_loop(in->row_begin, in->row_end, ts::c<kTileRows>, [&](auto&) {
+        auto row = ts::work<&InputGmem::compute_coords>(in);
+        smem.acquire();  // waits on the group's shared empty barrier
+        ts::work<kLoad>(smem, row);
+        smem.commit();  // a: nothing (the bytes complete it); b: every lane arrives
+      });
+    }
+  };
+  using LoadA = LoadTask<SmemA, &SmemA::tma_load, "load_a", 4>;
+  using LoadB = LoadTask<SmemB, &SmemB::load, "load_b", 5>;
+
+  struct AddTask {
+    static constexpr ts::TaskSpec spec{
+        .name = "add", .warp_idx = 0, .num_warps = 4, .num_registers = 160};
+    using src = ts::list<SmemA, SmemB, Inputs>;
+    using dst = ts::list<OutputGmem>;
+    // Both fragments are in registers before the release, so the stage goes back to both loads
+    // before the global stores.
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& inputs,
+                                                  auto& out) {
+      ctx.domain_loop(out->row_begin, out->row_end, ts::c<kTileRows>, [&](auto&) {
+        a.wait();
+        b.wait();
+        auto fa = ts::work<&SmemA::read>(a);
+        auto fb = ts::work<&SmemB::read>(b);
+        inputs.release();
+        ts::work<&OutputGmem::store_sum>(out, fa, fb);
+      });
+    }
+  };
+
+  // Verified in the schedule unit, not in the kernel's translation unit.
+  using Manager =
+      ts::TaskManager<ts::Tasks<AddTask, LoadA, LoadB>,
+                      ts::Graph<ts::DependsOn<SmemA, InputGmem>, ts::DependsOn<SmemB, InputGmem>,
+                                ts::DependsOn<OutputGmem, SmemA, SmemB>>,
+                      ts::ManagerOptions{.verified_in = ts::VerifiedIn::ScheduleUnit}>;
+
+  // ---- Name ------------------------------------------------------------------------------------
+  static constexpr ts::ScheduleText kNameText = ts::schedule_text("merge_add");
+  static constexpr std::string_view kName = kNameText.view();
+  static constexpr ts::ScheduleText kDescriptionText = ts::schedule_text(
+      "tutorial 07: d = a + b in fp16, a by TMA and b by a load warp in a ts::Merge group, ",
+      kStages, " stages of 128x", kTileRows, " tiles, each CTA a band of ", kRowsPerCta, " rows");
+  static constexpr std::string_view kDescription = kDescriptionText.view();
+};
+
+// ---- Kernel ------------------------------------------------------------------------------------
+// The CTA's band of rows: the blockIdx.y-th slice of rows_per_cta rows.
+struct MergeAddBand {
+  int begin, end;
+};
+__device__ inline MergeAddBand merge_add_band(MergeAddParams const& p) {
+  int const begin = static_cast<int>(blockIdx.y) * p.rows_per_cta;
+  return {begin, min(p.rows, begin + p.rows_per_cta)};
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
+    merge_add_ts_kernel(__grid_constant__ MergeAddParams const p) {
+  using Manager = typename Cfg::Manager;
+  extern __shared__ __align__(128) char smem[];
+  if (threadIdx.x == 0) sm90::tma_prefetch_descriptor(&p.tma_a);
+
+  MergeAddBand const band = merge_add_band(p);
+  int const col = static_cast<int>(blockIdx.x) * Cfg::kTileCols;
+  typename Cfg::InputGmem input{.row_begin = band.begin, .row_end = band.end};
+  typename Cfg::SmemA a{};
+  a.tma = &p.tma_a;
+  a.col = col;
+  typename Cfg::SmemB b{};
+  b.src = p.b;
+  b.rows = p.rows;
+  b.cols = p.cols;
+  b.col = col;
+  typename Cfg::Inputs inputs{};
+  typename Cfg::OutputGmem output{.dst = p.d,
+                                  .rows = p.rows,
+                                  .cols = p.cols,
+                                  .col = col,
+                                  .row_begin = band.begin,
+                                  .row_end = band.end};
+
+  Manager tm(smem, input, a, b, inputs, output);
+  auto initialized = tm.setup_resources_and_tasks();
+  auto ready = initialized.fence_and_sync_cta();
+  ready.run();
+}
+
+// The add the tutorial runs, a schedule unit (kernels/CMakeLists.txt): 4 stages of 128 x 32 tiles
+// (8 KiB of each input per stage, 64 KiB in all), each CTA a band of 128 rows.
+using TutorialMergeAdd = MergeAdd</*stages=*/4, /*tile rows=*/32, /*rows per CTA=*/128>;
+
+}  // namespace warploom::tutorial
