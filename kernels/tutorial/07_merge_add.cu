@@ -11,6 +11,8 @@
 #include <string>
 
 #include "merge_add_schedule.cuh"
+#include "row_tile_args.hpp"
+#include "stage_cursor.cuh"
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/arch/sm90/setmaxnreg.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
@@ -21,31 +23,20 @@
 namespace warploom::tutorial {
 namespace {
 
-// A stage cursor: index and phase, wrapping after the last stage.
-template <int kStages>
-struct Cursor {
-  int stage = 0;
-  std::uint32_t phase = 0;
-  __device__ void advance() {
-    if (++stage == kStages) {
-      stage = 0;
-      phase ^= 1u;
-    }
-  }
-};
-
 // The baseline: the same two pipelines written by hand, with the same warps, registers and
 // barriers — full_a (the TMA's bytes complete it), full_b (the load warp's 32 lanes) and one empty
 // array both loads wait on, which the add threads arrive on once per stage.
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     merge_add_baseline_kernel(__grid_constant__ MergeAddParams const p) {
-  using Vec = MergeAddVec;
+  using Vec = rows::Vec;
+  using AddTiles = typename Cfg::AddTiles;
   constexpr int kStages = Cfg::kStages;
+  constexpr int kVecsPerTile = Cfg::kVecsPerTile;
   extern __shared__ __align__(128) char smem[];
-  auto* tiles_a = reinterpret_cast<Vec*>(smem);           // (STAGES, TILE)
-  auto* tiles_b = tiles_a + kStages * Cfg::kVecsPerTile;  // (STAGES, TILE)
-  auto* full_a = reinterpret_cast<sm90::Mbarrier*>(tiles_b + kStages * Cfg::kVecsPerTile);
+  auto* tiles_a = reinterpret_cast<Vec*>(smem);      // (STAGES, TILE)
+  auto* tiles_b = tiles_a + kStages * kVecsPerTile;  // (STAGES, TILE)
+  auto* full_a = reinterpret_cast<sm90::Mbarrier*>(tiles_b + kStages * kVecsPerTile);
   sm90::Mbarrier* full_b = full_a + kStages;  // (STAGES)
   sm90::Mbarrier* empty = full_b + kStages;   // (STAGES)
   if (threadIdx.x == 0) {
@@ -59,12 +50,12 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   sm90::fence_mbarrier_init();
   __syncthreads();
 
-  MergeAddBand const band = merge_add_band(p);
+  rows::Band const band = rows::band_of(p.rows, p.rows_per_cta);
   int const col = static_cast<int>(blockIdx.x) * Cfg::kTileCols;
   int const warp = sm90::warp_idx_uniform();
   // Both loads end by waiting until the add threads released every stage (no arrival on this
   // CTA's barriers may be outstanding when they exit).
-  auto drain = [&](Cursor<kStages> c) {
+  auto drain = [&](StageCursor<kStages> c) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbarrier_wait_parity(&empty[c.stage], c.phase);
       c.advance();
@@ -73,33 +64,21 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   if (warp >= 4) {
     sm90::set_max_registers<40, Cfg::Manager::kEntryRegisters>();
     if (warp == 4) {
-      Cursor<kStages> c{0, 1u};
+      StageCursor<kStages> c{0, 1u};
       for (int row = band.begin; row < band.end; row += Cfg::kTileRows) {
         sm90::mbarrier_wait_parity(&empty[c.stage], c.phase);
         if (sm90::elect_one()) {
           sm90::mbarrier_arrive_expect_tx(&full_a[c.stage], Cfg::kStageBytes);
-          sm90::tma_load_2d(&tiles_a[c.stage * Cfg::kVecsPerTile], &p.tma_a, col, row,
-                            &full_a[c.stage]);
+          sm90::tma_load_2d(&tiles_a[c.stage * kVecsPerTile], &p.tma_a, col, row, &full_a[c.stage]);
         }
         c.advance();
       }
       drain(c);
     } else if (warp == 5) {
-      Cursor<kStages> c{0, 1u};
-      int const lane = static_cast<int>(threadIdx.x) % Cfg::kLoadLanes;
+      StageCursor<kStages> c{0, 1u};
       for (int row = band.begin; row < band.end; row += Cfg::kTileRows) {
         sm90::mbarrier_wait_parity(&empty[c.stage], c.phase);
-        Vec* tile = &tiles_b[c.stage * Cfg::kVecsPerTile];
-#pragma unroll 8
-        for (int j = 0; j < Cfg::kVecsPerLane; ++j) {
-          int const v = j * Cfg::kLoadLanes + lane;
-          int const r = row + v / Cfg::kVecsPerRow;
-          Vec x{0u, 0u, 0u, 0u};
-          if (r < p.rows)
-            x = *reinterpret_cast<Vec const*>(p.b + static_cast<std::int64_t>(r) * p.cols + col +
-                                              (v % Cfg::kVecsPerRow) * Cfg::kVec);
-          tile[v] = x;
-        }
+        load_tile<Cfg::kTileRows>(&tiles_b[c.stage * kVecsPerTile], p.b, p.rows, p.cols, col, row);
         sm90::mbarrier_arrive(&full_b[c.stage]);
         c.advance();
       }
@@ -107,27 +86,16 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     }
   } else {
     sm90::set_max_registers<160, Cfg::Manager::kEntryRegisters>();
-    Cursor<kStages> c{0, 0u};
+    int const thread = static_cast<int>(threadIdx.x);
+    StageCursor<kStages> c{0, 0u};
     for (int row = band.begin; row < band.end; row += Cfg::kTileRows) {
       sm90::mbarrier_wait_parity(&full_a[c.stage], c.phase);
       sm90::mbarrier_wait_parity(&full_b[c.stage], c.phase);
-      Vec va[Cfg::kVecsPerThread], vb[Cfg::kVecsPerThread];
-      Vec const* tile_a = &tiles_a[c.stage * Cfg::kVecsPerTile];
-      Vec const* tile_b = &tiles_b[c.stage * Cfg::kVecsPerTile];
-#pragma unroll
-      for (int j = 0; j < Cfg::kVecsPerThread; ++j) {
-        va[j] = tile_a[j * Cfg::kAddThreads + threadIdx.x];
-        vb[j] = tile_b[j * Cfg::kAddThreads + threadIdx.x];
-      }
+      auto const a = AddTiles::fragment_of(&tiles_a[c.stage * kVecsPerTile], thread);
+      auto const b = AddTiles::fragment_of(&tiles_b[c.stage * kVecsPerTile], thread);
       sm90::mbarrier_arrive(&empty[c.stage]);
-#pragma unroll
-      for (int j = 0; j < Cfg::kVecsPerThread; ++j) {
-        int const v = j * Cfg::kAddThreads + static_cast<int>(threadIdx.x);
-        int const r = row + v / Cfg::kVecsPerRow;
-        if (r < p.rows)
-          *reinterpret_cast<Vec*>(p.d + static_cast<std::int64_t>(r) * p.cols + col +
-                                  (v % Cfg::kVecsPerRow) * Cfg::kVec) = add_halves(va[j], vb[j]);
-      }
+      AddTiles::store(p.d, p.rows, p.cols, col, row, thread,
+                      [&](int j) { return add_halves(a.v[j], b.v[j]); });
       c.advance();
     }
   }
@@ -155,30 +123,9 @@ void launch(Implementation impl, MergeAddParams const& p, cudaStream_t stream) {
 }  // namespace
 
 void check_merge_add_args(__half const* a, __half const* b, __half const* d, int rows, int cols) {
-  if (rows <= 0)
-    throw std::invalid_argument("merge_add: `rows` = " + std::to_string(rows) +
-                                " must be positive");
-  if (cols <= 0 || cols % kMergeAddTileCols != 0)
-    throw std::invalid_argument("merge_add: `cols` = " + std::to_string(cols) +
-                                " must be a positive multiple of the tile width " +
-                                std::to_string(kMergeAddTileCols));
-  if (static_cast<std::int64_t>(rows) * cols > INT32_MAX)
-    throw std::invalid_argument(
-        "merge_add: `rows` x `cols` = " + std::to_string(static_cast<std::int64_t>(rows) * cols) +
-        " elements exceeds 2^31 - 1");
-  for (auto [name, ptr] : {std::pair{"a", a}, std::pair{"b", b}, std::pair{"d", d}}) {
-    if (ptr == nullptr)
-      throw std::invalid_argument(std::string("merge_add: `") + name + "` must not be null");
-    if (reinterpret_cast<std::uintptr_t>(ptr) % 16 != 0)
-      throw std::invalid_argument(std::string("merge_add: `") + name +
-                                  "` must be 16-byte aligned (TMA and the 16-byte vectors)");
-  }
-  auto const bytes = static_cast<std::uintptr_t>(rows) * cols * sizeof(__half);
-  auto const overlaps = [bytes](void const* x, void const* y) {
-    auto const p = reinterpret_cast<std::uintptr_t>(x), q = reinterpret_cast<std::uintptr_t>(y);
-    return p < q + bytes && q < p + bytes;
-  };
-  if (overlaps(d, a) || overlaps(d, b))
+  check_row_tile_args("merge_add", rows, cols, kMergeAddTileCols, {{"a", a}, {"b", b}, {"d", d}});
+  std::uintptr_t const bytes = static_cast<std::uintptr_t>(rows) * cols * sizeof(__half);
+  if (overlap(d, a, bytes) || overlap(d, b, bytes))
     throw std::invalid_argument("merge_add: `d` must share no byte with `a` or `b`");
 }
 

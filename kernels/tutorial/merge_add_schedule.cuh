@@ -33,6 +33,7 @@
 #include <cuda_fp16.h>
 
 #include "tutorial/merge_add.hpp"  // kMergeAddTileCols
+#include "tutorial/row_tiles.cuh"
 #include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/schedule_unit.hpp"
@@ -49,11 +50,9 @@ struct MergeAddParams {
   int rows_per_cta;  // rows of one CTA's band (blockIdx.y); a multiple of kTileRows
 };
 
-// One 16-byte vector of 8 halves: what every load and store moves.
-using MergeAddVec = uint4;
-
-__device__ inline MergeAddVec add_halves(MergeAddVec x, MergeAddVec y) {
-  MergeAddVec out;
+// The sum of two vectors of 8 halves.
+__device__ inline rows::Vec add_halves(rows::Vec x, rows::Vec y) {
+  rows::Vec out;
   auto const* a = reinterpret_cast<__half2 const*>(&x);
   auto const* b = reinterpret_cast<__half2 const*>(&y);
   auto* o = reinterpret_cast<__half2*>(&out);
@@ -62,27 +61,40 @@ __device__ inline MergeAddVec add_halves(MergeAddVec x, MergeAddVec y) {
   return out;
 }
 
+// The load warp's fill of one tile of b: each lane its vectors, 16 bytes each, rows past the end
+// as zeros (as TMA fills them). Shared by the TS kernel's work and the baseline.
+template <int kTileRows>
+__device__ void load_tile(rows::Vec* tile, __half const* src, int num_rows, int cols, int col,
+                          int row) {
+  using LoadTiles = rows::Tiles<kTileRows, 32>;
+  int const lane = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll 8
+  for (int j = 0; j < LoadTiles::kVecsPerThread; ++j) {
+    int const v = j * 32 + lane;
+    int const r = row + v / rows::kVecsPerRow;
+    rows::Vec x{0u, 0u, 0u, 0u};
+    if (r < num_rows)
+      x = *reinterpret_cast<rows::Vec const*>(src + static_cast<std::int64_t>(r) * cols + col +
+                                              (v % rows::kVecsPerRow) * rows::kVec);
+    tile[v] = x;
+  }
+}
+
 template <int kStages_, int kTileRows_, int kRowsPerCta_>
 struct MergeAdd {
   // ---- Shape ---------------------------------------------------------------------------------
   static constexpr int kStages = kStages_;
   static constexpr int kTileRows = kTileRows_;
   static constexpr int kRowsPerCta = kRowsPerCta_;
-  static constexpr int kTileCols = kMergeAddTileCols;
+  static constexpr int kTileCols = rows::kTileCols;
   static constexpr int kAddThreads = 4 * 32;
   static constexpr int kLoadLanes = 32;
-  static constexpr int kVec = 8;  // halves per vector
-  static constexpr int kVecsPerRow = kTileCols / kVec;
-  static constexpr int kVecsPerTile = kTileRows * kVecsPerRow;
-  static constexpr int kVecsPerThread = kVecsPerTile / kAddThreads;
-  static constexpr int kVecsPerLane = kVecsPerTile / kLoadLanes;
-  static constexpr int kStageBytes = kTileRows * kTileCols * static_cast<int>(sizeof(__half));
-  static_assert(kVecsPerTile % kAddThreads == 0, "a tile must split evenly over the add threads");
+  using AddTiles = rows::Tiles<kTileRows, kAddThreads>;  // the add threads' share of a tile
+  using Fragment = typename AddTiles::Fragment;
+  static constexpr int kVecsPerTile = AddTiles::kVecsPerTile;
+  static constexpr int kStageBytes = AddTiles::kStageBytes;
   static_assert(kRowsPerCta % kTileRows == 0, "a CTA's band is whole tiles");
-
-  struct Fragment {
-    MergeAddVec v[kVecsPerThread];  // (VECS_PER_THREAD)
-  };
+  static_assert(kTileCols == kMergeAddTileCols, "the host API's tile width is the kernel's");
 
   // ---- Resources -------------------------------------------------------------------------------
   // Coordinate-only source: which rows the loads fetch next.
@@ -100,7 +112,7 @@ struct MergeAdd {
         .pipeline = ts::tma_async(kStages, kStageBytes, ts::threads(1), ts::threads(kAddThreads))};
     CUtensorMap const* tma = nullptr;
     int col = 0;
-    ts::SmemBuffer<MergeAddVec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / 8)
+    ts::SmemBuffer<rows::Vec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / 8)
     using smem_buffers = ts::buffers<&SmemA::tiles>;
 
     __device__ void tma_load(ts::Produce const& stage, int row) {
@@ -108,11 +120,8 @@ struct MergeAdd {
         sm90::tma_load_2d(&tiles[stage.stage_idx * kVecsPerTile], tma, col, row, stage.barrier);
     }
     __device__ Fragment read(ts::Consume const& stage) const {
-      Fragment f;
-      MergeAddVec const* tile = &tiles[stage.stage_idx * kVecsPerTile];
-#pragma unroll
-      for (int j = 0; j < kVecsPerThread; ++j) f.v[j] = tile[j * kAddThreads + threadIdx.x];
-      return f;
+      return AddTiles::fragment_of(&tiles[stage.stage_idx * kVecsPerTile],
+                                   static_cast<int>(threadIdx.x));
     }
   };
 
@@ -126,29 +135,15 @@ struct MergeAdd {
     int rows = 0;
     int cols = 0;
     int col = 0;
-    ts::SmemBuffer<MergeAddVec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / 8)
+    ts::SmemBuffer<rows::Vec, kStages * kVecsPerTile> tiles;  // (STAGES, TILE_ROWS, 128 / 8)
     using smem_buffers = ts::buffers<&SmemB::tiles>;
 
     __device__ void load(ts::Produce const& stage, int row) {
-      MergeAddVec* tile = &tiles[stage.stage_idx * kVecsPerTile];
-      int const lane = static_cast<int>(threadIdx.x) % kLoadLanes;
-#pragma unroll 8
-      for (int j = 0; j < kVecsPerLane; ++j) {
-        int const v = j * kLoadLanes + lane;
-        int const r = row + v / kVecsPerRow;
-        MergeAddVec x{0u, 0u, 0u, 0u};
-        if (r < rows)
-          x = *reinterpret_cast<MergeAddVec const*>(src + static_cast<std::int64_t>(r) * cols +
-                                                    col + (v % kVecsPerRow) * kVec);
-        tile[v] = x;
-      }
+      load_tile<kTileRows>(&tiles[stage.stage_idx * kVecsPerTile], src, rows, cols, col, row);
     }
     __device__ Fragment read(ts::Consume const& stage) const {
-      Fragment f;
-      MergeAddVec const* tile = &tiles[stage.stage_idx * kVecsPerTile];
-#pragma unroll
-      for (int j = 0; j < kVecsPerThread; ++j) f.v[j] = tile[j * kAddThreads + threadIdx.x];
-      return f;
+      return AddTiles::fragment_of(&tiles[stage.stage_idx * kVecsPerTile],
+                                   static_cast<int>(threadIdx.x));
     }
   };
 
@@ -163,19 +158,13 @@ struct MergeAdd {
     int col = 0;
     int row_begin = 0;  // this CTA's band, as in InputGmem
     int row_end = 0;
-    // Both bands are set from one row_band() (the kernel below): the add loops over the rows the
-    // loads loop over.
+    // Both bands are set from one rows::band_of() (the kernel below): the add loops over the rows
+    // the loads loop over.
     using same_sizes = ts::same_sizes<ts::same_size<&OutputGmem::row_begin, &InputGmem::row_begin>,
                                       ts::same_size<&OutputGmem::row_end, &InputGmem::row_end>>;
     __device__ void store_sum(ts::Produce const& stage, Fragment const& a, Fragment const& b) {
-#pragma unroll
-      for (int j = 0; j < kVecsPerThread; ++j) {
-        int const v = j * kAddThreads + static_cast<int>(threadIdx.x);
-        int const row = stage.loop_offset + v / kVecsPerRow;
-        if (row < rows)
-          *reinterpret_cast<MergeAddVec*>(dst + static_cast<std::int64_t>(row) * cols + col +
-                                          (v % kVecsPerRow) * kVec) = add_halves(a.v[j], b.v[j]);
-      }
+      AddTiles::store(dst, rows, cols, col, stage.loop_offset, static_cast<int>(threadIdx.x),
+                      [&](int j) { return add_halves(a.v[j], b.v[j]); });
     }
   };
 
@@ -235,15 +224,6 @@ struct MergeAdd {
 };
 
 // ---- Kernel ------------------------------------------------------------------------------------
-// The CTA's band of rows: the blockIdx.y-th slice of rows_per_cta rows.
-struct MergeAddBand {
-  int begin, end;
-};
-__device__ inline MergeAddBand merge_add_band(MergeAddParams const& p) {
-  int const begin = static_cast<int>(blockIdx.y) * p.rows_per_cta;
-  return {begin, min(p.rows, begin + p.rows_per_cta)};
-}
-
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     merge_add_ts_kernel(__grid_constant__ MergeAddParams const p) {
@@ -251,7 +231,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   extern __shared__ __align__(128) char smem[];
   if (threadIdx.x == 0) sm90::tma_prefetch_descriptor(&p.tma_a);
 
-  MergeAddBand const band = merge_add_band(p);
+  rows::Band const band = rows::band_of(p.rows, p.rows_per_cta);
   int const col = static_cast<int>(blockIdx.x) * Cfg::kTileCols;
   typename Cfg::InputGmem input{.row_begin = band.begin, .row_end = band.end};
   typename Cfg::SmemA a{};

@@ -280,46 +280,54 @@ void expect_sums(std::vector<int> const& got, std::vector<int> want, int iterati
     ASSERT_EQ(got[t], want[t]) << what << " iterations=" << iterations << " thread=" << t;
 }
 
-template <int kStages, bool kTmaOps>
-void check_merge() {
-  using C = MergeCase<kStages, kTmaOps>;
+// Runs `check(rows, d_rows, iterations)` for 0, 1, kStages and many laps of iterations, with the
+// source rows on the host and on the device.
+template <int kStages, class Check>
+void for_each_count(Check&& check) {
   for (int iterations : {0, 1, kStages, 5 * kStages + 3, 1000}) {
     std::vector<int> const rows = source_rows(iterations);
     wt::DeviceBuffer d_rows(rows.size() * sizeof(int));
     WL_CUDA_CHECK(cudaMemcpy(d_rows.get(), rows.data(), d_rows.bytes(), cudaMemcpyHostToDevice));
-    wt::DeviceBuffer out(kThreads * sizeof(int));
-    wt::poison(out.get(), out.bytes());
-    ts::launch<typename C::Manager>("merge", merge_kernel<C>, dim3(1), nullptr,
-                                    d_rows.as<int const>(), iterations, out.as<int>());
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<int> want = expected_sums(rows, iterations, kTmaOps);
-    std::vector<int> const res = expected_sums(rows, iterations, false);
-    for (int t = 0; t < kThreads; ++t) want[t] += res[t];
-    expect_sums(read_back(out), want, iterations,
-                "merge stages=" + std::to_string(kStages) + (kTmaOps ? " tma" : " threads"));
+    check(rows, d_rows, iterations);
   }
+}
+
+template <int kStages, bool kTmaOps>
+void check_merge() {
+  using C = MergeCase<kStages, kTmaOps>;
+  for_each_count<kStages>(
+      [](std::vector<int> const& rows, wt::DeviceBuffer& d_rows, int iterations) {
+        wt::DeviceBuffer out(kThreads * sizeof(int));
+        wt::poison(out.get(), out.bytes());
+        ts::launch<typename C::Manager>("merge", merge_kernel<C>, dim3(1), nullptr,
+                                        d_rows.as<int const>(), iterations, out.as<int>());
+        WL_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<int> want = expected_sums(rows, iterations, kTmaOps);
+        std::vector<int> const res = expected_sums(rows, iterations, false);
+        for (int t = 0; t < kThreads; ++t) want[t] += res[t];
+        expect_sums(read_back(out), want, iterations,
+                    "merge stages=" + std::to_string(kStages) + (kTmaOps ? " tma" : " threads"));
+      });
 }
 
 template <int kStages, bool kTma>
 void check_fork() {
   using C = ForkCase<kStages, kTma>;
-  for (int iterations : {0, 1, kStages, 5 * kStages + 3, 1000}) {
-    std::vector<int> const rows = source_rows(iterations);
-    wt::DeviceBuffer d_rows(rows.size() * sizeof(int));
-    WL_CUDA_CHECK(cudaMemcpy(d_rows.get(), rows.data(), d_rows.bytes(), cudaMemcpyHostToDevice));
-    wt::DeviceBuffer out_a(kThreads * sizeof(int)), out_b(kThreads * sizeof(int));
-    wt::poison(out_a.get(), out_a.bytes());
-    wt::poison(out_b.get(), out_b.bytes());
-    ts::launch<typename C::Manager>("fork", fork_kernel<C>, dim3(1), nullptr,
-                                    d_rows.as<int const>(), iterations, out_a.as<int>(),
-                                    out_b.as<int>());
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<int> const want = expected_sums(rows, iterations, kTma);
-    std::string const what =
-        "fork stages=" + std::to_string(kStages) + (kTma ? " tma" : " threads");
-    expect_sums(read_back(out_a), want, iterations, what + " reader a");
-    expect_sums(read_back(out_b), want, iterations, what + " reader b");
-  }
+  for_each_count<kStages>(
+      [](std::vector<int> const& rows, wt::DeviceBuffer& d_rows, int iterations) {
+        wt::DeviceBuffer out_a(kThreads * sizeof(int)), out_b(kThreads * sizeof(int));
+        wt::poison(out_a.get(), out_a.bytes());
+        wt::poison(out_b.get(), out_b.bytes());
+        ts::launch<typename C::Manager>("fork", fork_kernel<C>, dim3(1), nullptr,
+                                        d_rows.as<int const>(), iterations, out_a.as<int>(),
+                                        out_b.as<int>());
+        WL_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<int> const want = expected_sums(rows, iterations, kTma);
+        std::string const what =
+            "fork stages=" + std::to_string(kStages) + (kTma ? " tma" : " threads");
+        expect_sums(read_back(out_a), want, iterations, what + " reader a");
+        expect_sums(read_back(out_b), want, iterations, what + " reader b");
+      });
 }
 
 TEST(PipelineGroup, MergeOfThreadRings) {
