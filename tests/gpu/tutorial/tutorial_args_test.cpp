@@ -8,6 +8,7 @@
 
 #include "warploom/testing/invalid_argument.hpp"
 
+#include "tutorial/fork_relu.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/merge_add.hpp"
 #include "tutorial/pdl_copy_chain.hpp"
@@ -39,6 +40,26 @@ TEST(MergeAddArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
             "merge_add: `d` must be 16-byte aligned (TMA and the 16-byte vectors)");
   EXPECT_EQ(add(a, b, const_cast<__half*>(b) + 64, 4, 128),
             "merge_add: `d` must share no byte with `a` or `b`");
+}
+
+TEST(ForkReluArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  auto const* x = reinterpret_cast<__half const*>(std::uintptr_t{1} << 20);
+  auto* d = reinterpret_cast<__half*>(std::uintptr_t{2} << 20);
+  auto* r = reinterpret_cast<__half*>(std::uintptr_t{3} << 20);
+  auto const fork = [](__half const* in, __half* y, __half* z, int rows, int cols) {
+    return invalid_argument_message(
+        [&] { tut::fork_relu(tut::Implementation::Baseline, in, y, z, rows, cols); });
+  };
+  EXPECT_EQ(fork(x, d, r, -3, 128), "fork_relu: `rows` = -3 must be positive");
+  EXPECT_EQ(fork(x, d, r, 4, 0),
+            "fork_relu: `cols` = 0 must be a positive multiple of the tile width 128");
+  EXPECT_EQ(fork(nullptr, d, r, 4, 128), "fork_relu: `x` must not be null");
+  EXPECT_EQ(fork(x, d, r + 4, 4, 128),
+            "fork_relu: `r` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  EXPECT_EQ(fork(x, d, d + 64, 4, 128),
+            "fork_relu: `d` and `r` must share no byte with `x` or with each other");
+  EXPECT_EQ(fork(x, const_cast<__half*>(x), r, 4, 128),
+            "fork_relu: `d` and `r` must share no byte with `x` or with each other");
 }
 
 TEST(PdlCopyChainArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
