@@ -14,13 +14,13 @@
 
 #include "fork_relu_schedule.cuh"
 #include "row_tile_args.hpp"
+#include "row_tile_launch.cuh"
 #include "stage_cursor.cuh"
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/arch/sm90/setmaxnreg.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
 #include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
-#include "warploom/ts/launch.hpp"
 
 namespace warploom::tutorial {
 namespace {
@@ -100,25 +100,6 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   }
 }
 
-template <class Cfg>
-dim3 grid_of(ForkReluParams const& p) {
-  return dim3(p.cols / Cfg::kTileCols, (p.rows + p.rows_per_cta - 1) / p.rows_per_cta);
-}
-
-template <class Cfg>
-void launch(Implementation impl, ForkReluParams const& p, cudaStream_t stream) {
-  if (impl == Implementation::TaskScheduled) {
-    ts::launch<typename Cfg::Manager>(ts::verified<Cfg>(), fork_relu_ts_kernel<Cfg>,
-                                      grid_of<Cfg>(p), stream, p);
-    return;
-  }
-  auto kernel = fork_relu_baseline_kernel<Cfg>;
-  int const smem = Cfg::kStages * Cfg::kStageBytes + 3 * Cfg::kStages * 8;
-  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  kernel<<<grid_of<Cfg>(p), Cfg::Manager::num_threads, smem, stream>>>(p);
-  WL_CUDA_CHECK(cudaGetLastError());
-}
-
 }  // namespace
 
 void check_fork_relu_args(__half const* x, __half const* d, __half const* r, int rows, int cols) {
@@ -140,7 +121,10 @@ void fork_relu(Implementation impl, __half const* x, __half* d, __half* r, int r
   p.rows = rows;
   p.cols = cols;
   p.rows_per_cta = Cfg::kRowsPerCta;
-  launch<Cfg>(impl, p, stream);
+  // The baseline's shared memory: its tiles, then three barrier arrays of 8-byte mbarriers.
+  int const baseline_smem = Cfg::kStages * Cfg::kStageBytes + 3 * Cfg::kStages * 8;
+  launch_row_tiles<Cfg>(impl, fork_relu_ts_kernel<Cfg>, fork_relu_baseline_kernel<Cfg>,
+                        baseline_smem, p, stream);
 }
 
 ts::ManagerModel fork_relu_model() {

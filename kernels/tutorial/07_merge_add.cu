@@ -12,13 +12,13 @@
 
 #include "merge_add_schedule.cuh"
 #include "row_tile_args.hpp"
+#include "row_tile_launch.cuh"
 #include "stage_cursor.cuh"
 #include "warploom/arch/sm90/mbarrier.hpp"
 #include "warploom/arch/sm90/setmaxnreg.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
 #include "warploom/arch/sm90/tma.hpp"
 #include "warploom/arch/sm90/warp.hpp"
-#include "warploom/ts/launch.hpp"
 
 namespace warploom::tutorial {
 namespace {
@@ -101,25 +101,6 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   }
 }
 
-template <class Cfg>
-dim3 grid_of(MergeAddParams const& p) {
-  return dim3(p.cols / Cfg::kTileCols, (p.rows + p.rows_per_cta - 1) / p.rows_per_cta);
-}
-
-template <class Cfg>
-void launch(Implementation impl, MergeAddParams const& p, cudaStream_t stream) {
-  if (impl == Implementation::TaskScheduled) {
-    ts::launch<typename Cfg::Manager>(ts::verified<Cfg>(), merge_add_ts_kernel<Cfg>,
-                                      grid_of<Cfg>(p), stream, p);
-    return;
-  }
-  auto kernel = merge_add_baseline_kernel<Cfg>;
-  int const smem = 2 * Cfg::kStages * Cfg::kStageBytes + 3 * Cfg::kStages * 8;
-  WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  kernel<<<grid_of<Cfg>(p), Cfg::Manager::num_threads, smem, stream>>>(p);
-  WL_CUDA_CHECK(cudaGetLastError());
-}
-
 }  // namespace
 
 void check_merge_add_args(__half const* a, __half const* b, __half const* d, int rows, int cols) {
@@ -140,7 +121,10 @@ void merge_add(Implementation impl, __half const* a, __half const* b, __half* d,
   p.rows = rows;
   p.cols = cols;
   p.rows_per_cta = Cfg::kRowsPerCta;
-  launch<Cfg>(impl, p, stream);
+  // The baseline's shared memory: its tiles, then three barrier arrays of 8-byte mbarriers.
+  int const baseline_smem = 2 * Cfg::kStages * Cfg::kStageBytes + 3 * Cfg::kStages * 8;
+  launch_row_tiles<Cfg>(impl, merge_add_ts_kernel<Cfg>, merge_add_baseline_kernel<Cfg>,
+                        baseline_smem, p, stream);
 }
 
 ts::ManagerModel merge_add_model() {

@@ -74,12 +74,7 @@ struct ForkRelu {
   static_assert(kTileCols == kForkReluTileCols, "the host API's tile width is the kernel's");
 
   // ---- Resources -------------------------------------------------------------------------------
-  struct InputGmem {
-    static constexpr ts::ResourceSpec spec{.name = "input_gmem"};
-    int row_begin = 0;
-    int row_end = 0;
-    __device__ int compute_coords(ts::Consume const& stage) const { return stage.loop_offset; }
-  };
+  using InputGmem = rows::BandInput;  // which rows the loads fetch next
 
   // One member of the fork: x's tiles as one reader task sees them. kThread0: the reader's first
   // thread in the block.

@@ -98,12 +98,7 @@ struct MergeAdd {
 
   // ---- Resources -------------------------------------------------------------------------------
   // Coordinate-only source: which rows the loads fetch next.
-  struct InputGmem {
-    static constexpr ts::ResourceSpec spec{.name = "input_gmem"};
-    int row_begin = 0;
-    int row_end = 0;
-    __device__ int compute_coords(ts::Consume const& stage) const { return stage.loop_offset; }
-  };
+  using InputGmem = rows::BandInput;
 
   // Tiles of a, filled by TMA (one lane arms the stage's bytes and issues the copy).
   struct SmemA {

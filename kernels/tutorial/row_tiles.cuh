@@ -10,6 +10,9 @@
 
 #include <cuda_fp16.h>
 
+#include "warploom/ts/resource.hpp"
+#include "warploom/ts/stage_info.hpp"
+
 namespace warploom::tutorial::rows {
 
 inline constexpr int kTileCols = 128;
@@ -25,6 +28,15 @@ __device__ inline Band band_of(int rows, int rows_per_cta) {
   int const begin = static_cast<int>(blockIdx.y) * rows_per_cta;
   return {begin, min(rows, begin + rows_per_cta)};
 }
+
+// The loads' coordinate-only source (a TS resource without a pipeline): the CTA's band, and the
+// first row of the tile the loop is at.
+struct BandInput {
+  static constexpr ts::ResourceSpec spec{.name = "input_gmem"};
+  int row_begin = 0;
+  int row_end = 0;
+  __device__ int compute_coords(ts::Consume const& stage) const { return stage.loop_offset; }
+};
 
 template <int kTileRows, int kThreads>
 struct Tiles {
