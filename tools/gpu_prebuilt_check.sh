@@ -63,7 +63,7 @@ if [[ ${BUILD_HERE:-0} == 1 ]]; then
   # BUILD_TARGETS: the targets to build instead of the default ones (a short device session).
   run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target ${BUILD_TARGETS:-warploom_gemm \
     warploom_host gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile \
-    host_costs tutorial_copy_test} ${EXTRA_TARGETS:-}
+    host_costs tutorial_copy_test ts_pipeline_group_gpu_test} ${EXTRA_TARGETS:-}
   run install 60 cmake --install "$BUILD" --prefix "$BUILD/python-prefix"
   grep -E "error|FAILED" "$LOG" | head -40
 fi
@@ -80,7 +80,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -155,6 +155,19 @@ if want tutorial-persistent; then
     run "$tool-tutorial-persistent" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/tutorial_copy_test" \
       --gtest_filter='*PersistentCopy*_n16376_*:*PersistentCopyGraph*:*SegmentCopy*segments37_*'
+  done
+fi
+# Pipeline groups (ts::Merge, ts::Fork): the lowering's own test (thread and TMA members, every
+# stage count, many laps) and tutorial 07's merge add and fork relu against their baselines; then
+# each under every sanitizer (one stage count and shape apiece keeps them to minutes).
+if want tutorial-groups; then
+  run tutorial-groups 180 "$T/ts_pipeline_group_gpu_test"
+  run tutorial-07 120 "$T/tutorial_copy_test" --gtest_filter='*MergeAdd*:*ForkRelu*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-pipeline-groups" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/ts_pipeline_group_gpu_test"
+    run "$tool-tutorial-07" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" --gtest_filter='*MergeAdd*1000x384:*ForkRelu*1000x384'
   done
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
