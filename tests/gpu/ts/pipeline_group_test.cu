@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 #include <cuda/ptx>
 
+#include "../../compile_fail/ts_group_device.cu"  // the compile-pass control of its cases
 #include "warploom/cuda_check.hpp"
 #include "warploom/testing/device_buffers.hpp"
 #include "warploom/ts/launch.hpp"
