@@ -188,8 +188,9 @@ std::string schedule_table(ManagerModel const& m, Report const* report) {
       // A pipeline group and its members hold one array each (the shared side is the group's).
       int const stages = m.resources[p.resource].pipeline.num_stages;
       std::string arrays;
-      if (p.full) arrays = fmt::format("full x{}", stages);
-      if (p.empty) arrays += fmt::format("{}empty x{}", p.full ? ", " : "", stages);
+      BarrierArrays const& own = l.barrier_arrays[static_cast<std::size_t>(p.resource)];
+      if (own.owns_full) arrays = fmt::format("full x{}", stages);
+      if (own.owns_empty) arrays += fmt::format("{}empty x{}", own.owns_full ? ", " : "", stages);
       what = fmt::format("{}.barriers ({})", verify::resource_name(m, p.resource), arrays);
     }
     out += fmt::format("  offset {:<7} bytes {:<7} align {:<5} {}\n", p.offset, p.bytes,

@@ -27,13 +27,11 @@ struct SmemPlacement {
   int alignment = 0;
   bool barriers = false;  // the pipeline barriers of `resource`
   int alias_group = -1;
-  // Barrier placements: which of `resource`'s arrays they hold, full first (a group and its
-  // members hold one each).
-  bool full = false, empty = false;
 };
 
 // Where a pipelined resource's two barrier arrays start (byte offsets in the block; -1: it has
-// none). A group's member points at its group's array for the shared side.
+// none). A group's member points at its group's array for the shared side. The resource's own
+// barrier placement holds the arrays it owns, full first (a group and its members own one each).
 struct BarrierArrays {
   long long full = -1, empty = -1;
   bool owns_full = false, owns_empty = false;  // which of them this resource initialises
@@ -104,8 +102,7 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
     out.base_alignment = out.base_alignment > g.alignment ? out.base_alignment : g.alignment;
     if (g.alias_group < 0) {
       auto const& r = m.smem[g.first_request];
-      out.placements.push_back(
-          {r.name, r.resource, cursor, r.bytes, r.alignment, false, -1, false, false});
+      out.placements.push_back({r.name, r.resource, cursor, r.bytes, r.alignment, false, -1});
       cursor += r.bytes;
       continue;
     }
@@ -118,8 +115,8 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
       for (auto const& r : m.smem) {
         if (r.alias_group != g.alias_group || r.alias_phase != phase) continue;
         off = detail::align_up(off, r.alignment);
-        out.placements.push_back({r.name, r.resource, cursor + off, r.bytes, r.alignment, false,
-                                  g.alias_group, false, false});
+        out.placements.push_back(
+            {r.name, r.resource, cursor + off, r.bytes, r.alignment, false, g.alias_group});
         off += r.bytes;
       }
       region_bytes = region_bytes > off ? region_bytes : off;
@@ -142,8 +139,7 @@ constexpr SmemLayout layout_smem(ManagerModel const& m) {
     if (own.owns_full) own.full = cursor;
     if (own.owns_empty) own.empty = cursor + (own.owns_full ? array_bytes : 0);
     long long const bytes = array_bytes * ((own.owns_full ? 1 : 0) + (own.owns_empty ? 1 : 0));
-    out.placements.push_back({m.resources[i].name, i, cursor, bytes, kMbarrierBytes, true, -1,
-                              own.owns_full, own.owns_empty});
+    out.placements.push_back({m.resources[i].name, i, cursor, bytes, kMbarrierBytes, true, -1});
     cursor += bytes;
   }
   // A member's shared side is its group's array.

@@ -107,7 +107,10 @@ TEST(PipelineGroup, LayoutHoldsEachSharedArrayOnce) {
   EXPECT_EQ(l.barrier_bytes, 3 * kMerge + 3 * kFork);
   std::vector<std::pair<bool, bool>> sides;
   for (auto const& p : l.placements)
-    if (p.barriers) sides.emplace_back(p.full, p.empty);
+    if (p.barriers) {
+      ts::BarrierArrays const& own = l.barrier_arrays[static_cast<std::size_t>(p.resource)];
+      sides.emplace_back(own.owns_full, own.owns_empty);
+    }
   EXPECT_EQ(sides, (std::vector<std::pair<bool, bool>>{{false, true},
                                                        {true, false},
                                                        {true, false},
