@@ -24,6 +24,7 @@ declare -A SANITIZER_EXCEPTIONS=(
   # lanes' reads -> __syncwarp -> the elected lane's release arrive; PTX release is cumulative), so
   # it reports the warp-agent rings; those run under memcheck and synccheck only.
   [ts_pipeline_test:racecheck]='*ThreadArrivals*'
+  [ts_pipeline_group_gpu_test:racecheck]='*Merge*:*ThreadArrivals*'
   # Not ours: `warploom bench gemm` times cuBLASLt too, and racecheck reports hazards inside its
   # kernels (28 in nvjet_sm90_qqtst_256x128_128x4_1x2_v_bz_coopA_TNN on e4m3; H200,
   # compute-sanitizer 2025.3.1, 2026-12-01); leaving them out with --kernel-name-exclude made that

@@ -170,17 +170,21 @@ __global__ void __launch_bounds__(C::Manager::num_threads, 1)
 // ----------------------------------------------------------------------------------------
 
 // kTma: one bulk copy per stage into a buffer both members alias (ts::Alias); otherwise the
-// producer's threads write both members' rings.
-template <int kStages, bool kTma>
+// producer's threads write both members' rings. kReaderB: how the second reader arrives on its
+// empty barrier, one lane per warp (Agent::Warp) or every thread (Agent::Thread: the only arrival
+// racecheck follows, so those cases are the ones it runs).
+template <int kStages, bool kTma, ts::Agent kReaderB = ts::Agent::Warp>
 struct ForkCase {
   static constexpr ts::PipelineConfig kThreadsReader =
       kTma ? ts::tma_async(kStages, kRowBytes, ts::threads(1), ts::threads(kThreads))
            : ts::async_async(kStages, ts::threads(32), ts::threads(kThreads));
-  static constexpr ts::PipelineConfig kWarpsReader =
-      kTma ? ts::tma_async(kStages, kRowBytes, ts::threads(1), ts::warps(4))
-           : ts::async_async(kStages, ts::threads(32), ts::warps(4));
+  static constexpr ts::CooperativeGroup kReaderBGroup =
+      kReaderB == ts::Agent::Warp ? ts::warps(4) : ts::threads(kThreads);
+  static constexpr ts::PipelineConfig kSecondReader =
+      kTma ? ts::tma_async(kStages, kRowBytes, ts::threads(1), kReaderBGroup)
+           : ts::async_async(kStages, ts::threads(32), kReaderBGroup);
   using ForA = Ring<"for_a", kThreadsReader, kTma>;
-  using ForB = Ring<"for_b", kWarpsReader, kTma>;
+  using ForB = Ring<"for_b", kSecondReader, kTma>;
   using Tile = ts::Fork<"tile", ForA, ForB>;
   using OutA = Sums<"sums_a">;
   using OutB = Sums<"sums_b">;
@@ -311,9 +315,9 @@ void check_merge() {
       });
 }
 
-template <int kStages, bool kTma>
+template <int kStages, bool kTma, ts::Agent kReaderB = ts::Agent::Warp>
 void check_fork() {
-  using C = ForkCase<kStages, kTma>;
+  using C = ForkCase<kStages, kTma, kReaderB>;
   for_each_count<kStages>(
       [](std::vector<int> const& rows, wt::DeviceBuffer& d_rows, int iterations) {
         wt::DeviceBuffer out_a(kThreads * sizeof(int)), out_b(kThreads * sizeof(int));
@@ -353,6 +357,19 @@ TEST(PipelineGroup, ForkOfOneTmaFillBothMembersAlias) {
   check_fork<1, true>();
   check_fork<3, true>();
   check_fork<4, true>();
+}
+
+// The same with both readers arriving thread by thread: racecheck does not follow a warp's
+// __syncwarp before its elected lane's release arrival (include/warploom/ts/device/pipeline.hpp),
+// so it reports the warp reader's reads above; these are the Fork cases it checks.
+TEST(PipelineGroup, ForkOfThreadRingsThreadArrivals) {
+  check_fork<1, false, ts::Agent::Thread>();
+  check_fork<3, false, ts::Agent::Thread>();
+}
+
+TEST(PipelineGroup, ForkOfOneTmaFillThreadArrivals) {
+  check_fork<1, true, ts::Agent::Thread>();
+  check_fork<4, true, ts::Agent::Thread>();
 }
 
 }  // namespace
