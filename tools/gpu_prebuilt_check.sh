@@ -80,7 +80,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -171,6 +171,18 @@ if want tutorial-groups; then
       "$T/ts_pipeline_group_gpu_test" --gtest_filter="$filter"
     run "$tool-tutorial-07" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/tutorial_copy_test" --gtest_filter='*MergeAdd*1000x384:*ForkRelu*1000x384'
+  done
+fi
+# Tutorial 07's kernels against their hand-written baselines (and the fork against the unfused copy
+# + relu), at sizes far beyond L2: short bursts with each contender's Nsight Compute kernel time
+# (clocks controlled), then sustained (after back-to-back runs, at the power cap).
+if want bench-groups; then
+  for family in merge_add fork_relu; do
+    run "bench-$family-burst" 150 "$B/warploom" bench "$family" --shapes 8192x8192,16384x16384 \
+      --reps 20 --prof ncu --json "$OUT/${family}_burst.json"
+    run "bench-$family-sustained" 150 "$B/warploom" bench "$family" \
+      --shapes 8192x8192,16384x16384 --reps 20 --regime sustained \
+      --json "$OUT/${family}_sustained.json"
   done
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
