@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
     }
   };
   if (warp >= 4) {
-    sm90::set_max_registers<40, Cfg::Manager::kEntryRegisters>();
+    sm90::set_max_registers<Cfg::kLoadRegisters, Cfg::Manager::kEntryRegisters>();
     if (warp == 4) {
       StageCursor<kStages> c{0, 1u};
       for (int row = band.begin; row < band.end; row += Cfg::kTileRows) {

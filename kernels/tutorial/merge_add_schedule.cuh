@@ -17,8 +17,9 @@
 // shared barrier (several waiters on one phase are fine). Without the group the consumer would
 // release each member, two arrivals per thread per stage where one says the same.
 //
-// Warps: add on warps 0-3 (160 registers), load_a on warp 4 and load_b on warp 5 (40 each; the
-// TaskManager pads warps 6-7 at that budget, setmaxnreg being warpgroup-wide).
+// Warps: add on warps 0-3 (160 registers), load_a on warp 4 and load_b on warp 5 (88 each: a tile
+// of b in registers, load_tile; the TaskManager pads warps 6-7 at that budget, setmaxnreg being
+// warpgroup-wide).
 // The hand-written kernel in 07_merge_add.cu is the baseline the TS kernel must match instruction
 // for instruction (tutorial_sass_test); the host launchers are there too.
 //
@@ -63,21 +64,35 @@ __device__ inline rows::Vec add_halves(rows::Vec x, rows::Vec y) {
 
 // The load warp's fill of one tile of b: each lane its vectors, 16 bytes each, rows past the end
 // as zeros (as TMA fills them). Shared by the TS kernel's work and the baseline.
+//
+// Every load is issued before the first store. The compiler cannot tell that a store to shared
+// memory does not feed the next global load, so a loop that stores each vector as it arrives
+// keeps one 16-byte load in flight per lane: that loop ran the whole kernel at 16.5% of the H200's
+// memory roof (bench/results/tutorial07_merge_add_burst_2026-12-04.json). The tile's vectors in
+// registers (kTileRows / 2 per lane) are what the load task's register budget is sized for.
 template <int kTileRows>
 __device__ void load_tile(rows::Vec* tile, __half const* src, int num_rows, int cols, int col,
                           int row) {
   using LoadTiles = rows::Tiles<kTileRows, 32>;
+  constexpr int kVecs = LoadTiles::kVecsPerThread;
+  // One load instruction of the warp covers 32 / 16 whole rows; a lane keeps its column.
+  constexpr int kRowsPerStep = 32 / rows::kVecsPerRow;
+  static_assert(32 % rows::kVecsPerRow == 0, "a warp's loads cover whole rows");
   int const lane = static_cast<int>(threadIdx.x) % 32;
-#pragma unroll 8
-  for (int j = 0; j < LoadTiles::kVecsPerThread; ++j) {
-    int const v = j * 32 + lane;
-    int const r = row + v / rows::kVecsPerRow;
-    rows::Vec x{0u, 0u, 0u, 0u};
-    if (r < num_rows)
-      x = *reinterpret_cast<rows::Vec const*>(src + static_cast<std::int64_t>(r) * cols + col +
-                                              (v % rows::kVecsPerRow) * rows::kVec);
-    tile[v] = x;
+  int const first_row = row + lane / rows::kVecsPerRow;
+  // The address steps whether or not its row exists, so that only the load is predicated (an
+  // address computed under the predicate is recomputed from the kernel's parameters each time).
+  __half const* at = src + static_cast<std::int64_t>(first_row) * cols + col +
+                     (lane % rows::kVecsPerRow) * rows::kVec;
+  std::int64_t const step = static_cast<std::int64_t>(kRowsPerStep) * cols;
+  rows::Vec x[kVecs];
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j, at += step) {
+    x[j] = rows::Vec{0u, 0u, 0u, 0u};
+    if (first_row + j * kRowsPerStep < num_rows) x[j] = *reinterpret_cast<rows::Vec const*>(at);
   }
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) tile[j * 32 + lane] = x[j];
 }
 
 template <int kStages_, int kTileRows_, int kRowsPerCta_>
@@ -89,6 +104,8 @@ struct MergeAdd {
   static constexpr int kTileCols = rows::kTileCols;
   static constexpr int kAddThreads = 4 * 32;
   static constexpr int kLoadLanes = 32;
+  // A load lane holds a whole tile of b in registers (load_tile): 4 per vector, and its addresses.
+  static constexpr int kLoadRegisters = rows::Tiles<kTileRows, 32>::kVecsPerThread * 4 + 24;
   using AddTiles = rows::Tiles<kTileRows, kAddThreads>;  // the add threads' share of a tile
   using Fragment = typename AddTiles::Fragment;
   static constexpr int kVecsPerTile = AddTiles::kVecsPerTile;
@@ -167,7 +184,7 @@ struct MergeAdd {
   template <class Smem, auto kLoad, ts::FixedName kName, int kWarp>
   struct LoadTask {
     static constexpr ts::TaskSpec spec{
-        .name = kName.view(), .warp_idx = kWarp, .num_warps = 1, .num_registers = 40};
+        .name = kName.view(), .warp_idx = kWarp, .num_warps = 1, .num_registers = kLoadRegisters};
     using src = ts::list<InputGmem>;
     using dst = ts::list<Smem>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
