@@ -55,7 +55,9 @@ if [[ $(pwd -P) != "$(readlink -f "$BUILT_AT" 2>/dev/null)" ]]; then
 fi
 # BUILD_HERE=1: configure and build on this machine (16 cores: minutes, where the 2-core build
 # machine takes most of an hour after a change to the kernels' headers), then install the package
-# the Python steps build against. EXTRA_TARGETS: more targets to build (a new test program).
+# the Python steps build against. EXTRA_TARGETS: more targets to build (a new test program). The
+# device's copy of the tree has no .git: pass the commit it holds as WARPLOOM_COMMIT=<sha> (the
+# results' "commit"; `git describe --always --dirty` where the call is made).
 if [[ ${BUILD_HERE:-0} == 1 ]]; then
   # EXTRA_CMAKE_ARGS: e.g. -DWARPLOOM_ATTENTION_INSTANCES=all for the attention step.
   run configure 120 cmake --preset release -B "$BUILD" -DWARPLOOM_GEMM_INSTANCES=fused \
