@@ -8,6 +8,7 @@
 
 #include "warploom/testing/invalid_argument.hpp"
 
+#include "tutorial/fork_gemm_relu.hpp"
 #include "tutorial/fork_relu.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/merge_add.hpp"
@@ -60,6 +61,52 @@ TEST(ForkReluArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
             "fork_relu: `d` and `r` must share no byte with `x` or with each other");
   EXPECT_EQ(fork(x, const_cast<__half*>(x), r, 4, 128),
             "fork_relu: `d` and `r` must share no byte with `x` or with each other");
+}
+
+TEST(ForkGemmReluArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  using Bf16 = __nv_bfloat16;
+  auto const* a = reinterpret_cast<Bf16 const*>(std::uintptr_t{1} << 24);
+  auto const* b = reinterpret_cast<Bf16 const*>(std::uintptr_t{2} << 24);
+  auto* d = reinterpret_cast<Bf16*>(std::uintptr_t{3} << 24);
+  auto* r = reinterpret_cast<Bf16*>(std::uintptr_t{4} << 24);
+  auto const gemm = [](Bf16 const* x, Bf16 const* y, Bf16* z, Bf16* w, int m, int n, int k) {
+    return invalid_argument_message([&] { tut::fork_gemm_relu(x, y, z, w, m, n, k); });
+  };
+  EXPECT_EQ(gemm(a, b, d, r, 0, 128, 64),
+            "fork_gemm_relu: `m` = 0 must be a positive multiple of 128 (the tile height)");
+  EXPECT_EQ(gemm(a, b, d, r, 100, 128, 64),
+            "fork_gemm_relu: `m` = 100 must be a positive multiple of 128 (the tile height)");
+  EXPECT_EQ(gemm(a, b, d, r, 128, 64, 64),
+            "fork_gemm_relu: `n` = 64 must be a positive multiple of 128 (the tile width)");
+  EXPECT_EQ(gemm(a, b, d, r, 128, 128, 96),
+            "fork_gemm_relu: `k` = 96 must be a positive multiple of 64 (the K step)");
+  EXPECT_EQ(gemm(a, b, d, r, 128, 128, -64),
+            "fork_gemm_relu: `k` = -64 must be a positive multiple of 64 (the K step)");
+  EXPECT_EQ(gemm(a, b, d, r, 1 << 17, 128, 1 << 14),
+            "fork_gemm_relu: `m` x `k` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(a, b, d, r, 128, 1 << 17, 1 << 14),
+            "fork_gemm_relu: `n` x `k` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(a, b, d, r, 1 << 16, 1 << 15, 64),
+            "fork_gemm_relu: `m` x `n` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(nullptr, b, d, r, 128, 128, 64), "fork_gemm_relu: `a` must not be null");
+  EXPECT_EQ(gemm(a, b, d, nullptr, 128, 128, 64), "fork_gemm_relu: `r` must not be null");
+  EXPECT_EQ(gemm(a, b + 1, d, r, 128, 128, 64),
+            "fork_gemm_relu: `b` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  EXPECT_EQ(gemm(a, b, d, r + 4, 128, 128, 64),
+            "fork_gemm_relu: `r` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  // Overlaps, with each matrix's own size: d is m x n, r is m x k (128 x 64: 16 KiB).
+  EXPECT_EQ(gemm(a, b, const_cast<Bf16*>(a) + 128 * 64 - 8, r, 128, 128, 64),
+            "fork_gemm_relu: `d` must share no byte with `a`, `b` or `r`");
+  EXPECT_EQ(gemm(a, b, d, d + 128 * 128 - 8, 128, 128, 64),
+            "fork_gemm_relu: `d` must share no byte with `a`, `b` or `r`");
+  EXPECT_EQ(gemm(a, b, d, const_cast<Bf16*>(b) + 64, 128, 128, 64),
+            "fork_gemm_relu: `r` must share no byte with `a`, `b` or `d`");
+  // Adjacent is not overlapping; the inputs may be one matrix (both are only read).
+  EXPECT_EQ(invalid_argument_message([&] {
+              tut::check_fork_gemm_relu_args(a, a, const_cast<Bf16*>(a) + 128 * 64, d + 128 * 128,
+                                             128, 128, 64);
+            }),
+            "(no exception of that type)");
 }
 
 TEST(PdlCopyChainArgs, BadArgumentsAreNamedBeforeAnyLaunch) {

@@ -1,0 +1,132 @@
+// tests/gpu/tutorial/fork_gemm_relu_test.cpp — tutorial 07's fork GEMM + ReLU (one TMA read of
+// each A tile, a ts::Fork of a wgmma view and a thread view of it) on the GPU: D = A . B^T against
+// a float64 reference and R = max(A, 0) bitwise, into poisoned outputs with a guard after each.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <gtest/gtest.h>
+
+#include "tutorial/fork_gemm_relu.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace tut = warploom::tutorial;
+namespace wt = warploom::testing;
+
+namespace {
+
+using Bf16 = __nv_bfloat16;
+constexpr std::size_t kGuardBytes = 256;  // poisoned bytes after each output
+
+// Random multiples of 1/8 in [-1, 1) (never -0: j / 8 with j = 0 is +0). Every product is a
+// multiple of 1/64 of magnitude at most 1, so every partial sum of a row . column (K <= 512: at
+// most 512, 2^15 sixty-fourths) is exact in fp32: the kernel's one rounding is D's, to bf16.
+std::vector<Bf16> random_eighths(std::size_t n, unsigned seed) {
+  std::vector<Bf16> out(n);
+  std::uint32_t state = seed * 2654435761u + 1u;
+  for (auto& x : out) {
+    state = state * 1664525u + 1013904223u;
+    int const j = static_cast<int>(state >> 28) - 8;  // [-8, 8)
+    x = __float2bfloat16(static_cast<float>(j) / 8.0f);
+  }
+  return out;
+}
+
+void upload(wt::DeviceBuffer& d, std::vector<Bf16> const& h) {
+  WL_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(Bf16), cudaMemcpyHostToDevice));
+}
+
+std::vector<Bf16> download(wt::DeviceBuffer const& d, std::size_t n) {
+  std::vector<Bf16> h(n);
+  WL_CUDA_CHECK(cudaMemcpy(h.data(), d.get(), n * sizeof(Bf16), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+void expect_guard_untouched(wt::DeviceBuffer const& d, std::size_t n, std::string const& what) {
+  EXPECT_TRUE(
+      wt::compare_with_poison(static_cast<char const*>(d.get()) + n * sizeof(Bf16), kGuardBytes)
+          .equal())
+      << what << ": the kernel wrote past the end of the output";
+}
+
+using Shape = std::tuple<int, int, int>;  // m, n, k
+
+class ForkGemmRelu : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
+  auto [m, n, k] = GetParam();
+  std::string const what =
+      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+  std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
+  std::size_t const size_d = static_cast<std::size_t>(m) * n;
+  std::vector<Bf16> const a = random_eighths(size_a, 7u + m + k);
+  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
+  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
+  wt::DeviceBuffer d_d(size_d * sizeof(Bf16) + kGuardBytes);
+  wt::DeviceBuffer d_r(size_a * sizeof(Bf16) + kGuardBytes);
+  upload(d_a, a);
+  upload(d_b, b);
+  wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
+  wt::poison(d_r.get(), d_r.bytes());
+  tut::fork_gemm_relu(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d.as<Bf16>(), d_r.as<Bf16>(), m, n, k);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+
+  // R: max(a, +0), bitwise (the inputs hold no -0 and no NaN, where max's sign rules would
+  // matter).
+  std::vector<Bf16> const r = download(d_r, size_a);
+  std::size_t wrong_r = 0, first_r = 0;
+  for (std::size_t i = 0; i < size_a; ++i) {
+    float const x = __bfloat162float(a[i]);
+    Bf16 const want = __float2bfloat16(x > 0.0f ? x : 0.0f);
+    if (__bfloat16_as_ushort(r[i]) != __bfloat16_as_ushort(want) && wrong_r++ == 0) first_r = i;
+  }
+  EXPECT_EQ(wrong_r, 0u) << what << " r: first wrong at row " << first_r / k << " col "
+                         << first_r % k;
+  expect_guard_untouched(d_r, size_a, what + " r");
+
+  // D: the float64 dot product, rounded once to bf16 by the kernel. Rounding to nearest moves a
+  // value by at most half a unit in its last place, and bf16 keeps 8 significant bits, so by at
+  // most |want| * 2^-8; the accumulation itself is exact for these inputs (random_eighths), so
+  // nothing else may differ. A wrong tile, a stale stage or a swizzle mismatch between TMA and
+  // wgmma gives errors of the order of the values themselves.
+  std::vector<Bf16> const d = download(d_d, size_d);
+  std::size_t wrong_d = 0, first_d = 0;
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double want = 0.0;
+      for (int kk = 0; kk < k; ++kk)
+        want += static_cast<double>(__bfloat162float(a[std::size_t{1} * i * k + kk])) *
+                static_cast<double>(__bfloat162float(b[std::size_t{1} * j * k + kk]));
+      std::size_t const at = static_cast<std::size_t>(i) * n + j;
+      double const got = __bfloat162float(d[at]);
+      double const error = std::fabs(got - want);
+      // NaN (the poison, an unwritten element) fails the comparison too.
+      if (!(error <= std::fabs(want) * 0x1p-8) && wrong_d++ == 0) first_d = at;
+      if (error > worst || std::isnan(error)) worst = error;
+    }
+  }
+  EXPECT_EQ(wrong_d, 0u) << what << " d: first wrong at row " << first_d / n << " col "
+                         << first_d % n << ", largest error " << worst;
+  expect_guard_untouched(d_d, size_d, what + " d");
+}
+
+std::string case_name(::testing::TestParamInfo<Shape> const& info) {
+  auto [m, n, k] = info.param;
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+// One tile and one K step; several tiles in both directions and two laps of the 4-stage ring
+// (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage); and a wide row
+// of tiles, where one CTA in eight writes R and the others only wait and release.
+INSTANTIATE_TEST_SUITE_P(Shapes, ForkGemmRelu,
+                         ::testing::Values(Shape{128, 128, 64}, Shape{256, 384, 512},
+                                           Shape{128, 256, 320}, Shape{384, 1024, 128}),
+                         case_name);
+
+}  // namespace
