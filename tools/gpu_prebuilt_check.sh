@@ -186,6 +186,9 @@ if want bench-groups; then
       --shapes 8192x8192,16384x16384 --reps 20 --regime sustained \
       --json "$OUT/${family}_sustained.json"
   done
+  # The fork GEMM + ReLU (07/04) against gemm() and a relu kernel, one run: its outputs are many.
+  run bench-fork-gemm-relu 150 "$B/warploom" bench fork_gemm_relu \
+    --shapes 4096x4096x4096,8192x8192x1024 --reps 10 --prof ncu
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 # The configurations the grouped tests and benchmarks compile when first used (a fused epilogue,
