@@ -8,60 +8,31 @@
 #include "fork_gemm_relu.hpp"
 
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 #include "fork_gemm_relu_schedule.cuh"
+#include "tutorial/argument_check.hpp"
 #include "warploom/ts/launch.hpp"
 
 namespace warploom::tutorial {
-namespace {
-
-// Whether [x, x + x_bytes) and [y, y + y_bytes) share a byte.
-bool overlap(void const* x, std::uint64_t x_bytes, void const* y, std::uint64_t y_bytes) {
-  auto const p = reinterpret_cast<std::uintptr_t>(x), q = reinterpret_cast<std::uintptr_t>(y);
-  return p < q + y_bytes && q < p + x_bytes;
-}
-
-}  // namespace
-
 void check_fork_gemm_relu_args(__nv_bfloat16 const* a, __nv_bfloat16 const* b,
                                __nv_bfloat16 const* d, __nv_bfloat16 const* r, int m, int n,
                                int k) {
-  auto fail = [](std::string const& what) {
-    throw std::invalid_argument("fork_gemm_relu: " + what);
-  };
-  auto multiple = [&](char const* name, int value, int tile, char const* what) {
-    if (value <= 0 || value % tile != 0)
-      fail(std::string("`") + name + "` = " + std::to_string(value) +
-           " must be a positive multiple of " + std::to_string(tile) + " (" + what + ")");
-  };
-  multiple("m", m, kForkGemmReluTileM, "the tile height");
-  multiple("n", n, kForkGemmReluTileN, "the tile width");
-  multiple("k", k, kForkGemmReluTileK, "the K step");
+  ArgumentCheck const check("fork_gemm_relu");
+  check.positive_multiple("m", m, kForkGemmReluTileM, "the tile height");
+  check.positive_multiple("n", n, kForkGemmReluTileN, "the tile width");
+  check.positive_multiple("k", k, kForkGemmReluTileK, "the K step");
   // 32-bit element indices in the kernel (and a grid of at most 2^31 / 128^2 CTAs).
-  auto below_2_31 = [&](char const* x, int xv, char const* y, int yv) {
-    std::int64_t const elements = static_cast<std::int64_t>(xv) * yv;
-    if (elements > INT32_MAX)
-      fail(std::string("`") + x + "` x `" + y + "` = " + std::to_string(elements) +
-           " elements exceeds 2^31 - 1");
-  };
-  below_2_31("m", m, "k", k);
-  below_2_31("n", n, "k", k);
-  below_2_31("m", m, "n", n);
-  std::pair<char const*, void const*> const pointers[] = {{"a", a}, {"b", b}, {"d", d}, {"r", r}};
-  for (auto [name, ptr] : pointers) {
-    if (ptr == nullptr) fail(std::string("`") + name + "` must not be null");
-    if (reinterpret_cast<std::uintptr_t>(ptr) % 16 != 0)
-      fail(std::string("`") + name + "` must be 16-byte aligned (TMA and the 16-byte vectors)");
-  }
+  check.elements_below_2_31("m", m, "k", k);
+  check.elements_below_2_31("n", n, "k", k);
+  check.elements_below_2_31("m", m, "n", n);
+  check.device_pointers({{"a", a}, {"b", b}, {"d", d}, {"r", r}});
   std::uint64_t const bytes_a = std::uint64_t{2} * m * k, bytes_b = std::uint64_t{2} * n * k;
   std::uint64_t const bytes_d = std::uint64_t{2} * m * n, bytes_r = bytes_a;
   if (overlap(d, bytes_d, a, bytes_a) || overlap(d, bytes_d, b, bytes_b) ||
       overlap(d, bytes_d, r, bytes_r))
-    fail("`d` must share no byte with `a`, `b` or `r`");
+    check.fail("`d` must share no byte with `a`, `b` or `r`");
   if (overlap(r, bytes_r, a, bytes_a) || overlap(r, bytes_r, b, bytes_b))
-    fail("`r` must share no byte with `a`, `b` or `d`");
+    check.fail("`r` must share no byte with `a`, `b` or `d`");
 }
 
 void fork_gemm_relu(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16* d,

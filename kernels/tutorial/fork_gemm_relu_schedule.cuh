@@ -56,77 +56,42 @@
 // cute/tensor.hpp first: the atoms' headers rely on what it declares.
 #include <cute/tensor.hpp>
 
-#include <cuda_bf16.h>              // __nv_bfloat162, __hmax2
-#include <cutlass/numeric_types.h>  // cutlass::bfloat16_t, the element type of CuTe's GMMA atoms
-#include <cute/arch/copy_sm90_tma.hpp>
+#include <cuda_bf16.h>  // __nv_bfloat162, __hmax2
 #include <cute/arch/mma_sm90.hpp>
-#include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_atom.hpp>
 
 #include "tutorial/fork_gemm_relu.hpp"  // kForkGemmReluTileM, _N, _K
+#include "tutorial/k_major_tiles.cuh"   // k_major::Bf16, SwizzledLayout, make_tma_load
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 #include "warploom/ts/ts.hpp"
 
 namespace warploom::tutorial {
 
-namespace fork_gemm_relu_detail {
-
-using cute::_1;
-using cute::Int;
-using Bf16 = cutlass::bfloat16_t;  // __nv_bfloat16's bits, as CuTe's GMMA atoms name the type
-
-inline constexpr int kTileM = kForkGemmReluTileM;
-inline constexpr int kTileN = kForkGemmReluTileN;
-inline constexpr int kTileK = kForkGemmReluTileK;
-
-// A K-major operand (rows x cols, stride 1 along K) at `ptr`, as CuTe sees it.
-template <class T>
-WL_HOST_DEVICE auto k_major(T const* ptr, int rows, int cols) {
-  return cute::make_tensor(
-      ptr, cute::make_layout(cute::make_shape(rows, cols),
-                             cute::make_stride(static_cast<std::int64_t>(cols), _1{})));
-}
-
-// (BLK_ROWS, BLK_K, STAGES): each stage a contiguous 128 x 64 tile, rows of 64 bf16 (128 bytes)
-// swizzled in 16-byte chunks (Swizzle<3,4,3> on bytes: chunk c of row r sits at c ^ (r % 8)), the
-// layout wgmma reads K-major operands in and TMA writes with CU_TENSOR_MAP_SWIZZLE_128B.
-template <int kRows, int kStages>
-using SmemLayout =
-    decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<Bf16>{},
-                                 cute::make_shape(Int<kRows>{}, Int<kTileK>{}, Int<kStages>{})));
-
-}  // namespace fork_gemm_relu_detail
-
 template <int kStages_>
 struct ForkGemmRelu {
   // ---- Shape ---------------------------------------------------------------------------------
   static constexpr int kStages = kStages_;
-  static constexpr int kTileM = fork_gemm_relu_detail::kTileM;
-  static constexpr int kTileN = fork_gemm_relu_detail::kTileN;
-  static constexpr int kTileK = fork_gemm_relu_detail::kTileK;
+  static constexpr int kTileM = kForkGemmReluTileM;
+  static constexpr int kTileN = kForkGemmReluTileN;
+  static constexpr int kTileK = kForkGemmReluTileK;
   static constexpr int kMmaThreads = 128;   // one warpgroup
   static constexpr int kReluThread0 = 128;  // the relu task's first thread (warp 4)
   static constexpr int kReluThreads = 128;
-  using Bf16 = fork_gemm_relu_detail::Bf16;
+  using Bf16 = k_major::Bf16;
   static constexpr int kStageBytesA = kTileM * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
   static constexpr int kStageBytesB = kTileN * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
 
   // ---- CuTe: layouts, TMA, wgmma ------------------------------------------------------------
-  using SmemLayoutA = fork_gemm_relu_detail::SmemLayout<kTileM, kStages>;  // (BLK_M, BLK_K, STAGES)
-  using SmemLayoutB = fork_gemm_relu_detail::SmemLayout<kTileN, kStages>;  // (BLK_N, BLK_K, STAGES)
+  using SmemLayoutA = k_major::SwizzledLayout<kTileM, kTileK, kStages>;  // (BLK_M, BLK_K, STAGES)
+  using SmemLayoutB = k_major::SwizzledLayout<kTileN, kTileK, kStages>;  // (BLK_N, BLK_K, STAGES)
   static_assert(cute::cosize_v<SmemLayoutA> * sizeof(Bf16) == kStages * kStageBytesA);
   static_assert(cute::cosize_v<SmemLayoutB> * sizeof(Bf16) == kStages * kStageBytesB);
 
-  // The TMA load of one operand's (kRows x 64) tiles into a stage of `Smem`, no multicast. (The
-  // cluster size must be given: with four arguments, make_tma_copy takes the tile for it and
-  // builds a 1 x 1 box that the driver refuses.)
+  // The TMA load of one operand's (kRows x 64) tiles into a stage of `Smem`.
   template <int kRows, class Smem>
   static auto make_tma_load(Bf16 const* ptr, int rows, int k) {
-    return cute::make_tma_copy(cute::SM90_TMA_LOAD{}, fork_gemm_relu_detail::k_major(ptr, rows, k),
-                               Smem{}(cute::_, cute::_, 0),
-                               cute::make_shape(cute::Int<kRows>{}, cute::Int<kTileK>{}),
-                               cute::Int<1>{});
+    return k_major::make_tma_load<kRows, kTileK>(ptr, rows, k, Smem{}(cute::_, cute::_, 0));
   }
   using TmaA = decltype(make_tma_load<kTileM, SmemLayoutA>(nullptr, 0, 0));
   using TmaB = decltype(make_tma_load<kTileN, SmemLayoutB>(nullptr, 0, 0));

@@ -11,17 +11,18 @@
 #include <cuda_bf16.h>
 #include <gtest/gtest.h>
 
+#include "half_matrices.hpp"
 #include "tutorial/fork_gemm_relu.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace tut = warploom::tutorial;
 namespace wt = warploom::testing;
+using namespace tutorial_test;
 
 namespace {
 
 using Bf16 = __nv_bfloat16;
-constexpr std::size_t kGuardBytes = 256;  // poisoned bytes after each output
 
 // Random multiples of 1/8 in [-1, 1) (never -0: j / 8 with j = 0 is +0). Every product is a
 // multiple of 1/64 of magnitude at most 1, so every partial sum of a row . column (K <= 512: at
@@ -35,23 +36,6 @@ std::vector<Bf16> random_eighths(std::size_t n, unsigned seed) {
     x = __float2bfloat16(static_cast<float>(j) / 8.0f);
   }
   return out;
-}
-
-void upload(wt::DeviceBuffer& d, std::vector<Bf16> const& h) {
-  WL_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(Bf16), cudaMemcpyHostToDevice));
-}
-
-std::vector<Bf16> download(wt::DeviceBuffer const& d, std::size_t n) {
-  std::vector<Bf16> h(n);
-  WL_CUDA_CHECK(cudaMemcpy(h.data(), d.get(), n * sizeof(Bf16), cudaMemcpyDeviceToHost));
-  return h;
-}
-
-void expect_guard_untouched(wt::DeviceBuffer const& d, std::size_t n, std::string const& what) {
-  EXPECT_TRUE(
-      wt::compare_with_poison(static_cast<char const*>(d.get()) + n * sizeof(Bf16), kGuardBytes)
-          .equal())
-      << what << ": the kernel wrote past the end of the output";
 }
 
 using Shape = std::tuple<int, int, int>;  // m, n, k
@@ -78,7 +62,7 @@ TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
 
   // R: max(a, +0), bitwise (the inputs hold no -0 and no NaN, where max's sign rules would
   // matter).
-  std::vector<Bf16> const r = download(d_r, size_a);
+  std::vector<Bf16> const r = download<Bf16>(d_r, size_a);
   std::size_t wrong_r = 0, first_r = 0;
   for (std::size_t i = 0; i < size_a; ++i) {
     float const x = __bfloat162float(a[i]);
@@ -87,14 +71,14 @@ TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
   }
   EXPECT_EQ(wrong_r, 0u) << what << " r: first wrong at row " << first_r / k << " col "
                          << first_r % k;
-  expect_guard_untouched(d_r, size_a, what + " r");
+  expect_guard_untouched<Bf16>(d_r, size_a, what + " r");
 
   // D: the float64 dot product, rounded once to bf16 by the kernel. Rounding to nearest moves a
   // value by at most half a unit in its last place, and bf16 keeps 8 significant bits, so by at
   // most |want| * 2^-8; the accumulation itself is exact for these inputs (random_eighths), so
   // nothing else may differ. A wrong tile, a stale stage or a swizzle mismatch between TMA and
   // wgmma gives errors of the order of the values themselves.
-  std::vector<Bf16> const d = download(d_d, size_d);
+  std::vector<Bf16> const d = download<Bf16>(d_d, size_d);
   std::size_t wrong_d = 0, first_d = 0;
   double worst = 0.0;
   for (int i = 0; i < m; ++i) {
@@ -113,7 +97,7 @@ TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
   }
   EXPECT_EQ(wrong_d, 0u) << what << " d: first wrong at row " << first_d / n << " col "
                          << first_d % n << ", largest error " << worst;
-  expect_guard_untouched(d_d, size_d, what + " d");
+  expect_guard_untouched<Bf16>(d_d, size_d, what + " d");
 }
 
 std::string case_name(::testing::TestParamInfo<Shape> const& info) {

@@ -31,7 +31,8 @@ TEST_P(ForkRelu, CopiesAndRectifiesRandomMatrixIntoPoisonedOutputs) {
   for (std::size_t i = 0; i < n; ++i)
     relu[i] = __float2half(__half2float(x[i]) > 0.0f ? __half2float(x[i]) : 0.0f);
   wt::DeviceBuffer d_x(n * sizeof(__half));
-  wt::DeviceBuffer d_d(n * sizeof(__half) + 256), d_r(n * sizeof(__half) + 256);  // guards
+  wt::DeviceBuffer d_d(n * sizeof(__half) + kGuardBytes),
+      d_r(n * sizeof(__half) + kGuardBytes);  // guards
   upload(d_x, x);
   wt::poison(d_d.get(), d_d.bytes());
   wt::poison(d_r.get(), d_r.bytes());

@@ -1,5 +1,6 @@
-// tests/gpu/tutorial/half_matrices.hpp — fp16 matrices for tutorial 07's tests: random host data,
-// device copies, and bitwise comparison with what the host computes.
+// tests/gpu/tutorial/half_matrices.hpp — 16-bit matrices for tutorials 06's and 07's tests: random
+// host data, device copies, bitwise comparison with what the host computes, and the poisoned guard
+// after each output.
 #pragma once
 
 #include <cstddef>
@@ -28,8 +29,29 @@ inline std::vector<__half> random_halves(std::size_t n, unsigned seed) {
   return out;
 }
 
-inline void upload(warploom::testing::DeviceBuffer& d, std::vector<__half> const& h) {
-  WL_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(__half), cudaMemcpyHostToDevice));
+// Poisoned bytes after each output: a kernel that writes past its end changes them.
+inline constexpr std::size_t kGuardBytes = 256;
+
+template <class T>
+void upload(warploom::testing::DeviceBuffer& d, std::vector<T> const& h) {
+  WL_CUDA_CHECK(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <class T>
+std::vector<T> download(warploom::testing::DeviceBuffer const& d, std::size_t n) {
+  std::vector<T> h(n);
+  WL_CUDA_CHECK(cudaMemcpy(h.data(), d.get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// The kGuardBytes after the first `n` elements of `d` still poisoned.
+template <class T>
+void expect_guard_untouched(warploom::testing::DeviceBuffer const& d, std::size_t n,
+                            std::string const& what) {
+  EXPECT_TRUE(warploom::testing::compare_with_poison(
+                  static_cast<char const*>(d.get()) + n * sizeof(T), kGuardBytes)
+                  .equal())
+      << what << ": the kernel wrote past the end of the output";
 }
 
 // The first `want.size()` halves of `d` against `want`, bitwise, and the 256 bytes after them
@@ -45,10 +67,7 @@ inline void expect_matrix(warploom::testing::DeviceBuffer const& d, std::vector<
   }
   EXPECT_EQ(wrong, 0u) << what << ": first wrong at row " << first / cols << " col "
                        << first % cols;
-  EXPECT_TRUE(warploom::testing::compare_with_poison(
-                  static_cast<char const*>(d.get()) + want.size() * sizeof(__half), 256)
-                  .equal())
-      << what << ": the kernel wrote past the end of the output";
+  expect_guard_untouched<__half>(d, want.size(), what);
 }
 
 }  // namespace tutorial_test

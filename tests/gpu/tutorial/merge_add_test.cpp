@@ -30,7 +30,7 @@ TEST_P(MergeAdd, AddsRandomMatricesIntoPoisonedOutput) {
   for (std::size_t i = 0; i < n; ++i)
     want[i] = __float2half(__half2float(a[i]) + __half2float(b[i]));
   wt::DeviceBuffer d_a(n * sizeof(__half)), d_b(n * sizeof(__half));
-  wt::DeviceBuffer d_d(n * sizeof(__half) + 256);  // 256 guard bytes stay poisoned
+  wt::DeviceBuffer d_d(n * sizeof(__half) + kGuardBytes);  // the guard stays poisoned
   upload(d_a, a);
   upload(d_b, b);
   wt::poison(d_d.get(), d_d.bytes());
