@@ -15,6 +15,7 @@
 #include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/persistent_copy.hpp"
 #include "tutorial/segment_copy.hpp"
+#include "tutorial/split_k_gemm.hpp"
 #include "tutorial/tma_copy.hpp"
 
 namespace tut = warploom::tutorial;
@@ -107,6 +108,61 @@ TEST(ForkGemmReluArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
                                              128, 128, 64);
             }),
             "(no exception of that type)");
+}
+
+TEST(SplitKGemmArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  using Bf16 = __nv_bfloat16;
+  auto const* a = reinterpret_cast<Bf16 const*>(std::uintptr_t{1} << 24);
+  auto const* b = reinterpret_cast<Bf16 const*>(std::uintptr_t{2} << 24);
+  auto* d = reinterpret_cast<Bf16*>(std::uintptr_t{3} << 24);
+  auto const gemm = [](Bf16 const* x, Bf16 const* y, Bf16* z, int m, int n, int k, int split) {
+    return invalid_argument_message([&] { tut::split_k_gemm(x, y, z, m, n, k, split); });
+  };
+  for (int split : {0, 3, 16, -2})
+    EXPECT_EQ(
+        gemm(a, b, d, 128, 16, 512, split),
+        "split_k_gemm: `split_k` = " + std::to_string(split) +
+            " must be 1, 2, 4 or 8 (the CTAs of a cluster, each reducing 128 / split_k rows)");
+  EXPECT_EQ(gemm(a, b, d, 0, 16, 512, 1),
+            "split_k_gemm: `m` = 0 must be a positive multiple of 128 (the tile height)");
+  EXPECT_EQ(gemm(a, b, d, 100, 16, 512, 1),
+            "split_k_gemm: `m` = 100 must be a positive multiple of 128 (the tile height)");
+  EXPECT_EQ(gemm(a, b, d, 128, 24, 512, 1),
+            "split_k_gemm: `n` = 24 must be a positive multiple of 16 (the tile width)");
+  EXPECT_EQ(gemm(a, b, d, 128, 16 * 65536, 64, 1),
+            "split_k_gemm: `n` = 1048576 exceeds 65535 tiles of 16 (the grid's y dimension)");
+  // K per CTA must be whole 64-wide steps: 512 splits 8 ways, 256 does not.
+  EXPECT_EQ(gemm(a, b, d, 128, 16, 256, 8),
+            "split_k_gemm: `k` = 256 must be a positive multiple of 512 (`split_k` x 64: each "
+            "CTA's K slice is whole K steps)");
+  EXPECT_EQ(gemm(a, b, d, 128, 16, 96, 1),
+            "split_k_gemm: `k` = 96 must be a positive multiple of 64 (`split_k` x 64: each "
+            "CTA's K slice is whole K steps)");
+  EXPECT_EQ(gemm(a, b, d, 128, 16, -128, 2),
+            "split_k_gemm: `k` = -128 must be a positive multiple of 128 (`split_k` x 64: each "
+            "CTA's K slice is whole K steps)");
+  EXPECT_EQ(gemm(a, b, d, 1 << 17, 16, 1 << 14, 1),
+            "split_k_gemm: `m` x `k` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(a, b, d, 1 << 24, 1 << 7, 64, 1),
+            "split_k_gemm: `m` x `n` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(nullptr, b, d, 128, 16, 512, 1), "split_k_gemm: `a` must not be null");
+  EXPECT_EQ(gemm(a, nullptr, d, 128, 16, 512, 1), "split_k_gemm: `b` must not be null");
+  EXPECT_EQ(gemm(a, b, nullptr, 128, 16, 512, 1), "split_k_gemm: `d` must not be null");
+  EXPECT_EQ(gemm(a + 1, b, d, 128, 16, 512, 1),
+            "split_k_gemm: `a` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  EXPECT_EQ(gemm(a, b, d + 4, 128, 16, 512, 1),
+            "split_k_gemm: `d` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  // Overlaps, with each matrix's own size: a is 128 x 512 (128 KiB), b 16 x 512, d 128 x 16.
+  EXPECT_EQ(gemm(a, b, const_cast<Bf16*>(a) + 128 * 512 - 8, 128, 16, 512, 1),
+            "split_k_gemm: `d` must share no byte with `a` or `b`");
+  EXPECT_EQ(gemm(a, b, const_cast<Bf16*>(b) - 128 * 16 + 8, 128, 16, 512, 1),
+            "split_k_gemm: `d` must share no byte with `a` or `b`");
+  // Adjacent is not overlapping; the inputs may be one matrix (both are only read).
+  EXPECT_EQ(invalid_argument_message([&] {
+              tut::check_split_k_gemm_args(a, a, const_cast<Bf16*>(a) + 128 * 512, 128, 16, 512, 8);
+            }),
+            "(no exception of that type)");
+  EXPECT_EQ(tut::split_k_gemm_model().name, "split_k_gemm");
 }
 
 TEST(PdlCopyChainArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
