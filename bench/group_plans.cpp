@@ -1,7 +1,6 @@
 // bench/group_plans.cpp
 #include "group_plans.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -11,17 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include <cmath>
-
-#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "half_relu.hpp"
-#include "tutorial/fork_gemm_relu.hpp"
 #include "tutorial/fork_relu.hpp"
 #include "tutorial/merge_add.hpp"
 #include "warploom/cuda_check.hpp"
-#include "warploom/gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 namespace warploom::tutorial {
@@ -174,132 +168,6 @@ Launch fork_relu_launch(Implementation impl) {
   };
 }
 
-// ---- Fork GEMM + ReLU (tutorial 07/04) ----------------------------------------------------------
-
-using Bf16 = __nv_bfloat16;
-// Launches d = a . b^T and r = max(a, 0) on m x k a, n x k b (both K-major).
-using GemmReluLaunch = std::function<void(Bf16 const* a, Bf16 const* b, Bf16* d, Bf16* r, int m,
-                                          int n, int k, cudaStream_t stream)>;
-
-class ForkGemmReluPlan final : public harness::KernelPlan {
- public:
-  ForkGemmReluPlan(GemmReluLaunch launch, int m, int n, int k)
-      : launch_(std::move(launch)), m_(m), n_(n), k_(k) {}
-
-  // The problem's work: the GEMM's flops, and every matrix read or written once.
-  harness::Work work() const override {
-    return {.flops = 2.0 * m_ * n_ * k_, .bytes = static_cast<double>(bytes_per_input_set())};
-  }
-  std::size_t bytes_per_input_set() const override {
-    return (2 * elements(m_, k_) + elements(n_, k_) + elements(m_, n_)) * sizeof(Bf16);
-  }
-
-  void prepare(int input_sets, std::uint64_t seed) override {
-    sets_.clear();
-    for (int s = 0; s < input_sets; ++s) {
-      Set set{wt::DeviceBuffer(elements(m_, k_) * sizeof(Bf16)),
-              wt::DeviceBuffer(elements(n_, k_) * sizeof(Bf16)),
-              wt::DeviceBuffer(elements(m_, n_) * sizeof(Bf16)),
-              wt::DeviceBuffer(elements(m_, k_) * sizeof(Bf16))};
-      wt::fill_uniform(set.a.as<Bf16>(), elements(m_, k_), seed + 4 * s);
-      wt::fill_uniform(set.b.as<Bf16>(), elements(n_, k_), seed + 4 * s + 1);
-      sets_.push_back(std::move(set));
-    }
-  }
-
-  void run(int input_set, harness::Tuning const&, cudaStream_t stream) override {
-    Set const& s = sets_.at(input_set);
-    launch_(s.a.as<Bf16 const>(), s.b.as<Bf16 const>(), s.d.as<Bf16>(), s.r.as<Bf16>(), m_, n_, k_,
-            stream);
-  }
-
-  // R bitwise against the host's max(a, 0); D's first and last 128 rows against a float64
-  // reference, within bf16's rounding of the output (2^-8 relative) plus the fp32 accumulation's
-  // error (k terms of products below 1 in magnitude: 2^-20 k absolute, far below).
-  CheckResult check(harness::Tuning const& tuning) override {
-    Set const& s = sets_.at(0);
-    wt::poison(s.d.get(), s.d.bytes());
-    wt::poison(s.r.get(), s.r.bytes());
-    run(0, tuning, nullptr);
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<Bf16> const a = download(s.a, elements(m_, k_));
-    std::vector<Bf16> const b = download(s.b, elements(n_, k_));
-    std::vector<Bf16> const d = download(s.d, elements(m_, n_));
-    std::vector<Bf16> const r = download(s.r, elements(m_, k_));
-    for (std::size_t e = 0; e < a.size(); ++e) {
-      float const x = __bfloat162float(a[e]);
-      if (__bfloat16_as_ushort(r[e]) != __bfloat16_as_ushort(__float2bfloat16(x > 0.0f ? x : 0.0f)))
-        return {false,
-                "R differs at row " + std::to_string(e / k_) + " col " + std::to_string(e % k_)};
-    }
-    for (int row = 0; row < m_; ++row) {
-      if (row == 128 && m_ > 256) row = m_ - 128;
-      for (int col = 0; col < n_; ++col) {
-        double ref = 0.0;
-        for (int i = 0; i < k_; ++i)
-          ref += static_cast<double>(__bfloat162float(a[elements(row, k_) + i])) *
-                 __bfloat162float(b[elements(col, k_) + i]);
-        double const got = __bfloat162float(d[elements(row, n_) + col]);
-        if (!(std::abs(got - ref) <= std::ldexp(std::abs(ref), -8) + 1e-6 * k_))
-          return {false, "D(" + std::to_string(row) + ", " + std::to_string(col) + ") = " +
-                             std::to_string(got) + ", float64 reference " + std::to_string(ref)};
-      }
-    }
-    return {true, "R bitwise, D's first and last 128 rows within bf16 rounding"};
-  }
-
- private:
-  struct Set {
-    wt::DeviceBuffer a, b, d, r;
-  };
-  static std::size_t elements(std::int64_t rows, std::int64_t cols) {
-    return static_cast<std::size_t>(rows * cols);
-  }
-  static std::vector<Bf16> download(wt::DeviceBuffer const& buf, std::size_t count) {
-    std::vector<Bf16> h(count);
-    WL_CUDA_CHECK(cudaMemcpy(h.data(), buf.get(), count * sizeof(Bf16), cudaMemcpyDeviceToHost));
-    return h;
-  }
-
-  GemmReluLaunch launch_;
-  int m_, n_, k_;
-  std::vector<Set> sets_;
-};
-
-harness::PlanProvider gemm_relu_provider(std::string name, std::string description,
-                                         GemmReluLaunch launch) {
-  return {std::move(name), std::move(description),
-          [launch = std::move(launch)](harness::Problem const& p) {
-            if (p.extents.size() != 3)
-              throw std::invalid_argument("a problem is three extents, MxNxK");
-            for (std::int64_t e : p.extents)
-              if (e <= 0 || e > (std::int64_t{1} << 31) - 1)
-                throw std::invalid_argument("m, n and k must be in [1, 2^31), got " +
-                                            std::to_string(e));
-            return std::make_unique<ForkGemmReluPlan>(launch, static_cast<int>(p.extents[0]),
-                                                      static_cast<int>(p.extents[1]),
-                                                      static_cast<int>(p.extents[2]));
-          }};
-}
-
-// The pair a framework runs: the GEMM (warploom's gemm(), "tn" as the fork's), then a relu
-// kernel that reads a again.
-void unfused_gemm_relu(Bf16 const* a, Bf16 const* b, Bf16* d, Bf16* r, int m, int n, int k,
-                       cudaStream_t stream) {
-  namespace wg = warploom::gemm;
-  wg::GemmArguments args;
-  args.m = m;
-  args.n = n;
-  args.k = k;
-  args.a = {a, wg::ScalarType::BF16, wg::MatrixLayout::RowMajor, k};
-  args.b = {b, wg::ScalarType::BF16, wg::MatrixLayout::ColMajor, k};  // K x N, stored N x K
-  args.d = d;
-  args.d_type = wg::ScalarType::BF16;
-  args.ldd = n;
-  wg::gemm(args, stream);
-  bench::half_relu(a, r, static_cast<std::int64_t>(m) * k, stream);
-}
-
 }  // namespace
 
 harness::PlanFamily merge_add_plan_family() {
@@ -336,24 +204,6 @@ harness::PlanFamily fork_relu_plan_family() {
                          bench::half_relu(in[0], out[1], n, stream);
                        }),
           }};
-}
-
-harness::PlanFamily fork_gemm_relu_plan_family() {
-  harness::PlanFamily family{
-      "fork_gemm_relu",
-      "tutorial 07/04: D = A . B^T and R = max(A, 0), bf16, A's tiles loaded once by TMA and read "
-      "by the wgmma warpgroup and a ReLU task (a ts::Fork)",
-      {"m", "n", "k"},
-      {
-          gemm_relu_provider(
-              "ts", "tutorial 07's fork GEMM (128x128x64 tiles, one CTA each)",
-              [](Bf16 const* a, Bf16 const* b, Bf16* d, Bf16* r, int m, int n, int k,
-                 cudaStream_t stream) { fork_gemm_relu(a, b, d, r, m, n, k, stream); }),
-          gemm_relu_provider("unfused", "gemm() (Auto), then a relu kernel reading A again",
-                             unfused_gemm_relu),
-      }};
-  family.report_flops = true;
-  return family;
 }
 
 }  // namespace warploom::tutorial

@@ -82,7 +82,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -189,6 +189,21 @@ if want bench-groups; then
   # The fork GEMM + ReLU (07/04) against gemm() and a relu kernel, one run: its outputs are many.
   run bench-fork-gemm-relu 150 "$B/warploom" bench fork_gemm_relu \
     --shapes 4096x4096x4096,8192x8192x1024 --reps 10 --prof ncu
+fi
+# Tutorial 06's split-K over DSMEM: its tests (every split, the seed's skinny shape), each
+# sanitizer on two of them, then the seed's shapes against gemm(), cuBLAS and cuBLASLt, every
+# split tried (--autotune), with Nsight Compute's kernel time.
+if want tutorial-split-k; then
+  run tutorial-split-k 120 "$T/tutorial_copy_test" --gtest_filter='*SplitKGemm*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-tutorial-split-k" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" --gtest_filter='*SplitKGemm*1024x16x1024_Split8:*SplitKGemm*_Split1'
+  done
+  run bench-split-k-gemm 180 "$B/warploom" bench split_k_gemm \
+    --shapes 1024x16x1024,1024x16x4096,1024x16x8192 --autotune --reps 20 \
+    --json "$OUT/split_k_gemm.json"
+  run ncu-split-k-gemm 180 "$B/warploom" bench split_k_gemm \
+    --shapes 1024x16x1024,1024x16x4096,1024x16x8192 --prof ncu --reps 5
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 # The configurations the grouped tests and benchmarks compile when first used (a fused epilogue,

@@ -1,0 +1,21 @@
+// bench/tutorial_gemm_plans.hpp
+//
+// The tutorials' GEMMs for the benchmark harness, bf16 D = A . B^T ("tn"), each beside what it is
+// measured against:
+//   fork_gemm_relu  tutorial 07/04 (D and R = max(A, 0), A read once through a ts::Fork) against
+//                   gemm() then a ReLU kernel reading A again
+//   split_k_gemm    tutorial 06 (a cluster of CTAs along K, partials summed through DSMEM), every
+//                   split_k a tuning point, against gemm(), cuBLAS and cuBLASLt (the seed measures
+//                   cuBLAS on 1024 x 16 x K)
+#pragma once
+
+#include "warploom/harness/kernel_plan.hpp"
+
+namespace warploom::tutorial {
+
+// Extents: {m, n, k}; m and n multiples of 128, k of 64 (the fork GEMM's tile).
+harness::PlanFamily fork_gemm_relu_plan_family();
+// Extents: {m, n, k}; m a multiple of 128, n of 16, k of 64 x split_k.
+harness::PlanFamily split_k_gemm_plan_family();
+
+}  // namespace warploom::tutorial
