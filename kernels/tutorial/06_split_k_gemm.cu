@@ -44,20 +44,22 @@ void check_split_k_gemm_args(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __n
 }
 
 void split_k_gemm(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16* d, int m, int n,
-                  int k, int split_k, cudaStream_t stream) {
+                  int k, int split_k, cudaStream_t stream, SplitKHandshake handshake) {
   using Cfg = TutorialSplitKGemm;
   using Manager = Cfg::Manager;
   using Bf16 = Cfg::Bf16;
   check_split_k_gemm_args(a, b, d, m, n, k, split_k);
-  typename Cfg::Params const p{.tma_a = Cfg::make_tma_load<Cfg::kTileM, Cfg::SmemLayoutA>(
-                                   reinterpret_cast<Bf16 const*>(a), m, k),
-                               .tma_b = Cfg::make_tma_load<Cfg::kTileN, Cfg::SmemLayoutB>(
-                                   reinterpret_cast<Bf16 const*>(b), n, k),
-                               .d = d,
-                               .m = m,
-                               .n = n,
-                               .k = k,
-                               .split_k = split_k};
+  typename Cfg::Params const p{
+      .tma_a =
+          Cfg::make_tma_load<Cfg::kTileM, Cfg::SmemLayoutA>(reinterpret_cast<Bf16 const*>(a), m, k),
+      .tma_b =
+          Cfg::make_tma_load<Cfg::kTileN, Cfg::SmemLayoutB>(reinterpret_cast<Bf16 const*>(b), n, k),
+      .d = d,
+      .m = m,
+      .n = n,
+      .k = k,
+      .split_k = split_k,
+      .handshake_threads = handshake == SplitKHandshake::kEveryThread ? Cfg::kMmaThreads : 1};
 
   // The proof that the schedule unit verified this schedule (it does not link without one).
   // ts::launch cannot take it here: it launches clusters along x, of the TaskManager's own

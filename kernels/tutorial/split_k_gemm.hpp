@@ -32,10 +32,22 @@ inline constexpr int kSplitKGemmMaxSplit = 8;  // the portable cluster size limi
 void check_split_k_gemm_args(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
                              int m, int n, int k, int split_k);
 
+// How the CTAs of a cluster tell each other that their partial tiles are written (`ready`) and
+// read (`drained`). Both give the same order and the same D:
+//   kOnePerCta    the warpgroup meets at its barrier, then one thread arrives on every CTA's
+//                 mbarrier with release at cluster scope, which is cumulative: it publishes what
+//                 the whole warpgroup did before the barrier. split_k remote arrivals per CTA.
+//   kEveryThread  every thread arrives on every CTA's mbarrier: 128 x split_k remote arrivals
+//                 per CTA, each a GPU-scope memory barrier in SASS. compute-sanitizer's racecheck
+//                 follows only this form (it does not model cumulativity through a barrier), so
+//                 the tests run it to check the DSMEM exchange.
+enum class SplitKHandshake { kOnePerCta, kEveryThread };
+
 // d = a . b^T (fp32 accumulation; the split_k partial sums added in fp32 in a fixed order, so the
 // result does not depend on which CTA finishes first), rounded once to bf16.
 void split_k_gemm(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16* d, int m, int n,
-                  int k, int split_k, cudaStream_t stream = nullptr);
+                  int k, int split_k, cudaStream_t stream = nullptr,
+                  SplitKHandshake handshake = SplitKHandshake::kOnePerCta);
 
 // The TaskManager, as the verifier sees it (one schedule for every split_k: the cluster only
 // changes what the epilogue's work bodies read).

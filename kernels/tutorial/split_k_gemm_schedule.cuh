@@ -150,6 +150,8 @@ struct SplitKGemm {
     __nv_bfloat16* d;
     int m, n, k;
     int split_k;  // CTAs per cluster, along the grid's z: 1, 2, 4 or 8
+    // Threads of each CTA that arrive on the handshakes: 1 or kMmaThreads (SplitKHandshake).
+    int handshake_threads;
   };
 
   // The output tile a cluster computes (the grid's x and y), and the K slice of this CTA.
@@ -256,7 +258,8 @@ struct SplitKGemm {
   // task barrier, then its thread 0 arrives on every CTA's barrier with release semantics at
   // cluster scope, which is cumulative: it publishes what the whole warpgroup did before the
   // sync. (One arrival per CTA rather than per thread: each remote release arrival costs a
-  // GPU-scope memory barrier in SASS, MEMBAR.ALL.GPU.)
+  // GPU-scope memory barrier in SASS, MEMBAR.ALL.GPU. SplitKHandshake::kEveryThread has every
+  // thread arrive instead, the form compute-sanitizer's racecheck can follow.)
   //   ready    after the warpgroup wrote its partial tile: once a CTA's `ready` completes
   //            (acquire, cluster scope), every peer's partial tile is written and visible to it;
   //   drained  after the warpgroup's DSMEM reads: once a CTA's `drained` completes, no peer reads
@@ -274,12 +277,14 @@ struct SplitKGemm {
     static constexpr int kReady = 0;
     static constexpr int kDrained = 1;
     int split_k = 1;
-    int rank = 0;  // this CTA's rank in its cluster
+    int rank = 0;               // this CTA's rank in its cluster
+    int handshake_threads = 1;  // of each CTA, that arrive: 1 or kMmaThreads (SplitKHandshake)
 
     // By one thread, before the kernel's cluster-wide sync.
     WL_DEVICE void init_handshakes() const {
       for (int i = kReady; i <= kDrained; ++i)
-        sm90::mbarrier_init(&handshakes[i], static_cast<std::uint32_t>(split_k));
+        sm90::mbarrier_init(&handshakes[i],
+                            static_cast<std::uint32_t>(split_k * handshake_threads));
     }
 
     // The accumulator into the staging tile, each thread its own fragment.
@@ -302,7 +307,7 @@ struct SplitKGemm {
       // The warpgroup's fragments are in the tile (put): tell every CTA, then wait until every
       // CTA told this one.
       ts::sync_task(stage.context);
-      if (threadIdx.x % kMmaThreads == 0) arrive_on_every_cta(kReady);
+      arrive_on_every_cta(kReady);
       wait_for(kReady);
 
       int const rows = kTileM / split_k;
@@ -339,18 +344,19 @@ struct SplitKGemm {
       // on `drained` is the task's last step (wait_for_peer_reads), after the store of D, so that
       // the store overlaps the peers' reads.
       ts::sync_task(stage.context);
-      if (threadIdx.x % kMmaThreads == 0) arrive_on_every_cta(kDrained);
+      arrive_on_every_cta(kDrained);
     }
 
     // No CTA exits before every peer finished reading its partial tile.
     WL_DEVICE void wait_for_peer_reads(ts::Produce const&) const { wait_for(kDrained); }
 
    private:
-    // One arrival on handshake `which` of every CTA of the cluster, this one included, through
-    // its DSMEM address; release at cluster scope publishes the earlier shared-memory writes (or
-    // orders the earlier reads) this thread has synchronised with to whoever completes a wait on
-    // it.
+    // By the first handshake_threads threads of the warpgroup: one arrival on handshake `which`
+    // of every CTA of the cluster, this one included, through its DSMEM address; release at
+    // cluster scope publishes the earlier shared-memory writes (or orders the earlier reads) this
+    // thread has synchronised with to whoever completes a wait on it.
     WL_DEVICE void arrive_on_every_cta(int which) const {
+      if (static_cast<int>(threadIdx.x) % kMmaThreads >= handshake_threads) return;
       for (int peer = 0; peer < split_k; ++peer)
         cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
                                    cuda::ptx::space_cluster,
@@ -494,6 +500,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   typename Cfg::Partials partials{};
   partials.split_k = p.split_k;
   partials.rank = rank;
+  partials.handshake_threads = p.handshake_threads;
   typename Cfg::GmemD d{.p = &p, .tile = tile};
 
   Manager tm(smem, steps, ab, partials, d);

@@ -41,14 +41,16 @@ std::vector<Bf16> random_bf16(std::size_t n, unsigned seed) {
   return out;
 }
 
-using Case = std::tuple<int, int, int, int>;  // m, n, k, split_k
+using Handshake = tut::SplitKHandshake;
+using Case = std::tuple<int, int, int, int, Handshake>;  // m, n, k, split_k, handshake
 
 class SplitKGemm : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SplitKGemm, SumsTheClustersPartialTilesIntoAPoisonedOutput) {
-  auto [m, n, k, split_k] = GetParam();
+  auto [m, n, k, split_k, handshake] = GetParam();
   std::string const what = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                           " k=" + std::to_string(k) + " split_k=" + std::to_string(split_k);
+                           " k=" + std::to_string(k) + " split_k=" + std::to_string(split_k) +
+                           (handshake == Handshake::kEveryThread ? " every thread arrives" : "");
   std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
   std::size_t const size_d = static_cast<std::size_t>(m) * n;
   std::vector<Bf16> const a = random_bf16(size_a, 7u + m + k);
@@ -58,7 +60,8 @@ TEST_P(SplitKGemm, SumsTheClustersPartialTilesIntoAPoisonedOutput) {
   upload(d_a, a);
   upload(d_b, b);
   wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
-  tut::split_k_gemm(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d.as<Bf16>(), m, n, k, split_k);
+  tut::split_k_gemm(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d.as<Bf16>(), m, n, k, split_k, nullptr,
+                    handshake);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
 
   // The tolerance. The products of two bf16 are exact in fp32 (8 + 8 significant bits); what
@@ -100,18 +103,30 @@ TEST_P(SplitKGemm, SumsTheClustersPartialTilesIntoAPoisonedOutput) {
 }
 
 std::string case_name(::testing::TestParamInfo<Case> const& info) {
-  auto [m, n, k, split_k] = info.param;
+  auto [m, n, k, split_k, handshake] = info.param;
   return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + "_Split" +
-         std::to_string(split_k);
+         std::to_string(split_k) + (handshake == Handshake::kEveryThread ? "_EveryThread" : "");
 }
+
+constexpr Handshake kOne = Handshake::kOnePerCta;
 
 // The seed's skinny shape at every cluster size (16 K steps per CTA without a split, two laps of
 // the 8-stage ring; 2 with split 8); two column tiles and a long K (16 steps a CTA); and one K step
 // per CTA (split 8 of K = 512: the stages are drained after a single fill).
-INSTANTIATE_TEST_SUITE_P(Shapes, SplitKGemm,
-                         ::testing::Values(Case{1024, 16, 1024, 1}, Case{1024, 16, 1024, 2},
-                                           Case{1024, 16, 1024, 4}, Case{1024, 16, 1024, 8},
-                                           Case{256, 32, 4096, 4}, Case{128, 16, 512, 8}),
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, SplitKGemm,
+    ::testing::Values(Case{1024, 16, 1024, 1, kOne}, Case{1024, 16, 1024, 2, kOne},
+                      Case{1024, 16, 1024, 4, kOne}, Case{1024, 16, 1024, 8, kOne},
+                      Case{256, 32, 4096, 4, kOne}, Case{128, 16, 512, 8, kOne}),
+    case_name);
+
+// Every thread arriving on the handshakes: the same exchange in the form compute-sanitizer's
+// racecheck follows (split_k_gemm.hpp), so these are the cases it runs.
+constexpr Handshake kEvery = Handshake::kEveryThread;
+INSTANTIATE_TEST_SUITE_P(EveryThreadArrives, SplitKGemm,
+                         ::testing::Values(Case{1024, 16, 1024, 8, kEvery},
+                                           Case{256, 32, 4096, 4, kEvery},
+                                           Case{128, 16, 512, 2, kEvery}),
                          case_name);
 
 }  // namespace
