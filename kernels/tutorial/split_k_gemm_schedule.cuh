@@ -352,16 +352,27 @@ struct SplitKGemm {
 
    private:
     // By the first handshake_threads threads of the warpgroup: one arrival on handshake `which`
-    // of every CTA of the cluster, this one included, through its DSMEM address; release at
+    // of every CTA of the cluster, this one included, through its DSMEM address. Release at
     // cluster scope publishes the earlier shared-memory writes (or orders the earlier reads) this
-    // thread has synchronised with to whoever completes a wait on it.
+    // thread has synchronised with to whoever completes a wait on it. One thread (kOnePerCta)
+    // fences once and then arrives relaxed (the fence and each arrival form a release pattern):
+    // a release arrival is a fence of its own, MEMBAR.ALL.GPU in SASS, split_k of them in a row
+    // on the epilogue's critical path. Every thread (kEveryThread) arrives with release, the form
+    // racecheck follows.
     WL_DEVICE void arrive_on_every_cta(int which) const {
       if (static_cast<int>(threadIdx.x) % kMmaThreads >= handshake_threads) return;
-      for (int peer = 0; peer < split_k; ++peer)
-        cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
-                                   cuda::ptx::space_cluster,
-                                   static_cast<sm90::Mbarrier*>(__cluster_map_shared_rank(
-                                       &handshakes[which], static_cast<unsigned>(peer))));
+      bool const one_fence = handshake_threads == 1;
+      if (one_fence) cuda::ptx::fence(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+      for (int peer = 0; peer < split_k; ++peer) {
+        auto* const bar = static_cast<sm90::Mbarrier*>(
+            __cluster_map_shared_rank(&handshakes[which], static_cast<unsigned>(peer)));
+        if (one_fence)
+          cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster,
+                                     cuda::ptx::space_cluster, bar);
+        else
+          cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
+                                     cuda::ptx::space_cluster, bar);
+      }
     }
     // Until handshake `which` of this CTA completed its one phase; acquire at cluster scope.
     WL_DEVICE void wait_for(int which) const {
@@ -509,8 +520,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   auto ready = initialized.fence_and_sync_cta();  // fence.mbarrier_init, then the CTA barrier
   // The epilogue's handshakes are arrived on by the peers: every CTA of the cluster must have
   // initialised its own before any thread of any CTA runs its task. Every thread of the cluster
-  // takes part here (no warp has exited yet), as barrier.cluster requires.
-  sm90::cluster_sync();
+  // takes part here (no warp has exited yet), as barrier.cluster requires; the initialisation is
+  // published by fence_and_sync_cta's fence.mbarrier_init, so the arrival may be relaxed.
+  sm90::cluster_sync_after_barrier_init();
   ready.run();
 }
 

@@ -30,6 +30,16 @@ WL_DEVICE void cluster_sync() {
   cuda::ptx::barrier_cluster_wait();
 }
 
+// cluster_sync for a kernel whose threads published what the peers need with a fence of their
+// own before it: the mbarriers they initialised, by fence.mbarrier_init.release.cluster (the
+// TaskManager's fence_and_sync_cta). That fence and a relaxed arrival form the release; the wait
+// acquires. CUTLASS's fence_barrier_init + cluster_arrive_relaxed: the release arrival would be a
+// GPU-scope memory barrier of every thread (MEMBAR.ALL.GPU in SASS).
+WL_DEVICE void cluster_sync_after_barrier_init() {
+  cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);
+  cuda::ptx::barrier_cluster_wait();
+}
+
 // Arrives on the barrier at `bar`'s offset in the shared memory of the cluster's CTA `cta_rank`
 // (which may be this CTA). CUTLASS's ClusterBarrier::arrive: mapa + mbarrier.arrive.shared::cluster
 // with the default .release.cta semantics, which is what a consumer release needs (its reads of
