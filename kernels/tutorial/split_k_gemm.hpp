@@ -32,8 +32,8 @@ inline constexpr int kSplitKGemmMaxSplit = 8;  // the portable cluster size limi
 void check_split_k_gemm_args(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
                              int m, int n, int k, int split_k);
 
-// How the CTAs of a cluster tell each other that their partial tiles are written (`ready`) and
-// read (`drained`). Both give the same order and the same D:
+// How the CTAs of a cluster tell each other that their partial tiles are written (the `ready`
+// handshake, before the peers read them through DSMEM). Both give the same order and the same D:
 //   kOnePerCta    the warpgroup meets at its barrier, then one thread arrives on every CTA's
 //                 mbarrier with release at cluster scope, which is cumulative: it publishes what
 //                 the whole warpgroup did before the barrier. split_k remote arrivals per CTA.

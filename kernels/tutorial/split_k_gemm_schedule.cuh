@@ -19,7 +19,7 @@
 //                                           │          mainloop has drained the stages
 //                                           ▼
 //           `ready` handshake; each CTA sums its 128 / split_k rows of every peer's Partials
-//           through DSMEM, rounds them to bf16 ──▶ GmemD; `drained` handshake before exit
+//           through DSMEM, rounds them to bf16 ──▶ GmemD; the cluster barrier before exit
 //
 // The alias. The epilogue needs an fp32 staging tile that the peers can read; the A/B stages are
 // idle once the last K step retired, so the staging reuses their bytes (a shared-memory alias
@@ -33,13 +33,13 @@
 // DSMEM exchanges and the cluster barrier are not modelled). The cross-CTA part of the epilogue
 // therefore lives in work bodies, as the seed hides its reduce-scatter inside GmemD.store:
 //   - `Partials::reduce_cluster`: the `ready` handshake (every partial tile of the cluster is
-//     written), then the DSMEM reads and the sum, then the arrival on the `drained` handshake;
-//   - `Partials::wait_for_peer_reads`: the wait on `drained`, the task's last step, so that no CTA
-//     exits (and frees its shared memory) while a peer may still read its partial tile.
-// The handshakes are mbarriers in each CTA that every CTA of the cluster arrives on once, through
-// DSMEM (see Partials for why not the cluster barrier); the kernel initialises them before one
-// cluster-wide sync of all threads. The schedule still names these steps in order, on the resource
-// they touch, so the verifier checks them against the aliased stages like any other write.
+//     written), then the DSMEM reads and the sum.
+// The handshake is an mbarrier in each CTA that every CTA of the cluster arrives on, through DSMEM
+// (see Partials for why not the cluster barrier); the kernel initialises them before one
+// cluster-wide sync of all threads, and ends with another, so that no CTA exits (and frees its
+// shared memory) while a peer may still read its partial tile. The schedule still names the
+// epilogue's steps in order, on the resource they touch, so the verifier checks them against the
+// aliased stages like any other write.
 //
 // Warps: mma on warps 0-3 (one warpgroup: wgmma and the epilogue), load on warp 4 (40 registers;
 // the TaskManager pads warps 5-7). The pipelines are CTA-local (no multicast: each CTA reads its
@@ -249,42 +249,40 @@ struct SplitKGemm {
   };
 
   // This CTA's fp32 partial tile, staged where the peers can read it. No pipeline: written once
-  // by the mma task after its mainloop, read by the cluster under the two handshakes below. Its
+  // by the mma task after its mainloop, read by the cluster after the handshake below. Its
   // tile aliases SmemAB's stages (ts::Alias below); all its works are writes to the verifier (the
   // mma task produces this resource), so each is checked against the stages in use.
   //
-  // The handshakes are two mbarriers of this CTA that every CTA of the cluster arrives on once,
-  // through DSMEM (split_k arrivals each, one phase). Each CTA's MMA warpgroup first syncs on its
-  // task barrier, then its thread 0 arrives on every CTA's barrier with release semantics at
-  // cluster scope, which is cumulative: it publishes what the whole warpgroup did before the
-  // sync. (One arrival per CTA rather than per thread: each remote release arrival costs a
-  // GPU-scope memory barrier in SASS, MEMBAR.ALL.GPU. SplitKHandshake::kEveryThread has every
-  // thread arrive instead, the form compute-sanitizer's racecheck can follow.)
-  //   ready    after the warpgroup wrote its partial tile: once a CTA's `ready` completes
-  //            (acquire, cluster scope), every peer's partial tile is written and visible to it;
-  //   drained  after the warpgroup's DSMEM reads: once a CTA's `drained` completes, no peer reads
-  //            its partial tile any more, and it may exit (a CTA's shared memory goes to the next
-  //            CTA on its SM when its last thread exits).
-  // mbarriers rather than the cluster barrier (barrier.cluster): that one counts every thread of
-  // every CTA of the cluster, and here only the MMA warpgroup takes part — the load warp and the
-  // padding warps have finished (or exited) by then. Every CTA initialises its barriers before the
-  // cluster-wide sync at the kernel's start, so no arrival can reach an uninitialised one.
+  // The handshake, `ready`, is an mbarrier of this CTA that every CTA of the cluster arrives on
+  // once, through DSMEM (split_k arrivals, one phase), after its warpgroup wrote its partial tile:
+  // once a CTA's `ready` completes (acquire, cluster scope), every peer's partial tile is written
+  // and visible to it. Each CTA's MMA warpgroup first syncs on its task barrier, then its thread 0
+  // arrives on every CTA's barrier with release at cluster scope, which is cumulative: it
+  // publishes what the whole warpgroup did before the sync. (One arrival per CTA rather than per
+  // thread: each remote release costs a GPU-scope memory barrier, MEMBAR.ALL.GPU in SASS.
+  // SplitKHandshake::kEveryThread has every thread arrive instead, the form compute-sanitizer's
+  // racecheck can follow.) An mbarrier rather than the cluster barrier (barrier.cluster): that
+  // one counts every thread of every CTA, and the load warp and the padding warps would have to
+  // arrive from outside their tasks. Every CTA initialises its barrier before the cluster-wide
+  // sync at the kernel's start, so no arrival can reach an uninitialised one.
+  //
+  // The other direction — no CTA exits while a peer still reads its tile (a CTA's shared memory
+  // goes to the next CTA on its SM once its last thread exits) — is the cluster barrier at the
+  // kernel's end, which every thread reaches after its task. It was a second mbarrier handshake
+  // first; racecheck cannot see that one keep a CTA alive ("a block that might have already
+  // exited"), while the cluster barrier is what the CUDA guide prescribes for DSMEM lifetime.
   struct Partials {
     static constexpr ts::ResourceSpec spec{.name = "partials"};
     ts::SmemBuffer<float, kTileM * kTileN, 1024> tile;  // (BLK_M, BLK_N) fp32, row-major
-    ts::SmemBuffer<sm90::Mbarrier, 2, 8> handshakes;    // (ready, drained)
-    using smem_buffers = ts::buffers<&Partials::tile, &Partials::handshakes>;
-    static constexpr int kReady = 0;
-    static constexpr int kDrained = 1;
+    ts::SmemBuffer<sm90::Mbarrier, 1, 8> ready;         // the handshake
+    using smem_buffers = ts::buffers<&Partials::tile, &Partials::ready>;
     int split_k = 1;
     int rank = 0;               // this CTA's rank in its cluster
     int handshake_threads = 1;  // of each CTA, that arrive: 1 or kMmaThreads (SplitKHandshake)
 
     // By one thread, before the kernel's cluster-wide sync.
-    WL_DEVICE void init_handshakes() const {
-      for (int i = kReady; i <= kDrained; ++i)
-        sm90::mbarrier_init(&handshakes[i],
-                            static_cast<std::uint32_t>(split_k * handshake_threads));
+    WL_DEVICE void init_handshake() const {
+      sm90::mbarrier_init(ready.get(), static_cast<std::uint32_t>(split_k * handshake_threads));
     }
 
     // The accumulator into the staging tile, each thread its own fragment.
@@ -307,8 +305,8 @@ struct SplitKGemm {
       // The warpgroup's fragments are in the tile (put): tell every CTA, then wait until every
       // CTA told this one.
       ts::sync_task(stage.context);
-      arrive_on_every_cta(kReady);
-      wait_for(kReady);
+      arrive_on_every_cta();
+      wait_for_peers();
 
       int const rows = kTileM / split_k;
       share.first_row = rank * rows;
@@ -340,18 +338,10 @@ struct SplitKGemm {
         }
         share.v[j] = sum;
       }
-      // The warpgroup's reads are done (their loads returned the values summed above). The wait
-      // on `drained` is the task's last step (wait_for_peer_reads), after the store of D, so that
-      // the store overlaps the peers' reads.
-      ts::sync_task(stage.context);
-      arrive_on_every_cta(kDrained);
     }
 
-    // No CTA exits before every peer finished reading its partial tile.
-    WL_DEVICE void wait_for_peer_reads(ts::Produce const&) const { wait_for(kDrained); }
-
    private:
-    // By the first handshake_threads threads of the warpgroup: one arrival on handshake `which`
+    // By the first handshake_threads threads of the warpgroup: one arrival on the handshake
     // of every CTA of the cluster, this one included, through its DSMEM address. Release at
     // cluster scope publishes the earlier shared-memory writes (or orders the earlier reads) this
     // thread has synchronised with to whoever completes a wait on it. One thread (kOnePerCta)
@@ -359,13 +349,13 @@ struct SplitKGemm {
     // a release arrival is a fence of its own, MEMBAR.ALL.GPU in SASS, split_k of them in a row
     // on the epilogue's critical path. Every thread (kEveryThread) arrives with release, the form
     // racecheck follows.
-    WL_DEVICE void arrive_on_every_cta(int which) const {
+    WL_DEVICE void arrive_on_every_cta() const {
       if (static_cast<int>(threadIdx.x) % kMmaThreads >= handshake_threads) return;
       bool const one_fence = handshake_threads == 1;
       if (one_fence) cuda::ptx::fence(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
       for (int peer = 0; peer < split_k; ++peer) {
         auto* const bar = static_cast<sm90::Mbarrier*>(
-            __cluster_map_shared_rank(&handshakes[which], static_cast<unsigned>(peer)));
+            __cluster_map_shared_rank(ready.get(), static_cast<unsigned>(peer)));
         if (one_fence)
           cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster,
                                      cuda::ptx::space_cluster, bar);
@@ -374,10 +364,10 @@ struct SplitKGemm {
                                      cuda::ptx::space_cluster, bar);
       }
     }
-    // Until handshake `which` of this CTA completed its one phase; acquire at cluster scope.
-    WL_DEVICE void wait_for(int which) const {
+    // Until this CTA's handshake completed its one phase; acquire at cluster scope.
+    WL_DEVICE void wait_for_peers() const {
       while (!cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, cuda::ptx::scope_cluster,
-                                                  &handshakes[which], 0u)) {
+                                                  ready.get(), 0u)) {
       }
     }
   };
@@ -439,7 +429,6 @@ struct SplitKGemm {
       ts::work<&Partials::put>(partials, acc);
       ts::work<&Partials::reduce_cluster>(partials, share);
       ts::work<&GmemD::store>(d, share);
-      ts::work<&Partials::wait_for_peer_reads>(partials);
     }
   };
 
@@ -515,15 +504,19 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   typename Cfg::GmemD d{.p = &p, .tile = tile};
 
   Manager tm(smem, steps, ab, partials, d);
-  auto initialized = tm.setup_resources_and_tasks();  // binds partials.handshakes, among others
-  if (threadIdx.x == 0) partials.init_handshakes();
+  auto initialized = tm.setup_resources_and_tasks();  // binds partials.ready, among others
+  if (threadIdx.x == 0) partials.init_handshake();
   auto ready = initialized.fence_and_sync_cta();  // fence.mbarrier_init, then the CTA barrier
-  // The epilogue's handshakes are arrived on by the peers: every CTA of the cluster must have
+  // The epilogue's handshake is arrived on by the peers: every CTA of the cluster must have
   // initialised its own before any thread of any CTA runs its task. Every thread of the cluster
-  // takes part here (no warp has exited yet), as barrier.cluster requires; the initialisation is
-  // published by fence_and_sync_cta's fence.mbarrier_init, so the arrival may be relaxed.
+  // takes part here, as barrier.cluster requires; the initialisation is published by
+  // fence_and_sync_cta's fence.mbarrier_init, so the arrival may be relaxed.
   sm90::cluster_sync_after_barrier_init();
   ready.run();
+  // Every thread, its task done (the load and padding warps long before the MMA warpgroup): no
+  // CTA exits, freeing its shared memory, before every peer has read its partial tile. Release:
+  // the reads are ordered before the peers' exit.
+  sm90::cluster_sync();
 }
 
 // The split-K GEMM the tutorial runs, a schedule unit (kernels/CMakeLists.txt): 8 stages of 18 KiB
