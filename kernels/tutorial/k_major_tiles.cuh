@@ -2,7 +2,8 @@
 //
 // The CuTe pieces tutorial 06's and 07's GEMMs share: bf16 operands stored K-major (row-major A,
 // B stored N x K: the "tn" GEMM), their tiles in shared memory in the 128-byte-swizzled layout
-// wgmma reads K-major operands in, and the TMA load that writes that layout.
+// wgmma reads K-major operands in, the TMA load that writes that layout, and (for the 128 x 128
+// tiles of tutorial 07's GEMMs) one warpgroup's wgmma over them.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include <cutlass/numeric_types.h>  // cutlass::bfloat16_t, the element type of CuTe's GMMA atoms
 #include <cute/arch/copy_sm90_tma.hpp>
+#include <cute/arch/mma_sm90.hpp>
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_atom.hpp>
 
@@ -49,5 +51,83 @@ auto make_tma_load(Bf16 const* ptr, int rows, int k, TileLayout tile) {
                              cute::make_shape(cute::Int<kRows>{}, cute::Int<kTileK>{}),
                              /*multicast CTAs=*/cute::Int<1>{});
 }
+
+// Issues the TMA copy of tile (`row_tile`, `k`) of a (rows x k) operand — kRows x kTileK, the
+// first two modes of SmemLayout, (ROWS, K_TILE, STAGES) — into stage `stage` of `smem`; its bytes
+// complete `barrier`. Call it from one lane (the caller elects it).
+template <class SmemLayout, class Tma>
+WL_DEVICE void tma_load_tile(Tma const& tma, int rows, int k_extent, Bf16* smem, int row_tile,
+                             int k, int stage, std::uint64_t* barrier) {
+  using namespace cute;
+  constexpr int kRows = size<0>(SmemLayout{});
+  constexpr int kTileK = size<1>(SmemLayout{});
+  Tensor m = tma.get_tma_tensor(make_shape(rows, k_extent));  // (ROWS, K)
+  Tensor g = local_tile(m, make_shape(Int<kRows>{}, Int<kTileK>{}),
+                        make_coord(row_tile, _));             // (BLK_ROWS, BLK_K, k)
+  Tensor s = make_tensor(make_smem_ptr(smem), SmemLayout{});  // (BLK_ROWS, BLK_K, PIPE)
+  auto [tg, tsm] =
+      tma_partition(tma, Int<0>{}, Layout<_1>{}, group_modes<0, 2>(s), group_modes<0, 2>(g));
+  copy(tma.with(*barrier), tg(_, k), tsm(_, stage));
+}
+
+// One warpgroup's wgmma over 128 x 128 tiles of D = A . B^T, both operands K-major in shared
+// memory (SwizzledLayout<128, kTileK, STAGES>), m64n128k16 atoms: 2 in M, kTileK / 16 in K per
+// step, the fp32 accumulator in registers (tutorial 07's GEMMs).
+struct Wgmma128x128 {
+  static constexpr int kTileM = 128;
+  static constexpr int kTileN = 128;
+  static constexpr int kThreads = 128;  // one warpgroup
+
+  using TiledMma = decltype(cute::make_tiled_mma(
+      cute::SM90_64x128x16_F32BF16BF16_SS<cute::GMMA::Major::K, cute::GMMA::Major::K>{}));
+  static_assert(cute::size(TiledMma{}) == kThreads);
+
+  // The accumulator of one thread: ((2 columns, 2 rows, 16 column groups), 2 atoms in M, 1)
+  // floats, compact (value i of the layout is v[i]).
+  using AccLayout =
+      decltype(cute::partition_fragment_C(
+                   TiledMma{}, cute::make_shape(cute::Int<kTileM>{}, cute::Int<kTileN>{}))
+                   .layout());
+  static_assert(cute::size<0, 0>(AccLayout{}) == 2,
+                "the stores of D pack the accumulator's column pairs into bf16x2");
+  static constexpr int kAccValues = cute::cosize_v<AccLayout>;  // 128
+  struct Accumulator {
+    float v[kAccValues];
+    WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
+    WL_DEVICE auto tensor() const { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
+  };
+
+  // Where value i of thread `thread`'s accumulator lies in the 128 x 128 tile: (row, column).
+  WL_DEVICE static auto coordinates(int thread) {
+    using namespace cute;
+    return TiledMma{}.get_thread_slice(thread).partition_C(
+        make_identity_tensor(make_shape(Int<kTileM>{}, Int<kTileN>{})));  // (MMA, MMA_M, MMA_N)
+  }
+
+  // Issues (without waiting) the wgmma batch of one K step: acc (+)= A(a_stage) . B(b_stage)^T
+  // (`first`: acc =). `thread` is the caller's index in the warpgroup.
+  template <class SmemLayoutA, class SmemLayoutB>
+  WL_DEVICE static void step(Bf16 const* a, int a_stage, Bf16 const* b, int b_stage,
+                             Accumulator& acc, bool first, int thread) {
+    using namespace cute;
+    TiledMma tiled_mma;
+    auto thr = tiled_mma.get_thread_slice(thread);
+    Tensor sA = make_tensor(make_smem_ptr(a), SmemLayoutA{});  // (BLK_M, BLK_K, PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(b), SmemLayoutB{});  // (BLK_N, BLK_K, PIPE)
+    Tensor tCrA = thr.make_fragment_A(thr.partition_A(sA));    // (MMA, MMA_M, MMA_K, PIPE)
+    Tensor tCrB = thr.make_fragment_B(thr.partition_B(sB));    // (MMA, MMA_N, MMA_K, PIPE)
+    Tensor accum = acc.tensor();                               // (MMA, MMA_M, MMA_N)
+    tiled_mma.accumulate_ = first ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One;
+    warpgroup_fence_operand(accum);
+    warpgroup_arrive();
+    CUTE_UNROLL
+    for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+      cute::gemm(tiled_mma, tCrA(_, _, kb, a_stage), tCrB(_, _, kb, b_stage), accum);
+      tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+    }
+    warpgroup_commit_batch();
+    warpgroup_fence_operand(accum);
+  }
+};
 
 }  // namespace warploom::tutorial::k_major
