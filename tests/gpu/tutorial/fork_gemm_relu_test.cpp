@@ -24,20 +24,6 @@ namespace {
 
 using Bf16 = __nv_bfloat16;
 
-// Random multiples of 1/8 in [-1, 1) (never -0: j / 8 with j = 0 is +0). Every product is a
-// multiple of 1/64 of magnitude at most 1, so every partial sum of a row . column (K <= 512: at
-// most 512, 2^15 sixty-fourths) is exact in fp32: the kernel's one rounding is D's, to bf16.
-std::vector<Bf16> random_eighths(std::size_t n, unsigned seed) {
-  std::vector<Bf16> out(n);
-  std::uint32_t state = seed * 2654435761u + 1u;
-  for (auto& x : out) {
-    state = state * 1664525u + 1013904223u;
-    int const j = static_cast<int>(state >> 28) - 8;  // [-8, 8)
-    x = __float2bfloat16(static_cast<float>(j) / 8.0f);
-  }
-  return out;
-}
-
 using Shape = std::tuple<int, int, int>;  // m, n, k
 
 class ForkGemmRelu : public ::testing::TestWithParam<Shape> {};

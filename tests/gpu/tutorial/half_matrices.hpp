@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
@@ -25,6 +26,21 @@ inline std::vector<__half> random_halves(std::size_t n, unsigned seed) {
   for (auto& h : out) {
     state = state * 1664525u + 1013904223u;
     h = __float2half(static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f);
+  }
+  return out;
+}
+
+// Random bf16 multiples of 1/8 in [-1, 1) (never -0: j / 8 with j = 0 is +0), for the tutorial
+// GEMMs: every product of two is a multiple of 1/64 of magnitude at most 1, so every partial sum of
+// a row . column (K <= 512: at most 512, 2^15 sixty-fourths) is exact in fp32, and so is adding
+// another of them: a kernel's one rounding is D's, to bf16.
+inline std::vector<__nv_bfloat16> random_eighths(std::size_t n, unsigned seed) {
+  std::vector<__nv_bfloat16> out(n);
+  std::uint32_t state = seed * 2654435761u + 1u;
+  for (auto& x : out) {
+    state = state * 1664525u + 1013904223u;
+    int const j = static_cast<int>(state >> 28) - 8;  // [-8, 8)
+    x = __float2bfloat16(static_cast<float>(j) / 8.0f);
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include "tutorial/fork_relu.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/merge_add.hpp"
+#include "tutorial/merge_gemm_residual.hpp"
 #include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/persistent_copy.hpp"
 #include "tutorial/segment_copy.hpp"
@@ -106,6 +107,39 @@ TEST(ForkGemmReluArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
   EXPECT_EQ(invalid_argument_message([&] {
               tut::check_fork_gemm_relu_args(a, a, const_cast<Bf16*>(a) + 128 * 64, d + 128 * 128,
                                              128, 128, 64);
+            }),
+            "(no exception of that type)");
+}
+
+TEST(MergeGemmResidualArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  using Bf16 = __nv_bfloat16;
+  auto const* a = reinterpret_cast<Bf16 const*>(std::uintptr_t{1} << 24);
+  auto const* b = reinterpret_cast<Bf16 const*>(std::uintptr_t{2} << 24);
+  auto const* r = reinterpret_cast<Bf16 const*>(std::uintptr_t{3} << 24);
+  auto* d = reinterpret_cast<Bf16*>(std::uintptr_t{4} << 24);
+  auto const gemm = [](Bf16 const* x, Bf16 const* y, Bf16 const* w, Bf16* z, int m, int n, int k) {
+    return invalid_argument_message([&] { tut::merge_gemm_residual(x, y, w, z, m, n, k); });
+  };
+  EXPECT_EQ(gemm(a, b, r, d, 100, 128, 64),
+            "merge_gemm_residual: `m` = 100 must be a positive multiple of 128 (the tile height)");
+  EXPECT_EQ(gemm(a, b, r, d, 128, 64, 64),
+            "merge_gemm_residual: `n` = 64 must be a positive multiple of 128 (the tile width)");
+  EXPECT_EQ(gemm(a, b, r, d, 128, 128, 96),
+            "merge_gemm_residual: `k` = 96 must be a positive multiple of 64 (the K step)");
+  EXPECT_EQ(gemm(a, b, r, d, 1 << 16, 1 << 15, 64),
+            "merge_gemm_residual: `m` x `n` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(a, b, nullptr, d, 128, 128, 64), "merge_gemm_residual: `r` must not be null");
+  EXPECT_EQ(gemm(a, b, r + 4, d, 128, 128, 64),
+            "merge_gemm_residual: `r` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  // Overlaps, with each matrix's own size: d and r are m x n (128 x 128: 32 KiB).
+  EXPECT_EQ(gemm(a, b, r, const_cast<Bf16*>(r) + 128 * 128 - 8, 128, 128, 64),
+            "merge_gemm_residual: `d` must share no byte with `a`, `b` or `r`");
+  EXPECT_EQ(gemm(a, b, r, const_cast<Bf16*>(b) + 64, 128, 128, 64),
+            "merge_gemm_residual: `d` must share no byte with `a`, `b` or `r`");
+  // Adjacent is not overlapping; the inputs may overlap one another (all three are only read).
+  EXPECT_EQ(invalid_argument_message([&] {
+              tut::check_merge_gemm_residual_args(a, a, a, const_cast<Bf16*>(r) + 128 * 128, 128,
+                                                  128, 64);
             }),
             "(no exception of that type)");
 }

@@ -1,0 +1,90 @@
+// tests/gpu/tutorial/merge_gemm_residual_test.cpp — tutorial 07's GEMM + residual (two ts::Merge
+// groups: A's and B's rings for the wgmma warpgroup, the fp32 accumulator tile and R's tile for
+// the epilogue warpgroup) on the GPU: D = A . B^T + R against a float64 reference, into a
+// poisoned output with a guard after it.
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <gtest/gtest.h>
+
+#include "half_matrices.hpp"
+#include "tutorial/merge_gemm_residual.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace tut = warploom::tutorial;
+namespace wt = warploom::testing;
+using namespace tutorial_test;
+
+namespace {
+
+using Bf16 = __nv_bfloat16;
+using Shape = std::tuple<int, int, int>;  // m, n, k
+
+class MergeGemmResidual : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(MergeGemmResidual, MultipliesAndAddsRandomMatricesIntoAPoisonedOutput) {
+  auto [m, n, k] = GetParam();
+  std::string const what =
+      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
+  std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
+  std::size_t const size_d = static_cast<std::size_t>(m) * n;
+  std::vector<Bf16> const a = random_eighths(size_a, 7u + m + k);
+  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
+  std::vector<Bf16> const r = random_eighths(size_d, 13u + m + n);
+  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
+  wt::DeviceBuffer d_r(size_d * sizeof(Bf16)), d_d(size_d * sizeof(Bf16) + kGuardBytes);
+  upload(d_a, a);
+  upload(d_b, b);
+  upload(d_r, r);
+  wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
+  tut::merge_gemm_residual(d_a.as<Bf16>(), d_b.as<Bf16>(), d_r.as<Bf16>(), d_d.as<Bf16>(), m, n, k);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+
+  // D: the float64 dot product plus R, rounded once to bf16 by the kernel. The accumulation and
+  // the addition are exact in fp32 for these inputs (random_eighths), and the accumulator reaches
+  // the epilogue in fp32, so rounding to nearest, at most |want| * 2^-8 in bf16's 8 significant
+  // bits, is the only error allowed. A wrong tile, a stale stage, a swizzle mismatch between TMA
+  // and wgmma or the epilogue's reads of R, or an epilogue thread reading another MMA thread's
+  // fragment gives errors of the order of the values themselves; a bf16 hand-off would round twice
+  // and fail too.
+  std::vector<Bf16> const d = download<Bf16>(d_d, size_d);
+  std::size_t wrong = 0, first = 0;
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      std::size_t const at = static_cast<std::size_t>(i) * n + j;
+      double want = __bfloat162float(r[at]);
+      for (int kk = 0; kk < k; ++kk)
+        want += static_cast<double>(__bfloat162float(a[std::size_t{1} * i * k + kk])) *
+                static_cast<double>(__bfloat162float(b[std::size_t{1} * j * k + kk]));
+      double const got = __bfloat162float(d[at]);
+      double const error = std::fabs(got - want);
+      // NaN (the poison, an unwritten element) fails the comparison too.
+      if (!(error <= std::fabs(want) * 0x1p-8) && wrong++ == 0) first = at;
+      if (error > worst || std::isnan(error)) worst = error;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << what << " d: first wrong at row " << first / n << " col " << first % n
+                       << ", largest error " << worst;
+  expect_guard_untouched<Bf16>(d_d, size_d, what + " d");
+}
+
+std::string case_name(::testing::TestParamInfo<Shape> const& info) {
+  auto [m, n, k] = info.param;
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+// One tile and one K step; several tiles in both directions and two laps of the 4-stage ring
+// (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage); and a wide row
+// of tiles (R's tile at column 896 reads the second half of its last 128 columns).
+INSTANTIATE_TEST_SUITE_P(Shapes, MergeGemmResidual,
+                         ::testing::Values(Shape{128, 128, 64}, Shape{256, 384, 512},
+                                           Shape{128, 256, 320}, Shape{384, 1024, 128}),
+                         case_name);
+
+}  // namespace
