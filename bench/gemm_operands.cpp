@@ -203,6 +203,15 @@ double max_relative_error(wg::GemmArguments const& args, int first_row, int rows
   std::int64_t const a_step = args.a.layout == wg::MatrixLayout::RowMajor ? args.a.ld : 1;
   r.a.data = static_cast<char const*>(args.a.data) + first_row * a_step * wg::size_of(args.a.type);
   r.d = static_cast<char*>(args.d) + first_row * args.ldd * 2;
+  if (wg::Matrix& res = r.epilogue.residual; res.data != nullptr) {
+    // The residual's rows move with D's; its ld is fixed first, as the packed default would
+    // follow the band's row count for a column-major residual.
+    bool const res_rows = res.layout == wg::MatrixLayout::RowMajor;
+    res.ld = res.ld != 0 ? res.ld : (res_rows ? args.n : args.m);
+    res.data =
+        static_cast<char const*>(res.data) +
+        first_row * (res_rows ? res.ld : 1) * static_cast<std::int64_t>(wg::size_of(res.type));
+  }
   r.m = rows;
   std::size_t const count = static_cast<std::size_t>(rows) * r.n;
   wt::DeviceBuffer ref(count * sizeof(double));

@@ -84,7 +84,8 @@ class GemmOperands {
 
 // max |D - reference| / max |reference| over D's rows [first_row, first_row + rows), the reference
 // in float64 (too slow for the whole of a large problem; the GPU tests check every element). D of a
-// 16-bit type. NaN in D (a poisoned, unwritten output) gives infinity.
+// 16-bit type; a fused residual (args.epilogue.residual) is added to the reference, its rows moving
+// with D's. NaN in D (a poisoned, unwritten output) gives infinity.
 double max_relative_error(gemm::GemmArguments const& args, int first_row, int rows);
 
 // The largest max_relative_error a correct kernel shows on uniform [-1, 1) data: 16-bit inputs

@@ -16,8 +16,10 @@
 
 #include "blas_gemm.hpp"
 #include "gemm_operands.hpp"
+#include "half_add.hpp"
 #include "half_relu.hpp"
 #include "tutorial/fork_gemm_relu.hpp"
+#include "tutorial/merge_gemm_residual.hpp"
 #include "tutorial/split_k_gemm.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
@@ -34,18 +36,22 @@ using harness::CheckResult;
 using harness::Tuning;
 
 // One run of a contender on an operand set: D = A . B^T of `args` (bf16, "tn", packed), and R =
-// max(A, 0) into `r` where the problem has R (else null), with point `tuning` of its space.
+// max(A, 0) into `r` where the problem has R; or, for a GEMM + residual, D = A . B^T + R with R
+// (M x N, packed) read from `r`; else `r` is null. With point `tuning` of its space.
 using Launch = std::function<void(wg::GemmArguments const& args, Bf16* r, Tuning const& tuning,
                                   cudaStream_t stream)>;
 
-// The bf16 "tn" GEMM (A row-major m x k, B stored n x k), and, with `relu_output`, R = max(A, 0):
-// operand sets from the GEMM benchmarks (bench/gemm_operands.hpp), D checked against float64 on
-// its first and last 128 rows, R bitwise.
+// The bf16 "tn" GEMM (A row-major m x k, B stored n x k), and, with `relu_output`, R = max(A, 0),
+// or, with `residual_input`, D = A . B^T + R for a random R (m x n): operand sets from the GEMM
+// benchmarks (bench/gemm_operands.hpp), D checked against float64 on its first and last 128 rows
+// (with R, the reference's fused residual), R = max(A, 0) bitwise.
 class TnGemmPlan final : public harness::KernelPlan {
  public:
-  TnGemmPlan(int m, int n, int k, bool relu_output, Launch launch, std::vector<Tuning> space)
+  TnGemmPlan(int m, int n, int k, bool relu_output, Launch launch, std::vector<Tuning> space,
+             bool residual_input = false)
       : problem_{.m = m, .n = n, .k = k},
         relu_output_(relu_output),
+        residual_input_(residual_input),
         launch_(std::move(launch)),
         space_(std::move(space)) {}
 
@@ -54,7 +60,7 @@ class TnGemmPlan final : public harness::KernelPlan {
             .bytes = static_cast<double>(bytes_per_input_set())};
   }
   std::size_t bytes_per_input_set() const override {
-    return wb::GemmOperands::bytes(problem_) + (relu_output_ ? r_bytes() : 0);
+    return wb::GemmOperands::bytes(problem_) + (has_r() ? r_bytes() : 0);
   }
   std::vector<Tuning> tuning_space() const override { return space_; }
 
@@ -63,13 +69,14 @@ class TnGemmPlan final : public harness::KernelPlan {
     r_.clear();
     for (int s = 0; s < input_sets; ++s) {
       sets_.emplace_back(problem_, seed + s, nullptr);
-      if (relu_output_) r_.emplace_back(r_bytes());
+      if (has_r()) r_.emplace_back(r_bytes());
+      if (residual_input_) wt::fill_uniform(r_.back().as<Bf16>(), elements_r(), 5 * (seed + s) + 3);
     }
   }
 
   void run(int input_set, Tuning const& tuning, cudaStream_t stream) override {
-    launch_(sets_.at(input_set).args(), relu_output_ ? r_.at(input_set).as<Bf16>() : nullptr,
-            tuning, stream);
+    launch_(sets_.at(input_set).args(), has_r() ? r_.at(input_set).as<Bf16>() : nullptr, tuning,
+            stream);
   }
 
   CheckResult check(Tuning const& tuning) override {
@@ -79,8 +86,14 @@ class TnGemmPlan final : public harness::KernelPlan {
     run(0, tuning, nullptr);
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     int const rows = std::min(problem_.m, 128);
-    double const error = std::max(wb::max_relative_error(set.args(), 0, rows),
-                                  wb::max_relative_error(set.args(), problem_.m - rows, rows));
+    wg::GemmArguments reference = set.args();
+    if (residual_input_)
+      reference.epilogue.residual = {.data = r_[0].get(),
+                                     .type = wg::ScalarType::BF16,
+                                     .layout = wg::MatrixLayout::RowMajor,
+                                     .ld = problem_.n};
+    double const error = std::max(wb::max_relative_error(reference, 0, rows),
+                                  wb::max_relative_error(reference, problem_.m - rows, rows));
     if (!(error <= wb::error_tolerance(problem_.type)))
       return {false, "D's max relative error " + std::to_string(error) + " on its first and last " +
                          std::to_string(rows) + " rows"};
@@ -100,8 +113,13 @@ class TnGemmPlan final : public harness::KernelPlan {
   }
 
  private:
+  bool has_r() const { return relu_output_ || residual_input_; }
   std::size_t elements_a() const { return static_cast<std::size_t>(problem_.m) * problem_.k; }
-  std::size_t r_bytes() const { return elements_a() * sizeof(Bf16); }
+  // R: max(A, 0), m x k, or the residual, m x n.
+  std::size_t elements_r() const {
+    return residual_input_ ? static_cast<std::size_t>(problem_.m) * problem_.n : elements_a();
+  }
+  std::size_t r_bytes() const { return elements_r() * sizeof(Bf16); }
   static std::vector<Bf16> download(void const* p, std::size_t count) {
     std::vector<Bf16> h(count);
     WL_CUDA_CHECK(cudaMemcpy(h.data(), p, count * sizeof(Bf16), cudaMemcpyDeviceToHost));
@@ -110,6 +128,7 @@ class TnGemmPlan final : public harness::KernelPlan {
 
   wb::GemmProblem problem_;
   bool relu_output_;
+  bool residual_input_;
   Launch launch_;
   std::vector<Tuning> space_;
   std::vector<wb::GemmOperands> sets_;
@@ -138,6 +157,15 @@ harness::PlanProvider provider(std::string name, std::string description, bool r
             std::vector<Tuning> space = make_space ? make_space(e) : std::vector<Tuning>{{}};
             return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, relu_output, launch,
                                                 std::move(space));
+          }};
+}
+
+// A contender for D = A . B^T + R: its launch gets R (m x n) as `r`.
+harness::PlanProvider residual_provider(std::string name, std::string description, Launch launch) {
+  return {std::move(name), std::move(description), [=](harness::Problem const& p) {
+            Extents const e = checked_extents(p);
+            return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, false, launch,
+                                                std::vector<Tuning>{{}}, /*residual_input=*/true);
           }};
 }
 
@@ -230,6 +258,45 @@ harness::PlanFamily fork_gemm_relu_plan_family() {
                      wb::half_relu(a_of(args), r, static_cast<std::int64_t>(args.m) * args.k,
                                    stream);
                    }),
+      }};
+  family.report_flops = true;
+  return family;
+}
+
+harness::PlanFamily merge_gemm_residual_plan_family() {
+  harness::PlanFamily family{
+      "merge_gemm_residual",
+      "tutorial 07/03: D = A . B^T + R, bf16, the wgmma warpgroup's fp32 accumulator handed to an "
+      "epilogue warpgroup beside R's TMA tile (two ts::Merge groups)",
+      {"m", "n", "k"},
+      {
+          residual_provider(
+              "ts", "tutorial 07's GEMM + residual (128x128x64 tiles, one CTA each)",
+              [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
+                merge_gemm_residual(a_of(args), b_of(args), r, d_of(args), args.m, args.n, args.k,
+                                    stream);
+              }),
+          // The pair a framework runs without a residual epilogue: the GEMM, then D += R, which
+          // reads D back and writes it again.
+          residual_provider(
+              "unfused", "gemm() (Auto), then an add kernel: D += R",
+              [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
+                wg::gemm(args, stream);
+                wb::half_add_inplace(d_of(args), r, static_cast<std::int64_t>(args.m) * args.n,
+                                     stream);
+              }),
+          // The production GEMM's own fused residual (GemmEpilogue::residual): z rounded to bf16,
+          // then R added and rounded again (include/warploom/gemm.hpp).
+          residual_provider(
+              "warploom_fused", "gemm() (Auto) with its fused epilogue's residual",
+              [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
+                wg::GemmArguments with_r = args;
+                with_r.epilogue.residual = {.data = r,
+                                            .type = wg::ScalarType::BF16,
+                                            .layout = wg::MatrixLayout::RowMajor,
+                                            .ld = args.n};
+                wg::gemm(with_r, stream);
+              }),
       }};
   family.report_flops = true;
   return family;

@@ -4,6 +4,8 @@
 // measured against:
 //   fork_gemm_relu  tutorial 07/04 (D and R = max(A, 0), A read once through a ts::Fork) against
 //                   gemm() then a ReLU kernel reading A again
+//   merge_gemm_residual  tutorial 07/03 (D = A . B^T + R, two ts::Merge groups) against gemm()
+//                   then an add kernel (D += R), and gemm() with its fused residual epilogue
 //   split_k_gemm    tutorial 06 (a cluster of CTAs along K, partials summed through DSMEM), every
 //                   split_k a tuning point, against gemm(), cuBLAS and cuBLASLt (the seed measures
 //                   cuBLAS on 1024 x 16 x K)
@@ -15,6 +17,8 @@ namespace warploom::tutorial {
 
 // Extents: {m, n, k}; m and n multiples of 128, k of 64 (the fork GEMM's tile).
 harness::PlanFamily fork_gemm_relu_plan_family();
+// Extents: {m, n, k}; m and n multiples of 128, k of 64 (the tile of 07/03's GEMM).
+harness::PlanFamily merge_gemm_residual_plan_family();
 // Extents: {m, n, k}; m a multiple of 128, n of 16, k of 64 x split_k.
 harness::PlanFamily split_k_gemm_plan_family();
 
