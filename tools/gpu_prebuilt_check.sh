@@ -82,7 +82,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-merge-gemm gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -208,6 +208,22 @@ if want tutorial-split-k; then
     --json "$OUT/split_k_gemm.json"
   run ncu-split-k-gemm 180 "$B/warploom" bench split_k_gemm \
     --shapes 1024x16x1024,1024x16x4096,1024x16x8192 --prof ncu --reps 5
+fi
+# Tutorial 07/03's GEMM + residual (two ts::Merge groups): its tests, each sanitizer on its two
+# smallest cases, then against gemm() followed by an add kernel and gemm() with its own fused
+# residual (JIT-compiled at its first, untimed run if the build did not prebuild it), with Nsight
+# Compute's kernel time, and a burst run for the JSON.
+if want tutorial-merge-gemm; then
+  run tutorial-merge-gemm 120 "$T/tutorial_copy_test" --gtest_filter='*MergeGemmResidual*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-tutorial-merge-gemm" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" \
+      --gtest_filter='*MergeGemmResidual*128x128x64:*MergeGemmResidual*128x256x320'
+  done
+  run ncu-merge-gemm-residual 180 "$B/warploom" bench merge_gemm_residual \
+    --shapes 4096x4096x4096,8192x8192x1024 --reps 10 --prof ncu
+  run bench-merge-gemm-residual 150 "$B/warploom" bench merge_gemm_residual \
+    --shapes 4096x4096x4096,8192x8192x1024 --reps 20 --json "$OUT/merge_gemm_residual.json"
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 # The configurations the grouped tests and benchmarks compile when first used (a fused epilogue,
