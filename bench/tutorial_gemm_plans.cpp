@@ -181,10 +181,15 @@ Bf16* d_of(wg::GemmArguments const& args) {
 
 // ---- split_k_gemm -------------------------------------------------------------------------------
 
-// The default split: the largest that cuts K into whole 64-wide steps per CTA.
+// The default split: the largest that cuts K into whole 64-wide steps per CTA, at least four of
+// them. Fewer steps leave each CTA too little to hide its fixed costs behind: at 1024 x 16 x 1024
+// (ncu, H200, 2026-12-04) split 4 ran in 7.1 us and split 8, two steps a CTA, in 7.6; at K = 4096
+// and 8192 split 8 is the fastest (bench/results/tutorial06_split_k_gemm_ncu_splits_*.json).
 int default_split(int k) {
+  constexpr int kMinStepsPerCta = 4;
   for (int split : {8, 4, 2})
-    if (k % (split * kSplitKGemmTileK) == 0) return split;
+    if (k % (split * kSplitKGemmTileK) == 0 && k / (split * kSplitKGemmTileK) >= kMinStepsPerCta)
+      return split;
   return 1;
 }
 
