@@ -17,6 +17,14 @@ extern "C" __global__ void test_cluster_sync() {
   sm90::cluster_sync();
 }
 
+// After fence.mbarrier_init the arrival needs no release of its own (no GPU-scope fence).
+extern "C" __global__ void test_cluster_sync_after_barrier_init() {
+  // PTX: barrier.cluster.arrive.relaxed
+  // PTX: barrier.cluster.wait
+  // PTX-NOT: .release
+  sm90::cluster_sync_after_barrier_init();
+}
+
 // The default .release.cta semantics (cluster.hpp says why not cuda::ptx's .release.cluster).
 extern "C" __global__ void test_mbarrier_arrive_cluster(std::uint32_t cta_rank) {
   __shared__ sm90::Mbarrier bar;
