@@ -97,24 +97,12 @@ struct ForkGemmRelu {
   using TmaB = decltype(make_tma_load<kTileN, SmemLayoutB>(nullptr, 0, 0));
 
   // One warpgroup issues m64n128k16 wgmma atoms, both operands K-major from shared memory; over
-  // the 128 x 128 x 64 tile of a step that is 2 (M) x 4 (K) atoms.
-  using TiledMma = decltype(cute::make_tiled_mma(
-      cute::SM90_64x128x16_F32BF16BF16_SS<cute::GMMA::Major::K, cute::GMMA::Major::K>{}));
-  static_assert(cute::size(TiledMma{}) == kMmaThreads);
-
-  // The accumulator of one MMA thread: ((2 columns, 2 rows, 16 column groups), 2 atoms in M, 1)
-  // floats, kept in registers from the first K step to the store of D.
-  using AccLayout =
-      decltype(cute::partition_fragment_C(
-                   TiledMma{}, cute::make_shape(cute::Int<kTileM>{}, cute::Int<kTileN>{}))
-                   .layout());
-  static_assert(cute::size<0, 0>(AccLayout{}) == 2,
-                "the store of D packs the accumulator's column pairs into bf16x2");
-  struct Accumulator {
-    float v[cute::cosize_v<AccLayout>];
-    WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
-    WL_DEVICE auto tensor() const { return cute::make_tensor(cute::make_rmem_ptr(v), AccLayout{}); }
-  };
+  // the 128 x 128 x 64 tile of a step that is 2 (M) x 4 (K) atoms. The accumulator stays in the
+  // MMA threads' registers from the first K step to the store of D.
+  using Mma = k_major::Wgmma128x128;
+  static_assert(kTileM == Mma::kTileM && kTileN == Mma::kTileN && kMmaThreads == Mma::kThreads);
+  using TiledMma = Mma::TiledMma;
+  using Accumulator = Mma::Accumulator;
 
   // Everything the kernel gets from the host (a __grid_constant__ parameter: the TMA descriptors
   // must live in parameter, constant or global memory).
@@ -164,15 +152,9 @@ struct ForkGemmRelu {
 
     // B's tile of K step `k`; its bytes complete the stage.
     WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-      using namespace cute;
-      if (!sm90::elect_one()) return;
-      Tensor mB = p->tma_b.get_tma_tensor(make_shape(p->n, p->k));  // (N, K)
-      Tensor gB = local_tile(mB, make_shape(cute::Int<kTileN>{}, cute::Int<kTileK>{}),
-                             make_coord(tile.n, _));                       // (BLK_N, BLK_K, k)
-      Tensor sB = make_tensor(make_smem_ptr(tiles.get()), SmemLayoutB{});  // (BLK_N, BLK_K, PIPE)
-      auto [tBgB, tBsB] = tma_partition(p->tma_b, cute::Int<0>{}, cute::Layout<cute::_1>{},
-                                        group_modes<0, 2>(sB), group_modes<0, 2>(gB));
-      copy(p->tma_b.with(*stage.barrier), tBgB(_, k), tBsB(_, stage.stage_idx));
+      if (sm90::elect_one())
+        k_major::tma_load_tile<SmemLayoutB>(p->tma_b, p->n, p->k, tiles.get(), tile.n, k,
+                                            stage.stage_idx, stage.barrier);
     }
     // The stage the wgmma of this step reads B from. Auxiliary: only an index; B is read by the
     // wgmma that AForMma::mma issues, and retires with it (R-D13 follows B's stage into it).
@@ -201,40 +183,17 @@ struct ForkGemmRelu {
 
     // The fill, for both views: A's tile of K step `k`.
     WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-      using namespace cute;
-      if (!sm90::elect_one()) return;
-      Tensor mA = p->tma_a.get_tma_tensor(make_shape(p->m, p->k));  // (M, K)
-      Tensor gA = local_tile(mA, make_shape(cute::Int<kTileM>{}, cute::Int<kTileK>{}),
-                             make_coord(tile.m, _));                       // (BLK_M, BLK_K, k)
-      Tensor sA = make_tensor(make_smem_ptr(tiles.get()), SmemLayoutA{});  // (BLK_M, BLK_K, PIPE)
-      auto [tAgA, tAsA] = tma_partition(p->tma_a, cute::Int<0>{}, cute::Layout<cute::_1>{},
-                                        group_modes<0, 2>(sA), group_modes<0, 2>(gA));
-      copy(p->tma_a.with(*stage.barrier), tAgA(_, k), tAsA(_, stage.stage_idx));
+      if (sm90::elect_one())
+        k_major::tma_load_tile<SmemLayoutA>(p->tma_a, p->m, p->k, tiles.get(), tile.m, k,
+                                            stage.stage_idx, stage.barrier);
     }
 
     // Issues (without waiting) the wgmma batch of one K step: acc (+)= A(stage) . B(b_stage)^T;
     // the first step overwrites acc.
     WL_DEVICE void mma(ts::Consume const& stage, Accumulator& acc, int b_stage) const {
-      using namespace cute;
-      TiledMma tiled_mma;
-      auto thr = tiled_mma.get_thread_slice(threadIdx.x % kMmaThreads);
-      Tensor sA = make_tensor(make_smem_ptr(tiles.get()), SmemLayoutA{});  // (BLK_M, BLK_K, PIPE)
-      Tensor sB =
-          make_tensor(make_smem_ptr(b->tiles.get()), SmemLayoutB{});  // (BLK_N, BLK_K, PIPE)
-      Tensor tCrA = thr.make_fragment_A(thr.partition_A(sA));         // (MMA, MMA_M, MMA_K, PIPE)
-      Tensor tCrB = thr.make_fragment_B(thr.partition_B(sB));         // (MMA, MMA_N, MMA_K, PIPE)
-      Tensor accum = acc.tensor();                                    // (MMA, MMA_M, MMA_N)
-      tiled_mma.accumulate_ =
-          stage.loop_offset == stage.loop_start ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One;
-      warpgroup_fence_operand(accum);
-      warpgroup_arrive();
-      CUTE_UNROLL
-      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-        cute::gemm(tiled_mma, tCrA(_, _, kb, stage.stage_idx), tCrB(_, _, kb, b_stage), accum);
-        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-      }
-      warpgroup_commit_batch();
-      warpgroup_fence_operand(accum);
+      Mma::step<SmemLayoutA, SmemLayoutB>(tiles.get(), stage.stage_idx, b->tiles.get(), b_stage,
+                                          acc, stage.loop_offset == stage.loop_start,
+                                          static_cast<int>(threadIdx.x) % kMmaThreads);
     }
   };
 
