@@ -11,6 +11,8 @@
 //   AsyncTma   threads write a stage (and fence it for the async proxy), a TMA store reads it.
 //              The consumer may release only after `cp.async.bulk.wait_group.read` retired
 //              the store's reads (ts::bulk_wait_read): R-D13 again.
+//   AsyncWgmma threads write a stage (and fence it for the async proxy), wgmma reads it (the
+//              seed's AsyncUmma): R-D13 as for TmaWgmma.
 //
 // Cooperative groups give the number of arrivals that complete a phase. They are cross-checked
 // against the tasks that commit / release the resource (R-D15), so a config that does not match
@@ -22,7 +24,14 @@
 
 namespace warploom::ts {
 
-enum class PipelineKind : std::uint8_t { None, TmaAsync, AsyncAsync, TmaWgmma, AsyncTma };
+enum class PipelineKind : std::uint8_t {
+  None,
+  TmaAsync,
+  AsyncAsync,
+  TmaWgmma,
+  AsyncTma,
+  AsyncWgmma
+};
 
 // The asynchronous unit that reads a stage after the consumer work issued it.
 enum class AsyncReader : std::uint8_t { None, Wgmma, BulkCopy };
@@ -39,6 +48,8 @@ constexpr std::string_view to_string(PipelineKind k) {
       return "tma_wgmma";
     case PipelineKind::AsyncTma:
       return "async_tma";
+    case PipelineKind::AsyncWgmma:
+      return "async_wgmma";
   }
   return "?";
 }
@@ -116,7 +127,7 @@ struct PipelineConfig {
   // The consumer reads through an asynchronous unit (wgmma, TMA store) whose reads outlive the
   // consume work.
   constexpr AsyncReader async_reader() const {
-    return kind == PipelineKind::TmaWgmma   ? AsyncReader::Wgmma
+    return kind == PipelineKind::TmaWgmma || kind == PipelineKind::AsyncWgmma ? AsyncReader::Wgmma
            : kind == PipelineKind::AsyncTma ? AsyncReader::BulkCopy
                                             : AsyncReader::None;
   }
@@ -150,6 +161,17 @@ constexpr PipelineConfig tma_wgmma(int num_stages, int num_bytes, CooperativeGro
 constexpr PipelineConfig async_tma(int num_stages, CooperativeGroup producer,
                                    CooperativeGroup consumer) {
   return {PipelineKind::AsyncTma, num_stages, 0, producer, consumer, false, false, 1, 0};
+}
+
+// Thread producer, wgmma consumer (the seed's AsyncUmma): threads write a stage, as for
+// async_async, and wgmma reads it through descriptors, as for tma_wgmma. wgmma reads shared memory
+// through the async proxy, so each producer thread must make its writes visible to it with
+// `fence.proxy.async.shared::cta` (cuda::ptx::fence_proxy_async(space_shared)) before it commits:
+// the producer's work does that; the verifier does not model proxies. The consumer releases only
+// after ts::wgmma_wait retired the reads (R-D13).
+constexpr PipelineConfig async_wgmma(int num_stages, CooperativeGroup producer,
+                                     CooperativeGroup consumer) {
+  return {PipelineKind::AsyncWgmma, num_stages, 0, producer, consumer, false, false, 1, 0};
 }
 
 }  // namespace warploom::ts

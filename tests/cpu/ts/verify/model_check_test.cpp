@@ -378,3 +378,80 @@ TEST(ModelCheck, WgmmaWaitDoesNotRetireTmaStoreReads) {
 }
 
 }  // namespace
+
+namespace {
+
+namespace register_through {
+
+// A ring that threads write and wgmma reads (async_wgmma, the seed's AsyncUmma; tutorial 07/02):
+// the MMA task may release a stage only once wgmma_wait retired the batch that read it.
+struct Steps {
+  static constexpr ts::ResourceSpec spec{.name = "steps"};
+  int n = 0;
+  int next(ts::Consume const& s) const { return s.loop_offset; }
+};
+struct Tiles {
+  static constexpr ts::ResourceSpec spec{
+      .name = "tiles", .pipeline = ts::async_wgmma(2, ts::threads(32), ts::warps(4))};
+  ts::SmemBuffer<char, 2 * 8192> tiles;
+  using smem_buffers = ts::buffers<&Tiles::tiles>;
+  void store(ts::Produce const&, int) {}
+  void mma(ts::Consume const&) const {}
+};
+struct Load {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1};
+  using src = ts::list<Steps>;
+  using dst = ts::list<Tiles>;
+  static constexpr void schedule(auto& ctx, auto& steps, auto& tiles) {
+    ctx.domain_loop(steps->n, [&](auto&) {
+      auto k = ts::work<&Steps::next>(steps);
+      tiles.acquire();
+      ts::work<&Tiles::store>(tiles, k);
+      tiles.commit();
+    });
+  }
+};
+enum class Retire { WgmmaWait, None, WrongUnit };
+template <Retire kRetire>
+struct Mma {
+  static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<Steps, Tiles>;
+  using dst = ts::list<>;
+  static constexpr void schedule(auto& ctx, auto& steps, auto& tiles) {
+    ctx.domain_loop(steps->n, [&](auto&) {
+      ts::work<&Steps::next>(steps);
+      tiles.wait();
+      ts::work<&Tiles::mma>(tiles);
+      if constexpr (kRetire == Retire::WgmmaWait) ts::wgmma_wait<0>(ctx);
+      if constexpr (kRetire == Retire::WrongUnit) ts::bulk_wait_read<0>(ctx);
+      tiles.release();
+    });
+  }
+};
+template <Retire kRetire>
+using Manager =
+    ts::TaskManager<ts::Tasks<Mma<kRetire>, Load>, ts::Graph<ts::DependsOn<Tiles, Steps>>>;
+
+}  // namespace register_through
+
+TEST(ModelCheck, ThreadWrittenWgmmaStageReleasedAfterWgmmaWaitIsClean) {
+  using M = register_through::Manager<register_through::Retire::WgmmaWait>;
+  ts::Report r = ts::verify_manager(M::model("r"));
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : ts::format(r.violations[0]));
+}
+
+TEST(ModelCheck, ThreadWrittenWgmmaStageReleasedWhileWgmmaReadsIsRD13) {
+  using M = register_through::Manager<register_through::Retire::None>;
+  ts::Report r = ts::verify_manager(M::model("r"));
+  ASSERT_EQ(ids(r), std::vector<std::string>{"R-D13"});
+  EXPECT_EQ(r.violations[0].task, "mma");
+  EXPECT_EQ(r.violations[0].op, "release");
+}
+
+TEST(ModelCheck, BulkWaitReadDoesNotRetireWgmmaReads) {
+  using M = register_through::Manager<register_through::Retire::WrongUnit>;
+  ts::Report r = ts::verify_manager(M::model("r"));
+  ASSERT_EQ(ids(r), std::vector<std::string>{"R-D13"});
+}
+
+}  // namespace
