@@ -8,6 +8,7 @@
 
 #include "warploom/testing/invalid_argument.hpp"
 
+#include "tutorial/clustered_gemm.hpp"
 #include "tutorial/fork_gemm_relu.hpp"
 #include "tutorial/fork_relu.hpp"
 #include "tutorial/grid_stride_copy.hpp"
@@ -140,6 +141,39 @@ TEST(MergeGemmResidualArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
   EXPECT_EQ(invalid_argument_message([&] {
               tut::check_merge_gemm_residual_args(a, a, a, const_cast<Bf16*>(r) + 128 * 128, 128,
                                                   128, 64);
+            }),
+            "(no exception of that type)");
+}
+
+TEST(ClusteredGemmArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  using Bf16 = __nv_bfloat16;
+  auto const* a = reinterpret_cast<Bf16 const*>(std::uintptr_t{1} << 24);
+  auto const* b = reinterpret_cast<Bf16 const*>(std::uintptr_t{2} << 24);
+  auto* d = reinterpret_cast<Bf16*>(std::uintptr_t{4} << 24);
+  auto const gemm = [](Bf16 const* x, Bf16 const* y, Bf16* z, int m, int n, int k) {
+    return invalid_argument_message([&] { tut::clustered_gemm(x, y, z, m, n, k, /*pdl=*/true); });
+  };
+  // M in clusters of two 128-row tiles: 128 is one tile, half a cluster.
+  EXPECT_EQ(gemm(a, b, d, 128, 128, 64),
+            "clustered_gemm: `m` = 128 must be a positive multiple of 256 (a cluster's two tiles "
+            "along M)");
+  EXPECT_EQ(gemm(a, b, d, 256, 64, 64),
+            "clustered_gemm: `n` = 64 must be a positive multiple of 128 (the tile width)");
+  EXPECT_EQ(gemm(a, b, d, 256, 128, 0),
+            "clustered_gemm: `k` = 0 must be a positive multiple of 64 (the K step)");
+  EXPECT_EQ(gemm(a, b, d, 1 << 16, 1 << 15, 64),
+            "clustered_gemm: `m` x `n` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(a, nullptr, d, 256, 128, 64), "clustered_gemm: `b` must not be null");
+  EXPECT_EQ(gemm(a, b, d + 4, 256, 128, 64),
+            "clustered_gemm: `d` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  // Overlaps, with each matrix's own size: a is m x k (256 x 64: 32 KiB).
+  EXPECT_EQ(gemm(a, b, const_cast<Bf16*>(a) + 256 * 64 - 8, 256, 128, 64),
+            "clustered_gemm: `d` must share no byte with `a` or `b`");
+  EXPECT_EQ(gemm(a, b, const_cast<Bf16*>(b) + 64, 256, 128, 64),
+            "clustered_gemm: `d` must share no byte with `a` or `b`");
+  // Adjacent is not overlapping; the inputs may be one matrix (both are only read).
+  EXPECT_EQ(invalid_argument_message([&] {
+              tut::check_clustered_gemm_args(a, a, const_cast<Bf16*>(a) + 256 * 64, 256, 128, 64);
             }),
             "(no exception of that type)");
 }

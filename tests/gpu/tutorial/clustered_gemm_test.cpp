@@ -1,0 +1,196 @@
+// tests/gpu/tutorial/clustered_gemm_test.cpp — tutorial 04/01's clustered GEMM (2 x 1 clusters
+// sharing B's tiles by TMA multicast, loads behind a PDL wait) on the GPU: D = A . B^T against a
+// float64 reference, launched plainly and as a programmatic dependent; and the chain
+// D1 = A . B^T, D2 = D1 . C^T back to back with PDL on one stream, directly and in a CUDA graph,
+// where the second GEMM reads what the first writes.
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <gtest/gtest.h>
+
+#include "half_matrices.hpp"
+#include "tutorial/clustered_gemm.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace tut = warploom::tutorial;
+namespace wt = warploom::testing;
+using namespace tutorial_test;
+
+namespace {
+
+using Bf16 = __nv_bfloat16;
+using Shape = std::tuple<int, int, int>;  // m, n, k
+
+double value(Bf16 x) {
+  return static_cast<double>(__bfloat162float(x));
+}
+
+// `d` (m x n, downloaded) against the float64 product x . y^T (x: m x k, y: n x k). The kernel
+// accumulates in fp32 and rounds once to bf16, at most |want| 2^-8 off; `accumulation` bounds
+// the fp32 accumulation's error besides, relative to sum |x_i y_i| (0 where it is exact). NaN
+// (the poison: an element unwritten, or computed from unwritten input) fails too.
+void expect_product(std::vector<Bf16> const& d, std::vector<Bf16> const& x,
+                    std::vector<Bf16> const& y, int m, int n, int k, double accumulation,
+                    std::string const& what) {
+  std::size_t wrong = 0, first = 0;
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double want = 0.0, magnitude = 0.0;
+      for (int kk = 0; kk < k; ++kk) {
+        double const t =
+            value(x[std::size_t{1} * i * k + kk]) * value(y[std::size_t{1} * j * k + kk]);
+        want += t;
+        magnitude += std::fabs(t);
+      }
+      std::size_t const at = static_cast<std::size_t>(i) * n + j;
+      double const error = std::fabs(value(d[at]) - want);
+      double const allowed = std::fabs(want) * 0x1p-8 + magnitude * accumulation;
+      if (!(error <= allowed) && wrong++ == 0) first = at;
+      if (error > worst || std::isnan(error)) worst = error;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << what << ": first wrong at row " << first / n << " col " << first % n
+                       << ", largest error " << worst;
+}
+
+// fp32 accumulation of k products, in wgmma's order, each addition off by at most one ulp of its
+// result (2^-23 relative: truncation as well as rounding): at most k 2^-23 sum |x_i y_i|.
+double accumulation_bound(int k) {
+  return k * 0x1p-23;
+}
+
+class ClusteredGemm : public ::testing::TestWithParam<Shape> {};
+
+// Random multiples of 1/8 (random_eighths): every product is a multiple of 1/64 of magnitude at
+// most 1, so every partial sum of K <= 4096 of them is an integer number of sixty-fourths below
+// 2^18, exact in fp32's 24 bits: the one rounding, to bf16, is the only error. A wrong tile (the
+// cluster's rank mapping), a B half multicast to the wrong rows, a stale stage (a peer refilling
+// before both CTAs released) or a swizzle mismatch gives errors of the order of the values.
+TEST_P(ClusteredGemm, MultipliesRandomMatricesIntoAPoisonedOutput) {
+  auto [m, n, k] = GetParam();
+  std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
+  std::size_t const size_d = static_cast<std::size_t>(m) * n;
+  std::vector<Bf16> const a = random_eighths(size_a, 7u + m + k);
+  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
+  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
+  wt::DeviceBuffer d_d(size_d * sizeof(Bf16) + kGuardBytes);
+  upload(d_a, a);
+  upload(d_b, b);
+  for (bool const pdl : {false, true}) {
+    std::string const what = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                             " k=" + std::to_string(k) + (pdl ? " pdl" : " plain");
+    wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
+    tut::clustered_gemm(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d.as<Bf16>(), m, n, k, pdl);
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    expect_product(download<Bf16>(d_d, size_d), a, b, m, n, k, /*exact=*/0.0, what + " d");
+    expect_guard_untouched<Bf16>(d_d, size_d, what + " d");
+  }
+}
+
+std::string case_name(::testing::TestParamInfo<Shape> const& info) {
+  auto [m, n, k] = info.param;
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+// One cluster and one K step; two clusters down and three tile columns with two laps of the
+// 4-stage rings (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage);
+// a long K (64 steps, 16 laps); and a wide grid of clusters.
+INSTANTIATE_TEST_SUITE_P(Shapes, ClusteredGemm,
+                         ::testing::Values(Shape{256, 128, 64}, Shape{512, 384, 512},
+                                           Shape{256, 256, 320}, Shape{256, 256, 4096},
+                                           Shape{1024, 1024, 128}),
+                         case_name);
+
+// The chain's operands, their reference and the GPU's buffers: D1 = A . B^T (m x n), then
+// D2 = D1 . C^T (m x n, C n x n: the second GEMM's K is n).
+struct Chain {
+  int m, n, k;
+  std::vector<Bf16> a, b, c;
+  wt::DeviceBuffer d_a, d_b, d_c, d_d1, d_d2;
+  Chain(int m_, int n_, int k_)
+      : m(m_),
+        n(n_),
+        k(k_),
+        a(random_eighths(std::size_t{1} * m * k, 21u)),
+        b(random_eighths(std::size_t{1} * n * k, 22u)),
+        c(random_eighths(std::size_t{1} * n * n, 23u)),
+        d_a(a.size() * sizeof(Bf16)),
+        d_b(b.size() * sizeof(Bf16)),
+        d_c(c.size() * sizeof(Bf16)),
+        d_d1(std::size_t{1} * m * n * sizeof(Bf16) + kGuardBytes),
+        d_d2(std::size_t{1} * m * n * sizeof(Bf16) + kGuardBytes) {
+    upload(d_a, a);
+    upload(d_b, b);
+    upload(d_c, c);
+  }
+  void launch(cudaStream_t stream) {
+    tut::clustered_gemm(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d1.as<Bf16>(), m, n, k, true, stream);
+    tut::clustered_gemm(d_d1.as<Bf16>(), d_c.as<Bf16>(), d_d2.as<Bf16>(), m, n, n, true, stream);
+  }
+  // D1 as in the single GEMM (exact accumulation). D2 against the float64 product of the D1 the
+  // GPU wrote: D1's bf16 values are no multiples of 1/8, so its products with C (8 + 4 significant
+  // bits) are exact in fp32 but their sums are not, hence the accumulation bound. A second GEMM
+  // that read D1 before the first finished writing it reads the poison (NaN) or a partial tile.
+  void expect_right(std::string const& what) {
+    std::size_t const size_d = std::size_t{1} * m * n;
+    std::vector<Bf16> const d1 = download<Bf16>(d_d1, size_d);
+    expect_product(d1, a, b, m, n, k, 0.0, what + " d1");
+    expect_product(download<Bf16>(d_d2, size_d), d1, c, m, n, n, accumulation_bound(n),
+                   what + " d2");
+    expect_guard_untouched<Bf16>(d_d1, size_d, what + " d1");
+    expect_guard_untouched<Bf16>(d_d2, size_d, what + " d2");
+  }
+};
+
+// Back to back on one stream, the second GEMM a programmatic dependent of the first: its CTAs may
+// start while the first runs, and only its PDL wait keeps it from reading D1 early. Repeated, so
+// that each round's first GEMM also follows the previous round's second (and writes the D1 that
+// one reads).
+TEST(ClusteredGemmChain, SecondGemmReadsWhatTheFirstWrote) {
+  for (auto [m, n, k] : {Shape{256, 128, 64}, Shape{512, 256, 256}, Shape{1024, 512, 1024}}) {
+    Chain chain(m, n, k);
+    cudaStream_t stream = nullptr;
+    WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    wt::poison(chain.d_d1.get(), chain.d_d1.bytes(), 0xFF, stream);
+    wt::poison(chain.d_d2.get(), chain.d_d2.bytes(), 0xFF, stream);
+    for (int round = 0; round < 3; ++round) chain.launch(stream);
+    WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    WL_CUDA_CHECK(cudaStreamDestroy(stream));
+    chain.expect_right("chain m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                       " k=" + std::to_string(k));
+  }
+}
+
+// The same chain captured in a CUDA graph (the programmatic edge becomes a graph edge of that
+// kind) and replayed with fresh poison each time.
+TEST(ClusteredGemmChain, CapturedInAGraphAndReplayed) {
+  Chain chain(512, 256, 512);
+  cudaStream_t stream = nullptr;
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  chain.launch(stream);
+  WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  // The poison is written on the graph's own stream: a non-blocking stream does not wait for the
+  // legacy default stream's work.
+  for (int round = 0; round < 3; ++round) {
+    wt::poison(chain.d_d1.get(), chain.d_d1.bytes(), 0xFF, stream);
+    wt::poison(chain.d_d2.get(), chain.d_d2.bytes(), 0xFF, stream);
+    WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    chain.expect_right("graph round " + std::to_string(round));
+  }
+  WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  WL_CUDA_CHECK(cudaGraphDestroy(graph));
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+}  // namespace
