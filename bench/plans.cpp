@@ -18,6 +18,7 @@ std::vector<harness::PlanFamily> const& bench_families() {
       tutorial::fork_gemm_relu_plan_family(),
       tutorial::merge_gemm_residual_plan_family(),
       tutorial::split_k_gemm_plan_family(),
+      tutorial::pdl_gemm_chain_plan_family(),
       bench::gemm_plan_family(),
       bench::grouped_plan_family(),
       bench::attention_plan_family()};

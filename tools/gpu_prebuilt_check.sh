@@ -82,7 +82,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-merge-gemm gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -208,6 +208,28 @@ if want tutorial-split-k; then
     --json "$OUT/split_k_gemm.json"
   run ncu-split-k-gemm 180 "$B/warploom" bench split_k_gemm \
     --shapes 1024x16x1024,1024x16x4096,1024x16x8192 --prof ncu --reps 5
+fi
+# Tutorial 04/01's clustered GEMM with PDL (2 x 1 clusters multicasting B): its tests (plain and
+# PDL launches, the dependent chain on a stream and in a graph), each sanitizer on its smallest
+# shape and the graph chain, then the chain D1 = A . B^T, D2 = D1 . C^T with and without PDL
+# against gemm() and cuBLAS twice, stream-launched and as CUDA graphs (where launch gaps are
+# smallest, so what PDL hides shows best), and Nsight Compute's kernel times (ncu serializes the
+# kernels: no PDL overlap there, the kernels' own durations).
+if want tutorial-pdl-gemm; then
+  run tutorial-pdl-gemm 180 "$T/tutorial_copy_test" --gtest_filter='*ClusteredGemm*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-tutorial-pdl-gemm" 240 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" \
+      --gtest_filter='Shapes/ClusteredGemm.*/256x128x64:ClusteredGemmChain.CapturedInAGraphAndReplayed'
+  done
+  run bench-pdl-gemm-chain 180 "$B/warploom" bench pdl_gemm_chain \
+    --shapes 2048x2048x2048,4096x1024x1024,512x4096x4096 --reps 20 \
+    --json "$OUT/pdl_gemm_chain.json"
+  run bench-pdl-gemm-chain-graph 180 "$B/warploom" bench pdl_gemm_chain \
+    --shapes 2048x2048x2048,4096x1024x1024,512x4096x4096 --reps 20 --graph 20 \
+    --json "$OUT/pdl_gemm_chain_graph.json"
+  run ncu-pdl-gemm-chain 180 "$B/warploom" bench pdl_gemm_chain \
+    --shapes 2048x2048x2048,4096x1024x1024,512x4096x4096 --prof ncu --reps 5
 fi
 # Tutorial 07/03's GEMM + residual (two ts::Merge groups): its tests, each sanitizer on its two
 # smallest cases, then against gemm() followed by an add kernel and gemm() with its own fused
