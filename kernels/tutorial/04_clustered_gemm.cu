@@ -59,4 +59,8 @@ ts::ManagerModel clustered_gemm_model() {
   return TutorialClusteredGemm::Manager::model(TutorialClusteredGemm::kName);
 }
 
+ts::ManagerModel clustered_gemm_two_stage_model() {
+  return ClusteredGemm</*stages=*/2>::Manager::model("clustered_gemm_two_stages");
+}
+
 }  // namespace warploom::tutorial

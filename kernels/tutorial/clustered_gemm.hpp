@@ -39,5 +39,8 @@ void clustered_gemm(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat1
 
 // The TaskManager, as the verifier sees it.
 ts::ManagerModel clustered_gemm_model();
+// The same schedule with 2-stage rings: small enough for the model checker to run both CTAs of a
+// cluster (ModelCheckOptions::model_clusters) through a lap of the rings and beyond (3 K steps).
+ts::ManagerModel clustered_gemm_two_stage_model();
 
 }  // namespace warploom::tutorial
