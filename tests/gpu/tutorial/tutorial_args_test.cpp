@@ -15,6 +15,7 @@
 #include "tutorial/fork_relu.hpp"
 #include "tutorial/grid_stride_copy.hpp"
 #include "tutorial/merge_add.hpp"
+#include "tutorial/merge_gemm.hpp"
 #include "tutorial/merge_gemm_residual.hpp"
 #include "tutorial/pdl_copy_chain.hpp"
 #include "tutorial/persistent_copy.hpp"
@@ -196,6 +197,44 @@ TEST(ClusteredGemmModel, BothCtasOfTheClusterThroughARingLap) {
   EXPECT_TRUE(stats.decided) << stats.states << " states";
   std::cout << "clustered_gemm with 2-stage rings, both CTAs: " << stats.states << " states in "
             << stats.scenarios << " scenarios\n";
+}
+
+TEST(MergeGemmArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
+  using Bf16 = __nv_bfloat16;
+  auto const* a = reinterpret_cast<Bf16 const*>(std::uintptr_t{1} << 24);
+  auto const* b = reinterpret_cast<Bf16 const*>(std::uintptr_t{2} << 24);
+  auto* d = reinterpret_cast<Bf16*>(std::uintptr_t{4} << 24);
+  auto const gemm = [](Bf16 const* x, int lda, Bf16 const* y, Bf16* z, int m, int n, int k) {
+    return invalid_argument_message([&] { tut::merge_gemm(x, lda, y, z, m, n, k); });
+  };
+  EXPECT_EQ(gemm(a, 64, b, d, 100, 128, 64),
+            "merge_gemm: `m` = 100 must be a positive multiple of 128 (the tile height)");
+  EXPECT_EQ(gemm(a, 64, b, d, 128, 64, 64),
+            "merge_gemm: `n` = 64 must be a positive multiple of 128 (the tile width)");
+  EXPECT_EQ(gemm(a, 96, b, d, 128, 128, 96),
+            "merge_gemm: `k` = 96 must be a positive multiple of 64 (the K step)");
+  EXPECT_EQ(gemm(a, 56, b, d, 128, 128, 64),
+            "merge_gemm: `lda` = 56 must be at least `k` = 64 (A's rows are lda elements apart and "
+            "hold k)");
+  EXPECT_EQ(gemm(a, 65, b, d, 128, 128, 64),
+            "merge_gemm: `lda` = 65 elements (130 bytes) must be a multiple of 8: the load warp "
+            "reads A in 16-byte vectors");
+  EXPECT_EQ(gemm(a, 1 << 16, b, d, 1 << 15, 128, 64),
+            "merge_gemm: `m` x `lda` = 2147483648 elements exceeds 2^31 - 1");
+  EXPECT_EQ(gemm(a, 64, nullptr, d, 128, 128, 64), "merge_gemm: `b` must not be null");
+  EXPECT_EQ(gemm(a + 4, 64, b, d, 128, 128, 64),
+            "merge_gemm: `a` must be 16-byte aligned (TMA and the 16-byte vectors)");
+  // Overlaps: A's footprint is (m - 1) x lda + k elements (here 127 x 72 + 64).
+  EXPECT_EQ(gemm(a, 72, b, const_cast<Bf16*>(a) + 127 * 72, 128, 128, 64),
+            "merge_gemm: `d` must share no byte with `a` or `b`");
+  EXPECT_EQ(gemm(a, 64, b, const_cast<Bf16*>(b) + 64, 128, 128, 64),
+            "merge_gemm: `d` must share no byte with `a` or `b`");
+  // Adjacent is not overlapping: d right after A's last row's k elements.
+  EXPECT_EQ(invalid_argument_message([&] {
+              tut::check_merge_gemm_args(a, 72, b, const_cast<Bf16*>(a) + 127 * 72 + 64, 128, 128,
+                                         64);
+            }),
+            "(no exception of that type)");
 }
 
 TEST(SplitKGemmArgs, BadArgumentsAreNamedBeforeAnyLaunch) {

@@ -1,0 +1,94 @@
+// tests/gpu/tutorial/merge_gemm_test.cpp — tutorial 07's merge GEMM (a ts::Merge of A's ring,
+// written through a load warp's registers, and B's TMA ring, both read by wgmma) on the GPU:
+// D = relu(A . B^T) against a float64 reference, A with a leading dimension past K whose padding
+// is NaN, into a poisoned output with a guard after it.
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <gtest/gtest.h>
+
+#include "half_matrices.hpp"
+#include "tutorial/merge_gemm.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/testing/device_buffers.hpp"
+
+namespace tut = warploom::tutorial;
+namespace wt = warploom::testing;
+using namespace tutorial_test;
+
+namespace {
+
+using Bf16 = __nv_bfloat16;
+using Shape = std::tuple<int, int, int, int>;  // m, n, k, lda
+
+class MergeGemm : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(MergeGemm, MultipliesRandomMatricesAndAppliesReluIntoAPoisonedOutput) {
+  auto [m, n, k, lda] = GetParam();
+  std::string const what = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                           " k=" + std::to_string(k) + " lda=" + std::to_string(lda);
+  std::size_t const size_a = static_cast<std::size_t>(m) * lda, size_b = std::size_t{1} * n * k;
+  std::size_t const size_d = static_cast<std::size_t>(m) * n;
+  // A's columns k .. lda - 1 are NaN (0xFFFF): a load that strays into a row's padding, or a
+  // wrong lda, turns its D values into NaN.
+  std::vector<Bf16> a = random_eighths(size_a, 7u + m + k);
+  for (std::size_t i = 0; i < size_a; ++i)
+    if (static_cast<int>(i % lda) >= k) a[i] = __ushort_as_bfloat16(0xFFFF);
+  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
+  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
+  wt::DeviceBuffer d_d(size_d * sizeof(Bf16) + kGuardBytes);
+  upload(d_a, a);
+  upload(d_b, b);
+  wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
+  tut::merge_gemm(d_a.as<Bf16>(), lda, d_b.as<Bf16>(), d_d.as<Bf16>(), m, n, k);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+
+  // D: the float64 dot product, relu'd, rounded once to bf16 by the kernel. The accumulation is
+  // exact in fp32 for these inputs (random_eighths), so rounding to nearest, at most
+  // |want| * 2^-8 in bf16's 8 significant bits, is the only error allowed; where the product is
+  // not positive D must be zero. A wrong tile, a stale stage (a missing proxy fence or a release
+  // before the wgmma retired), a swizzle mismatch between the load warp's stores, TMA and wgmma,
+  // or a wrong fragment mapping gives errors of the order of the values themselves.
+  std::vector<Bf16> const d = download<Bf16>(d_d, size_d);
+  std::size_t wrong = 0, first = 0;
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      std::size_t const at = static_cast<std::size_t>(i) * n + j;
+      double want = 0.0;
+      for (int kk = 0; kk < k; ++kk)
+        want += static_cast<double>(__bfloat162float(a[std::size_t{1} * i * lda + kk])) *
+                static_cast<double>(__bfloat162float(b[std::size_t{1} * j * k + kk]));
+      want = std::fmax(want, 0.0);
+      double const got = __bfloat162float(d[at]);
+      double const error = std::fabs(got - want);
+      // NaN (the poison, an unwritten element, or A's padding read) fails the comparison too.
+      if (!(error <= want * 0x1p-8) && wrong++ == 0) first = at;
+      if (error > worst || std::isnan(error)) worst = error;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << what << " d: first wrong at row " << first / n << " col " << first % n
+                       << ", largest error " << worst;
+  expect_guard_untouched<Bf16>(d_d, size_d, what + " d");
+}
+
+std::string case_name(::testing::TestParamInfo<Shape> const& info) {
+  auto [m, n, k, lda] = info.param;
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + "_lda" +
+         std::to_string(lda);
+}
+
+// One tile and one K step; several tiles in both directions and two laps of the 4-stage ring
+// (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage) with A's rows
+// 8 elements apart from 128-byte boundaries (lda = k + 8: a 16-byte-aligned row start that is not
+// 128-byte aligned); and a wide row of tiles with lda = 200 (rows 400 bytes apart).
+INSTANTIATE_TEST_SUITE_P(Shapes, MergeGemm,
+                         ::testing::Values(Shape{128, 128, 64, 64}, Shape{256, 384, 512, 512},
+                                           Shape{128, 256, 320, 328}, Shape{384, 1024, 128, 200}),
+                         case_name);
+
+}  // namespace
