@@ -17,6 +17,7 @@ std::vector<harness::PlanFamily> const& bench_families() {
       tutorial::fork_relu_plan_family(),
       tutorial::fork_gemm_relu_plan_family(),
       tutorial::merge_gemm_residual_plan_family(),
+      tutorial::merge_gemm_plan_family(),
       tutorial::split_k_gemm_plan_family(),
       tutorial::pdl_gemm_chain_plan_family(),
       bench::gemm_plan_family(),

@@ -19,6 +19,7 @@
 #include "half_add.hpp"
 #include "half_relu.hpp"
 #include "tutorial/fork_gemm_relu.hpp"
+#include "tutorial/merge_gemm.hpp"
 #include "tutorial/merge_gemm_residual.hpp"
 #include "tutorial/split_k_gemm.hpp"
 #include "warploom/cuda_check.hpp"
@@ -44,14 +45,16 @@ using Launch = std::function<void(wg::GemmArguments const& args, Bf16* r, Tuning
 // The bf16 "tn" GEMM (A row-major m x k, B stored n x k), and, with `relu_output`, R = max(A, 0),
 // or, with `residual_input`, D = A . B^T + R for a random R (m x n): operand sets from the GEMM
 // benchmarks (bench/gemm_operands.hpp), D checked against float64 on its first and last 128 rows
-// (with R, the reference's fused residual), R = max(A, 0) bitwise.
+// (with R, the reference's fused residual; with `relu_d`, D = max(A . B^T, 0), the reference's
+// ReLU), R = max(A, 0) bitwise.
 class TnGemmPlan final : public harness::KernelPlan {
  public:
   TnGemmPlan(int m, int n, int k, bool relu_output, Launch launch, std::vector<Tuning> space,
-             bool residual_input = false)
+             bool residual_input = false, bool relu_d = false)
       : problem_{.m = m, .n = n, .k = k},
         relu_output_(relu_output),
         residual_input_(residual_input),
+        relu_d_(relu_d),
         launch_(std::move(launch)),
         space_(std::move(space)) {}
 
@@ -92,6 +95,7 @@ class TnGemmPlan final : public harness::KernelPlan {
                                      .type = wg::ScalarType::BF16,
                                      .layout = wg::MatrixLayout::RowMajor,
                                      .ld = problem_.n};
+    if (relu_d_) reference.epilogue.activation = wg::Activation::ReLU;
     double const error = std::max(wb::max_relative_error(reference, 0, rows),
                                   wb::max_relative_error(reference, problem_.m - rows, rows));
     if (!(error <= wb::error_tolerance(problem_.type)))
@@ -129,6 +133,7 @@ class TnGemmPlan final : public harness::KernelPlan {
   wb::GemmProblem problem_;
   bool relu_output_;
   bool residual_input_;
+  bool relu_d_;
   Launch launch_;
   std::vector<Tuning> space_;
   std::vector<wb::GemmOperands> sets_;
@@ -166,6 +171,16 @@ harness::PlanProvider residual_provider(std::string name, std::string descriptio
             Extents const e = checked_extents(p);
             return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, false, launch,
                                                 std::vector<Tuning>{{}}, /*residual_input=*/true);
+          }};
+}
+
+// A contender for D = max(A . B^T, 0).
+harness::PlanProvider relu_d_provider(std::string name, std::string description, Launch launch) {
+  return {std::move(name), std::move(description), [=](harness::Problem const& p) {
+            Extents const e = checked_extents(p);
+            return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, false, launch,
+                                                std::vector<Tuning>{{}}, /*residual_input=*/false,
+                                                /*relu_d=*/true);
           }};
 }
 
@@ -302,6 +317,51 @@ harness::PlanFamily merge_gemm_residual_plan_family() {
                                             .ld = args.n};
                 wg::gemm(with_r, stream);
               }),
+      }};
+  family.report_flops = true;
+  return family;
+}
+
+harness::PlanFamily merge_gemm_plan_family() {
+  // cuBLAS's plain GEMM, then D = max(D, 0) in place: the pair without a fused activation.
+  Launch const cublas_then_relu = [gemm = cublas()](wg::GemmArguments const& args, Bf16* r,
+                                                    Tuning const& tuning, cudaStream_t stream) {
+    gemm(args, r, tuning, stream);
+    wb::half_relu(d_of(args), d_of(args), static_cast<std::int64_t>(args.m) * args.n, stream);
+  };
+  harness::PlanFamily family{
+      "merge_gemm",
+      "tutorial 07/02: D = max(A . B^T, 0), bf16, A's tiles through a load warp's registers and "
+      "B's by TMA, both read by wgmma and released at once (a ts::Merge)",
+      {"m", "n", "k"},
+      {
+          // A packed (lda = k): the plan's operand sets; the kernel reads it through registers all
+          // the same.
+          relu_d_provider(
+              "ts", "tutorial 07's merge GEMM (128x128x64 tiles, one CTA each)",
+              [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
+                merge_gemm(a_of(args), args.k, b_of(args), d_of(args), args.m, args.n, args.k,
+                           stream);
+              }),
+          // The pair a framework runs without a fused activation: the GEMM, then a ReLU kernel
+          // that reads D back and writes it again.
+          relu_d_provider(
+              "warploom", "gemm() (Auto), then a relu kernel: D = max(D, 0)",
+              [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
+                wg::gemm(args, stream);
+                wb::half_relu(d_of(args), d_of(args), static_cast<std::int64_t>(args.m) * args.n,
+                              stream);
+              }),
+          // The production GEMM's own fused ReLU (GemmEpilogue::activation).
+          relu_d_provider(
+              "warploom_fused", "gemm() (Auto) with its fused epilogue's ReLU",
+              [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
+                wg::GemmArguments with_relu = args;
+                with_relu.epilogue.activation = wg::Activation::ReLU;
+                wg::gemm(with_relu, stream);
+              }),
+          peer(relu_d_provider("cublas", "cublasGemmEx, default algorithm, then the relu kernel",
+                               cublas_then_relu)),
       }};
   family.report_flops = true;
   return family;

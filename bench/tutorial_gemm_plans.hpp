@@ -22,6 +22,8 @@ namespace warploom::tutorial {
 harness::PlanFamily fork_gemm_relu_plan_family();
 // Extents: {m, n, k}; m and n multiples of 128, k of 64 (the tile of 07/03's GEMM).
 harness::PlanFamily merge_gemm_residual_plan_family();
+// Extents: {m, n, k}; m and n multiples of 128, k of 64 (the tile of 07/02's GEMM).
+harness::PlanFamily merge_gemm_plan_family();
 // Extents: {m, n, k}; m a multiple of 128, n of 16, k of 64 x split_k.
 harness::PlanFamily split_k_gemm_plan_family();
 // Extents: {m, n, k}; k = n (both GEMMs m x n x k); for ts_pdl and ts_plain m a multiple of 256

@@ -82,7 +82,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm tutorial-merge-gemm-02 gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -246,6 +246,25 @@ if want tutorial-merge-gemm; then
     --shapes 4096x4096x4096,8192x8192x1024 --reps 10 --prof ncu
   run bench-merge-gemm-residual 150 "$B/warploom" bench merge_gemm_residual \
     --shapes 4096x4096x4096,8192x8192x1024 --reps 20 --json "$OUT/merge_gemm_residual.json"
+fi
+# Tutorial 07/02's merge GEMM (A through a load warp's registers and B by TMA, one ts::Merge;
+# D = relu(A . B^T)): its tests and argument checks, each sanitizer on its two smallest cases
+# (racecheck sees the load warp's st.shared against wgmma's reads only through the barriers),
+# then against gemm() followed by a relu kernel, gemm() with its own fused ReLU (JIT-compiled at
+# its first, untimed run if the build did not prebuild it) and cuBLAS + the relu kernel, with
+# Nsight Compute's kernel time, and a burst run for the JSON.
+if want tutorial-merge-gemm-02; then
+  run tutorial-merge-gemm-02 120 "$T/tutorial_copy_test" \
+    --gtest_filter='Shapes/MergeGemm.*:MergeGemmArgs.*'
+  for tool in memcheck synccheck racecheck; do
+    run "$tool-tutorial-merge-gemm-02" 180 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/tutorial_copy_test" \
+      --gtest_filter='Shapes/MergeGemm.*128x128x64_lda64:Shapes/MergeGemm.*128x256x320_lda328'
+  done
+  run ncu-merge-gemm 180 "$B/warploom" bench merge_gemm \
+    --shapes 4096x4096x4096,8192x8192x1024 --reps 10 --prof ncu
+  run bench-merge-gemm 150 "$B/warploom" bench merge_gemm \
+    --shapes 4096x4096x4096,8192x8192x1024 --reps 20 --json "$OUT/merge_gemm.json"
 fi
 # The grouped GEMM (one launch for many problems) against the float64 reference.
 # The configurations the grouped tests and benchmarks compile when first used (a fused epilogue,
