@@ -159,6 +159,8 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
           value == "static" ? wg::TileScheduling::Static : wg::TileScheduling::Dynamic;
     } else if (int slices = 0; knob == "split" && parse_positive(value, slices)) {
       g.split_k = slices;
+    } else if (int width = 0; knob == "tile_n" && parse_positive(value, width)) {
+      g.tile_n = width;
     } else if (knob == "variant") {
       auto const v = std::find_if(std::begin(kStageVariants), std::end(kStageVariants),
                                   [&](StageVariant const& s) { return s.name == value; });
@@ -168,7 +170,7 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
     } else {
       throw std::invalid_argument("tuning: `" + knob + "=" + value +
                                   "` is not a knob of gemm() (design=cooperative|pingpong, "
-                                  "cluster=1x1|2x1|1x2, panel=N, split=S, "
+                                  "cluster=1x1|2x1|1x2, panel=N, split=S, tile_n=256|128|64, "
                                   "tiles=static|dynamic, variant=NAME)");
     }
   }
@@ -186,8 +188,16 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
   // The raster panel (default 8 tile rows) against none and a taller one.
   for (char const* panel : {"1", "16"}) space.push_back({{"panel", panel}});
   // Split-K (the plain epilogue only): never (against Auto's choice), and a few slice counts.
-  if (!p.bias && p.activation == wg::Activation::Identity)
+  bool const splits = !p.bias && p.activation == wg::Activation::Identity;
+  if (splits)
     for (char const* slices : {"1", "2", "4", "8"}) space.push_back({{"split", slices}});
+  // The cooperative design's tile widths, alone (Auto's split) and with each slice count.
+  for (char const* width : {"256", "128", "64"}) {
+    space.push_back({{"tile_n", width}});
+    if (splits)
+      for (char const* slices : {"1", "2", "4", "8", "16"})
+        space.push_back({{"tile_n", width}, {"split", slices}});
+  }
   bool const variants_apply = p.type == wg::ScalarType::BF16 &&
                               p.a_layout == wg::MatrixLayout::RowMajor &&
                               p.b_layout == wg::MatrixLayout::ColMajor;

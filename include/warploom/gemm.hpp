@@ -192,6 +192,15 @@ struct GemmTuning {
   // shared memory, and is refused naming both sizes when it does not.
   int stages = 0;
   int staging_buffers = 0;
+  // The tensor-core kernel's tile width: 0 (Auto), 256, or the cooperative design's narrower 128
+  // and 64, for outputs too small to give every SM a 128 x 256 tile (a skinny N, or a few tiles
+  // that split-K cuts along K): less wgmma work falls past N, and there are more tiles to share
+  // out. Auto keeps the design's own width (cooperative 256, ping-pong 128) where its tiles fill
+  // the SMs, and otherwise takes a narrower cooperative tile (src/gemm/split_k.hpp,
+  // selected_tile_n). A narrow tile's stages default to as many as fit shared memory (128: 6,
+  // 64: 8). The width runs along D's columns — along its rows for a column-major D, which the
+  // kernel computes transposed. Ping-pong runs 128 only; the grouped GEMMs take 0.
+  int tile_n = 0;
   // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
   // SIMT GEMM honours raster_panel and max_ctas and has no clusters.
   GemmKernel kernel = GemmKernel::Auto;

@@ -683,6 +683,21 @@ void check_tuning(GemmTuning const& tuning) {
   if (tuning.split_k < 0 || tuning.split_k > kMaxSplitK)
     fail("tuning.split_k = " + str(tuning.split_k) + " must be 0 (Auto), 1 (no split) or 2 to " +
          str(kMaxSplitK) + " slices of K");
+  if (tuning.tile_n != 0 && tuning.tile_n != 256 && tuning.tile_n != 128 && tuning.tile_n != 64)
+    fail("tuning.tile_n = " + str(tuning.tile_n) + " must be 0 (Auto), 256, 128 or 64");
+  if (tuning.design == ConsumerDesign::PingPong && tuning.tile_n != 0 && tuning.tile_n != 128)
+    fail("tuning.tile_n = " + str(tuning.tile_n) +
+         " with tuning.design = pingpong: ping-pong runs tiles 128 wide, one per warpgroup (256, "
+         "128 and 64 are the cooperative design's); leave it 0 or ask for design Cooperative");
+}
+
+GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning) {
+  if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong)
+    tuning.tile_n = selected_tile_n(r, current_sm_count());
+  // A width asked for (or chosen) names the cooperative design's tile; ping-pong's is checked.
+  if (tuning.tile_n != 0 && tuning.design == ConsumerDesign::Auto)
+    tuning.design = ConsumerDesign::Cooperative;
+  return tuning;
 }
 
 namespace {
@@ -693,7 +708,10 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
                      GemmTuning tuning, cudaStream_t stream) {
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
-  int const slices = !no_split.empty() ? 1 : tuning.split_k == 0 ? auto_split_k(r) : tuning.split_k;
+  tuning = with_tile_width(r, tuning);
+  int const slices = !no_split.empty()     ? 1
+                     : tuning.split_k == 0 ? auto_split_k(r, tuning.tile_n)
+                                           : tuning.split_k;
   if (slices > 1) {
     run_split_k(r, tuning, slices, stream);
     return;

@@ -51,6 +51,11 @@ void check_grouped_tuning(GemmTuning const& tuning, std::string_view who) {
         "{}: tuning.split_k = {}: the grouped kernel does not split K (split-K runs one matrix, "
         "through gemm()); leave it 0 (Auto) or 1",
         who, tuning.split_k));
+  if (tuning.tile_n != 0)
+    throw std::invalid_argument(fmt::format(
+        "{}: tuning.tile_n = {}: the grouped kernel runs its design's tile (narrow tiles are "
+        "gemm()'s, for outputs too small to fill the SMs); leave it 0",
+        who, tuning.tile_n));
   if (tuning.tile_scheduling == TileScheduling::Dynamic &&
       tuning.design == ConsumerDesign::PingPong)
     throw std::invalid_argument(fmt::format(

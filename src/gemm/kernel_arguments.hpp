@@ -64,6 +64,11 @@ constexpr std::int64_t tiles_of_64(std::int64_t m, std::int64_t n) {
 // checks, before any argument's).
 void check_tuning(GemmTuning const& tuning);
 
+// Checked `tuning` for the tensor-core GEMM on resolved, row-major-D arguments `r`, its tile width
+// settled: Auto's (split_k.hpp, selected_tile_n) unless one was asked for or the design is
+// ping-pong; a width with design Auto takes the cooperative design, whose widths they are.
+GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning);
+
 // grouped_gemm on checked `tuning`, each refusal of group i prefixed with group_name(i): for
 // callers that name their groups otherwise (ops::GroupedGemm, by their place among its caller's
 // groups, empty ones included).

@@ -33,7 +33,26 @@ DesignDefaults defaults_of(ConsumerDesign d) {
   return defaults_from<Cooperative<CooperativeShape<>>, CooperativeShape<>>();
 }
 
+constexpr int kCooperativeWidths[] = {CooperativeShape<>::kTileN, 128, 64};
+constexpr int kPingpongWidths[] = {PingpongShape<>::kTileN};
+
+// The default stages of design `d` with tiles `tile_n` wide (0: the design's own).
+int default_stages(ConsumerDesign d, int tile_n) {
+  DesignDefaults const defaults = defaults_of(d);
+  if (tile_n == 0 || tile_n == defaults.tile_n) return defaults.stages;
+  return cooperative_stages(tile_n);
+}
+
 }  // namespace
+
+std::span<int const> tile_widths(ConsumerDesign d) {
+  if (d == ConsumerDesign::PingPong) return kPingpongWidths;
+  return kCooperativeWidths;
+}
+
+int tile_n_of(KernelConfig const& c) {
+  return c.tile_n != 0 ? c.tile_n : defaults_of(c.design).tile_n;
+}
 
 std::vector<std::string> epilogue_tokens(EpilogueConfig const& e) {
   std::vector<std::string> t;
@@ -58,6 +77,7 @@ std::string name_of(KernelConfig const& c) {
       fmt::format("{}_{}_{}{}_{}_s{}_b{}_{}x{}", to_string(c.in), to_string(c.out),
                   c.a_k_major ? 't' : 'n', c.b_k_major ? 'n' : 't', to_string(c.design), c.stages,
                   c.staging_buffers, c.cluster_m, c.cluster_n);
+  if (c.tile_n != 0) name += fmt::format("_n{}", c.tile_n);
   if (c.grouped) name += c.dynamic_tiles ? "_grouped_dynamic" : "_grouped";
   for (std::string const& token : epilogue_tokens(c.epilogue)) name += "_" + token;
   return name;
@@ -80,16 +100,18 @@ EpilogueConfig epilogue_config_of(GemmArguments const& r) {
 
 KernelConfig config_of(GemmArguments const& r, GemmTuning const& tuning, bool grouped) {
   DesignDefaults const d = defaults_of(tuning.design);
+  int const tile_n = tuning.tile_n == d.tile_n ? 0 : tuning.tile_n;
   KernelConfig c{
       .in = r.a.type,
       .out = r.d_type,
       .a_k_major = r.a.layout == MatrixLayout::RowMajor,
       .b_k_major = r.b.layout == MatrixLayout::ColMajor,
       .design = tuning.design,
-      .stages = tuning.stages != 0 ? tuning.stages : d.stages,
+      .stages = tuning.stages != 0 ? tuning.stages : default_stages(tuning.design, tile_n),
       .staging_buffers = tuning.staging_buffers != 0 ? tuning.staging_buffers : d.staging_buffers,
       .cluster_m = tuning.cluster_m,
       .cluster_n = tuning.cluster_n,
+      .tile_n = tile_n,
       .epilogue = epilogue_config_of(r),
       .grouped = grouped,
       .dynamic_tiles = grouped && tuning.tile_scheduling == TileScheduling::Dynamic};
@@ -113,9 +135,10 @@ std::string schedule_of(KernelConfig const& c) {
   // The dynamic tile scheduler is the cooperative design's (the same shape) with a queue.
   std::string_view const name =
       c.dynamic_tiles ? CooperativeDynamic<CooperativeShape<>>::kName : d.name;
-  return std::string(schedule_name(name, c.stages, d.stages, c.staging_buffers, d.staging_buffers,
-                                   c.cluster_m * c.cluster_n, has_finish_task(c))
-                         .view());
+  ShapeChoice const shape{c.stages, c.staging_buffers, c.cluster_m * c.cluster_n, tile_n_of(c),
+                          has_finish_task(c)};
+  ShapeChoice const defaults{d.stages, d.staging_buffers, 1, d.tile_n, false};
+  return std::string(schedule_name(name, shape, defaults).view());
 }
 
 std::vector<KernelConfig> selectable_configs() {
@@ -133,34 +156,38 @@ std::vector<KernelConfig> selectable_configs() {
   std::vector<KernelConfig> out;
   for (ConsumerDesign design : {ConsumerDesign::Cooperative, ConsumerDesign::PingPong}) {
     DesignDefaults const d = defaults_of(design);
-    for (Types const& t : kTypes)
-      for (int layout = 0; layout < (t.every_layout ? 4 : 1); ++layout)
-        for (auto const& cluster : kClusters)
-          out.push_back({.in = t.in,
-                         .out = t.out,
-                         .a_k_major = (layout & 1) == 0,
-                         .b_k_major = (layout & 2) == 0,
-                         .design = design,
-                         .stages = d.stages,
-                         .staging_buffers = d.staging_buffers,
-                         .cluster_m = cluster[0],
-                         .cluster_n = cluster[1]});
+    for (int width : tile_widths(design)) {
+      int const tile_n = width == d.tile_n ? 0 : width;
+      for (Types const& t : kTypes)
+        for (int layout = 0; layout < (t.every_layout ? 4 : 1); ++layout)
+          for (auto const& cluster : kClusters)
+            out.push_back({.in = t.in,
+                           .out = t.out,
+                           .a_k_major = (layout & 1) == 0,
+                           .b_k_major = (layout & 2) == 0,
+                           .design = design,
+                           .stages = default_stages(design, tile_n),
+                           .staging_buffers = d.staging_buffers,
+                           .cluster_m = cluster[0],
+                           .cluster_n = cluster[1],
+                           .tile_n = tile_n});
+    }
   }
   return out;
 }
 
-DesignShape design_shape(ConsumerDesign design) {
+DesignShape design_shape(ConsumerDesign design, int tile_n) {
   DesignDefaults const d = defaults_of(design);
   return {.tile_m = d.tile_m,
-          .tile_n = d.tile_n,
+          .tile_n = tile_n != 0 ? tile_n : d.tile_n,
           .tile_k_bytes = CooperativeShape<>::kTileKBytes,
-          .stages = d.stages,
+          .stages = default_stages(design, tile_n),
           .staging_buffers = d.staging_buffers};
 }
 
 long long smem_bytes_of(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
-  return smem_payload_bytes(d.tile_m, d.tile_n, c.stages, c.staging_buffers, d.slots);
+  return smem_payload_bytes(d.tile_m, tile_n_of(c), c.stages, c.staging_buffers, d.slots);
 }
 
 void check_fits(KernelConfig const& c) {

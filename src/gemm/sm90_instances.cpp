@@ -106,10 +106,11 @@ void check_schedule(KernelConfig const& c) {
     if (s.name.rfind("sm90_ts_gemm", 0) == 0) verified += fmt::format(" {}", s.name);
   }
   throw std::invalid_argument(fmt::format(
-      "gemm: tuning.stages = {}, tuning.staging_buffers = {} and a {}x{} cluster make the {} "
-      "schedule `{}`, which this build has not verified (every instance runs a schedule verified "
-      "when warploom was built; verified GEMM schedules:{})",
-      c.stages, c.staging_buffers, c.cluster_m, c.cluster_n, to_string(c.design), name, verified));
+      "gemm: tuning.stages = {}, tuning.staging_buffers = {}, tiles {} wide and a {}x{} cluster "
+      "make the {} schedule `{}`, which this build has not verified (every instance runs a "
+      "schedule verified when warploom was built; verified GEMM schedules:{})",
+      c.stages, c.staging_buffers, tile_n_of(c), c.cluster_m, c.cluster_n, to_string(c.design),
+      name, verified));
 }
 
 namespace {

@@ -54,6 +54,10 @@ struct KernelConfig {
   int staging_buffers = 2;
   int cluster_m = 1;
   int cluster_n = 1;
+  // Columns of the accumulator tile: 0 for the design's own (cooperative 256, ping-pong 128), or
+  // the cooperative design's narrower 128 or 64 (cooperative.hpp). Canonical: never the design's
+  // own width spelled out, so that one kernel has one configuration.
+  int tile_n = 0;
   EpilogueConfig epilogue = {};
   // The grouped kernel of the configuration (kernels/gemm/sm90/grouped.cuh: many problems in one
   // launch, 1x1 clusters), launched through a GroupedLaunchFn.
@@ -69,9 +73,13 @@ struct KernelConfig {
 // kernel run it in the MMA warpgroups.)
 bool has_finish_task(KernelConfig const& c);
 
-// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); the
-// grouped kernel appends "grouped", and "grouped_dynamic" with the dynamic tile scheduler; a fused
-// epilogue appends its ops in the order they apply, e.g.
+// The accumulator tile's columns of `c` (its tile_n, or its design's).
+int tile_n_of(KernelConfig const& c);
+
+// e.g. "bf16_bf16_tn_cooperative_s4_b2_1x1" (tn: A row-major, B column-major, as in BLAS); a
+// narrower tile than the design's appends its width ("_n64"); the grouped kernel appends "grouped",
+// and "grouped_dynamic" with the dynamic tile scheduler; a fused epilogue appends its ops in the
+// order they apply, e.g.
 // "..._1x1_colbiasbf16_gelu" or "..._1x1_rowscale_colscale_rowbiasfp32_preact_leakyrelu_residual"
 // (the tokens of epilogue_tokens).
 std::string name_of(KernelConfig const& c);
@@ -83,29 +91,35 @@ std::vector<std::string> epilogue_tokens(EpilogueConfig const& e);
 
 // The configuration gemm() runs for resolved, row-major-D arguments and a tuning whose design is
 // not Auto (stages 0 and staging_buffers 0 become the design's defaults, or ping-pong's with a
-// finish task: 5 stages, 2 staging buffers); `grouped`: the grouped kernel's.
+// finish task: 5 stages, 2 staging buffers, or a narrow tile's: cooperative_stages); tile_n 0 or
+// the design's width, the design's tile; `grouped`: the grouped kernel's.
 KernelConfig config_of(GemmArguments const& resolved_args, GemmTuning const& tuning,
                        bool grouped = false);
 
 // Every configuration gemm() can select with the designs' default stages: fp16/bf16 inputs with D
 // of the input type or fp32 in all four operand majors, fp8 inputs with D bf16, fp16 or fp32 "tn",
-// both designs, clusters 1x1, 2x1 and 1x2 (`warploom precompile --all`; WARPLOOM_GEMM_INSTANCES=all
-// prebuilds them, which gemm_jit_test checks).
+// both designs (and the cooperative design's narrower tiles), clusters 1x1, 2x1 and 1x2 (`warploom
+// precompile --all`; WARPLOOM_GEMM_INSTANCES=all prebuilds them, which gemm_jit_test checks).
 std::vector<KernelConfig> selectable_configs();
 
 // Throws std::invalid_argument naming the tuning fields and both sizes unless the configuration's
 // stages and staging buffers fit shared memory.
 void check_fits(KernelConfig const& c);
 
+// The tile widths (tile_n) a design runs, its own first: cooperative 256, 128 and 64; ping-pong
+// 128.
+std::span<int const> tile_widths(ConsumerDesign d);
+
 // A design's tile (one accumulator tile: 128 x 256 cooperative, 128 x 128 per consumer warpgroup
-// ping-pong), the K tile in bytes (one 128-byte swizzle row: 64 16-bit or 128 fp8 elements) and
-// the design's default stages and staging buffers, read off its schedule; and the shared memory a
-// configuration's stages and staging take, the number check_fits compares with the capacity. For
-// the plan API's tile descriptions (warploom/ops/), so they print what the kernel runs.
+// ping-pong; tile_n other than 0: that width), the K tile in bytes (one 128-byte swizzle row: 64
+// 16-bit or 128 fp8 elements) and the design's default stages and staging buffers, read off its
+// schedule; and the shared memory a configuration's stages and staging take, the number check_fits
+// compares with the capacity. For the plan API's tile descriptions (warploom/ops/), so they print
+// what the kernel runs.
 struct DesignShape {
   int tile_m, tile_n, tile_k_bytes, stages, staging_buffers;
 };
-DesignShape design_shape(ConsumerDesign d);
+DesignShape design_shape(ConsumerDesign d, int tile_n = 0);
 long long smem_bytes_of(KernelConfig const& c);
 
 // The name of the schedule `c` runs (e.g. "sm90_ts_gemm_pingpong_c2"), and a check that the

@@ -1,6 +1,7 @@
 // src/gemm/sm90_source.cpp — instance sources and configuration names (sm90_source.hpp).
 #include "sm90_source.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string>
@@ -159,7 +160,7 @@ std::string_view jit_entry_of(bool grouped) {
 }
 
 std::optional<KernelConfig> parse_config(std::string_view name) {
-  // in_out_letters_design_sS_bB_MxN[_epilogue tokens]
+  // in_out_letters_design_sS_bB_MxN[_nW][_grouped[_dynamic]][_epilogue tokens]
   std::vector<std::string_view> const f = split(name, '_');
   if (f.size() < 7 || f[2].size() != 2) return std::nullopt;
   KernelConfig c;
@@ -189,6 +190,15 @@ std::optional<KernelConfig> parse_config(std::string_view name) {
   c.cluster_m = cluster[0][0] - '0';
   c.cluster_n = cluster[1][0] - '0';
   std::size_t i = 7;
+  if (i < f.size()) {
+    if (auto const tile_n = number_after(f[i], 'n')) {
+      c.tile_n = *tile_n;
+      ++i;
+      // A width the design runs, and not its own (name_of's canonical spelling, checked below).
+      auto const widths = tile_widths(c.design);
+      if (std::find(widths.begin(), widths.end(), c.tile_n) == widths.end()) return std::nullopt;
+    }
+  }
   if (i < f.size() && f[i] == "grouped") {
     c.grouped = true;
     ++i;
@@ -224,9 +234,10 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
   for (KernelConfig const& c : configs) {
     bool const coop = c.design == ConsumerDesign::Cooperative;
     int const cluster = c.cluster_m * c.cluster_n;
-    std::string const shape = coop ? fmt::format("CooperativeShape<{}, {}>", c.stages, cluster)
-                                   : fmt::format("PingpongShape<{}, {}, {}, {}>", c.stages,
-                                                 c.staging_buffers, cluster, has_finish_task(c));
+    std::string const shape =
+        coop ? fmt::format("CooperativeShape<{}, {}, {}>", c.stages, cluster, tile_n_of(c))
+             : fmt::format("PingpongShape<{}, {}, {}, {}>", c.stages, c.staging_buffers, cluster,
+                           has_finish_task(c));
     std::string const instance =
         fmt::format("Instance<{}, {}, {}, {}, {}, {}, {}, {}{}>",
                     c.dynamic_tiles ? "CooperativeDynamic"
@@ -267,11 +278,11 @@ std::string instance_table_source(std::span<KernelConfig const> configs) {
                           enumerator_of(e.activation), e.residual);
     entries += fmt::format(
         "      {{{{ScalarType::{}, ScalarType::{}, {}, {}, ConsumerDesign::{}, {}, {}, {}, "
-        "{}{}{}}}, "
+        "{}, {}{}{}}}, "
         "{{{}&{}}}}},\n",
         names_of(c.in)->enumerator, names_of(c.out)->enumerator, c.a_k_major, c.b_k_major,
         c.design == ConsumerDesign::Cooperative ? "Cooperative" : "PingPong", c.stages,
-        c.staging_buffers, c.cluster_m, c.cluster_n, epilogue,
+        c.staging_buffers, c.cluster_m, c.cluster_n, c.tile_n, epilogue,
         c.grouped ? (c.dynamic_tiles ? ", true, true" : ", true") : "",
         c.grouped ? "nullptr, " : "", function_of(c));
   }

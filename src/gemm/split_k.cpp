@@ -17,14 +17,6 @@ int k_tile_elements(ScalarType t) {
   return sm90::design_shape(ConsumerDesign::Cooperative).tile_k_bytes / size_of(t);
 }
 
-// The current device's SM count (as the kernels' launchers ask it).
-int current_sm_count() {
-  int device = 0, count = 0;
-  WL_CUDA_CHECK(cudaGetDevice(&device));
-  WL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
@@ -36,6 +28,13 @@ std::int64_t slice_step(Matrix const& x, bool k_contiguous, std::int64_t slice_k
 }
 
 }  // namespace
+
+int current_sm_count() {
+  int device = 0, count = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  WL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
 
 KSlices split_k_slices(std::int64_t k, int k_tile, int wanted) {
   std::int64_t const tiles = ceil_div(k, k_tile);
@@ -49,8 +48,28 @@ KSlices split_k_slices(std::int64_t k, int k_tile, int wanted) {
   return {.slice_k = slice_k, .count = count, .last_k = k - (count - 1) * slice_k};
 }
 
-int auto_split_k(GemmArguments const& r) {
-  std::int64_t const tiles = ceil_div(r.m, 128) * ceil_div(r.n, 256);
+// Output tiles of `r` 128 rows high and `tile_n` wide.
+std::int64_t tiles_of(GemmArguments const& r, int tile_n) {
+  return ceil_div(r.m, 128) * ceil_div(r.n, tile_n) * r.batch;
+}
+
+int selected_tile_n(GemmArguments const& r, int sms) {
+  constexpr int kWidths[] = {256, 128, 64};
+  for (int width : kWidths)
+    if (tiles_of(r, width) * 2 > sms) return width == 256 ? 0 : width;
+  // Split-K's regime: every width's tiles are cut along K anyway; per tile, (128 + width) x K
+  // elements of A and B go into shared memory.
+  std::int64_t best_bytes = 0;
+  int best = 256;
+  for (int width : kWidths) {
+    std::int64_t const bytes = tiles_of(r, width) * (128 + width);
+    if (best_bytes == 0 || bytes < best_bytes) best_bytes = bytes, best = width;
+  }
+  return best == 256 ? 0 : best;
+}
+
+int auto_split_k(GemmArguments const& r, int tile_n) {
+  std::int64_t const tiles = tiles_of(r, tile_n != 0 ? tile_n : 256);
   int const sms = current_sm_count();
   if (tiles * 2 > sms) return 1;
   std::int64_t const by_sms = sms / tiles;

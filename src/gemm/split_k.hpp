@@ -39,10 +39,20 @@ KSlices split_k_slices(std::int64_t k, int k_tile, int wanted);
 // Why split-K cannot run the resolved arguments `r` on `kernel` (gemm.cpp); empty when it can.
 std::string split_k_violation(GemmArguments const& r, GemmKernel kernel);
 
-// Auto's slices for resolved, row-major-D arguments that split-K runs (1: no split): as many as
-// fill the current device's SMs with the cooperative design's 128 x 256 tiles, each slice at least
-// eight K tiles long; none where the tiles already fill half the SMs.
-int auto_split_k(GemmArguments const& r);
+// The current device's SM count (as the kernels' launchers ask it).
+int current_sm_count();
+
+// Auto's tile width for resolved, row-major-D arguments (GemmTuning::tile_n; 0: the design's
+// own) on a device of `sms` SMs: the design's where its tiles fill at least half the SMs; else the
+// widest cooperative width whose tiles do; else (split-K's regime) the width that moves the fewest
+// operand bytes into shared memory, (128 + width) x K per tile: 64 where N <= 64, 128 where
+// N <= 128, else 256.
+int selected_tile_n(GemmArguments const& r, int sms);
+
+// Auto's slices for resolved, row-major-D arguments that split-K runs (1: no split) in tiles
+// `tile_n` wide (0: 256): as many as fill the current device's SMs with those 128-row tiles, each
+// slice at least eight K tiles long; none where the tiles already fill half the SMs.
+int auto_split_k(GemmArguments const& r, int tile_n);
 
 // Runs `r` (resolved, row-major D, split-K applicable) in at most `slices` slices of K, each a
 // whole number of K tiles (fewer slices where K is short).

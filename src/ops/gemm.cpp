@@ -14,12 +14,14 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "device.hpp"
 #include "gemm/simt/shape.hpp"
@@ -316,14 +318,16 @@ struct Gemm::Impl {
     compiled_launch = nullptr;
   }
 
-  // The sm90 configuration of a design, stages, staging buffers and cluster in D's terms, as
-  // gemm() derives it (stages and staging buffers 0: the design's defaults).
+  // The sm90 configuration of a design, stages, staging buffers and cluster in D's terms and a
+  // kernel tile width, as gemm() derives it (stages and staging buffers 0: the design's defaults
+  // for the width; tile_n 0: the design's own width).
   sm90::KernelConfig config(ConsumerDesign design, int stages, int staging_buffers, int cluster_m,
-                            int cluster_n) const {
+                            int cluster_n, int tile_n = 0) const {
     GemmTuning t;
     t.design = design;
     t.stages = stages;
     t.staging_buffers = staging_buffers;
+    t.tile_n = tile_n;
     t.cluster_m = transposed ? cluster_n : cluster_m;
     t.cluster_n = transposed ? cluster_m : cluster_n;
     return sm90::config_of(kernel_probe, t);
@@ -331,7 +335,7 @@ struct Gemm::Impl {
 
   TileDescription tensor_op_description(sm90::KernelConfig const& c, int cluster_m,
                                         int cluster_n) const {
-    sm90::DesignShape const s = sm90::design_shape(c.design);
+    sm90::DesignShape const s = sm90::design_shape(c.design, c.tile_n);
     TileDescription td;
     td.opclass = OperatorClass::TensorOp;
     td.design = c.design;
@@ -428,14 +432,24 @@ struct Gemm::Impl {
     if (td.staging_buffers < 1 || td.staging_buffers > kMaxStagingBuffers)
       refuse_td(td, fmt::format("tile_description.staging_buffers = {} must be 1 or 2",
                                 td.staging_buffers));
+    // The kernel's tile width (a column-major D's rows), one of the design's.
+    int const width = transposed ? td.tile_m : td.tile_n;
+    std::span<int const> const widths = sm90::tile_widths(td.design);
+    bool const known_width = std::find(widths.begin(), widths.end(), width) != widths.end();
     sm90::KernelConfig const c =
-        config(td.design, td.stages, td.staging_buffers, td.cluster_m, td.cluster_n);
+        config(td.design, td.stages, td.staging_buffers, td.cluster_m, td.cluster_n,
+               known_width && width != widths.front() ? width : 0);
     TileDescription const shape = tensor_op_description(c, td.cluster_m, td.cluster_n);
     if (td.tile_m != shape.tile_m || td.tile_n != shape.tile_n || td.tile_k != shape.tile_k)
-      refuse_td(td, fmt::format("tile {}x{}x{}: the {} design computes {}x{}x{} tiles for this "
-                                "plan (a design fixes its tile: pick one of tile_descriptions())",
-                                td.tile_m, td.tile_n, td.tile_k, gemm::to_string(td.design),
-                                shape.tile_m, shape.tile_n, shape.tile_k));
+      refuse_td(
+          td, fmt::format("tile {}x{}x{}: the {} design computes {}x{}x{} tiles for this "
+                          "plan{} (pick one of tile_descriptions())",
+                          td.tile_m, td.tile_n, td.tile_k, gemm::to_string(td.design), shape.tile_m,
+                          shape.tile_n, shape.tile_k,
+                          widths.size() < 2 ? std::string()
+                                            : fmt::format(", or their {} narrowed to {}",
+                                                          transposed ? "tile_m" : "tile_n",
+                                                          fmt::join(widths.subspan(1), " or "))));
     long long const bytes = sm90::smem_bytes_of(c);
     if (bytes > ts::kSmemCapacityBytes)
       refuse_td(td, fmt::format("tile_description.stages = {} and staging_buffers = {} do not fit "
@@ -462,6 +476,8 @@ struct Gemm::Impl {
       t.design = td.design;
       t.stages = td.stages;
       t.staging_buffers = td.staging_buffers;
+      int const width = transposed ? td.tile_m : td.tile_n;
+      t.tile_n = width == sm90::tile_widths(td.design).front() ? 0 : width;
       t.cluster_m = transposed ? td.cluster_n : td.cluster_m;
       t.cluster_n = transposed ? td.cluster_m : td.cluster_n;
     }
@@ -529,7 +545,8 @@ struct Gemm::Impl {
       throw std::invalid_argument(
           fmt::format("Gemm.run: the compiled tile description ({}) splits K, and {}",
                       to_string(*compiled), why));
-    int const slices = compiled->split_k != 0 ? compiled->split_k : gemm::auto_split_k(r);
+    int const slices =
+        compiled->split_k != 0 ? compiled->split_k : gemm::auto_split_k(r, compiled_tuning.tile_n);
     if (slices > 1) return gemm::run_split_k(r, compiled_tuning, slices, stream);
     sm90::instance_for(sm90::config_of(r, compiled_tuning))(r, compiled_tuning, stream);
   }
@@ -839,29 +856,34 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
   }
   std::vector<TileDescription> all, leaders;
   for (ConsumerDesign design : {ConsumerDesign::Cooperative, ConsumerDesign::PingPong}) {
-    std::size_t const first = all.size();
-    // gemm()'s stages and staging buffers for the design (a ping-pong plan with a second pass in
-    // its epilogue has defaults of its own: sm90::config_of).
-    sm90::KernelConfig const defaults = p.config(design, 0, 0, 1, 1);
-    for (auto [cluster_m, cluster_n] : kClusters)
-      for (int stages = kMinStages; stages <= kMaxStages; ++stages)
-        for (int buffers = 1; buffers <= kMaxStagingBuffers; ++buffers) {
-          sm90::KernelConfig const c = p.config(design, stages, buffers, cluster_m, cluster_n);
-          if (sm90::smem_bytes_of(c) > ts::kSmemCapacityBytes || !sm90::schedule_verified(c))
-            continue;
-          all.push_back(p.tensor_op_description(c, cluster_m, cluster_n));
-        }
-    // The design's default (what gemm() runs) leads its group.
-    std::stable_partition(all.begin() + static_cast<std::ptrdiff_t>(first), all.end(),
-                          [&](TileDescription const& td) {
-                            return td.stages == defaults.stages &&
-                                   td.staging_buffers == defaults.staging_buffers &&
-                                   td.cluster_m == 1 && td.cluster_n == 1;
-                          });
-    if (all.size() > first) leaders.push_back(all[first]);
+    std::span<int const> const widths = sm90::tile_widths(design);
+    for (int width : widths) {
+      int const tile_n = width == widths.front() ? 0 : width;
+      std::size_t const first = all.size();
+      // gemm()'s stages and staging buffers for the design and width (a ping-pong plan with a
+      // second pass in its epilogue has defaults of its own: sm90::config_of).
+      sm90::KernelConfig const defaults = p.config(design, 0, 0, 1, 1, tile_n);
+      for (auto [cluster_m, cluster_n] : kClusters)
+        for (int stages = kMinStages; stages <= kMaxStages; ++stages)
+          for (int buffers = 1; buffers <= kMaxStagingBuffers; ++buffers) {
+            sm90::KernelConfig const c =
+                p.config(design, stages, buffers, cluster_m, cluster_n, tile_n);
+            if (sm90::smem_bytes_of(c) > ts::kSmemCapacityBytes || !sm90::schedule_verified(c))
+              continue;
+            all.push_back(p.tensor_op_description(c, cluster_m, cluster_n));
+          }
+      // The width's default (what gemm() runs) leads its group.
+      std::stable_partition(all.begin() + static_cast<std::ptrdiff_t>(first), all.end(),
+                            [&](TileDescription const& td) {
+                              return td.stages == defaults.stages &&
+                                     td.staging_buffers == defaults.staging_buffers &&
+                                     td.cluster_m == 1 && td.cluster_n == 1;
+                            });
+      if (all.size() > first) leaders.push_back(all[first]);
+    }
   }
-  // Split-K over each design's default, its slices chosen per problem (small outputs, long K),
-  // where the plan's D can take the slices' sum.
+  // Split-K over each design's and width's default, its slices chosen per problem (small outputs,
+  // long K), where the plan's D can take the slices' sum.
   if (!gemm::is_fp8(p.types.d))
     for (TileDescription td : leaders) {
       td.scheduler = TileScheduler::SplitK;
@@ -930,10 +952,11 @@ TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, 
     if (!gemm::repacks(args)) return p.simt_description();
     r = gemm::kernel_arguments(args, GemmKernel::Simt);  // the same problem, transposed alike
   }
-  // As run() chooses: the design for the size of the problem the kernel sees (D^T for a
-  // column-major D), in its default configuration.
+  // As run() chooses: the tile width and design for the size of the problem the kernel sees (D^T
+  // for a column-major D), in their default configuration.
+  GemmTuning const tuning = gemm::with_tile_width(r, GemmTuning{});
   sm90::KernelConfig const config =
-      p.config(gemm::selected_design(r, ConsumerDesign::Auto), 0, 0, 1, 1);
+      p.config(gemm::selected_design(r, tuning.design), 0, 0, 1, 1, tuning.tile_n);
   return p.tensor_op_description(config, 1, 1);
 }
 
@@ -1040,15 +1063,18 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   }
   GemmTuning tuning;
   tuning.kernel = GemmKernel::TensorCore;
-  // The default splits K where gemm()'s Auto does (src/gemm/split_k.hpp): the same D.
+  // The default takes gemm()'s tile width and splits K where gemm()'s Auto does
+  // (src/gemm/split_k.hpp): the same D.
+  tuning = gemm::with_tile_width(r, tuning);
   if (gemm::split_k_violation(r, GemmKernel::TensorCore).empty())
-    if (int const slices = gemm::auto_split_k(r); slices > 1) {
+    if (int const slices = gemm::auto_split_k(r, tuning.tile_n); slices > 1) {
       gemm::run_split_k(r, tuning, slices, stream);
       return;
     }
-  tuning.design = gemm::selected_design(r, ConsumerDesign::Auto);
-  sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
-                                             : p.default_instance(tuning.design);
+  tuning.design = gemm::selected_design(r, tuning.design);
+  sm90::LaunchFn const fn = epilogue.fused() || tuning.tile_n != 0
+                                ? sm90::instance_for(sm90::config_of(r, tuning))
+                                : p.default_instance(tuning.design);
   fn(r, tuning, stream);
 }
 

@@ -35,15 +35,29 @@
 
 namespace warploom::gemm::sm90 {
 
-// Shape: 128 x 256 tiles, 4 stages of 48 KiB, two staging buffers of 16 KiB (224 KiB).
-template <int kStages = 4, int kClusterSize = 1>
-using CooperativeShape = Shape<128, 256, kStages, 2, kClusterSize>;
+// Shape: 128 x 256 tiles, 4 stages of 48 KiB, two staging buffers of 16 KiB (224 KiB). Narrower
+// tiles (kTileN 128 or 64) are for outputs too small to give every SM a 128 x 256 tile (a skinny
+// N, or few tiles cut along K by split-K): less of the wgmma work falls past N and more tiles
+// share the SMs. Their stages are smaller, so more of them fit (cooperative_stages).
+template <int kStages = 4, int kClusterSize = 1, int kTileN = 256>
+using CooperativeShape = Shape<128, kTileN, kStages, 2, kClusterSize>;
+
+// The cooperative design's stages for a tile kTileN wide: as many as fit shared memory beside the
+// two staging buffers, at most 8 (4 for 128 x 256, 6 for 128 x 128, 8 for 128 x 64). Past a
+// few stages more only hide more latency; the memory-bound shapes narrow tiles serve want that.
+constexpr int cooperative_stages(int tile_n) {
+  constexpr int kBudget = 224 * 1024;  // ts::kSmemCapacityBytes less room for the barriers
+  int const staging = 2 * 128 * 128;
+  int const stages = (kBudget - staging) / ((128 + tile_n) * 128);
+  return stages < 8 ? stages : 8;
+}
 
 template <class S, class W = ScheduleOnly>
 struct Cooperative {
   static constexpr int kMmaWarpgroups = 2;  // per accumulator tile
   static constexpr int kAccumulatorTiles = 1;
-  static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm", 4, 2);
+  static constexpr ts::ScheduleText kNameText =
+      schedule_name<S, CooperativeShape<>>("sm90_ts_gemm");
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
       "GEMM: persistent, TMA load warp -> smem ring -> two wgmma warpgroups on one 128x256 "

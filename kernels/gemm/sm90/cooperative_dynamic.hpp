@@ -41,7 +41,8 @@ struct CooperativeDynamic {
   static_assert(S::kClusterSize == 1, "the dynamic tile scheduler runs 1x1 clusters");
   static constexpr int kMmaWarpgroups = 2;  // per accumulator tile
   static constexpr int kAccumulatorTiles = 1;
-  static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm_dynamic", 4, 2);
+  static constexpr ts::ScheduleText kNameText =
+      schedule_name<S, CooperativeShape<>>("sm90_ts_gemm_dynamic");
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
       "GEMM: persistent, scheduler warp -> tile queue -> TMA load warp -> smem ring -> two wgmma "

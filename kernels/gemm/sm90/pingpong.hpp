@@ -65,7 +65,8 @@ template <class S, class W = ScheduleOnly>
 struct Pingpong {
   static constexpr int kMmaWarpgroups = 1;  // per accumulator tile
   static constexpr int kAccumulatorTiles = 2;
-  static constexpr ts::ScheduleText kNameText = schedule_name<S>("sm90_ts_gemm_pingpong", 6, 1);
+  static constexpr ts::ScheduleText kNameText =
+      schedule_name<S, PingpongShape<>>("sm90_ts_gemm_pingpong");
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
       S::kFinishTask

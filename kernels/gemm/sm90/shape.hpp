@@ -49,25 +49,37 @@ struct Shape {
   static_assert(kClusterSize == 1 || kClusterSize == 2, "clusters of 1 or 2 CTAs");
 };
 
+// What a schedule's shape may differ in from its design's default shape.
+struct ShapeChoice {
+  int stages, staging_buffers, cluster_size, tile_n;
+  bool finish_task;
+};
+
 // A schedule's registry name: the design's name, then what differs from its default shape
-// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2, `_f`: a finish task), e.g.
-// "sm90_ts_gemm_c2". The host also uses it to find a configuration's schedule unit.
-constexpr ts::ScheduleText schedule_name(std::string_view design, int stages, int default_stages,
-                                         int staging_buffers, int default_buffers, int cluster_size,
-                                         bool finish_task) {
+// (`_s3`: 3 stages, `_b2`: 2 staging buffers, `_c2`: clusters of 2, `_n64`: 64-column tiles,
+// `_f`: a finish task), e.g. "sm90_ts_gemm_c2" or "sm90_ts_gemm_s8_n64". The host also uses it to
+// find a configuration's schedule unit.
+constexpr ts::ScheduleText schedule_name(std::string_view design, ShapeChoice shape,
+                                         ShapeChoice defaults) {
   ts::ScheduleText n = ts::schedule_text(design);
-  if (stages != default_stages) n = ts::schedule_text(n, "_s", stages);
-  if (staging_buffers != default_buffers) n = ts::schedule_text(n, "_b", staging_buffers);
-  if (cluster_size != 1) n = ts::schedule_text(n, "_c", cluster_size);
-  if (finish_task) n = ts::schedule_text(n, "_f");
+  if (shape.stages != defaults.stages) n = ts::schedule_text(n, "_s", shape.stages);
+  if (shape.staging_buffers != defaults.staging_buffers)
+    n = ts::schedule_text(n, "_b", shape.staging_buffers);
+  if (shape.cluster_size != 1) n = ts::schedule_text(n, "_c", shape.cluster_size);
+  if (shape.tile_n != defaults.tile_n) n = ts::schedule_text(n, "_n", shape.tile_n);
+  if (shape.finish_task) n = ts::schedule_text(n, "_f");
   return n;
 }
 
 template <class S>
-constexpr ts::ScheduleText schedule_name(std::string_view design, int default_stages,
-                                         int default_buffers) {
-  return schedule_name(design, S::kStages, default_stages, S::kStagingBuffers, default_buffers,
-                       S::kClusterSize, S::kFinishTask);
+constexpr ShapeChoice shape_choice() {
+  return {S::kStages, S::kStagingBuffers, S::kClusterSize, S::kTileN, S::kFinishTask};
+}
+
+// The name of schedule shape S of a design whose default shape is `Default`.
+template <class S, class Default>
+constexpr ts::ScheduleText schedule_name(std::string_view design) {
+  return schedule_name(design, shape_choice<S>(), shape_choice<Default>());
 }
 
 }  // namespace warploom::gemm::sm90

@@ -1478,6 +1478,48 @@ TEST(GemmSplitK, RefusedWhereItCannotRunNamingTheRule) {
             std::string::npos);
 }
 
+// The tile width (GemmTuning::tile_n): a width out of range, or one ping-pong does not run, or any
+// width asked of the grouped kernel, is refused naming the field and the rule.
+TEST(GemmTileWidth, RefusedOutOfRangeOrWhereNoKernelRunsIt) {
+  auto const refusal = [](GemmTuning t) {
+    return invalid_argument_message([&] { gemm(valid(), nullptr, t); });
+  };
+  EXPECT_EQ(refusal({.tile_n = 96}), "gemm: tuning.tile_n = 96 must be 0 (Auto), 256, 128 or 64");
+  EXPECT_NE(refusal({.tile_n = -64}).find("tuning.tile_n = -64 must be"), std::string::npos);
+  EXPECT_NE(refusal({.design = ConsumerDesign::PingPong, .tile_n = 64})
+                .find("tuning.tile_n = 64 with tuning.design = pingpong: ping-pong runs tiles 128 "
+                      "wide"),
+            std::string::npos);
+  EXPECT_NE(refusal({.design = ConsumerDesign::PingPong, .tile_n = 256}).find("tile_n = 256"),
+            std::string::npos);
+  EXPECT_EQ(invalid_argument_message([&] { grouped_gemm(nullptr, 0, nullptr, {.tile_n = 64}); }),
+            "grouped_gemm: tuning.tile_n = 64: the grouped kernel runs its design's tile (narrow "
+            "tiles are gemm()'s, for outputs too small to fill the SMs); leave it 0");
+}
+
+// Auto's width (split_k.hpp): the design's 256 where its tiles fill half the SMs, else the widest
+// narrower one that does, else (split-K's regime) the one moving the fewest operand bytes.
+TEST(GemmTileWidth, AutoNarrowsTheTileOnlyWhereTheSmsWouldIdle) {
+  auto const width = [](int m, int n, int batch = 1) {
+    GemmArguments r = valid();
+    r.m = m;
+    r.n = n;
+    r.batch = batch;
+    return selected_tile_n(r, 132);
+  };
+  EXPECT_EQ(width(4096, 4096), 0);      // 512 tiles of 128 x 256
+  EXPECT_EQ(width(1024, 8192), 0);      // 256
+  EXPECT_EQ(width(1024, 4096), 0);      // 128 of 132: more than half
+  EXPECT_EQ(width(256, 4096, 2), 128);  // batches count: 64 tiles at 256, 128 at 128
+  EXPECT_EQ(width(1024, 1024), 64);     // 32 tiles at 256, 64 at 128, 128 at 64
+  EXPECT_EQ(width(256, 4096), 64);      // 32, 64, 128
+  EXPECT_EQ(width(2048, 1024), 128);    // 64 at 256, 128 at 128
+  EXPECT_EQ(width(1024, 16), 64);       // 8 tiles at any width: the narrowest wastes least
+  EXPECT_EQ(width(1024, 100), 128);     // N <= 128: 1 tile row of 128 moves 256 x K
+  EXPECT_EQ(width(512, 512), 0);        // 16 tiles at 128: 256 wide moves the fewest bytes
+  EXPECT_EQ(width(64, 4096), 0);
+}
+
 // How K is cut: equal slices where a count more than half of the wanted one divides K's tiles (one
 // launch), else the wanted count with a shorter last slice (two launches).
 TEST(GemmSplitK, SlicesAreEqualWhereACountCloseToTheWantedOneDivides) {

@@ -1,12 +1,14 @@
 // tests/cpu/gemm/sm90_config_test.cpp — sm90 GEMM configurations (src/gemm/sm90_instances.hpp,
 // sm90_config.cpp, sm90_source.cpp): names and their parsing, the fused epilogue's part of the
 // key, and the source the generator writes for it. No GPU, no compiler.
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
+#include "warploom/ts/model.hpp"
 
 namespace {
 
@@ -263,6 +265,72 @@ TEST(Sm90Config, ASecondPassTakesTheFinishTasksDefaultShape) {
   r.epilogue.activation = Activation::Identity;  // no second pass: the plain ping-pong
   t.design = ConsumerDesign::PingPong;
   EXPECT_EQ(sm90::name_of(sm90::config_of(r, t)), "bf16_bf16_tn_pingpong_s6_b1_1x1");
+}
+
+}  // namespace
+
+namespace {
+
+// The cooperative design's narrow tiles (GemmTuning::tile_n): configurations of their own, named
+// by their width after the cluster, with the stages that fit beside their staging (8 for 64 wide,
+// 6 for 128), on schedules of their own that this build verified; the design's own width is never
+// spelled (one kernel, one name), and ping-pong has no narrow tile.
+TEST(Sm90Config, NarrowTilesAreConfigurationsOfTheirOwn) {
+  GemmArguments r;
+  r.b.layout = MatrixLayout::ColMajor;  // "tn"
+  warploom::gemm::GemmTuning t{.design = ConsumerDesign::Cooperative, .tile_n = 64};
+  sm90::KernelConfig const n64 = sm90::config_of(r, t);
+  EXPECT_EQ(sm90::name_of(n64), "bf16_bf16_tn_cooperative_s8_b2_1x1_n64");
+  EXPECT_EQ(sm90::tile_n_of(n64), 64);
+  EXPECT_EQ(sm90::schedule_of(n64), "sm90_ts_gemm_s8_n64");
+  t.tile_n = 128;
+  t.cluster_m = 2;
+  sm90::KernelConfig const n128 = sm90::config_of(r, t);
+  EXPECT_EQ(sm90::name_of(n128), "bf16_bf16_tn_cooperative_s6_b2_2x1_n128");
+  EXPECT_EQ(sm90::schedule_of(n128), "sm90_ts_gemm_s6_c2_n128");
+  t.tile_n = 256;  // the design's own: the plain configuration
+  EXPECT_EQ(sm90::config_of(r, t),
+            sm90::config_of(r, {.cluster_m = 2, .design = ConsumerDesign::Cooperative}));
+  for (sm90::KernelConfig const& c : {n64, n128}) {
+    EXPECT_TRUE(sm90::schedule_verified(c)) << sm90::schedule_of(c);
+    EXPECT_LE(sm90::smem_bytes_of(c), warploom::ts::kSmemCapacityBytes);
+    auto const parsed = sm90::parse_config(sm90::name_of(c));
+    ASSERT_TRUE(parsed.has_value()) << sm90::name_of(c);
+    EXPECT_EQ(*parsed, c);
+  }
+  // Stages asked for are kept (and checked against shared memory and the verified schedules).
+  t = {.design = ConsumerDesign::Cooperative, .stages = 4, .tile_n = 64};
+  sm90::KernelConfig const few = sm90::config_of(r, t);
+  EXPECT_EQ(sm90::name_of(few), "bf16_bf16_tn_cooperative_s4_b2_1x1_n64");
+  EXPECT_FALSE(sm90::schedule_verified(few));
+  EXPECT_THROW(sm90::check_schedule(few), std::invalid_argument);
+
+  for (char const* bad : {"bf16_bf16_tn_cooperative_s4_b2_1x1_n256",  // the design's own
+                          "bf16_bf16_tn_cooperative_s8_b2_1x1_n32",   // no such width
+                          "bf16_bf16_tn_cooperative_s8_b2_1x1_n064",  // not canonical
+                          "bf16_bf16_tn_pingpong_s6_b1_1x1_n64",      // ping-pong: 128 only
+                          "bf16_bf16_tn_pingpong_s6_b1_1x1_n128",     // ... its own, unspelled
+                          "bf16_bf16_tn_cooperative_s8_b2_1x1_n64_n64"})
+    EXPECT_FALSE(sm90::parse_config(bad).has_value()) << bad;
+
+  sm90::KernelConfig const one[] = {n64};
+  std::string const source = sm90::instance_source(one);
+  EXPECT_NE(source.find("launch_ts_gemm<Instance<Cooperative, CooperativeShape<8, 1, 64>"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(sm90::instance_table_source(one).find("8, 2, 1, 1, 64}, {&run_" + sm90::name_of(n64)),
+            std::string::npos)
+      << sm90::instance_table_source(one);
+
+  // gemm() can select them: `warploom precompile --all` and WARPLOOM_GEMM_INSTANCES=all list them.
+  int narrow = 0;
+  for (sm90::KernelConfig const& c : sm90::selectable_configs()) {
+    if (c.tile_n == 0) continue;
+    ++narrow;
+    EXPECT_EQ(c.design, ConsumerDesign::Cooperative) << sm90::name_of(c);
+    EXPECT_TRUE(sm90::schedule_verified(c)) << sm90::name_of(c);
+  }
+  EXPECT_EQ(narrow, 2 * 22 * 3);  // 2 widths x 22 type-layout pairs x 3 clusters
 }
 
 }  // namespace

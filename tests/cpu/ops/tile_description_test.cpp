@@ -75,11 +75,13 @@ TEST(TileDescription, TheListLeadsWithTheDefaultAndCoversEveryVerifiedSchedule) 
   // in a GroupedGemm with the dynamic tile scheduler (the cooperative design's "_dynamic").
   std::set<std::string> listed;
   for (TileDescription const& td : all) {
-    sm90::KernelConfig c{.design = td.design,
-                         .stages = td.stages,
-                         .staging_buffers = td.staging_buffers,
-                         .cluster_m = td.cluster_m,
-                         .cluster_n = td.cluster_n};
+    sm90::KernelConfig c{
+        .design = td.design,
+        .stages = td.stages,
+        .staging_buffers = td.staging_buffers,
+        .cluster_m = td.cluster_m,
+        .cluster_n = td.cluster_n,
+        .tile_n = td.tile_n == sm90::design_shape(td.design).tile_n ? 0 : td.tile_n};
     listed.insert(sm90::schedule_of(c));
     sm90::KernelConfig dynamic = c;
     dynamic.grouped = dynamic.dynamic_tiles = true;
@@ -98,13 +100,51 @@ TEST(TileDescription, TheListLeadsWithTheDefaultAndCoversEveryVerifiedSchedule) 
     EXPECT_EQ(td.opclass, OperatorClass::TensorOp);
     EXPECT_EQ(td.tile_k, 64);  // one 128-byte row of bf16
     EXPECT_EQ(td.tile_m, 128);
-    EXPECT_EQ(td.tile_n, td.design == ConsumerDesign::Cooperative ? 256 : 128);
+    if (td.design == ConsumerDesign::Cooperative) {
+      EXPECT_TRUE(td.tile_n == 256 || td.tile_n == 128 || td.tile_n == 64);
+    } else {
+      EXPECT_EQ(td.tile_n, 128);
+    }
     EXPECT_NO_THROW(plan.source(td));  // every listed description validates
     pingpong_default |= to_string(td) ==
                         "pingpong 128x128x64, 6 stages, 1 staging buffer, cluster 1x1, raster "
                         "panel 8";
   }
   EXPECT_TRUE(pingpong_default);
+}
+
+// The cooperative design's narrow tiles are listed, each width led by gemm()'s default for it
+// (the stages that fit: 6 for 128, 8 for 64), and compile; a width no design runs is refused
+// naming the widths there are.
+TEST(TileDescription, NarrowTilesAreListedAndOthersRefusedNamingTheWidths) {
+  Gemm plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  auto const listed = [&](std::string const& text) {
+    return std::any_of(all.begin(), all.end(),
+                       [&](TileDescription const& td) { return to_string(td) == text; });
+  };
+  EXPECT_TRUE(
+      listed("cooperative 128x128x64, 6 stages, 2 staging buffers, cluster 1x1, raster panel 8"));
+  EXPECT_TRUE(
+      listed("cooperative 128x64x64, 8 stages, 2 staging buffers, cluster 2x1, raster panel 8"));
+  EXPECT_TRUE(
+      listed("cooperative 128x64x64, 8 stages, 2 staging buffers, cluster 1x1, raster "
+             "panel 8, split-k scheduler"));
+  TileDescription td = all.front();
+  td.tile_n = 96;
+  std::string const message = invalid_argument_message([&] { plan.compile(td); });
+  EXPECT_NE(message.find("tile 128x96x64: the cooperative design computes 128x256x64 tiles for "
+                         "this plan, or their tile_n narrowed to 128 or 64 (pick one of "
+                         "tile_descriptions())"),
+            std::string::npos)
+      << message;
+  // A column-major D: the kernel's width is D's rows.
+  Gemm const col_d(
+      {.element = ScalarType::F16, .layout = MatrixLayout::ColMajor, .arch = Arch::Sm90});
+  bool narrow_rows = false;
+  for (TileDescription const& t : col_d.tile_descriptions())
+    narrow_rows |= t.tile_m == 64 && t.tile_n == 128;
+  EXPECT_TRUE(narrow_rows);
 }
 
 TEST(TileDescription, TilesAreInDsTermsAndKIsPerType) {

@@ -4,8 +4,9 @@
 // that divide it and that do not (the last slice shorter, partial K tiles), every operand layout
 // and D either way, C with beta, fp32 and fp16 D, fp8 inputs with their scales; Auto on a small
 // output with a long K; the same bits on every run; a captured CUDA graph (the workspace becomes an
-// allocation node) replayed. The refusals are CPU tests (tests/cpu/gemm/gemm_args_test.cpp,
-// GemmSplitK).
+// allocation node) replayed. And the narrow tiles such outputs take (GemmTuning::tile_n), alone,
+// split, in a cluster, in other layouts, and as Auto picks them. The refusals are CPU tests
+// (tests/cpu/gemm/gemm_args_test.cpp, GemmSplitK and GemmTileWidth).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -74,6 +75,36 @@ TEST(GemmSplitK, TheSlicesAddUpToTheGemm) {
 TEST(GemmSplitK, AutoOnASmallOutputWithALongK) {
   expect_correct({.m = 1024, .n = 512, .k = 16384}, {});
   expect_correct({.m = 64, .n = 4096, .k = 8192, .beta = 0.5f}, {});
+}
+
+// The cooperative design's 128 x 128 and 128 x 64 tiles (GemmTuning::tile_n): partial tiles in M,
+// N and K with C and beta, fp32 D, split along K, a 2x1 cluster (B multicast), fp16 "nt" with a
+// column-major D (the width along D's rows), and Auto's choice on the skinny and small outputs it
+// narrows (1024 x 16: 64 wide and split; 256 x 4096: 64 wide, 128 tiles, unsplit).
+TEST(GemmTileWidth, NarrowTilesComputeTheGemm) {
+  for (int width : {128, 64}) {
+    SCOPED_TRACE("tile_n " + std::to_string(width));
+    GemmTuning const narrow{.tile_n = width, .kernel = GemmKernel::TensorCore};
+    expect_correct({.m = 300, .n = 200, .k = 1000, .alpha = 0.5f, .beta = 0.75f}, narrow);
+    expect_correct({.out = ScalarType::F32, .m = 130, .n = 70, .k = 2048}, narrow);
+    GemmTuning split_narrow = narrow;
+    split_narrow.split_k = 4;
+    expect_correct({.m = 256, .n = 96, .k = 4100, .beta = 1.0f}, split_narrow);
+  }
+  GemmTuning const clustered{.cluster_m = 2, .tile_n = 64, .kernel = GemmKernel::TensorCore};
+  expect_correct({.m = 384, .n = 200, .k = 512}, clustered);
+  expect_correct({.in = ScalarType::F16,
+                  .out = ScalarType::F16,
+                  .a = kCol,
+                  .b = kRow,
+                  .d = kCol,
+                  .m = 100,
+                  .n = 300,
+                  .k = 700,
+                  .pad = 8},
+                 {.tile_n = 64, .kernel = GemmKernel::TensorCore});
+  expect_correct({.m = 1024, .n = 16, .k = 8192}, {});
+  expect_correct({.m = 256, .n = 4096, .k = 1024, .beta = 0.5f}, {});
 }
 
 // The bytes of D (row-major here) after one run.
