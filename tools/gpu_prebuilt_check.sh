@@ -82,7 +82,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm tutorial-merge-gemm-02 gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm tutorial-merge-gemm-02 gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k sanitize-split-k ncu-split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -361,18 +361,37 @@ bench_gemm_both_ways() {
       --json "$OUT/${label//-/_}_$mode.json"
   done
 }
-# Split-K (GemmTuning::split_k): the fp32-output configurations its slices run, side by side; its
-# tests, under each sanitizer; then the small-output, long-K shapes of issue 15 against cuBLAS and
-# cuBLASLt (Auto's split beside no split and fixed slice counts), as graphs and eagerly.
+# Split-K (GemmTuning::split_k) and the narrow tiles (GemmTuning::tile_n): the configurations
+# their tests run beyond the prebuilt ones, side by side; the tests; then the small-output, long-K
+# shapes of issue 15 against cuBLAS and cuBLASLt (Auto beside no split, fixed slice counts and
+# each tile width), as graphs and eagerly. sanitize-split-k: the tests under each sanitizer.
+# ncu-split-k: Nsight Compute's kernel times of every such point, one shape at a time, reduced per
+# kernel and grid by tools/ncu_kernel_times.py.
+SPLIT_K_SHAPES=512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096
 if want split-k; then
   run split-k-precompile 120 "$B/warploom" precompile -j "$(nproc)" \
-    bf16_fp32_tn_cooperative_s4_b2_1x1 bf16_fp32_nn_cooperative_s4_b2_1x1 \
-    bf16_fp32_nt_cooperative_s4_b2_1x1 fp16_fp32_tt_cooperative_s4_b2_1x1 \
-    e4m3_fp32_tn_cooperative_s4_b2_1x1
-  run split-k 120 "$T/gemm_test" --gtest_filter='GemmSplitK.*'
-  sanitized split-k 'GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays'
-  bench_gemm_both_ways split-k --shapes 512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096 \
-    --providers warploom,cublas,cublaslt --autotune --points split
+    bf16_fp32_nn_cooperative_s4_b2_1x1 bf16_fp32_nt_cooperative_s4_b2_1x1 \
+    fp16_fp32_tt_cooperative_s4_b2_1x1 e4m3_fp32_tn_cooperative_s4_b2_1x1 \
+    bf16_bf16_tn_cooperative_s6_b2_1x1_n128 bf16_bf16_tn_cooperative_s8_b2_2x1_n64 \
+    fp16_fp16_tn_cooperative_s8_b2_1x1_n64 bf16_fp32_tn_cooperative_s6_b2_1x1_n128
+  run split-k 300 "$T/gemm_test" --gtest_filter='GemmSplitK.*:GemmTileWidth.*'
+  bench_gemm_both_ways split-k --shapes "$SPLIT_K_SHAPES" --providers warploom,cublas,cublaslt \
+    --autotune --points split
+fi
+if want sanitize-split-k; then
+  sanitized split-k 'GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays:GemmTileWidth.*'
+fi
+if want ncu-split-k; then
+  reduce_args=()
+  for shape in ${SPLIT_K_SHAPES//,/ }; do
+    run "ncu-split-k-$shape" 150 sh -c "ncu --csv --metrics gpu__time_duration.sum,launch__grid_size \
+      '$B/warploom' bench gemm --shapes $shape --providers warploom,cublaslt --autotune \
+      --points split --reps 3 --no-check > '$OUT/ncu_$shape.csv'"
+    reduce_args+=("$shape=$OUT/ncu_$shape.csv")
+  done
+  run ncu-split-k-reduce 30 sh -c "python3 tools/ncu_kernel_times.py ${reduce_args[*]} \
+    --skip fill_uniform > '$OUT/split_k_ncu_kernels.json'"
+  rm -f "$OUT"/ncu_*.csv
 fi
 # Ping-pong's finish task (kernels/gemm/sm90/pingpong.hpp: half of the epilogue's second pass on
 # warps 9-11): the Linear chains (Auto: ping-pong, its finish task) beside the cooperative kernel
