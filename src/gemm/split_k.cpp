@@ -54,18 +54,13 @@ std::int64_t tiles_of(GemmArguments const& r, int tile_n) {
 }
 
 int selected_tile_n(GemmArguments const& r, int sms) {
-  constexpr int kWidths[] = {256, 128, 64};
-  for (int width : kWidths)
+  for (int width : {256, 128, 64})
     if (tiles_of(r, width) * 2 > sms) return width == 256 ? 0 : width;
-  // Split-K's regime: every width's tiles are cut along K anyway; per tile, (128 + width) x K
-  // elements of A and B go into shared memory.
-  std::int64_t best_bytes = 0;
-  int best = 256;
-  for (int width : kWidths) {
-    std::int64_t const bytes = tiles_of(r, width) * (128 + width);
-    if (best_bytes == 0 || bytes < best_bytes) best_bytes = bytes, best = width;
-  }
-  return best == 256 ? 0 : best;
+  // Split-K's regime: the width with the fewest slices' partial sums to add that still reads each
+  // operand a few times at most (bf16, H200, 2026-12-04, bench/results/split_k_*_2026-12-04.json:
+  // 512x512x65536 128 wide in 8 slices 53 us against 57 at 256 in 16 and 60 at 64 in 4;
+  // 64x4096x16384 128 in 4 47 us, 64 in 2 63; 1024x16x8192 64 in 8 12.7 us, 128 in 16 13.8).
+  return r.n <= 64 ? 64 : 128;
 }
 
 int auto_split_k(GemmArguments const& r, int tile_n) {
@@ -73,7 +68,11 @@ int auto_split_k(GemmArguments const& r, int tile_n) {
   int const sms = current_sm_count();
   if (tiles * 2 > sms) return 1;
   std::int64_t const by_sms = sms / tiles;
-  std::int64_t const by_k = r.k / (8 * k_tile_elements(r.a.type));
+  // Each slice at least twice the ring's stages long, so that it runs full between filling and
+  // draining it (1024x16x8192 in 128 x 64 tiles, 8 stages: 8 slices of 16 K tiles 12.7 us, 16 of
+  // 8 13.3).
+  int const stages = sm90::design_shape(ConsumerDesign::Cooperative, tile_n).stages;
+  std::int64_t const by_k = r.k / (2 * stages * k_tile_elements(r.a.type));
   return static_cast<int>(std::clamp<std::int64_t>(std::min(by_sms, by_k), 1, kMaxSplitK));
 }
 

@@ -44,14 +44,14 @@ int current_sm_count();
 
 // Auto's tile width for resolved, row-major-D arguments (GemmTuning::tile_n; 0: the design's
 // own) on a device of `sms` SMs: the design's where its tiles fill at least half the SMs; else the
-// widest cooperative width whose tiles do; else (split-K's regime) the width that moves the fewest
-// operand bytes into shared memory, (128 + width) x K per tile: 64 where N <= 64, 128 where
-// N <= 128, else 256.
+// widest cooperative width whose tiles do; else (split-K's regime) 64 where N <= 64, else 128 (as
+// measured: fewer slices to add than at 256, fewer operand reads than at 64).
 int selected_tile_n(GemmArguments const& r, int sms);
 
 // Auto's slices for resolved, row-major-D arguments that split-K runs (1: no split) in tiles
 // `tile_n` wide (0: 256): as many as fill the current device's SMs with those 128-row tiles, each
-// slice at least eight K tiles long; none where the tiles already fill half the SMs.
+// slice at least twice the width's stages in K tiles (8 for 256, 12 for 128, 16 for 64); none
+// where the tiles already fill half the SMs.
 int auto_split_k(GemmArguments const& r, int tile_n);
 
 // Runs `r` (resolved, row-major D, split-K applicable) in at most `slices` slices of K, each a

@@ -1498,7 +1498,7 @@ TEST(GemmTileWidth, RefusedOutOfRangeOrWhereNoKernelRunsIt) {
 }
 
 // Auto's width (split_k.hpp): the design's 256 where its tiles fill half the SMs, else the widest
-// narrower one that does, else (split-K's regime) the one moving the fewest operand bytes.
+// narrower one that does, else (split-K's regime) 64 for N <= 64 and 128 otherwise.
 TEST(GemmTileWidth, AutoNarrowsTheTileOnlyWhereTheSmsWouldIdle) {
   auto const width = [](int m, int n, int batch = 1) {
     GemmArguments r = valid();
@@ -1515,9 +1515,10 @@ TEST(GemmTileWidth, AutoNarrowsTheTileOnlyWhereTheSmsWouldIdle) {
   EXPECT_EQ(width(256, 4096), 64);      // 32, 64, 128
   EXPECT_EQ(width(2048, 1024), 128);    // 64 at 256, 128 at 128
   EXPECT_EQ(width(1024, 16), 64);       // 8 tiles at any width: the narrowest wastes least
-  EXPECT_EQ(width(1024, 100), 128);     // N <= 128: 1 tile row of 128 moves 256 x K
-  EXPECT_EQ(width(512, 512), 0);        // 16 tiles at 128: 256 wide moves the fewest bytes
-  EXPECT_EQ(width(64, 4096), 0);
+  EXPECT_EQ(width(1024, 64), 64);
+  EXPECT_EQ(width(1024, 100), 128);  // split-K's regime, N > 64
+  EXPECT_EQ(width(512, 512), 128);   // 8, 16, 32 tiles
+  EXPECT_EQ(width(64, 4096), 128);   // 16, 32, 64 tiles
 }
 
 // How K is cut: equal slices where a count more than half of the wanted one divides K's tiles (one

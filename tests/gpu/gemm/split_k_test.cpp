@@ -70,8 +70,8 @@ TEST(GemmSplitK, TheSlicesAddUpToTheGemm) {
   expect_correct(fp8, split(3));
 }
 
-// Auto splits a small output with a long K (8 x 2 tiles of 128 x 256 on 132 SMs); the answer is
-// the GEMM's.
+// Auto splits a small output with a long K (1024 x 512: 32 tiles of 128 x 128 on 132 SMs, in 4
+// slices); the answer is the GEMM's.
 TEST(GemmSplitK, AutoOnASmallOutputWithALongK) {
   expect_correct({.m = 1024, .n = 512, .k = 16384}, {});
   expect_correct({.m = 64, .n = 4096, .k = 8192, .beta = 0.5f}, {});
