@@ -691,9 +691,9 @@ void check_tuning(GemmTuning const& tuning) {
          "128 and 64 are the cooperative design's); leave it 0 or ask for design Cooperative");
 }
 
-GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning) {
+GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms) {
   if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong)
-    tuning.tile_n = selected_tile_n(r, current_sm_count());
+    tuning.tile_n = selected_tile_n(r, sms);
   // A width asked for (or chosen) names the cooperative design's tile; ping-pong's is checked.
   if (tuning.tile_n != 0 && tuning.design == ConsumerDesign::Auto)
     tuning.design = ConsumerDesign::Cooperative;
@@ -708,7 +708,7 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
                      GemmTuning tuning, cudaStream_t stream) {
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
-  tuning = with_tile_width(r, tuning);
+  tuning = with_tile_width(r, tuning, current_sm_count());
   int const slices = !no_split.empty()     ? 1
                      : tuning.split_k == 0 ? auto_split_k(r, tuning.tile_n)
                                            : tuning.split_k;

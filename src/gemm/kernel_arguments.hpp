@@ -65,9 +65,10 @@ constexpr std::int64_t tiles_of_64(std::int64_t m, std::int64_t n) {
 void check_tuning(GemmTuning const& tuning);
 
 // Checked `tuning` for the tensor-core GEMM on resolved, row-major-D arguments `r`, its tile width
-// settled: Auto's (split_k.hpp, selected_tile_n) unless one was asked for or the design is
-// ping-pong; a width with design Auto takes the cooperative design, whose widths they are.
-GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning);
+// settled: Auto's for a device of `sms` SMs (split_k.hpp, selected_tile_n) unless one was asked
+// for or the design is ping-pong; a width with design Auto takes the cooperative design, whose
+// widths they are.
+GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms);
 
 // grouped_gemm on checked `tuning`, each refusal of group i prefixed with group_name(i): for
 // callers that name their groups otherwise (ops::GroupedGemm, by their place among its caller's

@@ -196,7 +196,9 @@ std::optional<KernelConfig> parse_config(std::string_view name) {
       ++i;
       // A width the design runs, and not its own (name_of's canonical spelling, checked below).
       auto const widths = tile_widths(c.design);
-      if (std::find(widths.begin(), widths.end(), c.tile_n) == widths.end()) return std::nullopt;
+      if (c.tile_n == widths.front() ||
+          std::find(widths.begin(), widths.end(), c.tile_n) == widths.end())
+        return std::nullopt;
     }
   }
   if (i < f.size() && f[i] == "grouped") {
@@ -234,8 +236,11 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
   for (KernelConfig const& c : configs) {
     bool const coop = c.design == ConsumerDesign::Cooperative;
     int const cluster = c.cluster_m * c.cluster_n;
+    // A narrow tile's width is the shape's third argument (the others keep the source, and so the
+    // kernel cache's key, they always had).
+    std::string const width = c.tile_n != 0 ? fmt::format(", {}", c.tile_n) : "";
     std::string const shape =
-        coop ? fmt::format("CooperativeShape<{}, {}, {}>", c.stages, cluster, tile_n_of(c))
+        coop ? fmt::format("CooperativeShape<{}, {}{}>", c.stages, cluster, width)
              : fmt::format("PingpongShape<{}, {}, {}, {}>", c.stages, c.staging_buffers, cluster,
                            has_finish_task(c));
     std::string const instance =

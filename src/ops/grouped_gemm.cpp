@@ -57,14 +57,20 @@ GroupedGemm::Arguments each_group(std::span<GemmGroup const> groups, Make&& make
   return out;
 }
 
-// The grouped kernel runs each group's tiles whole: a plan compiled to split K is refused by name,
-// not run unsplit.
-void check_no_split_k(Gemm const& plan, std::string_view who) {
+// The grouped kernel runs each group's tiles whole, in its design's own tile: a plan compiled to
+// split K or to a narrow cooperative tile (neither side 256) is refused by name, not run otherwise.
+void check_grouped_description(Gemm const& plan, std::string_view who) {
   std::optional<TileDescription> const td = plan.tile_description();
   if (td && td->scheduler == TileScheduler::SplitK)
     throw std::invalid_argument(fmt::format(
         "{}: the plan's compiled tile description ({}) splits K, and the grouped kernel does not: "
         "compile a persistent one",
+        who, to_string(*td)));
+  if (td && td->design == gemm::ConsumerDesign::Cooperative && td->tile_m != 256 &&
+      td->tile_n != 256)
+    throw std::invalid_argument(fmt::format(
+        "{}: the plan's compiled tile description ({}) is a narrow tile, and the grouped kernel "
+        "runs its design's own (cooperative 128x256): compile one of those",
         who, to_string(*td)));
 }
 
@@ -121,7 +127,7 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   // Every group checked as the plan's run() checks one (the current device included), before any
   // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
   // plan, a bad group is still named first (it is the more specific error), then the device.
-  check_no_split_k(plan_, "GroupedGemm.run");
+  check_grouped_description(plan_, "GroupedGemm.run");
   check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run");
   try {
     plan_.check_run_device();
@@ -142,7 +148,7 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
 void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
                              TensorView const& d, int const* valid_m, float alpha, float beta,
                              cudaStream_t stream) const {
-  check_no_split_k(plan_, "GroupedGemm.run_masked");
+  check_grouped_description(plan_, "GroupedGemm.run_masked");
   check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_masked");
   GemmArguments const args = plan_.run_arguments(a, b, c, d, alpha, beta);
   try {
@@ -158,7 +164,7 @@ void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, Tenso
   auto const refuse = [](std::string const& why) {
     throw std::invalid_argument("GroupedGemm.run_contiguous: " + why);
   };
-  check_no_split_k(plan_, "GroupedGemm.run_contiguous");
+  check_grouped_description(plan_, "GroupedGemm.run_contiguous");
   check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_contiguous");
   if (b.batch < 1 || b.batch > std::numeric_limits<int>::max())
     refuse(fmt::format("b holds {} matrices: give one K x N matrix per expert (1 to 2^31 - 1)",

@@ -167,8 +167,9 @@ class Gemm {
   // note naming the instance.
   std::string source(TileDescription const& td) const;
   // The configuration a run on these views uses: the compiled description, else the default of
-  // the design gemm() picks for the problem's size (for Simt, the SIMT GEMM's shape). Checks the
-  // views as arguments() does, needs no device: what a binding prints before a run (the seed's
+  // the design and tile width gemm() picks for the problem's size (for Simt, the SIMT GEMM's
+  // shape). Checks the views as arguments() does, needs no device (without one, the tile width
+  // is chosen for an H100's or H200's 132 SMs): what a binding prints before a run (the seed's
   // print_module).
   TileDescription description_for(TensorView const& a, TensorView const& b, TensorView const& c,
                                   TensorView const& d) const;

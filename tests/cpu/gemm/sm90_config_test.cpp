@@ -309,7 +309,7 @@ TEST(Sm90Config, NarrowTilesAreConfigurationsOfTheirOwn) {
                           "bf16_bf16_tn_cooperative_s8_b2_1x1_n32",   // no such width
                           "bf16_bf16_tn_cooperative_s8_b2_1x1_n064",  // not canonical
                           "bf16_bf16_tn_pingpong_s6_b1_1x1_n64",      // ping-pong: 128 only
-                          "bf16_bf16_tn_pingpong_s6_b1_1x1_n128",     // ... its own, unspelled
+                          "bf16_bf16_tn_pingpong_s6_b1_1x1_n128",     // its own: unspelled
                           "bf16_bf16_tn_cooperative_s8_b2_1x1_n64_n64"})
     EXPECT_FALSE(sm90::parse_config(bad).has_value()) << bad;
 

@@ -138,5 +138,31 @@ TEST(GroupedGemm, TheDynamicSchedulerNeedsACooperativePlan) {
   EXPECT_EQ(grouped.arguments(groups).args.size(), 1u);
 }
 
+// The grouped kernel runs its design's own tile: a plan compiled to the cooperative design's
+// narrow tile (listed for the dense GEMM) is refused by name when run, before the device is asked.
+TEST(GroupedGemm, ANarrowTileIsRefusedByName) {
+  // bf16 "tn" 128 x 64: prebuilt, so compile() loads it without a JIT compile.
+  GroupedGemm grouped(GemmOptions{.element = ScalarType::BF16,
+                                  .layout = MatrixLayout::RowMajor,
+                                  .layout_b = MatrixLayout::ColMajor,
+                                  .arch = Arch::Sm90});
+  for (TileDescription const& td : grouped.plan().tile_descriptions()) {
+    if (td.tile_n != 64 || td.cluster_m * td.cluster_n != 1 ||
+        td.scheduler != TileScheduler::Persistent || td.stages != 8)
+      continue;
+    grouped.plan().compile(td);
+    break;
+  }
+  ASSERT_TRUE(grouped.plan().tile_description().has_value());
+  std::vector<GemmGroup> const groups = {{.a = row_major(fake(16), ScalarType::BF16, 64, 64),
+                                          .b = column_major(fake(32), ScalarType::BF16, 64, 64),
+                                          .c = {},
+                                          .d = row_major(fake(48), ScalarType::BF16, 64, 64)}};
+  EXPECT_EQ(invalid_argument_message([&] { grouped.run(groups); }),
+            "GroupedGemm.run: the plan's compiled tile description (cooperative 128x64x64, 8 "
+            "stages, 2 staging buffers, cluster 1x1, raster panel 8) is a narrow tile, and the "
+            "grouped kernel runs its design's own (cooperative 128x256): compile one of those");
+}
+
 }  // namespace
 }  // namespace warploom::ops

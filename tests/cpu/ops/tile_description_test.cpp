@@ -129,7 +129,7 @@ TEST(TileDescription, NarrowTilesAreListedAndOthersRefusedNamingTheWidths) {
       listed("cooperative 128x64x64, 8 stages, 2 staging buffers, cluster 2x1, raster panel 8"));
   EXPECT_TRUE(
       listed("cooperative 128x64x64, 8 stages, 2 staging buffers, cluster 1x1, raster "
-             "panel 8, split-k scheduler"));
+             "panel 8, split-k scheduler, slices per problem"));
   TileDescription td = all.front();
   td.tile_n = 96;
   std::string const message = invalid_argument_message([&] { plan.compile(td); });
@@ -240,7 +240,10 @@ TEST(TileDescription, SplitKIsListedOverEachDefaultAndCheckedByName) {
   Gemm plan = bf16_tn();
   std::vector<TileDescription> const all = plan.tile_descriptions();
   ASSERT_GE(all.size(), 2u);
-  TileDescription const coop = all[all.size() - 2], ping = all.back();
+  TileDescription const coop = *std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
+    return td.scheduler == TileScheduler::SplitK;
+  });
+  TileDescription const ping = all.back();
   EXPECT_EQ(to_string(coop),
             "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8, "
             "split-k scheduler, slices per problem");
@@ -312,11 +315,18 @@ TEST(TileDescription, DescriptionForARunIsTheCompiledOneElseTheSizesDefault) {
                       column_major(fake(2), ScalarType::BF16, 64, n),
                       row_major(fake(4), ScalarType::BF16, m, n)};
   };
-  // gemm()'s size rule: cooperative below 8192 x 8192 outputs, ping-pong from there on.
-  auto [a, b, d] = views(1024, 1024);
+  // gemm()'s size rule: cooperative below 8192 x 8192 outputs, ping-pong from there on; a
+  // narrow cooperative tile where 128 x 256 tiles leave half the SMs idle (without a device, 132
+  // of them).
+  auto [a, b, d] = views(2048, 4096);
   TileDescription const small = plan.description_for(a, b, {}, d);
   EXPECT_EQ(small, plan.tile_descriptions().front());
   EXPECT_EQ(small.design, ConsumerDesign::Cooperative);
+  auto [a1, b1, d1] = views(1024, 1024);
+  TileDescription const narrow = plan.description_for(a1, b1, {}, d1);
+  EXPECT_EQ(narrow.design, ConsumerDesign::Cooperative);
+  EXPECT_EQ(narrow.tile_n, 64);
+  EXPECT_EQ(narrow.stages, 8);
   auto [a2, b2, d2] = views(8192, 8192);
   EXPECT_EQ(plan.description_for(a2, b2, {}, d2).design, ConsumerDesign::PingPong);
   // The ping-pong default, prebuilt in every build: compile() runs no nvcc here.
