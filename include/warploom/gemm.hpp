@@ -197,7 +197,8 @@ struct GemmTuning {
   // that split-K cuts along K): less wgmma work falls past N, and there are more tiles to share
   // out. Auto keeps the design's own width (cooperative 256, ping-pong 128) where its tiles fill
   // the SMs, and otherwise takes a narrower cooperative tile (src/gemm/split_k.hpp,
-  // selected_tile_n). A narrow tile's stages default to as many as fit shared memory (128: 6,
+  // selected_tile_n) — unless stages or staging buffers are set, which describe the design's own
+  // tile. A narrow tile's stages default to as many as fit shared memory (128: 6,
   // 64: 8). The width runs along D's columns — along its rows for a column-major D, which the
   // kernel computes transposed. Ping-pong runs 128 only; the grouped GEMMs take 0.
   int tile_n = 0;

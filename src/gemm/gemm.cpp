@@ -692,7 +692,9 @@ void check_tuning(GemmTuning const& tuning) {
 }
 
 GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms) {
-  if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong)
+  // Stages or staging buffers asked for are a shape of the design's own tile: Auto keeps it.
+  bool const own_shape = tuning.stages != 0 || tuning.staging_buffers != 0;
+  if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong && !own_shape)
     tuning.tile_n = selected_tile_n(r, sms);
   // A width asked for (or chosen) names the cooperative design's tile; ping-pong's is checked.
   if (tuning.tile_n != 0 && tuning.design == ConsumerDesign::Auto)

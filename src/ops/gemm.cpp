@@ -488,8 +488,8 @@ struct Gemm::Impl {
       t.design = td.design;
       t.stages = td.stages;
       t.staging_buffers = td.staging_buffers;
-      int const width = transposed ? td.tile_m : td.tile_n;
-      t.tile_n = width == sm90::tile_widths(td.design).front() ? 0 : width;
+      // Explicit, the design's own width included: Auto must not narrow a description's tile.
+      t.tile_n = transposed ? td.tile_m : td.tile_n;
       t.cluster_m = transposed ? td.cluster_n : td.cluster_m;
       t.cluster_n = transposed ? td.cluster_m : td.cluster_n;
     }

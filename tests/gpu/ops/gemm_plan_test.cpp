@@ -75,9 +75,12 @@ void expect_same_as_gemm(Gemm const& plan, TensorView const& a, TensorView const
                            << " bytes differ from gemm()'s, first at byte " << cmp.first_mismatch;
 }
 
-GemmTuning tuning_of(TileDescription const& td) {
+// gemm()'s tuning for `td` of a plan whose D is column-major when `transposed` (the kernel's tile
+// width is then D's rows).
+GemmTuning tuning_of(TileDescription const& td, bool transposed = false) {
   GemmTuning t;
   t.design = td.design;
+  if (td.opclass == OperatorClass::TensorOp) t.tile_n = transposed ? td.tile_m : td.tile_n;
   t.stages = td.stages;
   t.staging_buffers = td.staging_buffers;
   t.cluster_m = td.cluster_m;
@@ -161,7 +164,10 @@ TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
   TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
   Gemm plan = bf16_tn();
   std::vector<TileDescription> const all = plan.tile_descriptions();
-  TileDescription split = all[all.size() - 2];  // over the cooperative default
+  // Over the cooperative default (the first split-K description listed).
+  TileDescription split = *std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
+    return td.scheduler == TileScheduler::SplitK;
+  });
   ASSERT_EQ(split.scheduler, TileScheduler::SplitK);
   for (int slices : {0, 5}) {
     split.split_k = slices;
@@ -239,7 +245,7 @@ TEST(GemmPlanRun, TransposedSlicedAndBatchedViews) {
   td.cluster_m = 2;  // D's 2x1 cluster is the kernel's 1x2: prebuilt in every build
   ASSERT_TRUE(plan.is_prebuilt(td));
   plan.compile(td);
-  expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 1.0f, 0.5f, tuning_of(td));
+  expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 1.0f, 0.5f, tuning_of(td, true));
 }
 
 TEST(GemmPlanRun, SimtPlans) {
