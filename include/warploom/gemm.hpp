@@ -197,10 +197,12 @@ struct GemmTuning {
   // that split-K cuts along K): less wgmma work falls past N, and there are more tiles to share
   // out. Auto keeps the design's own width (cooperative 256, ping-pong 128) where its tiles fill
   // the SMs, and otherwise takes a narrower cooperative tile (src/gemm/split_k.hpp,
-  // selected_tile_n) — unless stages or staging buffers are set, which describe the design's own
-  // tile. A narrow tile's stages default to as many as fit shared memory (128: 6,
-  // 64: 8). The width runs along D's columns — along its rows for a column-major D, which the
-  // kernel computes transposed. Ping-pong runs 128 only; the grouped GEMMs take 0.
+  // selected_tile_n) for 16-bit inputs and the plain epilogue — not where stages or staging
+  // buffers are set, which describe the design's own tile, nor (not yet measured) for fp8 inputs
+  // or a fused epilogue, which a width asked for still runs. A narrow tile's stages default to as
+  // many as fit shared memory (128: 6, 64: 8). The width runs along D's columns — along its rows
+  // for a column-major D, which the kernel computes transposed. Ping-pong runs 128 only; the
+  // grouped GEMMs take 0.
   int tile_n = 0;
   // Which GEMM runs (Auto: the tensor-core GEMM when its rules hold, else the SIMT GEMM). The
   // SIMT GEMM honours raster_panel and max_ctas and has no clusters.

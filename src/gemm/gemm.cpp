@@ -692,9 +692,12 @@ void check_tuning(GemmTuning const& tuning) {
 }
 
 GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms) {
-  // Stages or staging buffers asked for are a shape of the design's own tile: Auto keeps it.
+  // Stages or staging buffers asked for are a shape of the design's own tile: Auto keeps it. It
+  // also keeps it for what narrow tiles have not been measured on yet (fp8 inputs, a fused
+  // epilogue, which Auto otherwise gives ping-pong): a width asked for runs those.
   bool const own_shape = tuning.stages != 0 || tuning.staging_buffers != 0;
-  if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong && !own_shape)
+  bool const measured = is_16_bit(r.a.type) && !sm90::epilogue_config_of(r).fused();
+  if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong && !own_shape && measured)
     tuning.tile_n = selected_tile_n(r, sms);
   // A width asked for (or chosen) names the cooperative design's tile; ping-pong's is checked.
   if (tuning.tile_n != 0 && tuning.design == ConsumerDesign::Auto)

@@ -66,9 +66,9 @@ void check_tuning(GemmTuning const& tuning);
 
 // Checked `tuning` for the tensor-core GEMM on resolved, row-major-D arguments `r`, its tile width
 // settled: Auto's for a device of `sms` SMs (split_k.hpp, selected_tile_n) unless one was asked
-// for, the design is ping-pong, or stages or staging buffers were asked for (a shape of the
-// design's own tile); a width with design Auto takes the cooperative design, whose widths they
-// are.
+// for, the design is ping-pong, stages or staging buffers were asked for (a shape of the
+// design's own tile), or the problem is one narrow tiles were not measured on (fp8 inputs, a fused
+// epilogue); a width with design Auto takes the cooperative design, whose widths they are.
 GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms);
 
 // grouped_gemm on checked `tuning`, each refusal of group i prefixed with group_name(i): for

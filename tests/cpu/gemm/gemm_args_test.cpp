@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "split_k.hpp"  // src/gemm: split_k_slices
+#include "kernel_arguments.hpp"  // src/gemm: with_tile_width
+#include "split_k.hpp"           // src/gemm: split_k_slices, selected_tile_n
 #include "warploom/gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 
@@ -1519,6 +1520,29 @@ TEST(GemmTileWidth, AutoNarrowsTheTileOnlyWhereTheSmsWouldIdle) {
   EXPECT_EQ(width(1024, 100), 128);  // split-K's regime, N > 64
   EXPECT_EQ(width(512, 512), 128);   // 8, 16, 32 tiles
   EXPECT_EQ(width(64, 4096), 128);   // 16, 32, 64 tiles
+}
+
+// When Auto narrows at all (kernel_arguments.hpp, with_tile_width): the plain 16-bit GEMM with
+// no shape asked for; a width asked for stands (and takes the cooperative design); stages, a
+// ping-pong design, fp8 inputs or a fused epilogue keep the design's own tile.
+TEST(GemmTileWidth, AutoNarrowsOnlyThePlainSixteenBitGemmWithoutAShape) {
+  GemmArguments r = valid();  // 100 x 64 bf16: one tile at any width
+  EXPECT_EQ(with_tile_width(r, {}, 132).tile_n, 64);
+  EXPECT_EQ(with_tile_width(r, {}, 132).design, ConsumerDesign::Cooperative);
+  EXPECT_EQ(with_tile_width(r, {.tile_n = 128}, 132).tile_n, 128);
+  EXPECT_EQ(with_tile_width(r, {.tile_n = 256}, 132).design, ConsumerDesign::Cooperative);
+  EXPECT_EQ(with_tile_width(r, {.stages = 4}, 132).tile_n, 0);
+  EXPECT_EQ(with_tile_width(r, {.staging_buffers = 1}, 132).tile_n, 0);
+  EXPECT_EQ(with_tile_width(r, {.design = ConsumerDesign::PingPong}, 132).tile_n, 0);
+  EXPECT_EQ(with_tile_width(r, {.design = ConsumerDesign::PingPong}, 132).design,
+            ConsumerDesign::PingPong);
+  GemmArguments fused = r;
+  fused.epilogue.activation = Activation::ReLU;
+  EXPECT_EQ(with_tile_width(fused, {}, 132).tile_n, 0);
+  EXPECT_EQ(with_tile_width(fused, {}, 132).design, ConsumerDesign::Auto);
+  GemmArguments fp8 = r;
+  fp8.a.type = fp8.b.type = ScalarType::E4M3;
+  EXPECT_EQ(with_tile_width(fp8, {}, 132).tile_n, 0);
 }
 
 // How K is cut: equal slices where a count more than half of the wanted one divides K's tiles (one
