@@ -5,13 +5,18 @@
 // the row-major transpose (D^T = B^T . A^T), so the kernels only ever see row-major C and D.
 #include "warploom/gemm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 #include "kernel_arguments.hpp"
@@ -683,12 +688,19 @@ void check_tuning(GemmTuning const& tuning) {
   if (tuning.split_k < 0 || tuning.split_k > kMaxSplitK)
     fail("tuning.split_k = " + str(tuning.split_k) + " must be 0 (Auto), 1 (no split) or 2 to " +
          str(kMaxSplitK) + " slices of K");
-  if (tuning.tile_n != 0 && tuning.tile_n != 256 && tuning.tile_n != 128 && tuning.tile_n != 64)
-    fail("tuning.tile_n = " + str(tuning.tile_n) + " must be 0 (Auto), 256, 128 or 64");
-  if (tuning.design == ConsumerDesign::PingPong && tuning.tile_n != 0 && tuning.tile_n != 128)
-    fail("tuning.tile_n = " + str(tuning.tile_n) +
-         " with tuning.design = pingpong: ping-pong runs tiles 128 wide, one per warpgroup (256, "
-         "128 and 64 are the cooperative design's); leave it 0 or ask for design Cooperative");
+  // The cooperative design's widths are every width there is; ping-pong runs its own alone.
+  std::span<int const> const widths = sm90::tile_widths(ConsumerDesign::Cooperative);
+  std::span<int const> const pingpong = sm90::tile_widths(ConsumerDesign::PingPong);
+  if (tuning.tile_n != 0 && std::ranges::find(widths, tuning.tile_n) == widths.end())
+    fail(fmt::format("tuning.tile_n = {} must be 0 (Auto) or one of {}", tuning.tile_n,
+                     fmt::join(widths, ", ")));
+  if (tuning.design == ConsumerDesign::PingPong && tuning.tile_n != 0 &&
+      std::ranges::find(pingpong, tuning.tile_n) == pingpong.end())
+    fail(
+        fmt::format("tuning.tile_n = {} with tuning.design = pingpong: ping-pong runs tiles {} "
+                    "wide, one per warpgroup ({} are the cooperative design's); leave it 0 or "
+                    "ask for design Cooperative",
+                    tuning.tile_n, fmt::join(pingpong, ", "), fmt::join(widths, ", ")));
 }
 
 GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 
 #include "gemm/split_k_reduce.hpp"  // the reduction kernel (kernels/gemm)
 #include "sm90_instances.hpp"
@@ -27,13 +28,20 @@ std::int64_t slice_step(Matrix const& x, bool k_contiguous, std::int64_t slice_k
   return k_contiguous ? slice_k : slice_k * x.ld;
 }
 
+// Output tiles of `r` 128 rows high and `tile_n` wide.
+std::int64_t tiles_of(GemmArguments const& r, int tile_n) {
+  return ceil_div(r.m, 128) * ceil_div(r.n, tile_n) * r.batch;
+}
+
 }  // namespace
 
 int current_sm_count() {
   int device = 0, count = 0;
-  WL_CUDA_CHECK(cudaGetDevice(&device));
-  WL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
+    return count;
+  (void)cudaGetLastError();  // not a sticky error: clear it for the next call
+  return kMeasuredSmCount;
 }
 
 KSlices split_k_slices(std::int64_t k, int k_tile, int wanted) {
@@ -48,14 +56,11 @@ KSlices split_k_slices(std::int64_t k, int k_tile, int wanted) {
   return {.slice_k = slice_k, .count = count, .last_k = k - (count - 1) * slice_k};
 }
 
-// Output tiles of `r` 128 rows high and `tile_n` wide.
-std::int64_t tiles_of(GemmArguments const& r, int tile_n) {
-  return ceil_div(r.m, 128) * ceil_div(r.n, tile_n) * r.batch;
-}
-
 int selected_tile_n(GemmArguments const& r, int sms) {
-  for (int width : {256, 128, 64})
-    if (tiles_of(r, width) * 2 > sms) return width == 256 ? 0 : width;
+  // Widest first; the first is the design's own (0).
+  std::span<int const> const widths = sm90::tile_widths(ConsumerDesign::Cooperative);
+  for (int width : widths)
+    if (tiles_of(r, width) * 2 > sms) return width == widths.front() ? 0 : width;
   // Split-K's regime: the width with the fewest slices' partial sums to add that still reads each
   // operand a few times at most (bf16, H200, 2026-12-04, bench/results/split_k_*_2026-12-04.json:
   // 512x512x65536 128 wide in 8 slices 53 us against 57 at 256 in 16 and 60 at 64 in 4;

@@ -263,18 +263,6 @@ bool registered(std::string_view schedule) {
   return false;
 }
 
-// The SM count Auto's tile width is chosen for when a plan describes a run (description_for): the
-// current device's, or without one (a plan made for sm_90a on a machine without a GPU) the 132 of
-// an H100 or H200 SXM, the devices the sm90 kernels are measured on.
-int planning_sm_count() {
-  int device = 0, count = 0;
-  if (cudaGetDevice(&device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
-    return count;
-  (void)cudaGetLastError();  // not a sticky error: clear it for the next call
-  return 132;
-}
-
 [[noreturn]] void refuse_td(TileDescription const& td, std::string const& rule) {
   throw std::invalid_argument(
       fmt::format("Gemm.compile: {} (tile description: {})", rule, to_string(td)));
@@ -966,7 +954,7 @@ TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, 
   }
   // As run() chooses: the tile width and design for the size of the problem the kernel sees (D^T
   // for a column-major D), in their default configuration.
-  GemmTuning const tuning = gemm::with_tile_width(r, GemmTuning{}, planning_sm_count());
+  GemmTuning const tuning = gemm::with_tile_width(r, GemmTuning{}, gemm::current_sm_count());
   sm90::KernelConfig const config =
       p.config(gemm::selected_design(r, tuning.design), 0, 0, 1, 1, tuning.tile_n);
   return p.tensor_op_description(config, 1, 1);

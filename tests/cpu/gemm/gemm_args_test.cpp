@@ -1485,7 +1485,8 @@ TEST(GemmTileWidth, RefusedOutOfRangeOrWhereNoKernelRunsIt) {
   auto const refusal = [](GemmTuning t) {
     return invalid_argument_message([&] { gemm(valid(), nullptr, t); });
   };
-  EXPECT_EQ(refusal({.tile_n = 96}), "gemm: tuning.tile_n = 96 must be 0 (Auto), 256, 128 or 64");
+  EXPECT_EQ(refusal({.tile_n = 96}),
+            "gemm: tuning.tile_n = 96 must be 0 (Auto) or one of 256, 128, 64");
   EXPECT_NE(refusal({.tile_n = -64}).find("tuning.tile_n = -64 must be"), std::string::npos);
   EXPECT_NE(refusal({.design = ConsumerDesign::PingPong, .tile_n = 64})
                 .find("tuning.tile_n = 64 with tuning.design = pingpong: ping-pong runs tiles 128 "
