@@ -369,11 +369,16 @@ bench_gemm_both_ways() {
 # kernel and grid by tools/ncu_kernel_times.py.
 SPLIT_K_SHAPES=512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096
 if want split-k; then
-  run split-k-precompile 120 "$B/warploom" precompile -j "$(nproc)" \
-    bf16_fp32_nn_cooperative_s4_b2_1x1 bf16_fp32_nt_cooperative_s4_b2_1x1 \
-    fp16_fp32_tt_cooperative_s4_b2_1x1 e4m3_fp32_tn_cooperative_s4_b2_1x1 \
-    bf16_bf16_tn_cooperative_s6_b2_1x1_n128 bf16_bf16_tn_cooperative_s8_b2_2x1_n64 \
-    fp16_fp16_tn_cooperative_s8_b2_1x1_n64 bf16_fp32_tn_cooperative_s6_b2_1x1_n128
+  configs=(bf16_fp32_nn_cooperative_s4_b2_1x1 bf16_fp32_nt_cooperative_s4_b2_1x1
+    fp16_fp32_tt_cooperative_s4_b2_1x1 e4m3_fp32_tn_cooperative_s4_b2_1x1
+    bf16_bf16_tn_cooperative_s8_b2_2x1_n64 fp16_fp16_tn_cooperative_s8_b2_1x1_n64)
+  # GemmTileWidth.EveryLayoutOnPartialTiles: each narrow width in every layout.
+  for types in bf16_bf16 fp16_fp32; do
+    for letters in tn tt nn nt; do
+      configs+=("${types}_${letters}_cooperative_s6_b2_1x1_n128" "${types}_${letters}_cooperative_s8_b2_1x1_n64")
+    done
+  done
+  run split-k-precompile 180 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
   run split-k 300 "$T/gemm_test" --gtest_filter='GemmSplitK.*:GemmTileWidth.*'
   bench_gemm_both_ways split-k --shapes "$SPLIT_K_SHAPES" --providers warploom,cublas,cublaslt \
     --autotune --points split

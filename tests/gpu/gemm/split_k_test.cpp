@@ -107,6 +107,38 @@ TEST(GemmTileWidth, NarrowTilesComputeTheGemm) {
   expect_correct({.m = 256, .n = 4096, .k = 1024, .beta = 0.5f}, {});
 }
 
+// Each narrow width in every operand layout, D either way, on partial tiles in M, N and K, with
+// C: the 16-bit types with D of the input type and fp32 (what TsGemm's sweep does at the designs'
+// own tiles, ts_gemm_test.cpp).
+TEST(GemmTileWidth, EveryLayoutOnPartialTiles) {
+  struct Types {
+    ScalarType in, out;
+  };
+  for (int width : {128, 64}) {
+    for (Types const t :
+         {Types{ScalarType::BF16, ScalarType::BF16}, Types{ScalarType::F16, ScalarType::F32}}) {
+      for (MatrixLayout a : {kRow, kCol}) {
+        for (MatrixLayout b : {kRow, kCol}) {
+          for (MatrixLayout d : {kRow, kCol}) {
+            SCOPED_TRACE(::testing::Message() << "tile_n " << width << ", " << to_string(t.in)
+                                              << " -> " << to_string(t.out));
+            expect_correct({.in = t.in,
+                            .out = t.out,
+                            .a = a,
+                            .b = b,
+                            .d = d,
+                            .m = 129,
+                            .n = 257,
+                            .k = 72,
+                            .beta = 0.5f},
+                           {.tile_n = width, .kernel = GemmKernel::TensorCore});
+          }
+        }
+      }
+    }
+  }
+}
+
 // The bytes of D (row-major here) after one run.
 std::vector<unsigned char> d_bytes(ProblemData const& data, Problem const& p) {
   std::size_t const bytes = static_cast<std::size_t>((p.m - 1) * data.args().ldd + p.n) *

@@ -28,9 +28,13 @@ struct Shape {
   float beta;
 };
 
-// The tuning `t` with design `d`.
+// The tuning `t` with design `d` at the design's own tile, 128 x 256 cooperative and 128 x 128
+// ping-pong: Auto would narrow the cooperative tile on most of these small shapes, and the tile
+// every large problem runs must meet their partial tiles too (the narrow tiles' own sweep is
+// split_k_test.cpp's GemmTileWidth).
 GemmTuning with_design(GemmTuning t, ConsumerDesign d) {
   t.design = d;
+  t.tile_n = d == ConsumerDesign::PingPong ? 128 : 256;
   return t;
 }
 
