@@ -41,6 +41,10 @@
 
 #include <cuda_runtime_api.h>
 
+#if defined(__CUDACC__)
+#include <cute/arch/copy.hpp>  // cute::prefetch
+#endif
+
 #include "gemm/activation.cuh"
 #include "warploom/config.hpp"
 #include "warploom/gemm.hpp"
@@ -78,6 +82,12 @@ inline MatrixParams matrix_params(Matrix const& x) {
   bool const row_major = x.layout == MatrixLayout::RowMajor;
   return {x.data, row_major ? x.ld : 1, row_major ? 1 : x.ld, x.batch_stride};
 }
+
+// The part of an epilogue matrix one output tile covers: rows [row0, row0 + rows) and columns
+// [col0, col0 + cols) of batch l, of an m x n problem (the tile may stick out).
+struct TileRegion {
+  int row0, col0, rows, cols, l, m, n;
+};
 
 #if defined(__CUDACC__)
 namespace detail {
@@ -117,6 +127,28 @@ struct alignas(16) Run {
   static_assert(kN * sizeof(T) == 16);
   T v[kN];
 };
+
+// Asks L2 for every 128-byte line of x's part of `r` (elements of T), the lines dealt out to
+// `lanes` threads from `lane` on: one prefetch.global.L2 each (cute::prefetch), whatever x's
+// layout and alignment. A contiguous run (a row of a row-major x, a column of a column-major one)
+// takes a line per 128 bytes and one for its last byte, in case the run starts mid-line.
+template <class T>
+WL_DEVICE void prefetch_l2(MatrixParams const& x, TileRegion const& r, int lane, int lanes) {
+  int const rows = min(r.rows, r.m - r.row0), cols = min(r.cols, r.n - r.col0);
+  if (rows <= 0 || cols <= 0) return;
+  bool const column_major = x.stride_row == 1;
+  int const runs = column_major ? cols : rows;
+  int const run_bytes = (column_major ? rows : cols) * static_cast<int>(sizeof(T));
+  int const lines = (run_bytes + 127) / 128 + 1;
+#pragma unroll 1
+  for (int i = lane; i < runs * lines; i += lanes) {
+    int const run = i / lines, line = i % lines;
+    auto const* const first =
+        reinterpret_cast<char const*>(column_major ? address<T>(x, r.row0, r.col0 + run, r.l, r.m)
+                                                   : address<T>(x, r.row0 + run, r.col0, r.l, r.m));
+    cute::prefetch(first + min(line * 128, run_bytes - 1));
+  }
+}
 
 template <class T, int kN>
 WL_DEVICE bool whole_run(MatrixParams const& x, Chunk<kN> const& c, T const* at) {
@@ -230,12 +262,18 @@ struct Act {
 #endif
 };
 
-// z += residual (D's type, either layout), after the activation.
+// z += residual (D's type, either layout), after the activation. The one op that reads a matrix
+// (Chain::prefetch): the load warp asks L2 for a tile's part of it as the tile's main loop starts,
+// so the Chunk pass's reads, one 16-byte run per thread at a time, wait on L2 rather than DRAM.
 struct Residual {
   static constexpr Phase kPhase = Phase::Chunk;
   using Params = MatrixParams;
   static Params params(GemmArguments const& r) { return matrix_params(r.epilogue.residual); }
 #if defined(__CUDACC__)
+  template <class T>
+  static WL_DEVICE void prefetch(Params const& p, TileRegion const& r, int lane, int lanes) {
+    detail::prefetch_l2<T>(p, r, lane, lanes);
+  }
   static WL_DEVICE bool column_major(Params const& p) {
     return p.stride_row == 1;
   }
@@ -266,6 +304,10 @@ template <class Op>
 inline constexpr bool kIsBias = false;
 template <Broadcast kAlong, class T>
 inline constexpr bool kIsBias<Bias<kAlong, T>> = true;
+
+// Whether op Op reads a matrix the epilogue can ask L2 for ahead of time (Op::prefetch).
+template <class Op>
+inline constexpr bool kPrefetches = std::is_same_v<Op, Residual>;
 
 template <class Op>
 inline constexpr int kChunkOrder = std::is_same_v<Op, PreActivation> ? 0
@@ -310,6 +352,7 @@ struct Chain {
   static constexpr bool kColumnBias = ((Ops::kPhase == Phase::Column && kIsBias<Ops>) || ...);
   static constexpr bool kColumnTerms = kColumnScale || kColumnBias;
   static constexpr bool kChunks = ((Ops::kPhase == Phase::Chunk) || ...);
+  static constexpr bool kPrefetches = (epi::kPrefetches<Ops> || ...);
 
   // Host: every op's Params from resolved, row-major-D arguments (gemm.cpp).
   static Params params([[maybe_unused]] GemmArguments const& r) {
@@ -345,6 +388,18 @@ struct Chain {
     (
         [&] {
           if constexpr (Ops::kPhase == Phase::Chunk) Ops::template chunk<T>(of<Ops>(p), c);
+        }(),
+        ...);
+  }
+  // Every op's matrix (of T elements) in region `r` asked of L2, by `lanes` threads from `lane`.
+  template <class T>
+  static WL_DEVICE void prefetch([[maybe_unused]] Params const& p,
+                                 [[maybe_unused]] TileRegion const& r, [[maybe_unused]] int lane,
+                                 [[maybe_unused]] int lanes) {
+    (
+        [&] {
+          if constexpr (epi::kPrefetches<Ops>)
+            Ops::template prefetch<T>(of<Ops>(p), r, lane, lanes);
         }(),
         ...);
   }

@@ -55,6 +55,19 @@ struct Mainloop {
   static WL_DEVICE void load(Params const& p, Ring& ring, ts::Produce const& stage,
                              TileCoord tile) {
     using namespace cute;
+    using Epi = typename Cfg::Epilogue;
+    // At a tile's first K tile, the epilogue's matrices it will read (a residual) asked of L2 by
+    // the whole warp: the main loop's time hides their DRAM latency, which the epilogue's reads,
+    // a rolled loop over the staged subtiles, would otherwise wait out one after another.
+    if constexpr (Epi::kPrefetches) {
+      if (stage.loop_offset == stage.loop_start && !is_phantom(p, tile))
+        Epi::template prefetch<typename Cfg::TD>(
+            p.epilogue,
+            {tile.m * Cfg::kTileM, tile.n * Cfg::kTileN, Cfg::kTileM, Cfg::kTileN, tile.l, p.m,
+             p.n},
+            static_cast<int>(threadIdx.x % warploom::sm90::kThreadsPerWarp),
+            warploom::sm90::kThreadsPerWarp);
+    }
     if (!warploom::sm90::elect_one()) return;
     int const rank = kClusterSize == 1 ? 0 : static_cast<int>(warploom::sm90::cluster_cta_rank());
     int const rank_m = rank % kClusterM, rank_n = rank / kClusterM;
