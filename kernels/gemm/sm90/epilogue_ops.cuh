@@ -128,10 +128,10 @@ struct alignas(16) Run {
   T v[kN];
 };
 
-// Asks L2 for every 128-byte line of x's part of `r` (elements of T), the lines dealt out to
-// `lanes` threads from `lane` on: one prefetch.global.L2 each (cute::prefetch), whatever x's
-// layout and alignment. A contiguous run (a row of a row-major x, a column of a column-major one)
-// takes a line per 128 bytes and one for its last byte, in case the run starts mid-line.
+// Asks L2 for every 128-byte line of x's part of `r` (elements of T): one prefetch.global.L2 each
+// (cute::prefetch), whatever x's layout and alignment. Its contiguous runs (rows of a row-major x,
+// columns of a column-major one) are dealt out to `lanes` threads from `lane` on; each takes a
+// line per 128 bytes of its runs and one for a run's last byte, in case the run starts mid-line.
 template <class T>
 WL_DEVICE void prefetch_l2(MatrixParams const& x, TileRegion const& r, int lane, int lanes) {
   int const rows = min(r.rows, r.m - r.row0), cols = min(r.cols, r.n - r.col0);
@@ -139,14 +139,14 @@ WL_DEVICE void prefetch_l2(MatrixParams const& x, TileRegion const& r, int lane,
   bool const column_major = x.stride_row == 1;
   int const runs = column_major ? cols : rows;
   int const run_bytes = (column_major ? rows : cols) * static_cast<int>(sizeof(T));
-  int const lines = (run_bytes + 127) / 128 + 1;
 #pragma unroll 1
-  for (int i = lane; i < runs * lines; i += lanes) {
-    int const run = i / lines, line = i % lines;
+  for (int run = lane; run < runs; run += lanes) {
     auto const* const first =
         reinterpret_cast<char const*>(column_major ? address<T>(x, r.row0, r.col0 + run, r.l, r.m)
                                                    : address<T>(x, r.row0 + run, r.col0, r.l, r.m));
-    cute::prefetch(first + min(line * 128, run_bytes - 1));
+#pragma unroll 1
+    for (int byte = 0; byte < run_bytes; byte += 128) cute::prefetch(first + byte);
+    cute::prefetch(first + run_bytes - 1);
   }
 }
 

@@ -33,6 +33,9 @@ struct Mainloop {
     }
   }
 
+  // How many K tiles before a tile's last its epilogue's matrices are asked of L2 (load).
+  static constexpr int kPrefetchLead = 1 << 30;
+
   // Every tile of the problem has K / kTileK K tiles (rounded up).
   static WL_DEVICE int k_tiles(Params const& p, TileCoord) { return p.k_tiles; }
 
@@ -56,11 +59,13 @@ struct Mainloop {
                              TileCoord tile) {
     using namespace cute;
     using Epi = typename Cfg::Epilogue;
-    // At a tile's first K tile, the epilogue's matrices it will read (a residual) asked of L2 by
-    // the whole warp: the main loop's time hides their DRAM latency, which the epilogue's reads,
-    // a rolled loop over the staged subtiles, would otherwise wait out one after another.
+    // kPrefetchLead K tiles before a tile's last (or at its first), the epilogue's matrices it will
+    // read (a residual) asked of L2 by the whole warp: the main loop's time hides their DRAM
+    // latency, which the epilogue's reads, a rolled loop over the staged subtiles, would otherwise
+    // wait out one after another.
     if constexpr (Epi::kPrefetches) {
-      if (stage.loop_offset == stage.loop_start && !is_phantom(p, tile))
+      int const at = p.k_tiles > kPrefetchLead ? p.k_tiles - kPrefetchLead : 0;
+      if (stage.loop_offset - stage.loop_start == at && !is_phantom(p, tile))
         Epi::template prefetch<typename Cfg::TD>(
             p.epilogue,
             {tile.m * Cfg::kTileM, tile.n * Cfg::kTileN, Cfg::kTileM, Cfg::kTileN, tile.l, p.m,
