@@ -33,8 +33,17 @@ struct Mainloop {
     }
   }
 
-  // How many K tiles before a tile's last its epilogue's matrices are asked of L2 (load).
-  static constexpr int kPrefetchLead = 1 << 30;
+  // When load() asks L2 for the epilogue's matrices (a residual): kPrefetchLead K tiles before a
+  // tile's last, in tiles of at most kPrefetchMaxKTiles K tiles. Measured on the fused residual,
+  // ping-pong (Auto's), bf16, H200, 2026-12-04 (bench/results/residual_prefetch_2026-12-04.json):
+  // against no prefetch, 8192 x 8192 x K took 0.309 ms against 0.348 at K = 512, 0.358-0.369
+  // against 0.392 at 1024 (ncu 387 us against 422), 0.439 against 0.501 at 2048. At the first K
+  // tile instead, 4096^3 lost 5 % (the lines are evicted by the main loop's A and B before the
+  // epilogue reads them: R read twice); a lead of 8 K tiles saved less at 1024 (0.374). Past 32 K
+  // tiles the other warpgroup's main loop hides the epilogue's reads anyway, and the prefetch
+  // cost 3.5 % at K = 4096 (0.821 against 0.792): none there.
+  static constexpr int kPrefetchLead = 3;
+  static constexpr int kPrefetchMaxKTiles = 32;
 
   // Every tile of the problem has K / kTileK K tiles (rounded up).
   static WL_DEVICE int k_tiles(Params const& p, TileCoord) { return p.k_tiles; }
@@ -59,13 +68,14 @@ struct Mainloop {
                              TileCoord tile) {
     using namespace cute;
     using Epi = typename Cfg::Epilogue;
-    // kPrefetchLead K tiles before a tile's last (or at its first), the epilogue's matrices it will
-    // read (a residual) asked of L2 by the whole warp: the main loop's time hides their DRAM
-    // latency, which the epilogue's reads, a rolled loop over the staged subtiles, would otherwise
-    // wait out one after another.
+    // Near a short tile's last K tile (kPrefetchLead), the epilogue's matrices it will read (a
+    // residual) asked of L2 by the whole warp: the last K tiles' time hides their DRAM latency,
+    // which the epilogue's reads, a rolled loop over the staged subtiles, would otherwise wait out
+    // one after another.
     if constexpr (Epi::kPrefetches) {
       int const at = p.k_tiles > kPrefetchLead ? p.k_tiles - kPrefetchLead : 0;
-      if (stage.loop_offset - stage.loop_start == at && !is_phantom(p, tile))
+      if (p.k_tiles <= kPrefetchMaxKTiles && stage.loop_offset - stage.loop_start == at &&
+          !is_phantom(p, tile))
         Epi::template prefetch<typename Cfg::TD>(
             p.epilogue,
             {tile.m * Cfg::kTileM, tile.n * Cfg::kTileN, Cfg::kTileM, Cfg::kTileN, tile.l, p.m,
