@@ -42,19 +42,23 @@ using harness::Tuning;
 using Launch = std::function<void(wg::GemmArguments const& args, Bf16* r, Tuning const& tuning,
                                   cudaStream_t stream)>;
 
-// The bf16 "tn" GEMM (A row-major m x k, B stored n x k), and, with `relu_output`, R = max(A, 0),
-// or, with `residual_input`, D = A . B^T + R for a random R (m x n): operand sets from the GEMM
-// benchmarks (bench/gemm_operands.hpp), D checked against float64 on its first and last 128 rows
-// (with R, the reference's fused residual; with `relu_d`, D = max(A . B^T, 0), the reference's
-// ReLU), R = max(A, 0) bitwise.
+// What a contender computes besides the bf16 "tn" GEMM D = A . B^T, and so what its plan prepares
+// and checks. At most one of relu_output and residual_input: both use the launch's `r`.
+struct TnGemmOptions {
+  bool relu_output = false;     // R = max(A, 0) (m x k) into `r`, checked bitwise
+  bool residual_input = false;  // D = A . B^T + R, a random R (m x n) read from `r`
+  bool relu_d = false;          // D = max(A . B^T, 0)
+};
+
+// The bf16 "tn" GEMM (A row-major m x k, B stored n x k) and what `options` adds: operand sets
+// from the GEMM benchmarks (bench/gemm_operands.hpp), D checked against float64 on its first and
+// last 128 rows (with R, the reference's fused residual; with relu_d, the reference's ReLU), R =
+// max(A, 0) bitwise.
 class TnGemmPlan final : public harness::KernelPlan {
  public:
-  TnGemmPlan(int m, int n, int k, bool relu_output, Launch launch, std::vector<Tuning> space,
-             bool residual_input = false, bool relu_d = false)
+  TnGemmPlan(int m, int n, int k, TnGemmOptions options, Launch launch, std::vector<Tuning> space)
       : problem_{.m = m, .n = n, .k = k},
-        relu_output_(relu_output),
-        residual_input_(residual_input),
-        relu_d_(relu_d),
+        options_(options),
         launch_(std::move(launch)),
         space_(std::move(space)) {}
 
@@ -73,7 +77,8 @@ class TnGemmPlan final : public harness::KernelPlan {
     for (int s = 0; s < input_sets; ++s) {
       sets_.emplace_back(problem_, seed + s, nullptr);
       if (has_r()) r_.emplace_back(r_bytes());
-      if (residual_input_) wt::fill_uniform(r_.back().as<Bf16>(), elements_r(), 5 * (seed + s) + 3);
+      if (options_.residual_input)
+        wt::fill_uniform(r_.back().as<Bf16>(), elements_r(), 5 * (seed + s) + 3);
     }
   }
 
@@ -85,23 +90,23 @@ class TnGemmPlan final : public harness::KernelPlan {
   CheckResult check(Tuning const& tuning) override {
     wb::GemmOperands const& set = sets_.at(0);
     wt::poison(set.d(), set.d_bytes());
-    if (relu_output_) wt::poison(r_[0].get(), r_bytes());
+    if (options_.relu_output) wt::poison(r_[0].get(), r_bytes());
     run(0, tuning, nullptr);
     WL_CUDA_CHECK(cudaDeviceSynchronize());
     int const rows = std::min(problem_.m, 128);
     wg::GemmArguments reference = set.args();
-    if (residual_input_)
+    if (options_.residual_input)
       reference.epilogue.residual = {.data = r_[0].get(),
                                      .type = wg::ScalarType::BF16,
                                      .layout = wg::MatrixLayout::RowMajor,
                                      .ld = problem_.n};
-    if (relu_d_) reference.epilogue.activation = wg::Activation::ReLU;
+    if (options_.relu_d) reference.epilogue.activation = wg::Activation::ReLU;
     double const error = std::max(wb::max_relative_error(reference, 0, rows),
                                   wb::max_relative_error(reference, problem_.m - rows, rows));
     if (!(error <= wb::error_tolerance(problem_.type)))
       return {false, "D's max relative error " + std::to_string(error) + " on its first and last " +
                          std::to_string(rows) + " rows"};
-    if (relu_output_) {
+    if (options_.relu_output) {
       std::vector<Bf16> const a = download(set.args().a.data, elements_a());
       std::vector<Bf16> const r = download(r_[0].get(), elements_a());
       for (std::size_t e = 0; e < a.size(); ++e) {
@@ -113,15 +118,16 @@ class TnGemmPlan final : public harness::KernelPlan {
       }
     }
     return {true, "D within " + std::to_string(wb::error_tolerance(problem_.type)) + " of float64" +
-                      (relu_output_ ? ", R bitwise" : "")};
+                      (options_.relu_output ? ", R bitwise" : "")};
   }
 
  private:
-  bool has_r() const { return relu_output_ || residual_input_; }
+  bool has_r() const { return options_.relu_output || options_.residual_input; }
   std::size_t elements_a() const { return static_cast<std::size_t>(problem_.m) * problem_.k; }
   // R: max(A, 0), m x k, or the residual, m x n.
   std::size_t elements_r() const {
-    return residual_input_ ? static_cast<std::size_t>(problem_.m) * problem_.n : elements_a();
+    return options_.residual_input ? static_cast<std::size_t>(problem_.m) * problem_.n
+                                   : elements_a();
   }
   std::size_t r_bytes() const { return elements_r() * sizeof(Bf16); }
   static std::vector<Bf16> download(void const* p, std::size_t count) {
@@ -131,9 +137,7 @@ class TnGemmPlan final : public harness::KernelPlan {
   }
 
   wb::GemmProblem problem_;
-  bool relu_output_;
-  bool residual_input_;
-  bool relu_d_;
+  TnGemmOptions options_;
   Launch launch_;
   std::vector<Tuning> space_;
   std::vector<wb::GemmOperands> sets_;
@@ -153,36 +157,23 @@ Extents checked_extents(harness::Problem const& p) {
           static_cast<int>(p.extents[2])};
 }
 
-// `make_space(extents)`: the contender's tuning space for the problem ({{}} when it has none).
-harness::PlanProvider provider(std::string name, std::string description, bool relu_output,
+// A contender for the problem `options` describes (see TnGemmOptions); `make_space(extents)`: its
+// tuning space for the problem ({{}} when it has none).
+harness::PlanProvider provider(std::string name, std::string description, TnGemmOptions options,
                                Launch launch,
                                std::function<std::vector<Tuning>(Extents)> make_space = {}) {
   return {std::move(name), std::move(description), [=](harness::Problem const& p) {
             Extents const e = checked_extents(p);
             std::vector<Tuning> space = make_space ? make_space(e) : std::vector<Tuning>{{}};
-            return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, relu_output, launch,
-                                                std::move(space));
+            return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, options, launch, std::move(space));
           }};
 }
 
-// A contender for D = A . B^T + R: its launch gets R (m x n) as `r`.
-harness::PlanProvider residual_provider(std::string name, std::string description, Launch launch) {
-  return {std::move(name), std::move(description), [=](harness::Problem const& p) {
-            Extents const e = checked_extents(p);
-            return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, false, launch,
-                                                std::vector<Tuning>{{}}, /*residual_input=*/true);
-          }};
-}
-
-// A contender for D = max(A . B^T, 0).
-harness::PlanProvider relu_d_provider(std::string name, std::string description, Launch launch) {
-  return {std::move(name), std::move(description), [=](harness::Problem const& p) {
-            Extents const e = checked_extents(p);
-            return std::make_unique<TnGemmPlan>(e.m, e.n, e.k, false, launch,
-                                                std::vector<Tuning>{{}}, /*residual_input=*/false,
-                                                /*relu_d=*/true);
-          }};
-}
+// The options of each tutorial's problem.
+constexpr TnGemmOptions kForkRelu{.relu_output = true};     // fork_gemm_relu: D and R
+constexpr TnGemmOptions kResidual{.residual_input = true};  // merge_gemm_residual: D + R
+constexpr TnGemmOptions kReluD{.relu_d = true};             // merge_gemm: max(D, 0)
+constexpr TnGemmOptions kPlainGemm{};                       // split_k_gemm: D alone
 
 Bf16 const* a_of(wg::GemmArguments const& args) {
   return static_cast<Bf16 const*>(args.a.data);
@@ -266,13 +257,13 @@ harness::PlanFamily fork_gemm_relu_plan_family() {
       "by the wgmma warpgroup and a ReLU task (a ts::Fork)",
       {"m", "n", "k"},
       {
-          provider("ts", "tutorial 07's fork GEMM (128x128x64 tiles, one CTA each)", true,
+          provider("ts", "tutorial 07's fork GEMM (128x128x64 tiles, one CTA each)", kForkRelu,
                    [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
                      fork_gemm_relu(a_of(args), b_of(args), d_of(args), r, args.m, args.n, args.k,
                                     stream);
                    }),
           // The pair a framework runs: the GEMM, then a ReLU kernel that reads A again.
-          provider("unfused", "gemm() (Auto), then a relu kernel reading A again", true,
+          provider("unfused", "gemm() (Auto), then a relu kernel reading A again", kForkRelu,
                    [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
                      wg::gemm(args, stream);
                      wb::half_relu(a_of(args), r, static_cast<std::int64_t>(args.m) * args.k,
@@ -290,33 +281,31 @@ harness::PlanFamily merge_gemm_residual_plan_family() {
       "epilogue warpgroup beside R's TMA tile (two ts::Merge groups)",
       {"m", "n", "k"},
       {
-          residual_provider(
-              "ts", "tutorial 07's GEMM + residual (128x128x64 tiles, one CTA each)",
-              [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
-                merge_gemm_residual(a_of(args), b_of(args), r, d_of(args), args.m, args.n, args.k,
-                                    stream);
-              }),
+          provider("ts", "tutorial 07's GEMM + residual (128x128x64 tiles, one CTA each)",
+                   kResidual,
+                   [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
+                     merge_gemm_residual(a_of(args), b_of(args), r, d_of(args), args.m, args.n,
+                                         args.k, stream);
+                   }),
           // The pair a framework runs without a residual epilogue: the GEMM, then D += R, which
           // reads D back and writes it again.
-          residual_provider(
-              "unfused", "gemm() (Auto), then an add kernel: D += R",
-              [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
-                wg::gemm(args, stream);
-                wb::half_add_inplace(d_of(args), r, static_cast<std::int64_t>(args.m) * args.n,
-                                     stream);
-              }),
+          provider("unfused", "gemm() (Auto), then an add kernel: D += R", kResidual,
+                   [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
+                     wg::gemm(args, stream);
+                     wb::half_add_inplace(d_of(args), r, static_cast<std::int64_t>(args.m) * args.n,
+                                          stream);
+                   }),
           // The production GEMM's own fused residual (GemmEpilogue::residual): z rounded to bf16,
           // then R added and rounded again (include/warploom/gemm.hpp).
-          residual_provider(
-              "warploom_fused", "gemm() (Auto) with its fused epilogue's residual",
-              [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
-                wg::GemmArguments with_r = args;
-                with_r.epilogue.residual = {.data = r,
-                                            .type = wg::ScalarType::BF16,
-                                            .layout = wg::MatrixLayout::RowMajor,
-                                            .ld = args.n};
-                wg::gemm(with_r, stream);
-              }),
+          provider("warploom_fused", "gemm() (Auto) with its fused epilogue's residual", kResidual,
+                   [](wg::GemmArguments const& args, Bf16* r, Tuning const&, cudaStream_t stream) {
+                     wg::GemmArguments with_r = args;
+                     with_r.epilogue.residual = {.data = r,
+                                                 .type = wg::ScalarType::BF16,
+                                                 .layout = wg::MatrixLayout::RowMajor,
+                                                 .ld = args.n};
+                     wg::gemm(with_r, stream);
+                   }),
       }};
   family.report_flops = true;
   return family;
@@ -337,31 +326,28 @@ harness::PlanFamily merge_gemm_plan_family() {
       {
           // A packed (lda = k): the plan's operand sets; the kernel reads it through registers all
           // the same.
-          relu_d_provider(
-              "ts", "tutorial 07's merge GEMM (128x128x64 tiles, one CTA each)",
-              [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
-                merge_gemm(a_of(args), args.k, b_of(args), d_of(args), args.m, args.n, args.k,
-                           stream);
-              }),
+          provider("ts", "tutorial 07's merge GEMM (128x128x64 tiles, one CTA each)", kReluD,
+                   [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
+                     merge_gemm(a_of(args), args.k, b_of(args), d_of(args), args.m, args.n, args.k,
+                                stream);
+                   }),
           // The pair a framework runs without a fused activation: the GEMM, then a ReLU kernel
           // that reads D back and writes it again.
-          relu_d_provider(
-              "warploom", "gemm() (Auto), then a relu kernel: D = max(D, 0)",
-              [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
-                wg::gemm(args, stream);
-                wb::half_relu(d_of(args), d_of(args), static_cast<std::int64_t>(args.m) * args.n,
-                              stream);
-              }),
+          provider("warploom", "gemm() (Auto), then a relu kernel: D = max(D, 0)", kReluD,
+                   [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
+                     wg::gemm(args, stream);
+                     wb::half_relu(d_of(args), d_of(args),
+                                   static_cast<std::int64_t>(args.m) * args.n, stream);
+                   }),
           // The production GEMM's own fused ReLU (GemmEpilogue::activation).
-          relu_d_provider(
-              "warploom_fused", "gemm() (Auto) with its fused epilogue's ReLU",
-              [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
-                wg::GemmArguments with_relu = args;
-                with_relu.epilogue.activation = wg::Activation::ReLU;
-                wg::gemm(with_relu, stream);
-              }),
-          peer(relu_d_provider("cublas", "cublasGemmEx, default algorithm, then the relu kernel",
-                               cublas_then_relu)),
+          provider("warploom_fused", "gemm() (Auto) with its fused epilogue's ReLU", kReluD,
+                   [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
+                     wg::GemmArguments with_relu = args;
+                     with_relu.epilogue.activation = wg::Activation::ReLU;
+                     wg::gemm(with_relu, stream);
+                   }),
+          peer(provider("cublas", "cublasGemmEx, default algorithm, then the relu kernel", kReluD,
+                        cublas_then_relu)),
       }};
   family.report_flops = true;
   return family;
@@ -377,14 +363,14 @@ harness::PlanFamily split_k_gemm_plan_family() {
           provider("ts",
                    "tutorial 06's split-K GEMM (split_k: the largest that divides K into "
                    "whole 64-wide steps; --autotune tries 1, 2, 4, 8)",
-                   false, run_split_k, split_space),
-          provider("warploom", "gemm() (Auto: its own split-K where it pays)", false,
+                   kPlainGemm, run_split_k, split_space),
+          provider("warploom", "gemm() (Auto: its own split-K where it pays)", kPlainGemm,
                    [](wg::GemmArguments const& args, Bf16*, Tuning const&, cudaStream_t stream) {
                      wg::gemm(args, stream);
                    }),
-          peer(provider("cublas", "cublasGemmEx, default algorithm", false, cublas())),
+          peer(provider("cublas", "cublasGemmEx, default algorithm", kPlainGemm, cublas())),
           peer(provider("cublaslt", "cublasLtMatmul, the heuristic's first candidate that runs",
-                        false, cublaslt())),
+                        kPlainGemm, cublaslt())),
       }};
   family.report_flops = true;
   return family;
