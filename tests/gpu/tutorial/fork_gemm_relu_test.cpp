@@ -1,7 +1,6 @@
 // tests/gpu/tutorial/fork_gemm_relu_test.cpp — tutorial 07's fork GEMM + ReLU (one TMA read of
 // each A tile, a ts::Fork of a wgmma view and a thread view of it) on the GPU: D = A . B^T against
 // a float64 reference and R = max(A, 0) bitwise, into poisoned outputs with a guard after each.
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -59,31 +58,9 @@ TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
                          << first_r % k;
   expect_guard_untouched<Bf16>(d_r, size_a, what + " r");
 
-  // D: the float64 dot product, rounded once to bf16 by the kernel. Rounding to nearest moves a
-  // value by at most half a unit in its last place, and bf16 keeps 8 significant bits, so by at
-  // most |want| * 2^-8; the accumulation itself is exact for these inputs (random_eighths), so
-  // nothing else may differ. A wrong tile, a stale stage or a swizzle mismatch between TMA and
-  // wgmma gives errors of the order of the values themselves.
-  std::vector<Bf16> const d = download<Bf16>(d_d, size_d);
-  std::size_t wrong_d = 0, first_d = 0;
-  double worst = 0.0;
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      double want = 0.0;
-      for (int kk = 0; kk < k; ++kk)
-        want += static_cast<double>(__bfloat162float(a[std::size_t{1} * i * k + kk])) *
-                static_cast<double>(__bfloat162float(b[std::size_t{1} * j * k + kk]));
-      std::size_t const at = static_cast<std::size_t>(i) * n + j;
-      double const got = __bfloat162float(d[at]);
-      double const error = std::fabs(got - want);
-      // NaN (the poison, an unwritten element) fails the comparison too.
-      if (!(error <= std::fabs(want) * 0x1p-8) && wrong_d++ == 0) first_d = at;
-      if (error > worst || std::isnan(error)) worst = error;
-    }
-  }
-  EXPECT_EQ(wrong_d, 0u) << what << " d: first wrong at row " << first_d / n << " col "
-                         << first_d % n << ", largest error " << worst;
-  expect_guard_untouched<Bf16>(d_d, size_d, what + " d");
+  // D: the float64 dot product (expect_gemm); a wrong tile, a stale stage or a swizzle mismatch
+  // between TMA and wgmma gives errors of the order of the values themselves.
+  expect_gemm(d_d, a, b, m, n, k, what + " d");
 }
 
 std::string case_name(::testing::TestParamInfo<Shape> const& info) {

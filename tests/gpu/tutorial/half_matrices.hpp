@@ -1,8 +1,9 @@
-// tests/gpu/tutorial/half_matrices.hpp — 16-bit matrices for tutorials 06's and 07's tests: random
-// host data, device copies, bitwise comparison with what the host computes, and the poisoned guard
-// after each output.
+// tests/gpu/tutorial/half_matrices.hpp — 16-bit matrices for tutorials 04's, 06's and 07's tests:
+// random host data, device copies, bitwise comparison with what the host computes, the tutorial
+// GEMMs' check against float64, and the poisoned guard after each output.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -84,6 +85,73 @@ inline void expect_matrix(warploom::testing::DeviceBuffer const& d, std::vector<
   EXPECT_EQ(wrong, 0u) << what << ": first wrong at row " << first / cols << " col "
                        << first % cols;
   expect_guard_untouched<__half>(d, want.size(), what);
+}
+
+// What a tutorial GEMM computes besides D = A . B^T (bf16, A m x k, B stored n x k), for
+// expect_gemm.
+struct GemmExpectation {
+  int lda = 0;  // A's rows are lda elements apart; 0: k (packed)
+  std::vector<__nv_bfloat16> const* residual = nullptr;  // D = A . B^T + R, R m x n packed
+  bool relu = false;                                     // D = max(A . B^T, 0)
+  // The fp32 additions the bound allows for; 0: one per product after the first, and one for R.
+  int additions = 0;
+};
+
+// `d` (m x n, downloaded) against the float64 reference of what `e` describes. The products of
+// two bf16 are exact in fp32 (8 + 8 significant bits); what may differ from float64 is the fp32
+// accumulation of the K products (and R) and D's one rounding to 16 bits:
+//  - fp32 accumulation: a sum computed in any order (the wgmma's, a cluster's partial tiles) is
+//    off by at most `additions` u sum |terms|, with u = 2^-23 rather than 2^-24 because the tensor
+//    cores' accumulation is not guaranteed to round to nearest;
+//  - the rounding to bf16 (8 significant bits, to nearest) moves the fp32 value c by at most
+//    2^-8 |c| <= 2^-8 (|want| + accumulation error). max(x, 0) moves no two values further apart.
+// Inputs in multiples of 1/8 (random_eighths) make the accumulation exact; the bound allows for it
+// all the same, and is still far below what a wrong tile, a stale stage, a swizzle mismatch or a
+// fragment read by the wrong thread gives: errors of the order of the values themselves. NaN (the
+// poison: an element unwritten, or computed from unwritten input) fails too.
+inline void expect_gemm(std::vector<__nv_bfloat16> const& d, std::vector<__nv_bfloat16> const& a,
+                        std::vector<__nv_bfloat16> const& b, int m, int n, int k,
+                        std::string const& what, GemmExpectation const& e = {}) {
+  auto value = [](__nv_bfloat16 x) { return static_cast<double>(__bfloat162float(x)); };
+  int const lda = e.lda == 0 ? k : e.lda;
+  int const additions = e.additions != 0 ? e.additions : k - 1 + (e.residual != nullptr ? 1 : 0);
+  std::size_t wrong = 0, first = 0;
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      std::size_t const at = static_cast<std::size_t>(i) * n + j;
+      double want = 0.0, magnitude = 0.0;
+      for (int kk = 0; kk < k; ++kk) {
+        double const product =
+            value(a[std::size_t{1} * i * lda + kk]) * value(b[std::size_t{1} * j * k + kk]);
+        want += product;
+        magnitude += std::fabs(product);
+      }
+      if (e.residual != nullptr) {
+        want += value((*e.residual)[at]);
+        magnitude += std::fabs(value((*e.residual)[at]));
+      }
+      if (e.relu) want = std::fmax(want, 0.0);
+      double const accumulation = additions * 0x1p-23 * magnitude;
+      double const tolerance = 0x1p-8 * (std::fabs(want) + accumulation) + accumulation;
+      double const error = std::fabs(value(d[at]) - want);
+      if (!(error <= tolerance) && wrong++ == 0) first = at;
+      if (error > worst || std::isnan(error)) worst = error;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << what << ": first wrong at row " << first / n << " col " << first % n
+                       << ", largest error " << worst;
+}
+
+// The same for D on the device (m x n, then kGuardBytes of poison), whose guard must be
+// untouched.
+inline void expect_gemm(warploom::testing::DeviceBuffer const& d,
+                        std::vector<__nv_bfloat16> const& a, std::vector<__nv_bfloat16> const& b,
+                        int m, int n, int k, std::string const& what,
+                        GemmExpectation const& e = {}) {
+  std::size_t const size_d = static_cast<std::size_t>(m) * n;
+  expect_gemm(download<__nv_bfloat16>(d, size_d), a, b, m, n, k, what, e);
+  expect_guard_untouched<__nv_bfloat16>(d, size_d, what);
 }
 
 }  // namespace tutorial_test

@@ -2,7 +2,6 @@
 // groups: A's and B's rings for the wgmma warpgroup, the fp32 accumulator tile and R's tile for
 // the epilogue warpgroup) on the GPU: D = A . B^T + R against a float64 reference, into a
 // poisoned output with a guard after it.
-#include <cmath>
 #include <cstddef>
 #include <string>
 #include <tuple>
@@ -45,33 +44,11 @@ TEST_P(MergeGemmResidual, MultipliesAndAddsRandomMatricesIntoAPoisonedOutput) {
   tut::merge_gemm_residual(d_a.as<Bf16>(), d_b.as<Bf16>(), d_r.as<Bf16>(), d_d.as<Bf16>(), m, n, k);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
 
-  // D: the float64 dot product plus R, rounded once to bf16 by the kernel. The accumulation and
-  // the addition are exact in fp32 for these inputs (random_eighths), and the accumulator reaches
-  // the epilogue in fp32, so rounding to nearest, at most |want| * 2^-8 in bf16's 8 significant
-  // bits, is the only error allowed. A wrong tile, a stale stage, a swizzle mismatch between TMA
-  // and wgmma or the epilogue's reads of R, or an epilogue thread reading another MMA thread's
-  // fragment gives errors of the order of the values themselves; a bf16 hand-off would round twice
-  // and fail too.
-  std::vector<Bf16> const d = download<Bf16>(d_d, size_d);
-  std::size_t wrong = 0, first = 0;
-  double worst = 0.0;
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      std::size_t const at = static_cast<std::size_t>(i) * n + j;
-      double want = __bfloat162float(r[at]);
-      for (int kk = 0; kk < k; ++kk)
-        want += static_cast<double>(__bfloat162float(a[std::size_t{1} * i * k + kk])) *
-                static_cast<double>(__bfloat162float(b[std::size_t{1} * j * k + kk]));
-      double const got = __bfloat162float(d[at]);
-      double const error = std::fabs(got - want);
-      // NaN (the poison, an unwritten element) fails the comparison too.
-      if (!(error <= std::fabs(want) * 0x1p-8) && wrong++ == 0) first = at;
-      if (error > worst || std::isnan(error)) worst = error;
-    }
-  }
-  EXPECT_EQ(wrong, 0u) << what << " d: first wrong at row " << first / n << " col " << first % n
-                       << ", largest error " << worst;
-  expect_guard_untouched<Bf16>(d_d, size_d, what + " d");
+  // D: the float64 dot product plus R (expect_gemm). The accumulator reaches the epilogue in fp32;
+  // a wrong tile, a stale stage, a swizzle mismatch between TMA and wgmma or the epilogue's reads
+  // of R, or an epilogue thread reading another MMA thread's fragment gives errors of the order of
+  // the values themselves; a bf16 hand-off would round twice and fail too.
+  expect_gemm(d_d, a, b, m, n, k, what + " d", {.residual = &r});
 }
 
 std::string case_name(::testing::TestParamInfo<Shape> const& info) {
