@@ -66,8 +66,9 @@
 
 #include <cuda_bf16.h>  // __nv_bfloat162, __floats2bfloat162_rn
 
-#include "tutorial/clustered_gemm.hpp"  // kClusteredGemmTileM, _N, _K, kClusteredGemmClusterM
-#include "tutorial/k_major_tiles.cuh"   // k_major::Bf16, SwizzledLayout, Wgmma128x128
+#include "tutorial/clustered_gemm.hpp"     // kClusteredGemmTileM, _N, _K, kClusteredGemmClusterM
+#include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
+#include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, Wgmma128x128
 #include "warploom/arch/sm90/cluster.hpp"
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/pdl.hpp"
@@ -142,13 +143,8 @@ struct ClusteredGemm {
 
   // ---- Resources -------------------------------------------------------------------------------
 
-  // The K steps of the CTA's tile (a coordinate-only resource): how many, and which one a loop
-  // iteration of the loads fetches. Every CTA of a cluster runs the same number (one K).
-  struct KSteps {
-    static constexpr ts::ResourceSpec spec{.name = "k_steps"};
-    int count = 0;
-    WL_DEVICE int k_of(ts::Consume const& stage) const { return stage.loop_offset; }
-  };
+  // The K steps of the CTA's tile: every CTA of a cluster runs the same number (one K).
+  using KSteps = k_major::KSteps;
 
   // B's tiles: half loaded by each CTA of the cluster and multicast to both; read by the wgmma
   // that SmemA::mma issues.

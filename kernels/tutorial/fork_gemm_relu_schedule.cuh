@@ -60,8 +60,9 @@
 #include <cute/arch/mma_sm90.hpp>
 #include <cute/atom/mma_atom.hpp>
 
-#include "tutorial/fork_gemm_relu.hpp"  // kForkGemmReluTileM, _N, _K
-#include "tutorial/k_major_tiles.cuh"   // k_major::Bf16, SwizzledLayout, make_tma_load
+#include "tutorial/fork_gemm_relu.hpp"     // kForkGemmReluTileM, _N, _K
+#include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
+#include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, make_tma_load
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 #include "warploom/ts/ts.hpp"
@@ -131,35 +132,10 @@ struct ForkGemmRelu {
 
   // ---- Resources -------------------------------------------------------------------------------
 
-  // The K steps of the CTA's tile (a coordinate-only resource, without a pipeline): how many,
-  // and which one a loop iteration of the loads fetches.
-  struct KSteps {
-    static constexpr ts::ResourceSpec spec{.name = "k_steps"};
-    int count = 0;
-    WL_DEVICE int k_of(ts::Consume const& stage) const { return stage.loop_offset; }
-  };
+  using KSteps = k_major::KSteps;
 
-  // B's tiles: filled by TMA, read by wgmma beside A's MMA view.
-  struct SmemB {
-    static constexpr ts::ResourceSpec spec{
-        .name = "smem_b",
-        .pipeline = ts::tma_wgmma(kStages, kStageBytesB, ts::threads(1), ts::warps(4))
-                        .with_advance_on_wait()};
-    Params const* p = nullptr;
-    OutputTile tile{};
-    ts::SmemBuffer<Bf16, kStages * kTileN * kTileK, 1024> tiles;  // (BLK_N, BLK_K, STAGES)
-    using smem_buffers = ts::buffers<&SmemB::tiles>;
-
-    // B's tile of K step `k`; its bytes complete the stage.
-    WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-      if (sm90::elect_one())
-        k_major::tma_load_tile<SmemLayoutB>(p->tma_b, p->n, p->k, tiles.get(), tile.n, k,
-                                            stage.stage_idx, stage.barrier);
-    }
-    // The stage the wgmma of this step reads B from. Auxiliary: only an index; B is read by the
-    // wgmma that AForMma::mma issues, and retires with it (R-D13 follows B's stage into it).
-    WL_DEVICE int stage_of(ts::ConsumeAux const& stage) const { return stage.stage_idx; }
-  };
+  // B's tiles: filled by TMA, read by the wgmma that AForMma::mma issues.
+  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params, OutputTile>;
 
   // The members of the Fork: A's tiles as each reader task sees them. They alias one buffer
   // (ts::Alias below) and declare it alike — its bytes and its 1024-byte alignment (the swizzle

@@ -70,8 +70,9 @@
 #include <cuda_bf16.h>  // __nv_bfloat162, __floats2bfloat162_rn
 #include <cuda/ptx>     // cuda::ptx::fence_proxy_async
 
-#include "tutorial/k_major_tiles.cuh"  // k_major::Bf16, SwizzledLayout, Wgmma128x128
-#include "tutorial/merge_gemm.hpp"     // kMergeGemmTileM, _N, _K
+#include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
+#include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, Wgmma128x128
+#include "tutorial/merge_gemm.hpp"         // kMergeGemmTileM, _N, _K
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 #include "warploom/ts/ts.hpp"
@@ -136,35 +137,10 @@ struct MergeGemm {
 
   // ---- Resources -------------------------------------------------------------------------------
 
-  // The K steps of the CTA's tile (a coordinate-only resource, without a pipeline): how many,
-  // and which one a loop iteration of the loads fetches.
-  struct KSteps {
-    static constexpr ts::ResourceSpec spec{.name = "k_steps"};
-    int count = 0;
-    WL_DEVICE int k_of(ts::Consume const& stage) const { return stage.loop_offset; }
-  };
+  using KSteps = k_major::KSteps;
 
-  // B's tiles: filled by TMA, read by the wgmma that SmemA::mma issues.
-  struct SmemB {
-    static constexpr ts::ResourceSpec spec{
-        .name = "smem_b",
-        .pipeline = ts::tma_wgmma(kStages, kStageBytesB, ts::threads(1), ts::warps(4))
-                        .with_advance_on_wait()};
-    Params const* p = nullptr;
-    OutputTile tile{};
-    ts::SmemBuffer<Bf16, kStages * kTileN * kTileK, 1024> tiles;  // (BLK_N, BLK_K, STAGES)
-    using smem_buffers = ts::buffers<&SmemB::tiles>;
-
-    // B's tile of K step `k`; its bytes complete the stage.
-    WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-      if (sm90::elect_one())
-        k_major::tma_load_tile<SmemLayoutB>(p->tma_b, p->n, p->k, tiles.get(), tile.n, k,
-                                            stage.stage_idx, stage.barrier);
-    }
-    // The stage the wgmma of this step reads B from. Auxiliary: only an index; B is read by the
-    // wgmma that SmemA::mma issues, and retires with it (R-D13 follows B's stage into it).
-    WL_DEVICE int stage_of(ts::ConsumeAux const& stage) const { return stage.stage_idx; }
-  };
+  // B's tiles: filled by TMA, read by the wgmma that A's ring issues.
+  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params, OutputTile>;
 
   // A's tiles: written by the load warp's lanes (each arrives once its stores are fenced), read by
   // wgmma beside B's.

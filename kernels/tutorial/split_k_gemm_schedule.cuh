@@ -65,6 +65,7 @@
 #include <cute/arch/mma_sm90.hpp>
 #include <cute/atom/mma_atom.hpp>
 
+#include "tutorial/k_major_resources.cuh"   // k_major::KSteps, TmaRingB
 #include "tutorial/k_major_tiles.cuh"       // k_major::Bf16, SwizzledLayout, make_tma_load
 #include "tutorial/split_k_gemm.hpp"        // kSplitKGemmTileM, _N, _K, kSplitKGemmMaxSplit
 #include "warploom/arch/sm90/cluster.hpp"   // cluster_cta_rank, cluster_sync
@@ -171,13 +172,8 @@ struct SplitKGemm {
 
   // ---- Resources -------------------------------------------------------------------------------
 
-  // The K steps of this CTA's slice (a coordinate-only resource, without a pipeline): how many,
-  // and which one a loop iteration of the load fetches.
-  struct KSteps {
-    static constexpr ts::ResourceSpec spec{.name = "k_steps"};
-    int count = 0;
-    WL_DEVICE int k_of(ts::Consume const& stage) const { return stage.loop_offset; }
-  };
+  // The K steps of this CTA's slice.
+  using KSteps = k_major::KSteps;
 
   // A's and B's tiles of each K step, filled by TMA and read by wgmma straight from shared memory.
   // Released one step late (advance on wait + lagged release, as in the production GEMM): the

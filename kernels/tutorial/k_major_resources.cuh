@@ -1,0 +1,51 @@
+// kernels/tutorial/k_major_resources.cuh
+//
+// The TS resources tutorial 04's, 06's and 07's GEMMs share, over the K-major tiles of
+// k_major_tiles.cuh: the K steps of a CTA's tile, and the TMA ring of B's tiles that the wgmma
+// reads beside A's.
+#pragma once
+
+#include "tutorial/k_major_tiles.cuh"  // Bf16, SwizzledLayout, tma_load_tile
+#include "warploom/arch/sm90/warp.hpp"
+#include "warploom/config.hpp"
+#include "warploom/ts/ts.hpp"
+
+namespace warploom::tutorial::k_major {
+
+// The K steps of the CTA's tile (a coordinate-only resource, without a pipeline): how many, and
+// which one a loop iteration of the loads fetches.
+struct KSteps {
+  static constexpr ts::ResourceSpec spec{.name = "k_steps"};
+  int count = 0;
+  WL_DEVICE int k_of(ts::Consume const& stage) const { return stage.loop_offset; }
+};
+
+// B's tiles, kStages of (kTileN x kTileK) in SwizzledLayout<kTileN, kTileK, kStages>: filled by
+// TMA (Params::tma_b, over B's Params::n x Params::k), read by the wgmma that A's ring issues,
+// beside A's stage of the same K step. OutputTile::n is the CTA's tile column.
+template <int kStages, int kTileN, int kTileK, class Params, class OutputTile>
+struct TmaRingB {
+  using SmemLayout = SwizzledLayout<kTileN, kTileK, kStages>;  // (BLK_N, BLK_K, STAGES)
+  static constexpr int kStageBytes = kTileN * kTileK * static_cast<int>(sizeof(Bf16));
+
+  static constexpr ts::ResourceSpec spec{
+      .name = "smem_b",
+      .pipeline =
+          ts::tma_wgmma(kStages, kStageBytes, ts::threads(1), ts::warps(4)).with_advance_on_wait()};
+  Params const* p = nullptr;
+  OutputTile tile{};
+  ts::SmemBuffer<Bf16, kStages * kTileN * kTileK, 1024> tiles;  // (BLK_N, BLK_K, STAGES)
+  using smem_buffers = ts::buffers<&TmaRingB::tiles>;
+
+  // B's tile of K step `k`; its bytes complete the stage.
+  WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
+    if (sm90::elect_one())
+      tma_load_tile<SmemLayout>(p->tma_b, p->n, p->k, tiles.get(), tile.n, k, stage.stage_idx,
+                                stage.barrier);
+  }
+  // The stage the wgmma of this step reads B from. Auxiliary: only an index; B is read by the
+  // wgmma that A's ring issues, and retires with it (R-D13 follows B's stage into it).
+  WL_DEVICE int stage_of(ts::ConsumeAux const& stage) const { return stage.stage_idx; }
+};
+
+}  // namespace warploom::tutorial::k_major
