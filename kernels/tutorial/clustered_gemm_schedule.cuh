@@ -64,7 +64,7 @@
 // cute/tensor.hpp first: the atoms' headers rely on what it declares.
 #include <cute/tensor.hpp>
 
-#include <cuda_bf16.h>  // __nv_bfloat162, __floats2bfloat162_rn
+#include <cuda_bf16.h>  // __nv_bfloat16
 
 #include "tutorial/clustered_gemm.hpp"     // kClusteredGemmTileM, _N, _K, kClusteredGemmClusterM
 #include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
@@ -115,7 +115,6 @@ struct ClusteredGemm {
   using TmaA = decltype(make_tma_load<kTileM, 1, SmemLayoutA>(nullptr, 0, 0));
   using TmaB = decltype(make_tma_load<kTileN, kClusterM, SmemLayoutB>(nullptr, 0, 0));
 
-  using TiledMma = Mma::TiledMma;
   using Accumulator = Mma::Accumulator;
 
   // Everything the kernel gets from the host (a __grid_constant__ parameter: the TMA descriptors
@@ -215,23 +214,9 @@ struct ClusteredGemm {
     Params const* p = nullptr;
     OutputTile tile{};
 
-    // Each thread stores its accumulator's column pairs as bf16x2, straight from registers: 4
-    // bytes a store, a quad of lanes covering 16 contiguous bytes of a row (as 07/04 stores D).
+    // As 07/04 stores D (Wgmma128x128::store_d).
     WL_DEVICE void store(ts::Produce const&, Accumulator const& acc) {
-      using namespace cute;
-      TiledMma tiled_mma;
-      auto thr = tiled_mma.get_thread_slice(threadIdx.x % kMmaThreads);
-      Tensor mD = make_tensor(
-          make_gmem_ptr(p->d),
-          make_layout(make_shape(p->m, p->n), make_stride(static_cast<std::int64_t>(p->n), _1{})));
-      Tensor gD = local_tile(mD, make_shape(Int<kTileM>{}, Int<kTileN>{}),
-                             make_coord(tile.m, tile.n));  // (BLK_M, BLK_N)
-      Tensor tCgD = thr.partition_C(gD);                   // (MMA, MMA_M, MMA_N)
-      Tensor accum = acc.tensor();                         // (MMA, MMA_M, MMA_N)
-      CUTE_UNROLL
-      for (int i = 0; i < size(accum); i += 2)
-        *reinterpret_cast<__nv_bfloat162*>(&tCgD(i)) =
-            __floats2bfloat162_rn(accum(i), accum(i + 1));
+      Mma::store_d(acc, p->d, p->m, p->n, tile.m, tile.n);
     }
   };
 

@@ -102,7 +102,6 @@ struct ForkGemmRelu {
   // MMA threads' registers from the first K step to the store of D.
   using Mma = k_major::Wgmma128x128;
   static_assert(kTileM == Mma::kTileM && kTileN == Mma::kTileN && kMmaThreads == Mma::kThreads);
-  using TiledMma = Mma::TiledMma;
   using Accumulator = Mma::Accumulator;
 
   // Everything the kernel gets from the host (a __grid_constant__ parameter: the TMA descriptors
@@ -216,26 +215,9 @@ struct ForkGemmRelu {
     Params const* p = nullptr;
     OutputTile tile{};
 
-    // Each thread stores its accumulator's column pairs as bf16x2, straight from registers: 4
-    // bytes a store, a quad of lanes covering 16 contiguous bytes of a row. (The production
-    // GEMM stages D in shared memory and stores it by TMA; a tutorial keeps to the Fork.)
+    // Straight from registers (Wgmma128x128::store_d).
     WL_DEVICE void store(ts::Produce const&, Accumulator const& acc) {
-      using namespace cute;
-      TiledMma tiled_mma;
-      auto thr = tiled_mma.get_thread_slice(threadIdx.x % kMmaThreads);
-      Tensor mD =
-          make_tensor(make_gmem_ptr(p->d),
-                      make_layout(make_shape(p->m, p->n),
-                                  make_stride(static_cast<std::int64_t>(p->n), cute::_1{})));
-      Tensor gD = local_tile(mD, make_shape(cute::Int<kTileM>{}, cute::Int<kTileN>{}),
-                             make_coord(tile.m, tile.n));  // (BLK_M, BLK_N)
-      Tensor tCgD = thr.partition_C(gD);                   // (MMA, MMA_M, MMA_N)
-      Tensor accum = acc.tensor();                         // (MMA, MMA_M, MMA_N)
-      CUTE_UNROLL
-      for (int i = 0; i < size(accum); i += 2) {
-        *reinterpret_cast<__nv_bfloat162*>(&tCgD(i)) =
-            __floats2bfloat162_rn(accum(i), accum(i + 1));
-      }
+      Mma::store_d(acc, p->d, p->m, p->n, tile.m, tile.n);
     }
   };
 

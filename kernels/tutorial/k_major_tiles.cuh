@@ -11,6 +11,7 @@
 // cute/tensor.hpp first: the atoms' headers rely on what it declares.
 #include <cute/tensor.hpp>
 
+#include <cuda_bf16.h>              // __nv_bfloat16, __nv_bfloat162, __floats2bfloat162_rn
 #include <cutlass/numeric_types.h>  // cutlass::bfloat16_t, the element type of CuTe's GMMA atoms
 #include <cute/arch/copy_sm90_tma.hpp>
 #include <cute/arch/mma_sm90.hpp>
@@ -127,6 +128,28 @@ struct Wgmma128x128 {
     }
     warpgroup_commit_batch();
     warpgroup_fence_operand(accum);
+  }
+
+  // Stores `acc` as tile (tile_m, tile_n) of D, a row-major bf16 (m x n) matrix at `d`, straight
+  // from registers: each thread its column pairs as bf16x2, 4 bytes a store, a quad of lanes
+  // covering 16 contiguous bytes of a row. By the warpgroup's threads, threadIdx.x % kThreads
+  // being a thread's index in it. (The production GEMM stages D in shared memory and stores it by
+  // TMA; the tutorials keep to their schedules.)
+  WL_DEVICE static void store_d(Accumulator const& acc, __nv_bfloat16* d, int m, int n, int tile_m,
+                                int tile_n) {
+    using namespace cute;
+    TiledMma tiled_mma;
+    auto thr = tiled_mma.get_thread_slice(threadIdx.x % kThreads);
+    Tensor mD = make_tensor(
+        make_gmem_ptr(d),
+        make_layout(make_shape(m, n), make_stride(static_cast<std::int64_t>(n), _1{})));  // (M, N)
+    Tensor gD = local_tile(mD, make_shape(Int<kTileM>{}, Int<kTileN>{}),
+                           make_coord(tile_m, tile_n));  // (BLK_M, BLK_N)
+    Tensor tCgD = thr.partition_C(gD);                   // (MMA, MMA_M, MMA_N)
+    Tensor accum = acc.tensor();                         // (MMA, MMA_M, MMA_N)
+    CUTE_UNROLL
+    for (int i = 0; i < size(accum); i += 2)
+      *reinterpret_cast<__nv_bfloat162*>(&tCgD(i)) = __floats2bfloat162_rn(accum(i), accum(i + 1));
   }
 };
 
