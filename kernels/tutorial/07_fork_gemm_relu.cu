@@ -49,7 +49,7 @@ void fork_gemm_relu(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat1
                                .m = m,
                                .n = n,
                                .k = k};
-  // One CTA per tile of D, n fastest (fork_gemm_relu_schedule.cuh, OutputTile).
+  // One CTA per tile of D, n fastest (k_major::OutputTile::of_cta).
   dim3 const grid((m / Cfg::kTileM) * (n / Cfg::kTileN));
   ts::launch<Cfg::Manager>(ts::verified<Cfg>(), fork_gemm_relu_ts_kernel<Cfg>, grid, stream, p);
 }

@@ -52,7 +52,7 @@ void merge_gemm(__nv_bfloat16 const* a, int lda, __nv_bfloat16 const* b, __nv_bf
       .m = m,
       .n = n,
       .k = k};
-  // One CTA per tile of D, n fastest (merge_gemm_schedule.cuh, OutputTile).
+  // One CTA per tile of D, n fastest (k_major::OutputTile::of_cta).
   dim3 const grid((m / Cfg::kTileM) * (n / Cfg::kTileN));
   ts::launch<Cfg::Manager>(ts::verified<Cfg>(), merge_gemm_ts_kernel<Cfg>, grid, stream, p);
 }

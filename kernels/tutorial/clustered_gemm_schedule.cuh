@@ -67,7 +67,7 @@
 #include <cuda_bf16.h>  // __nv_bfloat16
 
 #include "tutorial/clustered_gemm.hpp"     // kClusteredGemmTileM, _N, _K, kClusteredGemmClusterM
-#include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
+#include "tutorial/k_major_resources.cuh"  // k_major::OutputTile, KSteps, TmaRingB
 #include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, Wgmma128x128
 #include "warploom/arch/sm90/cluster.hpp"
 #include "warploom/arch/sm90/warp.hpp"
@@ -126,11 +126,7 @@ struct ClusteredGemm {
     int m, n, k;
   };
 
-  // The output tile a CTA computes.
-  struct OutputTile {
-    int m = 0;  // in tiles of kTileM rows
-    int n = 0;  // in tiles of kTileN columns
-  };
+  using OutputTile = k_major::OutputTile;
 
   // The tile of CTA `cta` (blockIdx.x), rank `rank` in its cluster: cluster c takes tile column
   // c % tiles_n (n fastest, so that neighbouring clusters read neighbouring B tiles of one row of
@@ -325,10 +321,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   // take their pattern from the address.
   extern __shared__ __align__(1024) char smem[];
   // Before the PDL wait, overlapping the previous grid: the descriptors are parameters.
-  if (threadIdx.x == Cfg::LoadATask::spec.warp_idx * 32) {
-    cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
-  }
+  k_major::prefetch_tma_descriptors<Cfg::LoadATask::spec.warp_idx>(p.tma_a, p.tma_b);
 
   typename Cfg::OutputTile const tile =
       Cfg::tile_of(static_cast<int>(blockIdx.x), static_cast<int>(sm90::cluster_cta_rank()), p.n);

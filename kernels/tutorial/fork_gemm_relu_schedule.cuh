@@ -61,7 +61,7 @@
 #include <cute/atom/mma_atom.hpp>
 
 #include "tutorial/fork_gemm_relu.hpp"     // kForkGemmReluTileM, _N, _K
-#include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
+#include "tutorial/k_major_resources.cuh"  // k_major::OutputTile, KSteps, TmaRingB
 #include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, make_tma_load
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/ts/schedule_unit.hpp"
@@ -114,12 +114,7 @@ struct ForkGemmRelu {
     int m, n, k;
   };
 
-  // The output tile a CTA computes: one per CTA, n fastest, so that the CTAs reading one row of A
-  // tiles run side by side (the first reads A from DRAM, the others mostly from L2).
-  struct OutputTile {
-    int m = 0;  // in tiles of kTileM rows
-    int n = 0;  // in tiles of kTileN columns
-  };
+  using OutputTile = k_major::OutputTile;
 
   // One relu thread's share of an A tile: vectors t, t + 128, ... of the tile's 1024 16-byte
   // vectors (8 to a 64-wide row).
@@ -134,7 +129,7 @@ struct ForkGemmRelu {
   using KSteps = k_major::KSteps;
 
   // B's tiles: filled by TMA, read by the wgmma that AForMma::mma issues.
-  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params, OutputTile>;
+  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params>;
 
   // The members of the Fork: A's tiles as each reader task sees them. They alias one buffer
   // (ts::Alias below) and declare it alike — its bytes and its 1024-byte alignment (the swizzle
@@ -362,14 +357,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   // 1024: the swizzled stages repeat every 1024 bytes, and wgmma's descriptors and TMA's swizzle
   // take their pattern from the address.
   extern __shared__ __align__(1024) char smem[];
-  if (threadIdx.x == Cfg::LoadATask::spec.warp_idx * 32) {
-    cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
-  }
+  k_major::prefetch_tma_descriptors<Cfg::LoadATask::spec.warp_idx>(p.tma_a, p.tma_b);
 
-  int const tiles_n = p.n / Cfg::kTileN;
-  typename Cfg::OutputTile const tile{.m = static_cast<int>(blockIdx.x) / tiles_n,
-                                      .n = static_cast<int>(blockIdx.x) % tiles_n};
+  auto const tile = Cfg::OutputTile::of_cta(static_cast<int>(blockIdx.x), p.n / Cfg::kTileN);
   bool const writes_r = tile.n == 0;  // one CTA per row of tiles writes R
   int const k_steps = p.k / Cfg::kTileK;
   typename Cfg::KSteps steps{.count = k_steps};

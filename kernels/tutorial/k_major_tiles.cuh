@@ -53,6 +53,13 @@ auto make_tma_load(Bf16 const* ptr, int rows, int k, TileLayout tile) {
                              /*multicast CTAs=*/cute::Int<1>{});
 }
 
+// Prefetches the descriptors of `tma...` (kernel parameters) into the TMA unit's cache, from
+// lane 0 of warp kWarp, the load warp that uses them first.
+template <int kWarp, class... Tma>
+WL_DEVICE void prefetch_tma_descriptors(Tma const&... tma) {
+  if (threadIdx.x == kWarp * 32) (cute::prefetch_tma_descriptor(tma.get_tma_descriptor()), ...);
+}
+
 // Issues the TMA copy of tile (`row_tile`, `k`) of a (rows x k) operand — kRows x kTileK, the
 // first two modes of SmemLayout, (ROWS, K_TILE, STAGES) — into stage `stage` of `smem`; its bytes
 // complete `barrier`. Call it from one lane (the caller elects it).

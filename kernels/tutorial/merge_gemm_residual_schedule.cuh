@@ -144,19 +144,14 @@ struct MergeGemmResidual {
     int m, n, k;
   };
 
-  // The output tile a CTA computes: one per CTA, n fastest, so that the CTAs reading one row of A
-  // tiles run side by side (the first reads A from DRAM, the others mostly from L2).
-  struct OutputTile {
-    int m = 0;  // in tiles of kTileM rows
-    int n = 0;  // in tiles of kTileN columns
-  };
+  using OutputTile = k_major::OutputTile;
 
   // ---- Resources -------------------------------------------------------------------------------
 
   using KSteps = k_major::KSteps;
 
   // B's tiles: filled by TMA, read by the wgmma that A's ring issues.
-  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params, OutputTile>;
+  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params>;
 
   // A's tiles: filled by TMA, read by wgmma beside B's.
   struct SmemA {
@@ -404,15 +399,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   // 1024: the swizzled tiles repeat every 1024 bytes, and wgmma's descriptors and TMA's swizzle
   // take their pattern from the address.
   extern __shared__ __align__(1024) char smem[];
-  if (threadIdx.x == Cfg::LoadATask::spec.warp_idx * 32) {
-    cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(p.tma_r.get_tma_descriptor());
-  }
+  k_major::prefetch_tma_descriptors<Cfg::LoadATask::spec.warp_idx>(p.tma_a, p.tma_b, p.tma_r);
 
-  int const tiles_n = p.n / Cfg::kTileN;
-  typename Cfg::OutputTile const tile{.m = static_cast<int>(blockIdx.x) / tiles_n,
-                                      .n = static_cast<int>(blockIdx.x) % tiles_n};
+  auto const tile = Cfg::OutputTile::of_cta(static_cast<int>(blockIdx.x), p.n / Cfg::kTileN);
   int const k_steps = p.k / Cfg::kTileK;
   typename Cfg::KSteps steps{.count = k_steps};
   typename Cfg::SmemB b{};

@@ -70,7 +70,7 @@
 #include <cuda_bf16.h>  // __nv_bfloat162, __floats2bfloat162_rn
 #include <cuda/ptx>     // cuda::ptx::fence_proxy_async
 
-#include "tutorial/k_major_resources.cuh"  // k_major::KSteps, TmaRingB
+#include "tutorial/k_major_resources.cuh"  // k_major::OutputTile, KSteps, TmaRingB
 #include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, Wgmma128x128
 #include "tutorial/merge_gemm.hpp"         // kMergeGemmTileM, _N, _K
 #include "warploom/arch/sm90/warp.hpp"
@@ -128,19 +128,14 @@ struct MergeGemm {
     int m, n, k;
   };
 
-  // The output tile a CTA computes: one per CTA, n fastest, so that the CTAs reading one row of A
-  // tiles run side by side (the first reads A from DRAM, the others mostly from L2).
-  struct OutputTile {
-    int m = 0;  // in tiles of kTileM rows
-    int n = 0;  // in tiles of kTileN columns
-  };
+  using OutputTile = k_major::OutputTile;
 
   // ---- Resources -------------------------------------------------------------------------------
 
   using KSteps = k_major::KSteps;
 
   // B's tiles: filled by TMA, read by the wgmma that A's ring issues.
-  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params, OutputTile>;
+  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params>;
 
   // A's tiles: written by the load warp's lanes (each arrives once its stores are fenced), read by
   // wgmma beside B's.
@@ -297,12 +292,9 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   // 1024: the swizzled tiles repeat every 1024 bytes, and wgmma's descriptors and TMA's swizzle
   // take their pattern from the address.
   extern __shared__ __align__(1024) char smem[];
-  if (threadIdx.x == Cfg::LoadBTask::spec.warp_idx * 32)
-    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
+  k_major::prefetch_tma_descriptors<Cfg::LoadBTask::spec.warp_idx>(p.tma_b);
 
-  int const tiles_n = p.n / Cfg::kTileN;
-  typename Cfg::OutputTile const tile{.m = static_cast<int>(blockIdx.x) / tiles_n,
-                                      .n = static_cast<int>(blockIdx.x) % tiles_n};
+  auto const tile = Cfg::OutputTile::of_cta(static_cast<int>(blockIdx.x), p.n / Cfg::kTileN);
   int const k_steps = p.k / Cfg::kTileK;
   typename Cfg::KSteps steps{.count = k_steps};
   typename Cfg::SmemB b{};

@@ -476,10 +476,7 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   // 1024: the swizzled tiles repeat every 1024 bytes, and wgmma's descriptors and TMA's swizzle
   // take their pattern from the address.
   extern __shared__ __align__(1024) char smem[];
-  if (threadIdx.x == Cfg::LoadTask::spec.warp_idx * 32) {
-    cute::prefetch_tma_descriptor(p.tma_a.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(p.tma_b.get_tma_descriptor());
-  }
+  k_major::prefetch_tma_descriptors<Cfg::LoadTask::spec.warp_idx>(p.tma_a, p.tma_b);
 
   // The cluster spans the grid's z, so a CTA's rank in it is its K slice (and its rows of the
   // reduce).
