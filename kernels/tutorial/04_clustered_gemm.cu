@@ -22,10 +22,7 @@ void check_clustered_gemm_args(__nv_bfloat16 const* a, __nv_bfloat16 const* b,
                           "a cluster's two tiles along M");
   check.positive_multiple("n", n, kClusteredGemmTileN, "the tile width");
   check.positive_multiple("k", k, kClusteredGemmTileK, "the K step");
-  // 32-bit element indices in the kernel (and a grid of at most 2^31 / 128^2 CTAs).
-  check.elements_below_2_31("m", m, "k", k);
-  check.elements_below_2_31("n", n, "k", k);
-  check.elements_below_2_31("m", m, "n", n);
+  check.gemm_elements_below_2_31(m, n, k);
   check.device_pointers({{"a", a}, {"b", b}, {"d", d}});
   std::uint64_t const bytes_a = std::uint64_t{2} * m * k, bytes_b = std::uint64_t{2} * n * k;
   std::uint64_t const bytes_d = std::uint64_t{2} * m * n;

@@ -32,10 +32,7 @@ void check_split_k_gemm_args(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __n
   if (n / kSplitKGemmTileN > 65535)
     check.fail("`n` = " + std::to_string(n) + " exceeds 65535 tiles of " +
                std::to_string(kSplitKGemmTileN) + " (the grid's y dimension)");
-  // 32-bit element indices in the kernel.
-  check.elements_below_2_31("m", m, "k", k);
-  check.elements_below_2_31("n", n, "k", k);
-  check.elements_below_2_31("m", m, "n", n);
+  check.gemm_elements_below_2_31(m, n, k);
   check.device_pointers({{"a", a}, {"b", b}, {"d", d}});
   std::uint64_t const bytes_a = std::uint64_t{2} * m * k, bytes_b = std::uint64_t{2} * n * k;
   std::uint64_t const bytes_d = std::uint64_t{2} * m * n;

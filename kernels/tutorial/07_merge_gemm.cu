@@ -18,9 +18,7 @@ namespace warploom::tutorial {
 void check_merge_gemm_args(__nv_bfloat16 const* a, int lda, __nv_bfloat16 const* b,
                            __nv_bfloat16 const* d, int m, int n, int k) {
   ArgumentCheck const check("merge_gemm");
-  check.positive_multiple("m", m, kMergeGemmTileM, "the tile height");
-  check.positive_multiple("n", n, kMergeGemmTileN, "the tile width");
-  check.positive_multiple("k", k, kMergeGemmTileK, "the K step");
+  check.gemm_tiles(m, n, k, kMergeGemmTileM, kMergeGemmTileN, kMergeGemmTileK);
   if (lda < k)
     check.fail("`lda` = " + std::to_string(lda) + " must be at least `k` = " + std::to_string(k) +
                " (A's rows are lda elements apart and hold k)");

@@ -18,13 +18,9 @@ void check_merge_gemm_residual_args(__nv_bfloat16 const* a, __nv_bfloat16 const*
                                     __nv_bfloat16 const* r, __nv_bfloat16 const* d, int m, int n,
                                     int k) {
   ArgumentCheck const check("merge_gemm_residual");
-  check.positive_multiple("m", m, kMergeGemmResidualTileM, "the tile height");
-  check.positive_multiple("n", n, kMergeGemmResidualTileN, "the tile width");
-  check.positive_multiple("k", k, kMergeGemmResidualTileK, "the K step");
-  // 32-bit element indices in the kernel (and a grid of at most 2^31 / 128^2 CTAs).
-  check.elements_below_2_31("m", m, "k", k);
-  check.elements_below_2_31("n", n, "k", k);
-  check.elements_below_2_31("m", m, "n", n);
+  check.gemm_tiles(m, n, k, kMergeGemmResidualTileM, kMergeGemmResidualTileN,
+                   kMergeGemmResidualTileK);
+  check.gemm_elements_below_2_31(m, n, k);
   check.device_pointers({{"a", a}, {"b", b}, {"r", r}, {"d", d}});
   std::uint64_t const bytes_a = std::uint64_t{2} * m * k, bytes_b = std::uint64_t{2} * n * k;
   std::uint64_t const bytes_d = std::uint64_t{2} * m * n, bytes_r = bytes_d;

@@ -37,6 +37,21 @@ class ArgumentCheck {
            " elements exceeds 2^31 - 1");
   }
 
+  // A GEMM's m, n and k positive multiples of its tile's (tile_m x tile_n, K steps of tile_k).
+  void gemm_tiles(int m, int n, int k, int tile_m, int tile_n, int tile_k) const {
+    positive_multiple("m", m, tile_m, "the tile height");
+    positive_multiple("n", n, tile_n, "the tile width");
+    positive_multiple("k", k, tile_k, "the K step");
+  }
+
+  // A GEMM's A (m x k), B (n x k) and D (m x n) each below 2^31 elements: the kernels index them
+  // with 32-bit integers (which also bounds the grid: at most D's elements over a tile's).
+  void gemm_elements_below_2_31(int m, int n, int k) const {
+    elements_below_2_31("m", m, "k", k);
+    elements_below_2_31("n", n, "k", k);
+    elements_below_2_31("m", m, "n", n);
+  }
+
   // Every pointer non-null and 16-byte aligned (TMA and the 16-byte vectors).
   void device_pointers(std::initializer_list<std::pair<char const*, void const*>> pointers) const {
     for (auto [name, ptr] : pointers) {
