@@ -43,21 +43,13 @@ class ClusteredGemm : public ::testing::TestWithParam<Shape> {};
 // swizzle mismatch gives errors of the order of the values.
 TEST_P(ClusteredGemm, MultipliesRandomMatricesIntoAPoisonedOutput) {
   auto [m, n, k] = GetParam();
-  std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
-  std::size_t const size_d = static_cast<std::size_t>(m) * n;
-  std::vector<Bf16> const a = random_eighths(size_a, 7u + m + k);
-  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
-  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
-  wt::DeviceBuffer d_d(size_d * sizeof(Bf16) + kGuardBytes);
-  upload(d_a, a);
-  upload(d_b, b);
+  GemmOperands g(m, n, k);
   for (bool const pdl : {false, true}) {
-    std::string const what = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                             " k=" + std::to_string(k) + (pdl ? " pdl" : " plain");
-    wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
-    tut::clustered_gemm(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d.as<Bf16>(), m, n, k, pdl);
+    std::string const what = g.what() + (pdl ? " pdl" : " plain");
+    wt::poison(g.d_d.get(), g.d_d.bytes());
+    tut::clustered_gemm(g.d_a.as<Bf16>(), g.d_b.as<Bf16>(), g.d_d.as<Bf16>(), m, n, k, pdl);
     WL_CUDA_CHECK(cudaDeviceSynchronize());
-    expect_gemm(d_d, a, b, m, n, k, what + " d");
+    expect_gemm(g.d_d, g.a, g.b, m, n, k, what + " d");
   }
 }
 

@@ -29,20 +29,14 @@ class ForkGemmRelu : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
   auto [m, n, k] = GetParam();
-  std::string const what =
-      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
-  std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
-  std::size_t const size_d = static_cast<std::size_t>(m) * n;
-  std::vector<Bf16> const a = random_eighths(size_a, 7u + m + k);
-  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
-  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
-  wt::DeviceBuffer d_d(size_d * sizeof(Bf16) + kGuardBytes);
+  GemmOperands g(m, n, k);
+  std::string const what = g.what();
+  std::vector<Bf16> const& a = g.a;
+  std::size_t const size_a = a.size();
   wt::DeviceBuffer d_r(size_a * sizeof(Bf16) + kGuardBytes);
-  upload(d_a, a);
-  upload(d_b, b);
-  wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
   wt::poison(d_r.get(), d_r.bytes());
-  tut::fork_gemm_relu(d_a.as<Bf16>(), d_b.as<Bf16>(), d_d.as<Bf16>(), d_r.as<Bf16>(), m, n, k);
+  tut::fork_gemm_relu(g.d_a.as<Bf16>(), g.d_b.as<Bf16>(), g.d_d.as<Bf16>(), d_r.as<Bf16>(), m, n,
+                      k);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
 
   // R: max(a, +0), bitwise (the inputs hold no -0 and no NaN, where max's sign rules would
@@ -60,7 +54,7 @@ TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
 
   // D: the float64 dot product (expect_gemm); a wrong tile, a stale stage or a swizzle mismatch
   // between TMA and wgmma gives errors of the order of the values themselves.
-  expect_gemm(d_d, a, b, m, n, k, what + " d");
+  expect_gemm(g.d_d, a, g.b, m, n, k, what + " d");
 }
 
 std::string case_name(::testing::TestParamInfo<Shape> const& info) {

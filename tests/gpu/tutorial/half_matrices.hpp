@@ -87,6 +87,40 @@ inline void expect_matrix(warploom::testing::DeviceBuffer const& d, std::vector<
   expect_guard_untouched<__half>(d, want.size(), what);
 }
 
+// The operands of a tutorial GEMM test, D = A . B^T in bf16: A (m x k, its rows lda elements
+// apart) and B (n x k) random multiples of 1/8 (random_eighths, seeded by the shape) on the host
+// and the device, and D (m x n, packed) on the device, poisoned (0xFFFF: a NaN in bf16, never a
+// correct value here) with kGuardBytes after it. A's columns k .. lda - 1 are NaN: a load that
+// strays into a row's padding, or a wrong lda, turns its D values into NaN.
+struct GemmOperands {
+  int m, n, k, lda;
+  std::vector<__nv_bfloat16> a, b;
+  warploom::testing::DeviceBuffer d_a, d_b, d_d;
+
+  GemmOperands(int m_, int n_, int k_, int lda_ = 0)
+      : m(m_),
+        n(n_),
+        k(k_),
+        lda(lda_ == 0 ? k_ : lda_),
+        a(random_eighths(std::size_t{1} * m * lda, 7u + m + k)),
+        b(random_eighths(std::size_t{1} * n * k, 11u + n + k)),
+        d_a(a.size() * sizeof(__nv_bfloat16)),
+        d_b(b.size() * sizeof(__nv_bfloat16)),
+        d_d(std::size_t{1} * m * n * sizeof(__nv_bfloat16) + kGuardBytes) {
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (static_cast<int>(i % lda) >= k) a[i] = __ushort_as_bfloat16(0xFFFF);
+    upload(d_a, a);
+    upload(d_b, b);
+    warploom::testing::poison(d_d.get(), d_d.bytes());
+  }
+
+  // "m=.. n=.. k=..", and " lda=.." where A is padded: the case, for failure messages.
+  std::string what() const {
+    return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+           (lda != k ? " lda=" + std::to_string(lda) : "");
+  }
+};
+
 // What a tutorial GEMM computes besides D = A . B^T (bf16, A m x k, B stored n x k), for
 // expect_gemm.
 struct GemmExpectation {

@@ -28,27 +28,19 @@ class MergeGemmResidual : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(MergeGemmResidual, MultipliesAndAddsRandomMatricesIntoAPoisonedOutput) {
   auto [m, n, k] = GetParam();
-  std::string const what =
-      "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k);
-  std::size_t const size_a = static_cast<std::size_t>(m) * k, size_b = std::size_t{1} * n * k;
-  std::size_t const size_d = static_cast<std::size_t>(m) * n;
-  std::vector<Bf16> const a = random_eighths(size_a, 7u + m + k);
-  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
-  std::vector<Bf16> const r = random_eighths(size_d, 13u + m + n);
-  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
-  wt::DeviceBuffer d_r(size_d * sizeof(Bf16)), d_d(size_d * sizeof(Bf16) + kGuardBytes);
-  upload(d_a, a);
-  upload(d_b, b);
+  GemmOperands g(m, n, k);
+  std::vector<Bf16> const r = random_eighths(std::size_t{1} * m * n, 13u + m + n);
+  wt::DeviceBuffer d_r(r.size() * sizeof(Bf16));
   upload(d_r, r);
-  wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
-  tut::merge_gemm_residual(d_a.as<Bf16>(), d_b.as<Bf16>(), d_r.as<Bf16>(), d_d.as<Bf16>(), m, n, k);
+  tut::merge_gemm_residual(g.d_a.as<Bf16>(), g.d_b.as<Bf16>(), d_r.as<Bf16>(), g.d_d.as<Bf16>(), m,
+                           n, k);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
 
   // D: the float64 dot product plus R (expect_gemm). The accumulator reaches the epilogue in fp32;
   // a wrong tile, a stale stage, a swizzle mismatch between TMA and wgmma or the epilogue's reads
   // of R, or an epilogue thread reading another MMA thread's fragment gives errors of the order of
   // the values themselves; a bf16 hand-off would round twice and fail too.
-  expect_gemm(d_d, a, b, m, n, k, what + " d", {.residual = &r});
+  expect_gemm(g.d_d, g.a, g.b, m, n, k, g.what() + " d", {.residual = &r});
 }
 
 std::string case_name(::testing::TestParamInfo<Shape> const& info) {

@@ -28,22 +28,8 @@ class MergeGemm : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(MergeGemm, MultipliesRandomMatricesAndAppliesReluIntoAPoisonedOutput) {
   auto [m, n, k, lda] = GetParam();
-  std::string const what = "m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                           " k=" + std::to_string(k) + " lda=" + std::to_string(lda);
-  std::size_t const size_a = static_cast<std::size_t>(m) * lda, size_b = std::size_t{1} * n * k;
-  std::size_t const size_d = static_cast<std::size_t>(m) * n;
-  // A's columns k .. lda - 1 are NaN (0xFFFF): a load that strays into a row's padding, or a
-  // wrong lda, turns its D values into NaN.
-  std::vector<Bf16> a = random_eighths(size_a, 7u + m + k);
-  for (std::size_t i = 0; i < size_a; ++i)
-    if (static_cast<int>(i % lda) >= k) a[i] = __ushort_as_bfloat16(0xFFFF);
-  std::vector<Bf16> const b = random_eighths(size_b, 11u + n + k);
-  wt::DeviceBuffer d_a(size_a * sizeof(Bf16)), d_b(size_b * sizeof(Bf16));
-  wt::DeviceBuffer d_d(size_d * sizeof(Bf16) + kGuardBytes);
-  upload(d_a, a);
-  upload(d_b, b);
-  wt::poison(d_d.get(), d_d.bytes());  // 0xFFFF: a NaN in bf16, never a correct value here
-  tut::merge_gemm(d_a.as<Bf16>(), lda, d_b.as<Bf16>(), d_d.as<Bf16>(), m, n, k);
+  GemmOperands g(m, n, k, lda);  // A's padding NaN: a stray or misstrided load shows in D
+  tut::merge_gemm(g.d_a.as<Bf16>(), lda, g.d_b.as<Bf16>(), g.d_d.as<Bf16>(), m, n, k);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
 
   // D: the float64 dot product, relu'd (expect_gemm): where the product is not positive D must be
@@ -51,7 +37,7 @@ TEST_P(MergeGemm, MultipliesRandomMatricesAndAppliesReluIntoAPoisonedOutput) {
   // retired), a swizzle mismatch between the load warp's stores, TMA and wgmma, or a wrong
   // fragment mapping gives errors of the order of the values themselves; so does A's padding
   // (NaN) read.
-  expect_gemm(d_d, a, b, m, n, k, what + " d", {.lda = lda, .relu = true});
+  expect_gemm(g.d_d, g.a, g.b, m, n, k, g.what() + " d", {.lda = lda, .relu = true});
 }
 
 std::string case_name(::testing::TestParamInfo<Shape> const& info) {
