@@ -67,7 +67,7 @@
 #include <cuda_bf16.h>  // __nv_bfloat16
 
 #include "tutorial/clustered_gemm.hpp"     // kClusteredGemmTileM, _N, _K, kClusteredGemmClusterM
-#include "tutorial/k_major_resources.cuh"  // k_major::OutputTile, KSteps, TmaRingB
+#include "tutorial/k_major_resources.cuh"  // k_major::OutputTile, KSteps, TmaRing*
 #include "tutorial/k_major_tiles.cuh"      // k_major::Bf16, SwizzledLayout, Wgmma128x128
 #include "warploom/arch/sm90/cluster.hpp"
 #include "warploom/arch/sm90/warp.hpp"
@@ -153,6 +153,7 @@ struct ClusteredGemm {
     OutputTile tile{};
     ts::SmemBuffer<Bf16, kStages * kTileN * kTileK, 1024> tiles;  // (BLK_N, BLK_K, STAGES)
     using smem_buffers = ts::buffers<&SmemB::tiles>;
+    using SmemLayout = SmemLayoutB;  // for the wgmma that SmemA::mma issues
 
     // This CTA's share of B's tile of K step `k` (rows rank * kTileN / kClusterM and on), into
     // stage `stage.stage_idx` of every CTA of the cluster: each CTA's full barrier counts the
@@ -176,33 +177,7 @@ struct ClusteredGemm {
   };
 
   // A's tiles: the CTA's own, filled by TMA, read by wgmma beside B's.
-  struct SmemA {
-    static constexpr ts::ResourceSpec spec{
-        .name = "smem_a",
-        .pipeline = ts::tma_wgmma(kStages, kStageBytesA, ts::threads(1), ts::warps(4))
-                        .with_advance_on_wait()};
-    Params const* p = nullptr;
-    OutputTile tile{};
-    int k_steps = 0;           // the MMA task's loop bound: KSteps::count, which the kernel copies
-    SmemB const* b = nullptr;  // what the wgmma reads besides A
-    ts::SmemBuffer<Bf16, kStages * kTileM * kTileK, 1024> tiles;  // (BLK_M, BLK_K, STAGES)
-    using smem_buffers = ts::buffers<&SmemA::tiles>;
-    using same_sizes = ts::same_sizes<ts::same_size<&SmemA::k_steps, &KSteps::count>>;
-
-    // A's tile of K step `k`; its bytes complete the stage.
-    WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-      if (sm90::elect_one())
-        k_major::tma_load_tile<SmemLayoutA>(p->tma_a, p->m, p->k, tiles.get(), tile.m, k,
-                                            stage.stage_idx, stage.barrier);
-    }
-    // Issues (without waiting) the wgmma batch of one K step: acc (+)= A(stage) . B(b_stage)^T;
-    // the first step overwrites acc.
-    WL_DEVICE void mma(ts::Consume const& stage, Accumulator& acc, int b_stage) const {
-      Mma::step<SmemLayoutA, SmemLayoutB>(tiles.get(), stage.stage_idx, b->tiles.get(), b_stage,
-                                          acc, stage.loop_offset == stage.loop_start,
-                                          static_cast<int>(threadIdx.x) % kMmaThreads);
-    }
-  };
+  using SmemA = k_major::TmaRingA<kStages, kTileK, Params, SmemB>;
 
   // D's tile, from the MMA threads' registers.
   struct GmemD {

@@ -1,11 +1,12 @@
 // kernels/tutorial/k_major_resources.cuh
 //
 // What tutorial 04's, 06's and 07's GEMMs share besides the K-major tiles of k_major_tiles.cuh:
-// the output tile a CTA computes, and two TS resources, the K steps of a CTA's tile and the TMA
-// ring of B's tiles that the wgmma reads beside A's.
+// the output tile a CTA computes, and three TS resources: the K steps of a CTA's tile, the TMA
+// ring of B's tiles that the wgmma reads beside A's, and the TMA ring of A's tiles whose `mma`
+// issues that wgmma (Wgmma128x128).
 #pragma once
 
-#include "tutorial/k_major_tiles.cuh"  // Bf16, SwizzledLayout, tma_load_tile
+#include "tutorial/k_major_tiles.cuh"  // Bf16, SwizzledLayout, tma_load_tile, Wgmma128x128
 #include "warploom/arch/sm90/warp.hpp"
 #include "warploom/config.hpp"
 #include "warploom/ts/ts.hpp"
@@ -59,6 +60,43 @@ struct TmaRingB {
   // The stage the wgmma of this step reads B from. Auxiliary: only an index; B is read by the
   // wgmma that A's ring issues, and retires with it (R-D13 follows B's stage into it).
   WL_DEVICE int stage_of(ts::ConsumeAux const& stage) const { return stage.stage_idx; }
+};
+
+// A's tiles, kStages of (128 x kTileK) in SwizzledLayout<128, kTileK, kStages>: filled by TMA
+// (Params::tma_a, over A's Params::m x Params::k), read by the Wgmma128x128 step that `mma`
+// issues beside B's stage of the same K step in `b` (RingB: its `tiles` in RingB::SmemLayout, as
+// TmaRingB has them); `tile.m` is the CTA's tile row.
+template <int kStages, int kTileK, class Params, class RingB>
+struct TmaRingA {
+  using Mma = Wgmma128x128;
+  using SmemLayout = SwizzledLayout<Mma::kTileM, kTileK, kStages>;  // (BLK_M, BLK_K, STAGES)
+  static constexpr int kStageBytes = Mma::kTileM * kTileK * static_cast<int>(sizeof(Bf16));
+
+  static constexpr ts::ResourceSpec spec{
+      .name = "smem_a",
+      .pipeline =
+          ts::tma_wgmma(kStages, kStageBytes, ts::threads(1), ts::warps(4)).with_advance_on_wait()};
+  Params const* p = nullptr;
+  OutputTile tile{};
+  int k_steps = 0;           // the MMA task's loop bound: KSteps::count, which the kernel copies
+  RingB const* b = nullptr;  // what the wgmma reads besides A
+  ts::SmemBuffer<Bf16, kStages * Mma::kTileM * kTileK, 1024> tiles;  // (BLK_M, BLK_K, STAGES)
+  using smem_buffers = ts::buffers<&TmaRingA::tiles>;
+  using same_sizes = ts::same_sizes<ts::same_size<&TmaRingA::k_steps, &KSteps::count>>;
+
+  // A's tile of K step `k`; its bytes complete the stage.
+  WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
+    if (sm90::elect_one())
+      tma_load_tile<SmemLayout>(p->tma_a, p->m, p->k, tiles.get(), tile.m, k, stage.stage_idx,
+                                stage.barrier);
+  }
+  // Issues (without waiting) the wgmma batch of one K step: acc (+)= A(stage) . B(b_stage)^T;
+  // the first step overwrites acc.
+  WL_DEVICE void mma(ts::Consume const& stage, Mma::Accumulator& acc, int b_stage) const {
+    Mma::step<SmemLayout, typename RingB::SmemLayout>(
+        tiles.get(), stage.stage_idx, b->tiles.get(), b_stage, acc,
+        stage.loop_offset == stage.loop_start, static_cast<int>(threadIdx.x) % Mma::kThreads);
+  }
 };
 
 }  // namespace warploom::tutorial::k_major

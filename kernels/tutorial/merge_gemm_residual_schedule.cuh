@@ -154,33 +154,7 @@ struct MergeGemmResidual {
   using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params>;
 
   // A's tiles: filled by TMA, read by wgmma beside B's.
-  struct SmemA {
-    static constexpr ts::ResourceSpec spec{
-        .name = "smem_a",
-        .pipeline = ts::tma_wgmma(kStages, kStageBytesA, ts::threads(1), ts::warps(4))
-                        .with_advance_on_wait()};
-    Params const* p = nullptr;
-    OutputTile tile{};
-    int k_steps = 0;           // the MMA task's loop bound: KSteps::count, which the kernel copies
-    SmemB const* b = nullptr;  // what the wgmma reads besides A
-    ts::SmemBuffer<Bf16, kStages * kTileM * kTileK, 1024> tiles;  // (BLK_M, BLK_K, STAGES)
-    using smem_buffers = ts::buffers<&SmemA::tiles>;
-    using same_sizes = ts::same_sizes<ts::same_size<&SmemA::k_steps, &KSteps::count>>;
-
-    // A's tile of K step `k`; its bytes complete the stage.
-    WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-      if (sm90::elect_one())
-        k_major::tma_load_tile<SmemLayoutA>(p->tma_a, p->m, p->k, tiles.get(), tile.m, k,
-                                            stage.stage_idx, stage.barrier);
-    }
-    // Issues (without waiting) the wgmma batch of one K step: acc (+)= A(stage) . B(b_stage)^T;
-    // the first step overwrites acc.
-    WL_DEVICE void mma(ts::Consume const& stage, Accumulator& acc, int b_stage) const {
-      Mma::step<SmemLayoutA, SmemLayoutB>(tiles.get(), stage.stage_idx, b->tiles.get(), b_stage,
-                                          acc, stage.loop_offset == stage.loop_start,
-                                          static_cast<int>(threadIdx.x) % kMmaThreads);
-    }
-  };
+  using SmemA = k_major::TmaRingA<kStages, kTileK, Params, SmemB>;
 
   // The first group: one release by the MMA task frees a stage of A and of B.
   using AB = ts::Merge<"ab", SmemA, SmemB>;
