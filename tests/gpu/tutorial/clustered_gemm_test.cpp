@@ -5,7 +5,6 @@
 // where the second GEMM reads what the first writes.
 #include <cstddef>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -23,7 +22,6 @@ using namespace tutorial_test;
 namespace {
 
 using Bf16 = __nv_bfloat16;
-using Shape = std::tuple<int, int, int>;  // m, n, k
 
 // D2's bound: the fp32 accumulation of its k products in wgmma's order, each addition off by at
 // most one ulp of its result (2^-23 relative: truncation as well as rounding), counted k times
@@ -33,7 +31,7 @@ GemmExpectation d2_accumulation(int k) {
   return {.additions = k};
 }
 
-class ClusteredGemm : public ::testing::TestWithParam<Shape> {};
+class ClusteredGemm : public ::testing::TestWithParam<GemmShape> {};
 
 // Random multiples of 1/8 (random_eighths): every product is a multiple of 1/64 of magnitude at
 // most 1, so every partial sum of K <= 4096 of them is an integer number of sixty-fourths below
@@ -53,19 +51,14 @@ TEST_P(ClusteredGemm, MultipliesRandomMatricesIntoAPoisonedOutput) {
   }
 }
 
-std::string case_name(::testing::TestParamInfo<Shape> const& info) {
-  auto [m, n, k] = info.param;
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
 // One cluster and one K step; two clusters down and three tile columns with two laps of the
 // 4-stage rings (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage);
 // a long K (64 steps, 16 laps); and a wide grid of clusters.
 INSTANTIATE_TEST_SUITE_P(Shapes, ClusteredGemm,
-                         ::testing::Values(Shape{256, 128, 64}, Shape{512, 384, 512},
-                                           Shape{256, 256, 320}, Shape{256, 256, 4096},
-                                           Shape{1024, 1024, 128}),
-                         case_name);
+                         ::testing::Values(GemmShape{256, 128, 64}, GemmShape{512, 384, 512},
+                                           GemmShape{256, 256, 320}, GemmShape{256, 256, 4096},
+                                           GemmShape{1024, 1024, 128}),
+                         gemm_case_name);
 
 // The chain's operands, their reference and the GPU's buffers: D1 = A . B^T (m x n), then
 // D2 = D1 . C^T (m x n, C n x n: the second GEMM's K is n).
@@ -112,7 +105,8 @@ struct Chain {
 // that each round's first GEMM also follows the previous round's second (and writes the D1 that
 // one reads).
 TEST(ClusteredGemmChain, SecondGemmReadsWhatTheFirstWrote) {
-  for (auto [m, n, k] : {Shape{256, 128, 64}, Shape{512, 256, 256}, Shape{1024, 512, 1024}}) {
+  for (auto [m, n, k] :
+       {GemmShape{256, 128, 64}, GemmShape{512, 256, 256}, GemmShape{1024, 512, 1024}}) {
     Chain chain(m, n, k);
     cudaStream_t stream = nullptr;
     WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

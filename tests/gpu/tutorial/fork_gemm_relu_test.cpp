@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -23,9 +22,7 @@ namespace {
 
 using Bf16 = __nv_bfloat16;
 
-using Shape = std::tuple<int, int, int>;  // m, n, k
-
-class ForkGemmRelu : public ::testing::TestWithParam<Shape> {};
+class ForkGemmRelu : public ::testing::TestWithParam<GemmShape> {};
 
 TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
   auto [m, n, k] = GetParam();
@@ -57,17 +54,12 @@ TEST_P(ForkGemmRelu, MultipliesAndRectifiesRandomMatricesIntoPoisonedOutputs) {
   expect_gemm(g.d_d, a, g.b, m, n, k, what + " d");
 }
 
-std::string case_name(::testing::TestParamInfo<Shape> const& info) {
-  auto [m, n, k] = info.param;
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
 // One tile and one K step; several tiles in both directions and two laps of the 4-stage ring
 // (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage); and a wide row
 // of tiles, where one CTA in eight writes R and the others only wait and release.
 INSTANTIATE_TEST_SUITE_P(Shapes, ForkGemmRelu,
-                         ::testing::Values(Shape{128, 128, 64}, Shape{256, 384, 512},
-                                           Shape{128, 256, 320}, Shape{384, 1024, 128}),
-                         case_name);
+                         ::testing::Values(GemmShape{128, 128, 64}, GemmShape{256, 384, 512},
+                                           GemmShape{128, 256, 320}, GemmShape{384, 1024, 128}),
+                         gemm_case_name);
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -85,6 +86,15 @@ inline void expect_matrix(warploom::testing::DeviceBuffer const& d, std::vector<
   EXPECT_EQ(wrong, 0u) << what << ": first wrong at row " << first / cols << " col "
                        << first % cols;
   expect_guard_untouched<__half>(d, want.size(), what);
+}
+
+// A tutorial GEMM test's case: m, n, k.
+using GemmShape = std::tuple<int, int, int>;
+
+// Its name in the test list: "MxNxK".
+inline std::string gemm_case_name(::testing::TestParamInfo<GemmShape> const& info) {
+  auto [m, n, k] = info.param;
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
 
 // The operands of a tutorial GEMM test, D = A . B^T in bf16: A (m x k, its rows lda elements

@@ -4,7 +4,6 @@
 // poisoned output with a guard after it.
 #include <cstddef>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -22,9 +21,8 @@ using namespace tutorial_test;
 namespace {
 
 using Bf16 = __nv_bfloat16;
-using Shape = std::tuple<int, int, int>;  // m, n, k
 
-class MergeGemmResidual : public ::testing::TestWithParam<Shape> {};
+class MergeGemmResidual : public ::testing::TestWithParam<GemmShape> {};
 
 TEST_P(MergeGemmResidual, MultipliesAndAddsRandomMatricesIntoAPoisonedOutput) {
   auto [m, n, k] = GetParam();
@@ -43,17 +41,12 @@ TEST_P(MergeGemmResidual, MultipliesAndAddsRandomMatricesIntoAPoisonedOutput) {
   expect_gemm(g.d_d, g.a, g.b, m, n, k, g.what() + " d", {.residual = &r});
 }
 
-std::string case_name(::testing::TestParamInfo<Shape> const& info) {
-  auto [m, n, k] = info.param;
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
 // One tile and one K step; several tiles in both directions and two laps of the 4-stage ring
 // (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage); and a wide row
 // of tiles (R's tile at column 896 reads the second half of its last 128 columns).
 INSTANTIATE_TEST_SUITE_P(Shapes, MergeGemmResidual,
-                         ::testing::Values(Shape{128, 128, 64}, Shape{256, 384, 512},
-                                           Shape{128, 256, 320}, Shape{384, 1024, 128}),
-                         case_name);
+                         ::testing::Values(GemmShape{128, 128, 64}, GemmShape{256, 384, 512},
+                                           GemmShape{128, 256, 320}, GemmShape{384, 1024, 128}),
+                         gemm_case_name);
 
 }  // namespace
