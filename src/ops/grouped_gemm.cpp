@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "kernel_arguments.hpp"
+#include "sm90_instances.hpp"
 
 namespace warploom::ops {
 namespace {
@@ -58,16 +59,18 @@ GroupedGemm::Arguments each_group(std::span<GemmGroup const> groups, Make&& make
 }
 
 // The grouped kernel runs each group's tiles whole, in its design's own tile: a plan compiled to
-// split K or to a narrow cooperative tile (neither side 256) is refused by name, not run otherwise.
+// split K or to a narrow cooperative tile (neither side the design's own width, the first of
+// sm90::tile_widths) is refused by name, not run otherwise.
 void check_grouped_description(Gemm const& plan, std::string_view who) {
   std::optional<TileDescription> const td = plan.tile_description();
-  if (td && td->scheduler == TileScheduler::SplitK)
+  if (!td) return;
+  if (td->scheduler == TileScheduler::SplitK)
     throw std::invalid_argument(fmt::format(
         "{}: the plan's compiled tile description ({}) splits K, and the grouped kernel does not: "
         "compile a persistent one",
         who, to_string(*td)));
-  if (td && td->design == gemm::ConsumerDesign::Cooperative && td->tile_m != 256 &&
-      td->tile_n != 256)
+  int const own = gemm::sm90::tile_widths(gemm::ConsumerDesign::Cooperative).front();
+  if (td->design == gemm::ConsumerDesign::Cooperative && td->tile_m != own && td->tile_n != own)
     throw std::invalid_argument(fmt::format(
         "{}: the plan's compiled tile description ({}) is a narrow tile, and the grouped kernel "
         "runs its design's own (cooperative 128x256): compile one of those",
