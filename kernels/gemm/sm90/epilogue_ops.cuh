@@ -263,8 +263,9 @@ struct Act {
 };
 
 // z += residual (D's type, either layout), after the activation. The one op that reads a matrix
-// (Chain::prefetch): the load warp asks L2 for a tile's part of it as the tile's main loop starts,
-// so the Chunk pass's reads, one 16-byte run per thread at a time, wait on L2 rather than DRAM.
+// (Chain::prefetch): the load warp asks L2 for a tile's part of it a few K tiles before the tile's
+// main loop ends (mainloop.cuh, kPrefetchLead), so the Chunk pass's reads, one 16-byte run per
+// thread at a time, wait on L2 rather than DRAM.
 struct Residual {
   static constexpr Phase kPhase = Phase::Chunk;
   using Params = MatrixParams;
