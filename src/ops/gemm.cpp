@@ -305,8 +305,11 @@ struct Gemm::Impl {
   GemmTuning compiled_tuning;
   sm90::LaunchFn compiled_launch = nullptr;
   sm90::EpilogueConfig compiled_epilogue;  // the fused epilogue compiled_launch runs
-  // Without one: the default configuration of each design, obtained on first use.
-  mutable Cached<sm90::LaunchFn> default_launch[2];
+  // Without one: the default configuration of each design and tile width Auto may pick (the
+  // cooperative design's widths, then ping-pong's own), obtained on first use — a run finds its
+  // launcher here, not by a search of the prebuilt instances.
+  static constexpr std::size_t kDefaultSlots = 4;
+  mutable Cached<sm90::LaunchFn> default_launch[kDefaultSlots];
   // The current device, checked against the plan's architecture the first time a run sees it.
   detail::RunDevice device;
 
@@ -484,12 +487,22 @@ struct Gemm::Impl {
     return t;
   }
 
-  sm90::LaunchFn default_instance(ConsumerDesign design) const {
-    Cached<sm90::LaunchFn>& slot = default_launch[design == ConsumerDesign::PingPong ? 1 : 0];
+  // The slot of `design` at `tile_n` (0: the design's own width) in default_launch.
+  static std::size_t default_slot(ConsumerDesign design, int tile_n) {
+    std::span<int const> const widths = sm90::tile_widths(ConsumerDesign::Cooperative);
+    if (design == ConsumerDesign::PingPong) return widths.size();
+    if (tile_n == 0) return 0;
+    return static_cast<std::size_t>(std::ranges::find(widths, tile_n) - widths.begin());
+  }
+
+  sm90::LaunchFn default_instance(ConsumerDesign design, int tile_n = 0) const {
+    std::size_t const index = default_slot(design, tile_n);
+    if (index >= kDefaultSlots)  // a width list longer than the slots: look it up each time
+      return sm90::instance_for(config(design, 0, 0, 1, 1, tile_n));
+    Cached<sm90::LaunchFn>& slot = default_launch[index];
     sm90::LaunchFn fn = slot.value.load(std::memory_order_acquire);
-    if (fn ==
-        nullptr) {  // first use: prebuilt, or compiled now (sm90::instance_for is thread-safe)
-      fn = sm90::instance_for(config(design, 0, 0, 1, 1));
+    if (fn == nullptr) {  // first use: prebuilt, or compiled now (instance_for is thread-safe)
+      fn = sm90::instance_for(config(design, 0, 0, 1, 1, tile_n));
       slot.value.store(fn, std::memory_order_release);
     }
     return fn;
@@ -1072,9 +1085,8 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
       return;
     }
   tuning.design = gemm::selected_design(r, tuning.design);
-  sm90::LaunchFn const fn = epilogue.fused() || tuning.tile_n != 0
-                                ? sm90::instance_for(sm90::config_of(r, tuning))
-                                : p.default_instance(tuning.design);
+  sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
+                                             : p.default_instance(tuning.design, tuning.tile_n);
   fn(r, tuning, stream);
 }
 
