@@ -25,10 +25,11 @@ attention::ElementType element_of(ScalarType t) {
   return t == ScalarType::F16 ? attention::ElementType::F16 : attention::ElementType::BF16;
 }
 
-// The kernel shape of a head dimension (kernels/attention/sm90/shape.hpp, the one source).
-template <int kHeadDim>
+// The kernel shape of a head dimension and schedule (kernels/attention/sm90/shape.hpp, the one
+// source).
+template <int kHeadDim, bool kTurns>
 AttentionTileDescription described(AttentionSchedule schedule) {
-  using S = attention::sm90::DefaultShape<kHeadDim>;
+  using S = attention::sm90::DefaultShape<kHeadDim, kTurns>;
   return {.schedule = schedule,
           .block_m = S::kBlockM,
           .block_n = S::kBlockN,
@@ -38,6 +39,12 @@ AttentionTileDescription described(AttentionSchedule schedule) {
               std::string(attention::sm90::schedule_name<S>(schedule != AttentionSchedule::Serial,
                                                             schedule == AttentionSchedule::Pingpong)
                               .view())};
+}
+
+template <int kHeadDim>
+AttentionTileDescription described(AttentionSchedule schedule) {
+  return schedule == AttentionSchedule::Pingpong ? described<kHeadDim, true>(schedule)
+                                                 : described<kHeadDim, false>(schedule);
 }
 
 AttentionTileDescription described(int head_dim, AttentionSchedule schedule) {

@@ -34,7 +34,7 @@ struct AttentionConfig {
   static constexpr int kHeadDim = S::kHeadDim;
   static constexpr int kStages = S::kStages;
   static constexpr int kStagesQ = S::kStagesQ;
-  static constexpr int kMmaThreads = 256;  // two consumer warpgroups, 64 query rows each
+  static constexpr int kMmaThreads = 128 * S::kConsumerWarpgroups;  // 64 query rows each
   static_assert(sizeof(T) == S::kElementBytes);
 
   using BlockM = Int<kBlockM>;
@@ -58,15 +58,16 @@ struct AttentionConfig {
   static_assert(cute::cosize_v<SmemLayoutQ> * sizeof(T) == kStagesQ * S::kBytesQ);
   static_assert(cute::cosize_v<SmemLayoutK> * sizeof(T) == kStages * S::kBytesKV);
 
-  // S = Q . K^T: both operands from shared memory; O += P . V: P from registers. Each of the two
-  // warpgroups issues m64 atoms over its 64 rows of the 128-row tile.
+  // S = Q . K^T: both operands from shared memory; O += P . V: P from registers. Each consumer
+  // warpgroup issues m64 atoms over its 64 rows of the tile.
+  using Warpgroups = cute::Layout<cute::Shape<Int<S::kConsumerWarpgroups>, _1, _1>>;
   using TiledMmaQK = decltype(cute::make_tiled_mma(
       cute::GMMA::ss_op_selector<T, T, float, cute::Shape<cute::_64, BlockN, HeadDim>>(),
-      cute::Layout<cute::Shape<cute::_2, _1, _1>>{}));
+      Warpgroups{}));
   using TiledMmaPV = decltype(cute::make_tiled_mma(
       cute::GMMA::rs_op_selector<T, T, float, cute::Shape<cute::_64, HeadDim, BlockN>,
                                  cute::GMMA::Major::K, cute::GMMA::Major::MN>(),
-      cute::Layout<cute::Shape<cute::_2, _1, _1>>{}));
+      Warpgroups{}));
   static_assert(cute::size(TiledMmaQK{}) == kMmaThreads && cute::size(TiledMmaPV{}) == kMmaThreads);
 
   // The accumulators of one thread: wgmma's m64nN D fragment, ((2 columns, 2 rows, N/8 column

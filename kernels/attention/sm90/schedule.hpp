@@ -8,11 +8,11 @@
 //   (tiles, ─ (warp 8) └─▶ SmemV (TMA -> wgmma, kStages)  ─┘  (warps 0-7: two warpgroups,
 //    longest first)                                            64 query rows each)
 //
-// A tile is 128 query rows of one head of one sequence. Persistent CTAs walk the tiles j, j + s,
-// j + 2s, ... (s: CTAs in the grid); the tile order puts the longest causal tiles (the last query
-// rows, which see the most keys) first, so that the short ones fill the tail. Per tile the load
-// task fetches Q once, then the K and V blocks the tile visits, last block first (tile.hpp). Each
-// consumer warpgroup owns 64 of the 128 rows and, per block,
+// A tile is 128 (or 192) query rows of one head of one sequence. Persistent CTAs walk the tiles j,
+// j + s, j + 2s, ... (s: CTAs in the grid); the tile order puts the longest causal tiles (the last
+// query rows, which see the most keys) first, so that the short ones fill the tail. Per tile the
+// load task fetches Q once, then the K and V blocks the tile visits, last block first (tile.hpp).
+// Each consumer warpgroup owns 64 of the rows and, per block,
 //   1. S = Q . K^T          wgmma, both operands in shared memory (SS); K's stage goes back
 //   2. online softmax       in registers: mask, row max over the quad, exp2 with the scale
 //                           pre-multiplied by log2(e), the running row sums, P in 16 bits
@@ -36,7 +36,8 @@
 //
 // Warps: the softmax task (or the two ping-pong tasks) on warps 0-7 with 240 registers, load on
 // warp 8 with 24 (FA3's budgets), padding on warps 9-11: 2 x 128 x 240 + 128 x 24 = 64512 <= 65536
-// registers.
+// registers. A 192-row shape (three consumer warpgroups, S::kConsumerWarpgroups) moves the load
+// warp to warp 12 and gives the consumers 160 registers each: 3 x 128 x 160 + 128 x 24 = 64512.
 //
 // This file is the schedule only: the same for both element types and both masks, verified once
 // per head dimension in its schedule unit. `W` supplies the work bodies (works.cuh, or
@@ -60,6 +61,8 @@ template <class S, class W = ScheduleOnly, bool kOverlap = false, bool kPingpong
 struct Forward {
   static_assert(!kPingpong || kOverlap,
                 "the ping-pong schedule is the overlap schedule's, in turns");
+  static_assert(!kPingpong || S::kConsumerWarpgroups == 2,
+                "the ping-pong schedule's turns go between two warpgroups");
   static constexpr ts::ScheduleText kNameText = schedule_name<S>(kOverlap, kPingpong);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =
@@ -74,7 +77,7 @@ struct Forward {
           : "attention forward: persistent, TMA load warp -> Q, K and V rings -> two wgmma "
             "warpgroups (S = Q.K^T, online softmax, O += P.V), O and LSE from registers";
 
-  static constexpr int kConsumerWarps = 8;
+  static constexpr int kConsumerWarps = 4 * S::kConsumerWarpgroups;
   using Element = typename W::Element;
   using Scores = typename W::Scores;
   using OutputState = typename W::OutputState;
@@ -191,7 +194,7 @@ struct Forward {
 
   struct LoadTask {
     static constexpr ts::TaskSpec spec{
-        .name = "load", .warp_idx = 8, .num_warps = 1, .num_registers = 24};
+        .name = "load", .warp_idx = kConsumerWarps, .num_warps = 1, .num_registers = 24};
     using src = ts::list<Tiles>;
     using dst = ts::list<SmemQ, SmemK, SmemV>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k,
@@ -312,10 +315,12 @@ struct Forward {
     });
   }
 
-  // Both warpgroups as one task, each on its 64 rows.
+  // The consumer warpgroups as one task, each on its 64 rows.
   struct SoftmaxTask {
-    static constexpr ts::TaskSpec spec{
-        .name = "softmax", .warp_idx = 0, .num_warps = kConsumerWarps, .num_registers = 240};
+    static constexpr ts::TaskSpec spec{.name = "softmax",
+                                       .warp_idx = 0,
+                                       .num_warps = kConsumerWarps,
+                                       .num_registers = S::kConsumerRegisters};
     using src = ts::list<Tiles, SmemQ, SmemK, SmemV>;
     using dst = ts::list<GmemO>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,
@@ -337,7 +342,7 @@ struct Forward {
     static constexpr ts::TaskSpec spec{.name = kNames[kSlot],
                                        .warp_idx = 4 * kSlot,
                                        .num_warps = kConsumerWarps / 2,
-                                       .num_registers = 240};
+                                       .num_registers = S::kConsumerRegisters};
     using src = ts::list<Tiles, SmemQ, SmemK, SmemV, ts::Turn<1 - kSlot>>;
     using dst = ts::list<GmemO, ts::Turn<kSlot>>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,

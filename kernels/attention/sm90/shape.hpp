@@ -14,15 +14,22 @@ namespace warploom::attention::sm90 {
 
 // kHeadDim: D of Q, K and V. kBlockN: keys per K/V block (one S = Q.K^T wgmma tile). kStages: the
 // K and V rings' depth. kStagesQ: Q tiles in flight (2 lets the load task fetch the next tile's Q
-// while the consumers still read the current one).
+// while the consumers still read the current one). kBlockM: query rows per tile, 64 per consumer
+// warpgroup (one m64 wgmma row block).
 //
-// The Q tile is 128 rows, split between the two consumer warpgroups (64 rows each, one m64 wgmma
-// row block): FlashAttention-3's choice for D = 64 ... 256 at 16 bits (hopper/tile_size.h: 128 x
-// 128 for causal D = 128, two MMA warpgroups sharing the tile), and the only one whose O
-// accumulator fits the registers at D = 256 (64 x 256 fp32 per warpgroup = 128 registers a thread).
-template <int kHeadDim_, int kBlockN_, int kStages_, int kStagesQ_>
+// 128 rows, two consumer warpgroups: FlashAttention-3's choice for D = 128 and 256 at 16 bits
+// (hopper/tile_size.h: 128 x 128 for causal D = 128, two MMA warpgroups sharing the tile), and the
+// only one whose O accumulator fits the registers at D = 256 (64 x 256 fp32 per warpgroup = 128
+// registers a thread). 192 rows, three warpgroups: FA3's for D = 64, where a block's GEMMs are
+// half as long per row and a third warpgroup's GEMMs cover the others' softmax; its accumulators
+// fit the 160 registers a thread that three consumer warpgroups can have.
+template <int kHeadDim_, int kBlockN_, int kStages_, int kStagesQ_, int kBlockM_ = 128>
 struct Shape {
-  static constexpr int kBlockM = 128;
+  static constexpr int kBlockM = kBlockM_;
+  static constexpr int kConsumerWarpgroups = kBlockM / 64;
+  // Registers a consumer thread may use (setmaxnreg), FA3's budgets: with the load warpgroup's
+  // 128 x 24, 2 x 128 x 240 = 64512 and 3 x 128 x 160 = 64512 of the 65536.
+  static constexpr int kConsumerRegisters = kConsumerWarpgroups == 2 ? 240 : 160;
   static constexpr int kHeadDim = kHeadDim_;
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
@@ -38,6 +45,7 @@ struct Shape {
                 "K/V blocks are wgmma N (S) and K (P.V) sizes");
   static_assert(kStages >= 2, "a ring needs two stages to overlap TMA and wgmma");
   static_assert(kStagesQ == 1 || kStagesQ == 2);
+  static_assert(kBlockM == 128 || kBlockM == 192, "two or three consumer warpgroups of 64 rows");
 };
 
 // The default shape of each head dimension, sized to the 227 KiB of shared memory a CTA may use:
@@ -45,7 +53,8 @@ struct Shape {
 //   D = 128: Q 2 x 32 KiB + K, V 2 x 2 x 32 KiB = 192 KiB
 //   D = 256: Q 1 x 64 KiB + K, V 2 x 2 x 32 KiB = 192 KiB (blocks of 64 keys: FA3 takes 80, which
 //            needs no more shared memory but an S tile that is no multiple of the swizzle atom)
-template <int kHeadDim>
+// kTurns: the shape of the ping-pong schedule, whose two warpgroups take turns (128 rows).
+template <int kHeadDim, bool kTurns = false>
 using DefaultShape = std::conditional_t<
     kHeadDim == 256, Shape<256, 64, 2, 1>,
     std::conditional_t<kHeadDim == 128, Shape<128, 128, 2, 2>, Shape<64, 128, 2, 2>>>;

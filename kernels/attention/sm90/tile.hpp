@@ -1,8 +1,8 @@
 // kernels/attention/sm90/tile.hpp
 //
-// One work tile of the attention forward kernel: 128 query rows of one head of one sequence, and
-// the K/V blocks it visits. Computed once per tile by the Tiles resource (works.cuh: tile_at) and
-// handed to every work of the tile.
+// One work tile of the attention forward kernel: kBlockM query rows of one head of one sequence,
+// and the K/V blocks it visits. Computed once per tile by the Tiles resource (works.cuh: tile_at)
+// and handed to every work of the tile.
 #pragma once
 
 #include "warploom/config.hpp"
@@ -10,7 +10,7 @@
 namespace warploom::attention::sm90 {
 
 struct TileInfo {
-  int m_block = 0;   // which 128 query rows of the sequence
+  int m_block = 0;   // which kBlockM query rows of the sequence
   int head = 0;      // query head (its K/V head is head / (heads / kv_heads))
   int batch = 0;     // sequence
   int q_offset = 0;  // first row of the sequence in Q, O and LSE (variable lengths; else 0)
@@ -30,7 +30,7 @@ struct TileInfo {
 // longest causal tiles) first, then the rows before them, so that the short tiles fill the
 // section's tail.
 struct TileSlot {
-  int m_block = 0;     // which 128 query rows
+  int m_block = 0;     // which kBlockM query rows
   int head_batch = 0;  // which (sequence, head) pair
 };
 
