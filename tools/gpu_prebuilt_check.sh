@@ -121,6 +121,22 @@ if want gemm-epilogue; then
     colbiasfp32_gelutanh rowscale_colscale_sigmoid rowbiasbf16_tanh colbiasbf16_tanh; do
     configs+=("${coop}_$chain")
   done
+  # TsGemmEpilogue.EveryActivationWithEveryOp (every op with each activation, the designs in turn)
+  # and PartialChains (each phase alone; ping-pong's chains with a second pass run its finish
+  # task, 5 stages and 2 staging buffers).
+  every=rowscale_colscale
+  for chain in colbiasfp32_preact_residual rowbiasfp32_preact_leakyrelu_residual \
+    colbiasbf16_preact_gelutanh_residual rowbiasbf16_preact_sigmoid_residual \
+    colbiasfp32_preact_tanh_residual; do configs+=("${coop}_${every}_$chain"); done
+  for chain in colbiasbf16_preact_relu_residual rowbiasbf16_preact_gelu_residual \
+    colbiasfp32_preact_hardswish_residual rowbiasfp32_preact_silu_residual; do
+    configs+=("${ping}_${every}_$chain")
+  done
+  for chain in colbiasbf16 colbiasfp32_gelu colbiasbf16_preact_gelu residual; do
+    configs+=("${coop}_$chain")
+  done
+  for chain in colbiasfp32_gelu rowscale_colscale relu; do configs+=("${ping}_$chain"); done
+  configs+=(bf16_bf16_tn_pingpong_s6_b1_1x1_rowscale_colscale bf16_bf16_tn_pingpong_s6_b1_1x1_relu)
   run precompile-epilogue 180 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
   run gemm-epilogue 150 "$T/gemm_test" --gtest_filter="$epilogue_tests"
 fi
