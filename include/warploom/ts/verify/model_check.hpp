@@ -17,7 +17,9 @@
 // in every CTA of its group, a release arrives on the empty barrier of every CTA of its group, and
 // a producer refills a stage only when its own empty barrier has every arrival. CTAs may run
 // different trip counts (ts::per_cta). Steps of different CTAs on CTA-local resources commute, so
-// one CTA's local steps run first (a persistent set; README §7).
+// one CTA's local steps run first (a persistent set); and CTAs running the same trip counts are
+// interchangeable, so a state is stored with their blocks sorted and explored once for all its
+// renumberings (symmetry reduction). README §7 has both arguments.
 //
 // Findings (rules R-M1..R-M6) name the task (and its CTA), resource and op, and carry the
 // shortest counterexample as a per-task timeline.
@@ -54,6 +56,9 @@ struct Edge {
   int stage = 0;
   int pc_end = -1;  // one past the last step it ran (-1: just `pc`)
   int cta = 0;      // a copy landing: the CTA it landed in
+  // Symmetry reduction: the state reached was stored with its CTA blocks reordered, block i
+  // being the block of CTA (order >> 4i) & 15 of the parent's numbering (0: not reordered).
+  std::uint64_t order = 0;
 };
 
 struct Finding {
@@ -138,6 +143,7 @@ class ModelChecker {
                   resource_bit(full_owner(m, p.steps[i].resource));
       touches_from_.push_back(rest);
     }
+    find_interchangeable_ctas();
   }
 
   // CTAs per cluster: the widest multicast or release of any pipeline (TaskManager::cluster_size).
@@ -242,13 +248,32 @@ class ModelChecker {
   constexpr bool decided() const { return decided_; }
   constexpr std::vector<Program> const& programs() const { return programs_; }
 
-  // The path from the initial state to `state`, as edges.
+  // The path from the initial state to `state`, as edges, their tasks and CTAs numbered as in the
+  // initial state (the states along it may be stored with their CTAs reordered, see canonicalize).
   constexpr std::vector<detail::Edge> path_to(int state) const {
     std::vector<detail::Edge> path;
     for (int s = state; s > 0; s = edges_[s].parent) path.insert(path.begin(), edges_[s]);
+    std::vector<int> frame = identity_frame();
+    for (detail::Edge& e : path) {
+      if (e.task >= 0)
+        e.task = frame[cta_of(e.task)] * tasks_ + task_of(e.task);
+      else
+        e.cta = frame[e.cta];
+      frame = reordered(frame, e.order);
+    }
     return path;
   }
-  constexpr std::vector<std::int16_t> state(int id) const { return table_.get(id); }
+  // State `id`, its CTAs numbered as on the path that reached it (path_to).
+  constexpr std::vector<std::int16_t> state(int id) const {
+    std::vector<std::int16_t> const stored = table_.get(id);
+    if (!symmetric_) return stored;
+    std::vector<int> const frame = frame_of(id);
+    std::vector<std::int16_t> s = stored;
+    for (int c = 0; c < ctas_; ++c)
+      for (std::size_t k = 0; k < blocks_[c].size(); ++k)
+        s[blocks_[frame[c]][k]] = stored[blocks_[c][k]];
+    return s;
+  }
   constexpr detail::Layout const& layout() const { return layout_; }
   constexpr int ctas() const { return ctas_; }
   constexpr int cta_of(int instance) const { return instance / tasks_; }
@@ -323,13 +348,22 @@ class ModelChecker {
                         int cta = -1) {
     if (has_rule(rule)) return;
     if (cta < 0 && task >= 0 && ctas_ > 1) cta = cta_of(task);
-    detail::Finding f{rule, task, resource, node, state, -1, -1, {}, ctas_ > 1 ? cta : -1};
-    if (task >= 0 && segment_task_ == task) {
+    bool const in_segment = task >= 0 && segment_task_ == task;
+    // The finding speaks of CTAs as numbered on the path to `state` (its timeline's numbering).
+    if (symmetric_) labels_ = frame_of(state);
+    if (task >= 0) task = label(cta_of(task)) * tasks_ + task_of(task);
+    detail::Finding f{rule, task, resource, node, state, -1, -1, {}, ctas_ > 1 ? label(cta) : -1};
+    if (in_segment) {
       f.pc_begin = segment_begin_;
       f.pc_end = segment_pc_;
     }
     if (!std::is_constant_evaluated()) f.what = what();
+    labels_.clear();
     findings_.push_back(std::move(f));
+  }
+  // CTA c of the stored state being reported, as the finding numbers it.
+  constexpr int label(int c) const {
+    return c >= 0 && c < static_cast<int>(labels_.size()) ? labels_[c] : c;
   }
 
   constexpr bool enabled(S const& s, int t) const {
@@ -379,7 +413,7 @@ class ModelChecker {
     std::string s;
     if (ctas_ > 1) {
       s = " of CTA ";
-      s += to_str(c);
+      s += to_str(label(c));
     }
     return s;
   }
@@ -437,7 +471,8 @@ class ModelChecker {
     return "task `" + task_name(t) + "`" + (t >= 0 ? in_cta(cta_of(t)) : std::string());
   }
 
-  constexpr void push(detail::StateTable& table, S const& next, detail::Edge e) {
+  constexpr void push(detail::StateTable& table, S& next, detail::Edge e) {
+    e.order = canonicalize(next);
     bool inserted = false;
     int const id = table.find_or_insert(next, inserted);
     if (inserted) {
@@ -618,6 +653,102 @@ class ModelChecker {
       if (independent) return c;
     }
     return -1;
+  }
+
+  // ---- Symmetry reduction (README §7) ----------------------------------------------------------
+  // CTAs that run the same programs (the same trip counts) are interchangeable when every
+  // multicast and release group is one CTA or the whole cluster: renumbering the CTAs then maps
+  // each group onto a group, every run onto a run and every finding onto one of the same rule. So
+  // states are stored with the blocks of interchangeable CTAs sorted (canonicalize), and a state
+  // and its renumberings are explored once.
+  constexpr void find_interchangeable_ctas() {
+    if (ctas_ == 1 || !opt_.reduce) return;
+    for (auto const& r : m_.resources) {
+      auto const& p = r.pipeline;
+      if (!p.enabled()) continue;
+      for (int n : {p.multicast_ctas, p.release_ctas()})
+        if (std::min(n, ctas_) != 1 && std::min(n, ctas_) != ctas_) return;
+    }
+    for (int c = 0; c < ctas_; ++c) {
+      int cls = c;
+      for (int d = 0; d < c && cls == c; ++d)
+        if (sc_.for_cta(d).runtime_trips == sc_.for_cta(c).runtime_trips) cls = d;
+      cta_class_.push_back(cls);
+      symmetric_ = symmetric_ || cls != c;
+    }
+    // A CTA's block: its tasks' program counters, try_ flags and reads in flight, and its copy of
+    // every pipeline's barriers and stages; the same fields in the same order for every CTA.
+    for (int c = 0; c < ctas_; ++c) {
+      std::vector<int> block;
+      for (int t = c * tasks_; t < (c + 1) * tasks_; ++t) {
+        block.push_back(layout_.pc(t));
+        block.push_back(layout_.flags(t));
+        for (int i = 0; has_async_reads_ && i < kMaxAsyncReads; ++i)
+          block.push_back(async_slot(t, i));
+      }
+      for (int r = 0; r < res_; ++r)
+        for (int i = 0; i < layout_.stages[r] * detail::Layout::kPerStage; ++i)
+          block.push_back(layout_.slot(c * res_ + r, 0, i));
+      blocks_.push_back(block);
+    }
+  }
+
+  constexpr bool block_less(S const& s, int a, int b) const {
+    for (std::size_t k = 0; k < blocks_[a].size(); ++k)
+      if (s[blocks_[a][k]] != s[blocks_[b][k]]) return s[blocks_[a][k]] < s[blocks_[b][k]];
+    return false;
+  }
+  constexpr void swap_blocks(S& s, int a, int b) const {
+    for (std::size_t k = 0; k < blocks_[a].size(); ++k)
+      std::swap(s[blocks_[a][k]], s[blocks_[b][k]]);
+  }
+  static constexpr int nibble(std::uint64_t order, int i) {
+    return static_cast<int>((order >> (4 * i)) & 15);
+  }
+
+  // Sorts the blocks of each class of interchangeable CTAs (insertion sort, stable on equal
+  // blocks); returns the order it gave them as Edge::order, 0 when none moved.
+  constexpr std::uint64_t canonicalize(S& s) const {
+    if (!symmetric_) return 0;
+    std::uint64_t order = 0;
+    for (int c = 0; c < ctas_; ++c) order |= static_cast<std::uint64_t>(c) << (4 * c);
+    bool moved = false;
+    for (int c = 1; c < ctas_; ++c) {
+      int at = c;
+      for (int d = c - 1; d >= 0; --d) {
+        if (cta_class_[d] != cta_class_[c]) continue;
+        if (!block_less(s, at, d)) break;
+        swap_blocks(s, at, d);
+        std::uint64_t const x = static_cast<std::uint64_t>(nibble(order, at) ^ nibble(order, d));
+        order ^= (x << (4 * at)) | (x << (4 * d));
+        at = d;
+        moved = true;
+      }
+    }
+    return moved ? order : 0;
+  }
+
+  constexpr std::vector<int> identity_frame() const {
+    std::vector<int> frame(static_cast<std::size_t>(ctas_));
+    for (int c = 0; c < ctas_; ++c) frame[c] = c;
+    return frame;
+  }
+  // `frame` (stored CTA -> CTA of the initial numbering) after a step that stored its state in
+  // `order`.
+  static constexpr std::vector<int> reordered(std::vector<int> const& frame, std::uint64_t order) {
+    if (order == 0) return frame;
+    std::vector<int> next(frame.size());
+    for (std::size_t c = 0; c < frame.size(); ++c)
+      next[c] = frame[nibble(order, static_cast<int>(c))];
+    return next;
+  }
+  // For each CTA block of stored state `state`: the CTA it is on the path that reached it.
+  constexpr std::vector<int> frame_of(int state) const {
+    std::vector<std::uint64_t> orders;
+    for (int s = state; s > 0; s = edges_[s].parent) orders.push_back(edges_[s].order);
+    std::vector<int> frame = identity_frame();
+    for (auto it = orders.rbegin(); it != orders.rend(); ++it) frame = reordered(frame, *it);
+    return frame;
   }
 
   constexpr void check_exit(S const& s, int id) {
@@ -1070,11 +1201,15 @@ class ModelChecker {
   ManagerModel const& m_;
   Scenario sc_;
   ModelCheckOptions opt_;
-  std::vector<Program> programs_;      // [cta * tasks_ + task]
-  int tasks_ = 0;                      // tasks per CTA
-  int res_ = 0;                        // resources per CTA
-  int ctas_ = 1;                       // CTAs in the cluster
-  std::vector<bool> cluster_visible_;  // [r]: touched by peer CTAs (cluster_step)
+  std::vector<Program> programs_;         // [cta * tasks_ + task]
+  int tasks_ = 0;                         // tasks per CTA
+  int res_ = 0;                           // resources per CTA
+  int ctas_ = 1;                          // CTAs in the cluster
+  std::vector<bool> cluster_visible_;     // [r]: touched by peer CTAs (cluster_step)
+  bool symmetric_ = false;                // some CTAs are interchangeable (canonicalize)
+  std::vector<int> cta_class_;            // [cta]: the first CTA it is interchangeable with
+  std::vector<std::vector<int>> blocks_;  // [cta]: its slots of the state, in one order
+  std::vector<int> labels_;  // while a finding is reported: stored CTA -> CTA on its path
   std::vector<std::vector<std::uint64_t>> touches_from_;  // [task][pc]: resources from pc on
   detail::Layout layout_;
   std::vector<detail::Edge> edges_;

@@ -15,7 +15,8 @@ struct ModelCheckOptions {
   int max_runtime_trips = 1 << 30;
   // Reductions (docs/verification/README.md §3): a step touching nothing shared runs alone, and
   // a task runs from one synchronisation point to the next as one transition, cut where another
-  // task could observe it. Off: every step of every task is its own transition — the reference
+  // task could observe it; in a modelled cluster also the persistent sets and the symmetry of
+  // §7. Off: every step of every task is its own transition, every CTA numbered — the reference
   // the reduced search is tested against (same verdicts on the whole corpus).
   bool reduce = true;
   // Model a multicast pipeline's cluster: one copy of the task set per CTA (TaskManager::

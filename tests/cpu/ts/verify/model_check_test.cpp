@@ -287,6 +287,107 @@ TEST(ModelCheck, UnreducedSearchReachesTheSameVerdictWithMoreStates) {
   EXPECT_GT(full.states, reduced.states);
 }
 
+// ---- Clusters (README §7) ----------------------------------------------------------------------
+
+// The fixtures' copy on a ring multicast to a 2-CTA cluster, modelled as one copy per CTA.
+using McastTiles = fixtures::Tiles<fixtures::kCopyPipeline.with_multicast(2)>;
+using McastCopy =
+    fixtures::CopyOf<McastTiles, fixtures::Load<McastTiles>, fixtures::Store<McastTiles>>;
+
+ts::ModelCheckOptions clusters(bool reduce = true) {
+  ts::ModelCheckOptions opt;
+  opt.model_clusters = true;
+  opt.reduce = reduce;
+  return opt;
+}
+
+// Its model with an empty barrier that counts (and releases that arrive in) its own CTA only: a
+// peer refills a stage this CTA's store still reads.
+ts::ManagerModel empty_barrier_counts_one_cta() {
+  ts::ManagerModel m = McastCopy::model("copy");
+  for (auto& r : m.resources)
+    if (r.pipeline.multicast_ctas > 1) r.pipeline.release_ctas_override = 1;
+  return m;
+}
+
+// The two CTAs run alike: the reduced search explores each state and its renumbering once, and
+// lands all but the last copy into a stage at once, and reaches the unreduced verdict.
+TEST(ModelCheck, ClusterReductionsKeepTheVerdictWithFewerStates) {
+  for (auto const& m : {McastCopy::model("copy"), empty_barrier_counts_one_cta()}) {
+    ts::ModelCheckStats reduced, full;
+    ts::Report const a = ts::model_check(m, clusters(), &reduced);
+    ts::Report const b = ts::model_check(m, clusters(false), &full);
+    std::vector<std::string> sa = ids(a), sb = ids(b);
+    std::sort(sa.begin(), sa.end());
+    std::sort(sb.begin(), sb.end());
+    EXPECT_EQ(sa, sb);
+    EXPECT_TRUE(reduced.decided);
+    EXPECT_LT(reduced.states * 10, full.states);
+  }
+  EXPECT_TRUE(ts::model_check(McastCopy::model("copy"), clusters()).ok());
+}
+
+// A counterexample found in states stored with their CTAs renumbered (sorted after every step) is
+// told in one numbering: each load's column replays its program (try_acquire, acquire, tma_load of
+// one stage in a row), the violating step is in the column of the CTA the sentence names, and the
+// stage it writes is the peer's.
+TEST(ModelCheck, ClusterCounterexampleIsToldInOneNumbering) {
+  ts::Report const r = ts::model_check(empty_barrier_counts_one_cta(), clusters());
+  auto const it = std::find_if(r.violations.begin(), r.violations.end(),
+                               [](ts::Violation const& v) { return v.rule == Rule::M4_StageRace; });
+  ASSERT_NE(it, r.violations.end());
+  ASSERT_GE(it->cta, 0);
+  std::string const& t = it->timeline;
+  auto cells = [](std::string const& line) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    for (std::size_t bar = line.find('|'); bar != std::string::npos; bar = line.find('|', from)) {
+      out.push_back(line.substr(from, bar - from));
+      from = bar + 1;
+    }
+    out.push_back(line.substr(from));
+    for (auto& c : out) {
+      c.erase(0, c.find_first_not_of(' '));
+      c.erase(c.find_last_not_of(' ') + 1);
+    }
+    return out;
+  };
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t at = 0; at < t.size();) {
+    std::size_t const eol = t.find('\n', at);
+    rows.push_back(cells(t.substr(at, eol - at)));
+    at = eol == std::string::npos ? t.size() : eol + 1;
+  }
+  std::vector<std::string> const& header = rows.front();
+  std::string const offender = "cta" + std::to_string(it->cta) + ".load";
+  bool offender_violates = false;
+  for (std::size_t col = 1; col < header.size(); ++col) {
+    if (header[col].find(".load") == std::string::npos) continue;
+    std::vector<std::string> column;  // its steps, up to the violation
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      if (rows[i][0] == "now" || rows[i][0] == "..." || col >= rows[i].size()) continue;
+      if (!rows[i][col].empty()) column.push_back(rows[i][col]);
+      if (rows[i][0] == "VIOLATION" && !rows[i][col].empty())
+        offender_violates = header[col] == offender;
+    }
+    for (std::size_t i = 1; i < column.size(); ++i) {
+      std::size_t const bracket = column[i].find('[');
+      if (bracket == std::string::npos) continue;
+      std::string const stage = column[i].substr(bracket);
+      if (column[i].rfind("smem.tma_load()", 0) == 0) {
+        EXPECT_EQ(column[i - 1], "smem.acquire() " + stage) << header[col] << "\n" << t;
+      }
+      if (column[i].rfind("smem.acquire()", 0) == 0) {
+        EXPECT_EQ(column[i - 1], "smem.try_acquire() " + stage) << header[col] << "\n" << t;
+      }
+    }
+  }
+  EXPECT_TRUE(offender_violates) << it->message << "\n" << t;
+  EXPECT_NE(it->message.find("of CTA " + std::to_string(1 - it->cta) + " (multicast)"),
+            std::string::npos)
+      << it->message;
+}
+
 TEST(ModelCheck, RoundRobinTablePrintsOneColumnPerTaskAndEveryRound) {
   std::string const t = ts::round_robin_table(fixtures::CopyManager::model("copy"));
   EXPECT_EQ(t.rfind("round robin (run-time loops running 2 time(s)", 0), 0u);
