@@ -143,6 +143,13 @@ class ModelChecker {
                   resource_bit(full_owner(m, p.steps[i].resource));
       touches_from_.push_back(rest);
     }
+    // Resources whose copies alone complete their full barriers (not a member of a fork, nor a
+    // fork whose members land on its barrier).
+    for (int r = 0; r < R; ++r) {
+      bool sole = full_owner(m, r) == r;
+      for (int r2 = 0; r2 < R; ++r2) sole = sole && (r2 == r || full_owner(m, r2) != r);
+      sole_filler_.push_back(sole);
+    }
     find_interchangeable_ctas();
   }
 
@@ -496,6 +503,19 @@ class ModelChecker {
         return;
       }
     }
+    if (opt_.reduce) {
+      for (int c = 0; c < ctas_; ++c) {
+        for (int r = 0; r < res_; ++r) {
+          for (int i = 0; i < layout_.stages[r]; ++i) {
+            if (!silent_landing(s, c, r, i)) continue;
+            S next = s;
+            land(next, c, r, i);
+            push(table, next, {id, -1, 0, r, i, -1, c});
+            return;
+          }
+        }
+      }
+    }
     bool any = false;
     int const only = persistent_cta(s);  // -1: every CTA's transitions
     for (int t = 0; t < T; ++t) {
@@ -529,9 +549,7 @@ class ModelChecker {
           if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
           any = true;
           S next = s;
-          --next[slot(c, r, i, detail::InFlight)];
-          --next[slot(c, full_owner(m_, r), i, detail::FullTx)];
-          maybe_complete(next, c, full_owner(m_, r), i, true);
+          land(next, c, r, i);
           push(table, next, {id, -1, 0, r, i, -1, c});
         }
       }
@@ -569,6 +587,24 @@ class ModelChecker {
         return text;
       });
     }
+  }
+
+  // A TMA copy into stage i of r in CTA c lands: its transactions complete on the full barrier.
+  constexpr void land(S& s, int c, int r, int i) const {
+    --s[slot(c, r, i, detail::InFlight)];
+    --s[slot(c, full_owner(m_, r), i, detail::FullTx)];
+    maybe_complete(s, c, full_owner(m_, r), i, true);
+  }
+
+  // Whether a copy landing in stage i of r in CTA c is silent: not the last copy in flight into
+  // the stage, on a full barrier that only r's copies complete and that still expects more
+  // transactions than this copy brings. Until another copy into the stage lands, every other
+  // transition sees the same as without it — tests of copies in flight ask "any?" (one remains),
+  // and the barrier, armed only upwards meanwhile, cannot complete with one transaction or more
+  // outstanding — so it commutes with all of them and runs alone (README §7).
+  constexpr bool silent_landing(S const& s, int c, int r, int i) const {
+    return sole_filler_[static_cast<std::size_t>(r)] && s[slot(c, r, i, detail::InFlight)] >= 2 &&
+           s[slot(c, r, i, detail::FullTx)] >= 2;
   }
 
   // One past the last step of the segment task t runs from `begin` (as expand runs it, the
@@ -1206,6 +1242,7 @@ class ModelChecker {
   int res_ = 0;                           // resources per CTA
   int ctas_ = 1;                          // CTAs in the cluster
   std::vector<bool> cluster_visible_;     // [r]: touched by peer CTAs (cluster_step)
+  std::vector<bool> sole_filler_;         // [r]: only r's copies land on r's full barriers
   bool symmetric_ = false;                // some CTAs are interchangeable (canonicalize)
   std::vector<int> cta_class_;            // [cta]: the first CTA it is interchangeable with
   std::vector<std::vector<int>> blocks_;  // [cta]: its slots of the state, in one order
