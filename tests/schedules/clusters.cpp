@@ -11,6 +11,11 @@
 //     tiles to CTAs one by one gives the last CTA one fewer, and its peer waits for that CTA's
 //     slice of a fill that never comes (DeepGEMM #429: "one CTA pair can straddle two groups with
 //     different K-loop lengths and deadlock on the distributed barriers").
+//
+// The checker explores CTAs that run the same trip counts as interchangeable (symmetry reduction,
+// docs/verification/README.md §7). The entries with three and four CTAs check that it hides none
+// of these bugs: a cluster whose CTAs split into two classes (one CTA with fewer tiles), and one
+// whose release groups are smaller than the cluster (no symmetry: renumbering would break them).
 
 #include "corpus.hpp"
 
@@ -18,8 +23,11 @@ namespace corpus {
 namespace {
 
 // A TMA ring whose stages both CTAs of a 2-CTA cluster fill (each CTA's producer loads its slice
-// of a stage and multicasts it) and whose releases arrive in both CTAs.
+// of a stage and multicasts it) and whose releases arrive in both CTAs; and the same ring over
+// three and four CTAs.
 using McastSmem = Ring<"smem", tma(2).with_multicast(2)>;
+using McastSmem3 = Ring<"smem", tma(1).with_multicast(3)>;
+using McastSmem4 = Ring<"smem", tma(1).with_multicast(4)>;
 
 // Handles its first tile only, then has "no more work" while the load keeps filling.
 struct FirstTileOnlyMcastStore : Store<McastSmem> {
@@ -36,11 +44,12 @@ struct FirstTileOnlyMcastStore : Store<McastSmem> {
 };
 
 // The model of a hand-written multicast pipeline whose empty barrier counts (and whose releases
-// arrive in) only its own CTA.
+// arrive in) only `kReleaseCtas` CTAs: its own, or its half of the cluster.
+template <class Smem, int kReleaseCtas = 1>
 ts::ManagerModel local_empty_count(std::string_view name) {
-  ts::ManagerModel m = model_of<SimpleCopy<McastSmem>>(name);
+  ts::ManagerModel m = model_of<SimpleCopy<Smem>>(name);
   for (auto& r : m.resources)
-    if (r.pipeline.multicast_ctas > 1) r.pipeline.release_ctas_override = 1;
+    if (r.pipeline.multicast_ctas > 1) r.pipeline.release_ctas_override = kReleaseCtas;
   return m;
 }
 
@@ -55,32 +64,32 @@ constexpr auto tiles_of(auto const& h) {
   }
 }
 
-template <bool kPerCta>
-struct TileLoad : Load<McastSmem> {
+template <bool kPerCta, class Smem = McastSmem>
+struct TileLoad : Load<Smem> {
   static constexpr void schedule(auto& ctx, auto& in, auto& smem) {
     ctx.domain_loop(tiles_of<kPerCta>(in), [&](auto&) {
       auto c = ts::work<&Coords::coord>(in);
       smem.acquire();
-      ts::work<&McastSmem::put>(smem, c);
+      ts::work<&Smem::put>(smem, c);
       smem.commit();
     });
   }
 };
 
-template <bool kPerCta>
-struct TileStore : Store<McastSmem> {
+template <bool kPerCta, class Smem = McastSmem>
+struct TileStore : Store<Smem> {
   static constexpr void schedule(auto& ctx, auto& smem, auto& out) {
     ctx.domain_loop(tiles_of<kPerCta>(out), [&](auto&) {
       smem.wait();
-      auto v = ts::work<&McastSmem::take>(smem);
+      auto v = ts::work<&Smem::take>(smem);
       smem.release();
       ts::work<&Output::store>(out, v);
     });
   }
 };
 
-template <bool kPerCta>
-using TileCopy = Copy<McastSmem, TileLoad<kPerCta>, TileStore<kPerCta>>;
+template <bool kPerCta, class Smem = McastSmem>
+using TileCopy = Copy<Smem, TileLoad<kPerCta, Smem>, TileStore<kPerCta, Smem>>;
 
 Entry cluster(std::string_view name, std::string_view description,
               ts::ManagerModel (*model)(std::string_view), std::vector<std::string_view> expected,
@@ -113,7 +122,7 @@ void add_clusters(Corpus& c) {
                       "released it, and its multicast copy lands in the peer's stage while the "
                       "peer's store still reads it (and completes the peer's barrier for a phase "
                       "its store has not waited for yet)",
-                      local_empty_count, {"R-M4", "R-M5"}));
+                      local_empty_count<McastSmem>, {"R-M4", "R-M5"}));
   c.push_back(cluster("cluster_tiles_per_cta",
                       "A persistent copy whose tiles are dealt to the CTAs one by one "
                       "(ts::per_cta): the last CTA may get one tile fewer, and the other's last "
@@ -123,6 +132,23 @@ void add_clusters(Corpus& c) {
                       "The same copy with tiles assigned per cluster: every CTA of it runs the "
                       "same count",
                       model_of<TileCopy<false>>, {}, {"R-D1", "R-M1"}));
+  c.push_back(cluster("cluster_three_ctas_tiles_per_cta",
+                      "The per-CTA tile copy over a 3-CTA cluster: with the last CTA, or the last "
+                      "two, one tile short, the CTAs running alike are interchangeable and the "
+                      "short one is not, and the full CTAs' last fill still waits forever",
+                      model_of<TileCopy<true, McastSmem3>>, {"R-D1", "R-M1"}));
+  c.push_back(cluster("cluster_three_ctas_tiles_per_cluster",
+                      "The 3-CTA copy with tiles assigned per cluster: every CTA interchangeable",
+                      model_of<TileCopy<false, McastSmem3>>, {}, {"R-D1", "R-M1"}));
+  c.push_back(cluster("cluster_four_ctas_multicast_copy",
+                      "A 2-stage TMA ring multicast to a 4-CTA cluster, every release arriving in "
+                      "all four CTAs",
+                      model_of<SimpleCopy<McastSmem4>>, {}, {"R-M4"}));
+  c.push_back(cluster("cluster_four_ctas_empty_barrier_counts_two",
+                      "A hand-written 4-CTA multicast pipeline whose empty barrier counts the "
+                      "consumers of its half of the cluster only: the other half's loads refill "
+                      "a stage this CTA still reads",
+                      local_empty_count<McastSmem4, 2>, {"R-M4", "R-M5"}));
 }
 
 }  // namespace corpus
