@@ -2,7 +2,7 @@
 //
 //   warploom list                          the bundled kernels and bench families
 //   warploom verify <kernel>... | --all    schedule tables and verdicts (no GPU needed)
-//            [--round-robin] [--max-states N] [--allow-undecided]
+//            [--round-robin] [--max-states N] [--allow-undecided] [--clusters]
 //   warploom bench <family> --shapes S,...  time a family's providers side by side (GPU)
 //            [--providers a,b] [--dtype T] [--layout L] [--reps N] [--regime burst|sustained]
 //            [--no-check] [--autotune] [--prof none|nvtx|ncu] [--json F] [--csv F] [--svg PREFIX]
@@ -62,7 +62,7 @@ ts::RegisteredSchedule const* find_kernel(std::string const& name) {
 }
 
 int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, long long max_states,
-                   bool allow_undecided) {
+                   bool allow_undecided, bool clusters) {
   if (all)
     for (auto const& k : ts::registered_schedules()) names.emplace_back(k.name);
   if (names.empty()) {
@@ -82,6 +82,7 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
     ts::ModelCheckOptions opt;
     opt.max_states = max_states;
     opt.allow_undecided = allow_undecided;
+    opt.model_clusters = clusters;
     ts::ModelCheckStats stats;
     auto const t0 = std::chrono::steady_clock::now();
     ts::Report const r = ts::verify_model(m, opt, &stats);
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "list the bundled kernels");
   CLI::App* verify = app.add_subcommand("verify", "verify kernels' TaskManagers (no GPU needed)");
   std::vector<std::string> names;
-  bool all = false, round_robin = false, allow_undecided = false;
+  bool all = false, round_robin = false, allow_undecided = false, clusters = false;
   long long max_states = ts::ModelCheckOptions{}.max_states;
   verify->add_option("kernels", names, "kernel names (see `warploom list`)");
   verify->add_flag("--all", all, "verify every bundled kernel");
@@ -113,6 +114,9 @@ int main(int argc, char** argv) {
       ->transform(cli::whole_number(1));
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
+  verify->add_flag("--clusters", clusters,
+                   "model a multicast pipeline's cluster: one copy of the tasks per CTA "
+                   "(docs/verification/README.md, section 7)");
   // Named here for --help and for suggestions; run by the programs warploom-<verb> (below).
   app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)")
       ->allow_extras();
@@ -128,7 +132,7 @@ int main(int argc, char** argv) {
   std::string const command = app.get_subcommands().front()->get_name();
   try {
     if (command == "list") return list_kernels();
-    return verify_kernels(names, all, round_robin, max_states, allow_undecided);
+    return verify_kernels(names, all, round_robin, max_states, allow_undecided, clusters);
   } catch (std::exception const& e) {  // a CUDA or library error mid-run: the work failed
     std::fprintf(stderr, "warploom %s: failed: %s\n", command.c_str(), e.what());
     return cli::kFailure;
