@@ -17,9 +17,11 @@
 // in every CTA of its group, a release arrives on the empty barrier of every CTA of its group, and
 // a producer refills a stage only when its own empty barrier has every arrival. CTAs may run
 // different trip counts (ts::per_cta). Steps of different CTAs on CTA-local resources commute, so
-// one CTA's local steps run first (a persistent set); and CTAs running the same trip counts are
-// interchangeable, so a state is stored with their blocks sorted and explored once for all its
-// renumberings (symmetry reduction). README §7 has both arguments.
+// one CTA's local steps run first (a persistent set), and so do all of one CTA's steps while its
+// peers cannot reach a stage they touch without it (a CTA ahead); CTAs running the same trip
+// counts are interchangeable, so a state is stored with their blocks sorted and explored once for
+// all its renumberings (symmetry reduction); and a copy that is not the last in flight into its
+// stage lands at once (a silent landing). README §7 has the arguments.
 //
 // Findings (rules R-M1..R-M6) name the task (and its CTA), resource and op, and carry the
 // shortest counterexample as a per-task timeline.
@@ -151,6 +153,7 @@ class ModelChecker {
       sole_filler_.push_back(sole);
     }
     find_interchangeable_ctas();
+    find_step_objects();
   }
 
   // CTAs per cluster: the widest multicast or release of any pipeline (TaskManager::cluster_size).
@@ -517,9 +520,13 @@ class ModelChecker {
       }
     }
     bool any = false;
-    int const only = persistent_cta(s);  // -1: every CTA's transitions
+    // A persistent set (-1: every CTA's transitions): one CTA's CTA-local transitions, or all of
+    // one CTA's transitions while its peers cannot reach anything they depend on (`whole`).
+    int only = persistent_cta(s);
+    bool const whole = only < 0 && (only = ahead_cta(s)) >= 0;
     for (int t = 0; t < T; ++t) {
-      if (!enabled(s, t) || (only >= 0 && (cta_of(t) != only || !local_segment(s, t)))) continue;
+      if (!enabled(s, t) || (only >= 0 && (cta_of(t) != only || (!whole && !local_segment(s, t)))))
+        continue;
       any = true;
       S next = s;
       // A transition is a segment of the task (see ends_segment); unreduced, one step.
@@ -544,7 +551,7 @@ class ModelChecker {
     for (int c = 0; c < ctas_; ++c) {
       if (only >= 0 && c != only) continue;
       for (int r = 0; r < res_; ++r) {
-        if (only >= 0 && visible(r)) continue;
+        if (only >= 0 && !whole && visible(r)) continue;
         for (int i = 0; i < layout_.stages[r]; ++i) {
           if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
           any = true;
@@ -785,6 +792,373 @@ class ModelChecker {
     std::vector<int> frame = identity_frame();
     for (auto it = orders.rbegin(); it != orders.rend(); ++it) frame = reordered(frame, *it);
     return frame;
+  }
+
+  // ---- Persistent sets of a whole CTA (README §7) -----------------------------------------------
+  // The state a transition reads or writes, per CTA, resource and stage: the empty barrier, the
+  // full barrier, which tasks hold the stage to read it or read it asynchronously (readers),
+  // which hold it to write it (writers), and the copies in flight into it.
+  enum Object : int { kEmpty = 0, kFull, kReaders, kWriters, kCopies, kObjects };
+  struct Touch {
+    std::vector<int> reads, writes;
+  };
+  constexpr int object(int c, int r, int i, int kind) const {
+    return ((c * res_ + r) * max_stages_ + i) * kObjects + kind;
+  }
+  static constexpr bool blocks(StepKind k) {
+    return k == StepKind::Acquire || k == StepKind::Wait || k == StepKind::Tail;
+  }
+
+  // What each step of each task touches (touches_), and whether the model qualifies: a cluster
+  // without buffers sharing bytes and without pipeline groups (their steps touch more than their
+  // own stage; the whole-CTA sets are off for them).
+  constexpr void find_step_objects() {
+    for (int r = 0; r < res_; ++r) max_stages_ = std::max(max_stages_, layout_.stages[r]);
+    whole_cta_sets_ = ctas_ > 1 && opt_.reduce;
+    for (int r = 0; r < res_; ++r)
+      if (aliased_any_[static_cast<std::size_t>(r)] || m_.resources[r].group >= 0 ||
+          m_.resources[r].kind == ResourceKind::Group)
+        whole_cta_sets_ = false;
+    if (!whole_cta_sets_) return;
+    // Arrivals on an empty barrier commute when every arrival is n and the count a multiple of n:
+    // the count never falls below n, so no order over-arrives, and the phase completes at the same
+    // arrival whatever the order.
+    uniform_empty_.assign(static_cast<std::size_t>(res_), true);
+    std::vector<int> n(static_cast<std::size_t>(res_), 0);
+    for (Program const& p : programs_) {
+      for (Step const& st : p.steps) {
+        if (st.kind != StepKind::Release) continue;
+        int const e = empty_owner(m_, st.resource);
+        if (n[e] == 0) n[e] = st.arrivals;
+        if (n[e] != st.arrivals || st.arrivals <= 0) uniform_empty_[e] = false;
+      }
+    }
+    for (int r = 0; r < res_; ++r)
+      if (n[r] > 0 && empty_count(r) % n[r] != 0) uniform_empty_[r] = false;
+    for (int t = 0; t < layout_.tasks; ++t) {
+      std::vector<Touch> steps;
+      for (int pc = 0; pc < static_cast<int>(programs_[t].steps.size()); ++pc)
+        steps.push_back(step_touch(t, pc));
+      touches_.push_back(steps);
+    }
+  }
+
+  constexpr Touch step_touch(int t, int pc) const {
+    Program const& p = programs_[t];
+    Step const& st = p.steps[pc];
+    int const c = cta_of(t), r = st.resource, i = st.stage;
+    Touch o;
+    // A change of what the task holds, which the others' race checks read (a TMA producer's
+    // writes are its copies in flight, not its acquire..commit span: see owner).
+    for (int side = 0; side < 2; ++side)
+      for (int x = 0; x < res_; ++x)
+        for (int j = 0; j < layout_.stages[x]; ++j)
+          if ((side == 1 || !m_.resources[x].pipeline.tma_producer()) &&
+              holds(p, pc, x, j, side == 0) != holds(p, pc + 1, x, j, side == 0))
+            o.writes.push_back(object(c, x, j, side == 0 ? kWriters : kReaders));
+    switch (st.kind) {
+      case StepKind::Acquire:  // waits on E; checks the readers; arms and arrives on F
+        o.reads = {object(c, empty_owner(m_, r), i, kEmpty), object(c, r, i, kReaders)};
+        o.writes.push_back(object(c, full_owner(m_, r), i, kFull));
+        break;
+      case StepKind::TryAcquire:
+      case StepKind::Tail:
+        o.reads = {object(c, empty_owner(m_, r), i, kEmpty)};
+        break;
+      case StepKind::Commit:
+        o.writes.push_back(object(c, full_owner(m_, r), i, kFull));
+        break;
+      case StepKind::Wait:  // waits on F; checks the writers and the copies in flight
+        o.reads = {object(c, full_owner(m_, r), i, kFull), object(c, r, i, kWriters),
+                   object(c, r, i, kCopies)};
+        break;
+      case StepKind::TryWait:
+        o.reads = {object(c, full_owner(m_, r), i, kFull)};
+        break;
+      case StepKind::Release: {  // arrives on E in every CTA of its group
+        std::pair<int, int> const g = release_group(c, r);
+        for (int d = g.first; d < g.second; ++d)
+          o.writes.push_back(object(d, empty_owner(m_, r), i, kEmpty));
+        break;
+      }
+      case StepKind::ProduceWork: {  // checks the readers of the stage, in every CTA it copies to
+        std::pair<int, int> const g =
+            st.tx_units > 0 ? copy_group(c, r) : std::pair<int, int>{c, c + 1};
+        for (int d = g.first; d < g.second; ++d) {
+          o.reads.push_back(object(d, r, i, kReaders));
+          if (st.tx_units > 0) o.writes.push_back(object(d, r, i, kCopies));
+        }
+        break;
+      }
+      case StepKind::ConsumeWork: {  // checks writers, copies and readers; starts its reads
+        o.reads = {object(c, r, i, kWriters), object(c, r, i, kCopies), object(c, r, i, kReaders)};
+        o.writes.push_back(object(c, r, i, kReaders));
+        int left = st.operands;
+        for (int q = pc - 1; q >= 0 && left > 0; --q) {
+          Step const& op = p.steps[q];
+          if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+          o.writes.push_back(object(c, op.resource, op.stage, kReaders));
+          --left;
+        }
+        break;
+      }
+      default:  // an asynchronous wait: the reads it retires (retired_reads); local steps: none
+        break;
+    }
+    return o;
+  }
+
+  // Whether `o` depends on what T touches (tr: reads, tw: writes): a write against anything of
+  // T's, a read against T's writes; except writes that commute — copies in flight counted up and
+  // down, and arrivals on an empty barrier whose arrivals commute (find_step_objects).
+  constexpr bool depends(Touch const& o, std::vector<bool> const& tr,
+                         std::vector<bool> const& tw) const {
+    for (int x : o.writes) {
+      int const kind = x % kObjects;
+      bool const commuting =
+          kind == kCopies ||
+          (kind == kEmpty &&
+           uniform_empty_[static_cast<std::size_t>(x / kObjects / max_stages_ % res_)]);
+      if (tw[x] ? !commuting : tr[x]) return true;
+    }
+    for (int x : o.reads)
+      if (tw[x]) return true;
+    return false;
+  }
+
+  // The reads in flight an asynchronous wait of task t at `pc` may retire: t's reads in flight in
+  // `s`, and those its consumer works in [from, pc) start.
+  constexpr Touch retired_reads(S const& s, int t, int from, int pc) const {
+    Touch o;
+    for (int k = 0; has_async_reads_ && k < kMaxAsyncReads; ++k) {
+      std::int16_t const code = s[async_slot(t, k)];
+      if (code == 0) continue;
+      int const rs = (code - 1) % 4096;
+      o.writes.push_back(object(cta_of(t), rs / 64, rs % 64, kReaders));
+    }
+    for (int q = from; q < pc; ++q)
+      if (programs_[t].steps[q].kind == StepKind::ConsumeWork)
+        for (int x : touches_[t][q].writes) o.writes.push_back(x);
+    return o;
+  }
+
+  // What task t touches running its steps [from, to) from `s`, into (tr, tw).
+  constexpr void mark(S const& s, int t, int from, int to, std::vector<bool>& tr,
+                      std::vector<bool>& tw) const {
+    for (int pc = from; pc < to; ++pc) {
+      Touch const& o = programs_[t].steps[pc].kind == StepKind::AsyncWait
+                           ? retired_reads(s, t, from, pc)
+                           : touches_[t][pc];
+      for (int x : o.reads) tr[x] = true;
+      for (int x : o.writes) tw[x] = true;
+    }
+  }
+
+  // The CTA c all of whose enabled transitions — its tasks' segments (one at least) and the
+  // copies landing in its stages — form a persistent set in `s`, or -1. Every other transition
+  // that can run before them is a step of another task (a peer's, or one of c's blocked ones) or
+  // a landing elsewhere; ahead_steps bounds the steps each such task can reach without c, and
+  // none of them, nor any landing, may touch what the set depends on. README §7 has the argument.
+  constexpr int ahead_cta(S const& s) const {
+    if (!whole_cta_sets_) return -1;
+    for (int c = 0; c < ctas_; ++c)
+      if (whole_cta_persistent(s, c)) return c;
+    return -1;
+  }
+
+  constexpr bool whole_cta_persistent(S const& s, int c) const {
+    int const T = layout_.tasks;
+    int const objects = ctas_ * res_ * max_stages_ * kObjects;
+    std::vector<bool> tr(static_cast<std::size_t>(objects), false);
+    std::vector<bool> tw(static_cast<std::size_t>(objects), false);
+    std::vector<bool> in_set(static_cast<std::size_t>(T), false);
+    bool any = false;
+    for (int t = c * tasks_; t < (c + 1) * tasks_; ++t) {
+      if (!enabled(s, t)) continue;
+      in_set[static_cast<std::size_t>(t)] = true;
+      any = true;
+      int const begin = s[layout_.pc(t)];
+      mark(s, t, begin, segment_end(t, begin), tr, tw);
+    }
+    bool const task_in_set = any;
+    std::vector<bool> landing_in_set(static_cast<std::size_t>(res_ * max_stages_), false);
+    for (int r = 0; r < res_; ++r) {
+      for (int i = 0; i < layout_.stages[r]; ++i) {
+        if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
+        any = true;
+        landing_in_set[static_cast<std::size_t>(r * max_stages_ + i)] = true;
+        tw[object(c, r, i, kCopies)] = true;
+        tw[object(c, full_owner(m_, r), i, kFull)] = true;
+      }
+    }
+    if (!any) return false;
+    std::vector<int> const end = ahead_steps(s, in_set, c, landing_in_set);
+    // Every run to an exit passes through the set: it holds a task's step (that task has to
+    // run), or some task cannot finish without it.
+    bool passes = task_in_set;
+    for (int u = 0; u < T && !passes; ++u)
+      passes = !in_set[static_cast<std::size_t>(u)] &&
+               end[u] < static_cast<int>(programs_[u].steps.size());
+    if (!passes) return false;
+    for (int u = 0; u < T; ++u) {
+      if (in_set[static_cast<std::size_t>(u)]) continue;
+      int const from = s[layout_.pc(u)];
+      for (int pc = from; pc < end[u]; ++pc) {
+        bool const retires = programs_[u].steps[pc].kind == StepKind::AsyncWait;
+        if (depends(retires ? retired_reads(s, u, from, pc) : touches_[u][pc], tr, tw))
+          return false;
+      }
+    }
+    // A copy landing anywhere but in the set: one in flight, or one a put outside it starts.
+    std::vector<bool> lands(static_cast<std::size_t>(ctas_ * res_ * max_stages_), false);
+    for (int d = 0; d < ctas_; ++d)
+      for (int r = 0; r < res_; ++r)
+        for (int i = 0; i < layout_.stages[r]; ++i)
+          lands[static_cast<std::size_t>((d * res_ + r) * max_stages_ + i)] =
+              s[slot(d, r, i, detail::InFlight)] > 0 &&
+              !(d == c && landing_in_set[static_cast<std::size_t>(r * max_stages_ + i)]);
+    for (int u = 0; u < T; ++u) {
+      if (in_set[static_cast<std::size_t>(u)]) continue;
+      for (int pc = s[layout_.pc(u)]; pc < end[u]; ++pc) {
+        Step const& st = programs_[u].steps[pc];
+        if (st.kind != StepKind::ProduceWork || st.tx_units == 0) continue;
+        std::pair<int, int> const g = copy_group(cta_of(u), st.resource);
+        for (int d = g.first; d < g.second; ++d)
+          lands[static_cast<std::size_t>((d * res_ + st.resource) * max_stages_ + st.stage)] = true;
+      }
+    }
+    for (int d = 0; d < ctas_; ++d) {
+      for (int r = 0; r < res_; ++r) {
+        for (int i = 0; i < layout_.stages[r]; ++i) {
+          if (!lands[static_cast<std::size_t>((d * res_ + r) * max_stages_ + i)]) continue;
+          Touch const land{{}, {object(d, r, i, kCopies), object(d, full_owner(m_, r), i, kFull)}};
+          if (depends(land, tr, tw)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // For each task outside the set (in_set: c's enabled tasks; landing_in_set: c's stages whose
+  // copies land in it): one past the last step it can run before any transition of the set — its
+  // steps up to the first wait, acquire or producer tail that blocks and stays blocked, its
+  // barrier's phase not completing with the arrivals and copies the outside steps can make. A
+  // fixed point: the steps grow as more phases can complete, and the phases as the steps grow.
+  constexpr std::vector<int> ahead_steps(S const& s, std::vector<bool> const& in_set, int c,
+                                         std::vector<bool> const& landing_in_set) const {
+    int const T = layout_.tasks;
+    int const stages = ctas_ * res_ * max_stages_;
+    auto index = [&](int d, int r, int i) { return (d * res_ + r) * max_stages_ + i; };
+    std::vector<int> end(static_cast<std::size_t>(T), 0);
+    for (int t = 0; t < T; ++t) end[t] = s[layout_.pc(t)];
+    std::vector<bool> may_empty(static_cast<std::size_t>(stages), false);
+    std::vector<bool> may_full(static_cast<std::size_t>(stages), false);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (int u = 0; u < T; ++u) {
+        if (in_set[static_cast<std::size_t>(u)]) continue;
+        int const d = cta_of(u);
+        Program const& p = programs_[u];
+        // try_ results the task will block on: set now, or by a probe on the way (on a barrier
+        // whose parity cannot change meanwhile unless its phase may complete).
+        while (end[u] < static_cast<int>(p.steps.size())) {
+          Step const& st = p.steps[end[u]];
+          if (blocks(st.kind)) {
+            bool const full = st.kind == StepKind::Wait;
+            int const r = full ? full_owner(m_, st.resource) : empty_owner(m_, st.resource);
+            int const b = index(d, r, st.stage);
+            bool const may = full ? may_full[b] : may_empty[b];
+            bool const open =
+                s[slot(d, r, st.stage, full ? detail::FullParity : detail::EmptyParity)] !=
+                st.parity;
+            bool const probed = probe_passes(s, u, end[u], full);
+            if (!may && !open && !probed && !(end[u] == s[layout_.pc(u)] && enabled(s, u))) break;
+          }
+          ++end[u];
+          grew = true;
+        }
+      }
+      // The arrivals and copies those steps make.
+      std::vector<int> empty_arrivals(static_cast<std::size_t>(stages), 0);
+      std::vector<int> full_arrivals(static_cast<std::size_t>(stages), 0);
+      std::vector<int> copies(static_cast<std::size_t>(stages), 0);
+      std::vector<int> fewest_armed(static_cast<std::size_t>(stages), 1 << 20);
+      for (int u = 0; u < T; ++u) {
+        if (in_set[static_cast<std::size_t>(u)]) continue;
+        int const d = cta_of(u);
+        for (int pc = s[layout_.pc(u)]; pc < end[u]; ++pc) {
+          Step const& st = programs_[u].steps[pc];
+          int const r = st.resource, i = st.stage;
+          if (st.kind == StepKind::Release) {
+            std::pair<int, int> const g = release_group(d, r);
+            for (int e = g.first; e < g.second; ++e)
+              empty_arrivals[index(e, empty_owner(m_, r), i)] += st.arrivals;
+          } else if ((st.kind == StepKind::Acquire && st.tx_units > 0) ||
+                     (st.kind == StepKind::Commit && st.arrivals > 0)) {
+            int const f = index(d, full_owner(m_, r), i);
+            std::pair<int, int> const g = copy_group(d, r);
+            full_arrivals[f] += st.arrivals;
+            int const armed = st.kind == StepKind::Acquire ? st.tx_units * (g.second - g.first) : 0;
+            fewest_armed[f] = std::min(fewest_armed[f], armed);
+          } else if (st.kind == StepKind::ProduceWork && st.tx_units > 0) {
+            std::pair<int, int> const g = copy_group(d, r);
+            for (int e = g.first; e < g.second; ++e) copies[index(e, r, i)] += st.tx_units;
+          }
+        }
+      }
+      for (int d = 0; d < ctas_; ++d) {
+        for (int r = 0; r < res_; ++r) {
+          for (int i = 0; i < layout_.stages[r]; ++i) {
+            int const b = index(d, r, i);
+            bool const landing_held =
+                d == c && landing_in_set[static_cast<std::size_t>(r * max_stages_ + i)];
+            if (!landing_held)
+              copies[b] += s[slot(d, r, i, detail::InFlight)];
+            else
+              copies[b] = 0;  // it lands in the set, not before it
+          }
+        }
+      }
+      for (int d = 0; d < ctas_; ++d) {
+        for (int r = 0; r < res_; ++r) {
+          if (!m_.resources[r].pipeline.enabled()) continue;
+          for (int i = 0; i < layout_.stages[r]; ++i) {
+            int const b = index(d, r, i);
+            if (!may_empty[b] && empty_arrivals[b] >= s[slot(d, r, i, detail::EmptyPending)]) {
+              may_empty[b] = grew = true;
+            }
+            if (may_full[b] || full_owner(m_, r) != r) continue;
+            // The phase completes with its arrivals (the last arming its bytes, at least the
+            // fewest any arriving step arms) and as many transactions landed.
+            int landed = 0;
+            for (int r2 = 0; r2 < res_; ++r2)
+              if (full_owner(m_, r2) == r) landed += copies[index(d, r2, i)];
+            int const pending = s[slot(d, r, i, detail::FullPending)];
+            int const armed = pending > 0 ? fewest_armed[b] : 0;
+            if (full_arrivals[b] >= pending && landed >= s[slot(d, r, i, detail::FullTx)] + armed)
+              may_full[b] = grew = true;
+          }
+        }
+      }
+    }
+    return end;
+  }
+
+  // Whether task u's blocking step at `pc` may pass on a try_ probe: the probe before it on the
+  // way (same barrier, open now, its parity fixed while the phase cannot complete), or, with none
+  // on the way, the flag set in `s`.
+  constexpr bool probe_passes(S const& s, int u, int pc, bool full) const {
+    Step const& st = programs_[u].steps[pc];
+    for (int q = pc - 1; q >= s[layout_.pc(u)]; --q) {
+      Step const& probe = programs_[u].steps[q];
+      if (probe.resource != st.resource) continue;
+      if (probe.kind != (full ? StepKind::TryWait : StepKind::TryAcquire)) return false;
+      if (probe.stage != st.stage) return true;  // another barrier: its parity may change
+      int const r = full ? full_owner(m_, st.resource) : empty_owner(m_, st.resource);
+      return s[slot(cta_of(u), r, probe.stage, full ? detail::FullParity : detail::EmptyParity)] !=
+             probe.parity;
+    }
+    return try_flag(s, u, st.resource, !full);
   }
 
   constexpr void check_exit(S const& s, int id) {
@@ -1237,15 +1611,20 @@ class ModelChecker {
   ManagerModel const& m_;
   Scenario sc_;
   ModelCheckOptions opt_;
-  std::vector<Program> programs_;         // [cta * tasks_ + task]
-  int tasks_ = 0;                         // tasks per CTA
-  int res_ = 0;                           // resources per CTA
-  int ctas_ = 1;                          // CTAs in the cluster
-  std::vector<bool> cluster_visible_;     // [r]: touched by peer CTAs (cluster_step)
-  std::vector<bool> sole_filler_;         // [r]: only r's copies land on r's full barriers
-  bool symmetric_ = false;                // some CTAs are interchangeable (canonicalize)
-  std::vector<int> cta_class_;            // [cta]: the first CTA it is interchangeable with
-  std::vector<std::vector<int>> blocks_;  // [cta]: its slots of the state, in one order
+  std::vector<Program> programs_;      // [cta * tasks_ + task]
+  int tasks_ = 0;                      // tasks per CTA
+  int res_ = 0;                        // resources per CTA
+  int ctas_ = 1;                       // CTAs in the cluster
+  std::vector<bool> cluster_visible_;  // [r]: touched by peer CTAs (cluster_step)
+  std::vector<bool> sole_filler_;
+  bool whole_cta_sets_ = false;  // ahead_cta applies (find_step_objects)
+  int max_stages_ = 1;
+  std::vector<bool> uniform_empty_;          // [r]: arrivals on r's empty barriers commute
+  std::vector<std::vector<Touch>> touches_;  // [task][pc]: what the step touches         // [r]:
+                                             // only r's copies land on r's full barriers
+  bool symmetric_ = false;                   // some CTAs are interchangeable (canonicalize)
+  std::vector<int> cta_class_;               // [cta]: the first CTA it is interchangeable with
+  std::vector<std::vector<int>> blocks_;     // [cta]: its slots of the state, in one order
   std::vector<int> labels_;  // while a finding is reported: stored CTA -> CTA on its path
   std::vector<std::vector<std::uint64_t>> touches_from_;  // [task][pc]: resources from pc on
   detail::Layout layout_;
