@@ -22,9 +22,9 @@ struct ModelCheckOptions {
   // Model a multicast pipeline's cluster: one copy of the task set per CTA (TaskManager::
   // cluster_size), per-CTA barriers, multicast copies and remote releases, per-CTA trip counts
   // (ts::per_cta). Off: one CTA, its empty barrier completed by its own releases alone (a peer
-  // assumed to release when it does). Opt-in for now: the reductions keep small clusters small
-  // (the corpus' cluster entries: thousands of states), but the 2-CTA GEMM managers need ~2M
-  // (cooperative) and more than 4M per scenario (ping-pong) states — README §7, issue 17.
+  // assumed to release when it does). Opt-in (`warploom verify --clusters`): the reductions of
+  // README §7 decide the 4- and 6-stage cooperative GEMMs in 2-CTA clusters, but the 8-stage and
+  // the ping-pong ones still pass 4M states in a scenario (R-M7) — issue 17.
   bool model_clusters = false;
 };
 
