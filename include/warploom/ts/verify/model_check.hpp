@@ -655,7 +655,7 @@ class ModelChecker {
   // The CTA c whose CTA-local transitions alone are explored from `s` (a persistent set), or -1
   // for every transition. The set: c's enabled tasks whose next segment touches only c's own
   // resources, and the copies in flight into c's own (not multicast) stages. It qualifies when it
-  // is not empty and every other unfinished task of c never again touches a resource the set
+  // holds a task's step and every other unfinished task of c never again touches a resource the set
   // touches (nor bytes they share). Then no sequence of transitions outside the set — other CTAs',
   // which touch none of c's own resources, and those other tasks of c — contains one that depends
   // on a transition in it, so the set may run first (Godefroid's persistent sets; the state graph
@@ -664,7 +664,7 @@ class ModelChecker {
     if (ctas_ == 1 || !opt_.reduce) return -1;
     for (int c = 0; c < ctas_; ++c) {
       std::uint64_t touched = 0;
-      int moves = 0;
+      int task_moves = 0;
       std::vector<bool> in_set(static_cast<std::size_t>(tasks_), false);
       for (int t = c * tasks_; t < (c + 1) * tasks_; ++t) {
         if (!enabled(s, t) || !local_segment(s, t)) continue;
@@ -673,17 +673,18 @@ class ModelChecker {
         for (int pc = begin; pc < end; ++pc)
           touched |= resource_bit(programs_[t].steps[pc].resource);
         in_set[static_cast<std::size_t>(task_of(t))] = true;
-        ++moves;
+        ++task_moves;
       }
+      // At least one task step: the end-of-run check (R-M2: no copy in flight when every task
+      // has ended) reads every copy, so a set of landings alone is persistent only if no run
+      // ends without it. Such a set passes the test below only when no task of c touches the
+      // landings' stages again — an orphaned copy, exactly the R-M2 bug it would hide.
+      if (task_moves == 0) continue;
       for (int r = 0; r < res_; ++r) {
         if (visible(r)) continue;
-        for (int i = 0; i < layout_.stages[r]; ++i) {
-          if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
-          touched |= resource_bit(r);
-          ++moves;
-        }
+        for (int i = 0; i < layout_.stages[r]; ++i)
+          if (s[slot(c, r, i, detail::InFlight)] > 0) touched |= resource_bit(r);
       }
-      if (moves == 0) continue;
       for (int r = 0; r < res_; ++r)  // bytes shared with a touched buffer are touched
         for (int r2 = 0; r2 < res_; ++r2)
           if ((touched & resource_bit(r2)) && aliased_[static_cast<std::size_t>(r * res_ + r2)])
