@@ -52,12 +52,11 @@ struct Shape {
 //   D =  64: Q 2 x 24 KiB + K, V 2 x 2 x 16 KiB = 112 KiB: 192 query rows, three consumer
 //            warpgroups (FA3's); ping-pong's two warpgroups take 128 rows (96 KiB)
 //   D = 128: Q 2 x 32 KiB + K, V 2 x 2 x 32 KiB = 192 KiB
-//   D = 256: Q 1 x 64 KiB + K, V 2 x 2 x 32 KiB = 192 KiB (blocks of 64 keys: FA3 takes 80, which
-//            needs no more shared memory but an S tile that is no multiple of the swizzle atom)
+//   D = 256: Q 1 x 64 KiB + K, V 2 x 2 x 40 KiB = 224 KiB (blocks of 80 keys, FA3's)
 // kTurns: the shape of the ping-pong schedule, whose two warpgroups take turns (128 rows).
 template <int kHeadDim, bool kTurns = false>
 using DefaultShape =
-    std::conditional_t<kHeadDim == 256, Shape<256, 64, 2, 1>,
+    std::conditional_t<kHeadDim == 256, Shape<256, 80, 2, 1>,
                        std::conditional_t<kHeadDim == 128, Shape<128, 128, 2, 2>,
                                           std::conditional_t<kTurns, Shape<64, 128, 2, 2>,
                                                              Shape<64, 128, 2, 2, 192>>>>;
