@@ -487,12 +487,15 @@ struct Gemm::Impl {
     return t;
   }
 
-  // The slot of `design` at `tile_n` (0: the design's own width) in default_launch.
+  // The slot of `design` at `tile_n` (0: the design's own width) in default_launch: the
+  // cooperative widths in order, then ping-pong's own; kDefaultSlots (looked up each time, never
+  // cached) for any other width, so that no two configurations share a slot.
   static std::size_t default_slot(ConsumerDesign design, int tile_n) {
     std::span<int const> const widths = sm90::tile_widths(ConsumerDesign::Cooperative);
-    if (design == ConsumerDesign::PingPong) return widths.size();
+    if (design == ConsumerDesign::PingPong) return tile_n == 0 ? widths.size() : kDefaultSlots;
     if (tile_n == 0) return 0;
-    return static_cast<std::size_t>(std::ranges::find(widths, tile_n) - widths.begin());
+    auto const at = std::ranges::find(widths, tile_n);
+    return at == widths.end() ? kDefaultSlots : static_cast<std::size_t>(at - widths.begin());
   }
 
   sm90::LaunchFn default_instance(ConsumerDesign design, int tile_n = 0) const {
