@@ -25,7 +25,7 @@ for variant in "$@"; do
   variant_apply "$variant"
   t0=$SECONDS
   if ((ok)) && timeout 300 cmake --build "$BUILD" --parallel "$(nproc)" \
-      --target warploom-bench attention_test >>"$LOG" 2>&1; then
+      --target warploom warploom-bench attention_test >>"$LOG" 2>&1; then
     echo "built $name ($((SECONDS - t0)) s)" | tee -a "$LOG"
     if timeout 120 "$BUILD/tests/gpu/attention_test" --gtest_filter="${ATTENTION_TEST_FILTER:-*}" \
       >>"$LOG" 2>&1; then
