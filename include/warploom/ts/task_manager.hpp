@@ -40,7 +40,13 @@
 #include <utility>
 
 #include "warploom/config.hpp"
+// A translation unit whose managers are all verified in their schedule units (the GEMM and
+// attention instances, the JIT's sources) defines WARPLOOM_TS_VERIFIED_IN_SCHEDULE_UNITS before
+// including TS: the verifier (some 4,000 lines of constexpr C++, about 3 s of every compile pass)
+// is then not parsed there, and a manager that asks for its check in the kernel unit is refused.
+#if !defined(WARPLOOM_TS_VERIFIED_IN_SCHEDULE_UNITS)
 #include "warploom/ts/compile_time_check.hpp"
+#endif
 #include "warploom/ts/describe.hpp"
 #include "warploom/ts/manager_traits.hpp"
 #include "warploom/ts/smem_layout.hpp"
@@ -199,9 +205,17 @@ class TaskManager {
   // Binds every resource's shared-memory buffers and initialises the pipeline barriers.
   WL_DEVICE Initialized setup_resources_and_tasks() {
     if constexpr (kOptions.compile_time_checks && kOptions.verified_in == VerifiedIn::KernelUnit) {
+#if defined(WARPLOOM_TS_VERIFIED_IN_SCHEDULE_UNITS)
+      static_assert(kOptions.verified_in != VerifiedIn::KernelUnit,
+                    "TaskManager: this translation unit defines "
+                    "WARPLOOM_TS_VERIFIED_IN_SCHEDULE_UNITS (no verifier), but this manager is "
+                    "verified in its kernel unit: give it ManagerOptions{.verified_in = "
+                    "VerifiedIn::ScheduleUnit} and a schedule unit, or drop the define");
+#else
       static_assert(verified_at_compile_time<traits>(),
                     "TaskManager: a structural check failed; the note names the rule "
                     "(run `warploom verify` for the task, resource and fix)");
+#endif
     }
     bind_all(resources{});
     if constexpr (kHasBarriers) {
