@@ -28,6 +28,8 @@ namespace {
 using McastSmem = Ring<"smem", tma(2).with_multicast(2)>;
 using McastSmem3 = Ring<"smem", tma(1).with_multicast(3)>;
 using McastSmem4 = Ring<"smem", tma(1).with_multicast(4)>;
+// A GEMM's B operand multicast to the pair, A's ring each CTA's own.
+using McastOperandB = Ring<"smem_b", tma(2).with_multicast(2)>;
 
 // Handles its first tile only, then has "no more work" while the load keeps filling.
 struct FirstTileOnlyMcastStore : Store<McastSmem> {
@@ -140,6 +142,14 @@ void add_clusters(Corpus& c) {
   c.push_back(cluster("cluster_three_ctas_tiles_per_cluster",
                       "The 3-CTA copy with tiles assigned per cluster: every CTA interchangeable",
                       model_of<TileCopy<false, McastSmem3>>, {}, {"R-D1", "R-M1"}));
+  c.push_back(cluster("cluster_orphaned_copy",
+                      "A GEMM load on a 2-CTA cluster (B multicast, A each CTA's own) issues A's "
+                      "TMA twice: the second copy of a phase lands after its barrier completed, "
+                      "while the mma reads the stage, and is still in flight when the tasks end; "
+                      "the CTAs' waits on each other's B slices must hide none of it",
+                      model_of<Operands<2, McastOperandB>>, {"R-M2", "R-M4", "R-M5"}));
+  c.push_back(cluster("cluster_one_copy_per_stage", "The same GEMM load with one TMA per operand",
+                      model_of<Operands<1, McastOperandB>>, {}, {"R-M2", "R-M4", "R-M5"}));
   c.push_back(cluster("cluster_four_ctas_multicast_copy",
                       "A 2-stage TMA ring multicast to a 4-CTA cluster, every release arriving in "
                       "all four CTAs",

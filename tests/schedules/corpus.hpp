@@ -234,6 +234,55 @@ struct Store {
   }
 };
 
+// ---- A GEMM's operand rings ------------------------------------------------------------------
+
+// The GEMM load that acquires both operand stages, then issues A's TMA kLoadsOfA times (twice: the
+// second copy of a phase lands after its barrier completed — R-M5, R-M4, R-M2 — rules.cpp), and
+// the mma that reads both. B's ring is a parameter: multicast to a cluster in clusters.cpp.
+using OperandA = Ring<"smem_a", tma(2)>;
+using OperandB = Ring<"smem_b", tma(2)>;
+template <int kLoadsOfA, class B = OperandB>
+struct OperandLoad {
+  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1};
+  using src = ts::list<Coords>;
+  using dst = ts::list<OperandA, B>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& a, auto& b) {
+    ctx.domain_loop(ts::c<3>, [&](auto&) {
+      auto k = ts::work<&Coords::coord>(in);
+      a.acquire();
+      b.acquire();
+      ts::work<&OperandA::put>(a, k);
+      if constexpr (kLoadsOfA == 2) ts::work<&OperandA::put>(a, k);
+      ts::work<&B::put>(b, k);
+      a.commit();
+      b.commit();
+    });
+  }
+};
+template <class B = OperandB>
+struct OperandMma {
+  static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<OperandA, B>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
+    ctx.domain_loop(ts::c<3>, [&](auto&) {
+      a.wait();
+      b.wait();
+      auto x = ts::work<&OperandA::take>(a);
+      auto y = ts::work<&B::take>(b);
+      a.release();
+      b.release();
+      ts::work<&Output::store>(out, x);
+      ts::work<&Output::store>(out, y);
+    });
+  }
+};
+template <int kLoadsOfA, class B = OperandB>
+using Operands =
+    ts::TaskManager<ts::Tasks<OperandLoad<kLoadsOfA, B>, OperandMma<B>>,
+                    ts::Graph<ts::DependsOn<OperandA, Coords>, ts::DependsOn<B, Coords>,
+                              ts::DependsOn<Output, OperandA, B>>>;
+
 // The graph of a copy through R: R <- coords, out <- R.
 template <class R>
 using CopyGraph = ts::Graph<ts::DependsOn<R, Coords>, ts::DependsOn<Output, R>>;

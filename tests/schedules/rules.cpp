@@ -413,50 +413,6 @@ struct WaitReadReleaseStore : Store<Queue> {
   }
 };
 
-// R-M4 / R-M2: the GEMM load that acquires both operand stages first, then issues A's TMA twice.
-using OperandA = Ring<"smem_a", tma(2)>;
-using OperandB = Ring<"smem_b", tma(2)>;
-template <int kLoadsOfA>
-struct OperandLoad {
-  static constexpr ts::TaskSpec spec{.name = "load", .warp_idx = 4, .num_warps = 1};
-  using src = ts::list<Coords>;
-  using dst = ts::list<OperandA, OperandB>;
-  static constexpr void schedule(auto& ctx, auto& in, auto& a, auto& b) {
-    ctx.domain_loop(ts::c<3>, [&](auto&) {
-      auto k = ts::work<&Coords::coord>(in);
-      a.acquire();
-      b.acquire();
-      ts::work<&OperandA::put>(a, k);
-      if constexpr (kLoadsOfA == 2) ts::work<&OperandA::put>(a, k);
-      ts::work<&OperandB::put>(b, k);
-      a.commit();
-      b.commit();
-    });
-  }
-};
-struct OperandMma {
-  static constexpr ts::TaskSpec spec{.name = "mma", .warp_idx = 0, .num_warps = 4};
-  using src = ts::list<OperandA, OperandB>;
-  using dst = ts::list<Output>;
-  static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
-    ctx.domain_loop(ts::c<3>, [&](auto&) {
-      a.wait();
-      b.wait();
-      auto x = ts::work<&OperandA::take>(a);
-      auto y = ts::work<&OperandB::take>(b);
-      a.release();
-      b.release();
-      ts::work<&Output::store>(out, x);
-      ts::work<&Output::store>(out, y);
-    });
-  }
-};
-template <int kLoadsOfA>
-using Operands =
-    ts::TaskManager<ts::Tasks<OperandLoad<kLoadsOfA>, OperandMma>,
-                    ts::Graph<ts::DependsOn<OperandA, Coords>, ts::DependsOn<OperandB, Coords>,
-                              ts::DependsOn<Output, OperandA, OperandB>>>;
-
 // R-M5: acquires twice, commits twice (thread-written ring): the second commit publishes the next
 // stage without having acquired it.
 struct DoubleAcquireWriter : Load<Queue> {
