@@ -1617,12 +1617,11 @@ class ModelChecker {
   int res_ = 0;                        // resources per CTA
   int ctas_ = 1;                       // CTAs in the cluster
   std::vector<bool> cluster_visible_;  // [r]: touched by peer CTAs (cluster_step)
-  std::vector<bool> sole_filler_;
-  bool whole_cta_sets_ = false;  // ahead_cta applies (find_step_objects)
+  std::vector<bool> sole_filler_;      // [r]: only r's copies land on r's full barriers
+  bool whole_cta_sets_ = false;        // ahead_cta applies (find_step_objects)
   int max_stages_ = 1;
   std::vector<bool> uniform_empty_;          // [r]: arrivals on r's empty barriers commute
-  std::vector<std::vector<Touch>> touches_;  // [task][pc]: what the step touches         // [r]:
-                                             // only r's copies land on r's full barriers
+  std::vector<std::vector<Touch>> touches_;  // [task][pc]: what the step touches
   bool symmetric_ = false;                   // some CTAs are interchangeable (canonicalize)
   std::vector<int> cta_class_;               // [cta]: the first CTA it is interchangeable with
   std::vector<std::vector<int>> blocks_;     // [cta]: its slots of the state, in one order
