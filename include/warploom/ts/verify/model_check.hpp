@@ -17,8 +17,9 @@
 // in every CTA of its group, a release arrives on the empty barrier of every CTA of its group, and
 // a producer refills a stage only when its own empty barrier has every arrival. CTAs may run
 // different trip counts (ts::per_cta). Steps of different CTAs on CTA-local resources commute, so
-// one CTA's local steps run first (a persistent set), and so do all of one CTA's steps while its
-// peers cannot reach a stage they touch without it (a CTA ahead); CTAs running the same trip
+// a persistent set grown from one transition runs first (the tasks and landings that depend on it
+// joined, README §7); else one CTA's local steps, or all of one CTA's steps while its peers cannot
+// reach a stage they touch without it (a CTA ahead); CTAs running the same trip
 // counts are interchangeable, so a state is stored with their blocks sorted and explored once for
 // all its renumberings (symmetry reduction); and a copy that is not the last in flight into its
 // stage lands at once (a silent landing). README §7 has the arguments.
@@ -520,12 +521,17 @@ class ModelChecker {
       }
     }
     bool any = false;
-    // A persistent set (-1: every CTA's transitions): one CTA's CTA-local transitions, or all of
-    // one CTA's transitions while its peers cannot reach anything they depend on (`whole`).
-    int only = persistent_cta(s);
-    bool const whole = only < 0 && (only = ahead_cta(s)) >= 0;
+    // A persistent set: the smallest grown from one task (`grown`); else (`only`, -1: every CTA's
+    // transitions) one CTA's CTA-local transitions, or all of one CTA's transitions while its
+    // peers cannot reach anything they depend on (`whole`).
+    std::vector<bool> task_in_set, landing_in_set;
+    bool const grown = smallest_grown_set(s, task_in_set, landing_in_set);
+    int only = grown ? -1 : persistent_cta(s);
+    bool const whole = !grown && only < 0 && (only = ahead_cta(s)) >= 0;
     for (int t = 0; t < T; ++t) {
-      if (!enabled(s, t) || (only >= 0 && (cta_of(t) != only || (!whole && !local_segment(s, t)))))
+      if (!enabled(s, t) ||
+          (only >= 0 && (cta_of(t) != only || (!whole && !local_segment(s, t)))) ||
+          (grown && !task_in_set[static_cast<std::size_t>(t)]))
         continue;
       any = true;
       S next = s;
@@ -553,7 +559,9 @@ class ModelChecker {
       for (int r = 0; r < res_; ++r) {
         if (only >= 0 && !whole && visible(r)) continue;
         for (int i = 0; i < layout_.stages[r]; ++i) {
-          if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
+          if (s[slot(c, r, i, detail::InFlight)] <= 0 ||
+              (grown && !landing_in_set[stage_index(c, r, i)]))
+            continue;
           any = true;
           S next = s;
           land(next, c, r, i);
@@ -982,18 +990,18 @@ class ModelChecker {
       mark(s, t, begin, segment_end(t, begin), tr, tw);
     }
     bool const task_in_set = any;
-    std::vector<bool> landing_in_set(static_cast<std::size_t>(res_ * max_stages_), false);
+    std::vector<bool> landing_in_set(static_cast<std::size_t>(ctas_ * res_ * max_stages_), false);
     for (int r = 0; r < res_; ++r) {
       for (int i = 0; i < layout_.stages[r]; ++i) {
         if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
         any = true;
-        landing_in_set[static_cast<std::size_t>(r * max_stages_ + i)] = true;
+        landing_in_set[stage_index(c, r, i)] = true;
         tw[object(c, r, i, kCopies)] = true;
         tw[object(c, full_owner(m_, r), i, kFull)] = true;
       }
     }
     if (!any) return false;
-    std::vector<int> const end = ahead_steps(s, in_set, c, landing_in_set);
+    std::vector<int> const end = ahead_steps(s, in_set, landing_in_set);
     // Every run to an exit passes through the set: it holds a task's step (that task has to
     // run), or some task cannot finish without it.
     bool passes = task_in_set;
@@ -1001,79 +1009,213 @@ class ModelChecker {
       passes = !in_set[static_cast<std::size_t>(u)] &&
                end[u] < static_cast<int>(programs_[u].steps.size());
     if (!passes) return false;
-    for (int u = 0; u < T; ++u) {
+    return first_dependent_task(s, in_set, end, tr, tw) < 0 &&
+           first_dependent_landing(s, in_set, landing_in_set, end, tr, tw).first < 0;
+  }
+
+  // The index of stage i of r in CTA d in per-stage vectors (landings, barrier bounds).
+  constexpr std::size_t stage_index(int d, int r, int i) const {
+    return static_cast<std::size_t>((d * res_ + r) * max_stages_ + i);
+  }
+
+  // The first task outside the set (in_set) one of whose steps it can run before the set
+  // (up to end[u], from ahead_steps) depends on what the set touches (tr, tw), or -1.
+  constexpr int first_dependent_task(S const& s, std::vector<bool> const& in_set,
+                                     std::vector<int> const& end, std::vector<bool> const& tr,
+                                     std::vector<bool> const& tw) const {
+    for (int u = 0; u < layout_.tasks; ++u) {
       if (in_set[static_cast<std::size_t>(u)]) continue;
       int const from = s[layout_.pc(u)];
       for (int pc = from; pc < end[u]; ++pc) {
         bool const retires = programs_[u].steps[pc].kind == StepKind::AsyncWait;
-        if (depends(retires ? retired_reads(s, u, from, pc) : touches_[u][pc], tr, tw))
-          return false;
+        if (depends(retires ? retired_reads(s, u, from, pc) : touches_[u][pc], tr, tw)) return u;
       }
     }
-    // A copy landing anywhere but in the set: one in flight, or one a put outside it starts.
-    std::vector<bool> lands(static_cast<std::size_t>(ctas_ * res_ * max_stages_), false);
-    for (int d = 0; d < ctas_; ++d)
-      for (int r = 0; r < res_; ++r)
-        for (int i = 0; i < layout_.stages[r]; ++i)
-          lands[static_cast<std::size_t>((d * res_ + r) * max_stages_ + i)] =
-              s[slot(d, r, i, detail::InFlight)] > 0 &&
-              !(d == c && landing_in_set[static_cast<std::size_t>(r * max_stages_ + i)]);
-    for (int u = 0; u < T; ++u) {
+    return -1;
+  }
+
+  // The first copy landing outside the set that depends on it — one in flight, or one that a put
+  // outside the set starts — as its stage index and the task whose put starts it (-1: one in
+  // flight now); stage -1 if none.
+  // A stage whose landing is in the set has none outside it: any copy landing there, also one a
+  // put outside the set issues later, is that transition.
+  constexpr std::pair<int, int> first_dependent_landing(S const& s, std::vector<bool> const& in_set,
+                                                        std::vector<bool> const& landing_in_set,
+                                                        std::vector<int> const& end,
+                                                        std::vector<bool> const& tr,
+                                                        std::vector<bool> const& tw) const {
+    // Per stage: the first task outside the set whose put lands there (-1: none).
+    std::vector<int> putter(static_cast<std::size_t>(ctas_ * res_ * max_stages_), -1);
+    for (int u = 0; u < layout_.tasks; ++u) {
       if (in_set[static_cast<std::size_t>(u)]) continue;
       for (int pc = s[layout_.pc(u)]; pc < end[u]; ++pc) {
         Step const& st = programs_[u].steps[pc];
         if (st.kind != StepKind::ProduceWork || st.tx_units == 0) continue;
         std::pair<int, int> const g = copy_group(cta_of(u), st.resource);
-        for (int d = g.first; d < g.second; ++d)
-          lands[static_cast<std::size_t>((d * res_ + st.resource) * max_stages_ + st.stage)] = true;
+        for (int d = g.first; d < g.second; ++d) {
+          int& who = putter[stage_index(d, st.resource, st.stage)];
+          if (who < 0) who = u;
+        }
       }
     }
     for (int d = 0; d < ctas_; ++d) {
       for (int r = 0; r < res_; ++r) {
         for (int i = 0; i < layout_.stages[r]; ++i) {
-          if (!lands[static_cast<std::size_t>((d * res_ + r) * max_stages_ + i)]) continue;
+          std::size_t const b = stage_index(d, r, i);
+          bool const in_flight = s[slot(d, r, i, detail::InFlight)] > 0;
+          if (landing_in_set[b] || (!in_flight && putter[b] < 0)) continue;
           Touch const land{{}, {object(d, r, i, kCopies), object(d, full_owner(m_, r), i, kFull)}};
-          if (depends(land, tr, tw)) return false;
+          if (depends(land, tr, tw)) return {static_cast<int>(b), in_flight ? -1 : putter[b]};
         }
       }
     }
-    return true;
+    return {-1, -1};
   }
 
-  // For each task outside the set (in_set: c's enabled tasks; landing_in_set: c's stages whose
+  // ---- Persistent sets grown from one transition (README §7) -----------------------------------
+  // The grown set with the fewest transitions over every enabled transition as its seed (a task's
+  // next segment, seed < tasks; or a copy in flight landing, seed = tasks + its stage index); false
+  // when no seed gives a set smaller than every enabled transition.
+  constexpr bool smallest_grown_set(S const& s, std::vector<bool>& in_set,
+                                    std::vector<bool>& landing_in_set) const {
+    if (!whole_cta_sets_) return false;
+    int const T = layout_.tasks;
+    int best = -1;
+    std::vector<bool> tasks, landings;
+    for (int seed = 0; seed < T + ctas_ * res_ * max_stages_ && best != 1; ++seed) {
+      if (seed < T ? !enabled(s, seed) : !in_flight(s, seed - T)) continue;
+      if (!grown_set(s, seed, tasks, landings)) continue;
+      int size = 0;
+      for (bool b : tasks) size += b ? 1 : 0;
+      for (bool b : landings) size += b ? 1 : 0;
+      if (best >= 0 && size >= best) continue;
+      best = size;
+      in_set = tasks;
+      landing_in_set = landings;
+    }
+    return best >= 0;
+  }
+
+  // Whether a copy is in flight into the stage of index b (stage_index).
+  constexpr bool in_flight(S const& s, int b) const {
+    int const i = b % max_stages_, r = b / max_stages_ % res_, d = b / max_stages_ / res_;
+    return i < layout_.stages[r] && s[slot(d, r, i, detail::InFlight)] > 0;
+  }
+
+  // When no CTA is ahead as a whole: the set grown from one enabled transition (a stubborn set's
+  // closure). Every task outside it that can reach, before the set runs, a step that depends on it
+  // (ahead_steps) joins it with its next segment when it is enabled; so does a task whose put
+  // starts a copy whose landing depends on it, and a copy in flight whose landing does. A blocked
+  // task that would have to join ends the attempt (what enables it is not followed). What remains
+  // outside is then independent of the set on every run until the set moves: a persistent set, by
+  // the argument of the whole CTA's. Every exit passes through it when it holds a task's step, or
+  // when some task cannot finish before it moves; a set of landings that no task waits for does
+  // not qualify (it would hide the copy orphaned at the end, R-M2).
+  constexpr bool grown_set(S const& s, int seed, std::vector<bool>& in_set,
+                           std::vector<bool>& landing_in_set) const {
+    int const T = layout_.tasks;
+    int const objects = ctas_ * res_ * max_stages_ * kObjects;
+    in_set.assign(static_cast<std::size_t>(T), false);
+    landing_in_set.assign(static_cast<std::size_t>(ctas_ * res_ * max_stages_), false);
+    if (seed < T)
+      in_set[static_cast<std::size_t>(seed)] = true;
+    else
+      landing_in_set[static_cast<std::size_t>(seed - T)] = true;
+    std::vector<int> end;
+    for (;;) {
+      std::vector<bool> tr(static_cast<std::size_t>(objects), false);
+      std::vector<bool> tw(static_cast<std::size_t>(objects), false);
+      for (int t = 0; t < T; ++t) {
+        if (!in_set[static_cast<std::size_t>(t)]) continue;
+        int const begin = s[layout_.pc(t)];
+        mark(s, t, begin, segment_end(t, begin), tr, tw);
+      }
+      for (int d = 0; d < ctas_; ++d) {
+        for (int r = 0; r < res_; ++r) {
+          for (int i = 0; i < layout_.stages[r]; ++i) {
+            if (!landing_in_set[stage_index(d, r, i)]) continue;
+            tw[object(d, r, i, kCopies)] = true;
+            tw[object(d, full_owner(m_, r), i, kFull)] = true;
+          }
+        }
+      }
+      end = ahead_steps(s, in_set, landing_in_set);
+      int const u = first_dependent_task(s, in_set, end, tr, tw);
+      if (u >= 0) {
+        if (!enabled(s, u)) return false;
+        in_set[static_cast<std::size_t>(u)] = true;
+        continue;
+      }
+      std::pair<int, int> const b = first_dependent_landing(s, in_set, landing_in_set, end, tr, tw);
+      if (b.first < 0) break;
+      if (b.second < 0) {
+        landing_in_set[static_cast<std::size_t>(b.first)] = true;
+        continue;
+      }
+      // A copy not issued yet: the task that issues it joins, or the attempt ends.
+      if (!enabled(s, b.second)) return false;
+      in_set[static_cast<std::size_t>(b.second)] = true;
+    }
+    bool passes = false;
+    for (int t = 0; t < T && !passes; ++t)
+      passes = in_set[static_cast<std::size_t>(t)] ||
+               (!done(s, t) && end[t] < static_cast<int>(programs_[t].steps.size()));
+    if (!passes) return false;
+    // A reduction only if something enabled stays outside.
+    for (int t = 0; t < T; ++t)
+      if (enabled(s, t) && !in_set[static_cast<std::size_t>(t)]) return true;
+    for (int b = 0; b < ctas_ * res_ * max_stages_; ++b)
+      if (in_flight(s, b) && !landing_in_set[static_cast<std::size_t>(b)]) return true;
+    return false;
+  }
+
+  // For each task outside the set (in_set: its tasks; landing_in_set: the stages, per CTA, whose
   // copies land in it): one past the last step it can run before any transition of the set — its
-  // steps up to the first wait, acquire or producer tail that blocks and stays blocked, its
-  // barrier's phase not completing with the arrivals and copies the outside steps can make. A
-  // fixed point: the steps grow as more phases can complete, and the phases as the steps grow.
-  constexpr std::vector<int> ahead_steps(S const& s, std::vector<bool> const& in_set, int c,
+  // steps up to the first wait, acquire or producer tail that blocks and stays blocked. A fixed
+  // point over how many times each barrier's phase can complete with the arrivals and copies the
+  // outside steps make: the steps grow as phases can complete, and the phases as the steps grow.
+  // A task's k-th wait on a barrier passes after some number n of completions, no fewer than its
+  // previous wait's there, with the parity it waits for (parity now flipped n times): the least
+  // such n must be within the bound.
+  constexpr std::vector<int> ahead_steps(S const& s, std::vector<bool> const& in_set,
                                          std::vector<bool> const& landing_in_set) const {
     int const T = layout_.tasks;
     int const stages = ctas_ * res_ * max_stages_;
     auto index = [&](int d, int r, int i) { return (d * res_ + r) * max_stages_ + i; };
+    constexpr int kMany = 1 << 20;
     std::vector<int> end(static_cast<std::size_t>(T), 0);
     for (int t = 0; t < T; ++t) end[t] = s[layout_.pc(t)];
-    std::vector<bool> may_empty(static_cast<std::size_t>(stages), false);
-    std::vector<bool> may_full(static_cast<std::size_t>(stages), false);
+    // Completions each barrier may reach (full at 2b + 1, empty at 2b); per task, the completions
+    // its last wait on each barrier needed.
+    std::vector<int> completions(static_cast<std::size_t>(2 * stages), 0);
+    std::vector<std::vector<int>> needed(static_cast<std::size_t>(T));
     for (bool grew = true; grew;) {
       grew = false;
       for (int u = 0; u < T; ++u) {
         if (in_set[static_cast<std::size_t>(u)]) continue;
         int const d = cta_of(u);
         Program const& p = programs_[u];
-        // try_ results the task will block on: set now, or by a probe on the way (on a barrier
-        // whose parity cannot change meanwhile unless its phase may complete).
+        std::vector<int>& seen = needed[static_cast<std::size_t>(u)];
+        if (seen.empty()) seen.assign(static_cast<std::size_t>(2 * stages), 0);
         while (end[u] < static_cast<int>(p.steps.size())) {
           Step const& st = p.steps[end[u]];
           if (blocks(st.kind)) {
             bool const full = st.kind == StepKind::Wait;
             int const r = full ? full_owner(m_, st.resource) : empty_owner(m_, st.resource);
-            int const b = index(d, r, st.stage);
-            bool const may = full ? may_full[b] : may_empty[b];
-            bool const open =
-                s[slot(d, r, st.stage, full ? detail::FullParity : detail::EmptyParity)] !=
-                st.parity;
-            bool const probed = probe_passes(s, u, end[u], full);
-            if (!may && !open && !probed && !(end[u] == s[layout_.pc(u)] && enabled(s, u))) break;
+            int const b = 2 * index(d, r, st.stage) + (full ? 1 : 0);
+            int const parity =
+                s[slot(d, r, st.stage, full ? detail::FullParity : detail::EmptyParity)];
+            int n = seen[b];
+            if ((parity ^ (n & 1)) == st.parity) ++n;
+            // try_ results the task will block on: set now, or by a probe on the way (on a
+            // barrier whose parity cannot change meanwhile unless its phase may complete).
+            bool const passes =
+                probe_passes(s, u, end[u], full) || (end[u] == s[layout_.pc(u)] && enabled(s, u));
+            if (passes)
+              n = seen[b];
+            else if (n > completions[b])
+              break;
+            seen[b] = n;
           }
           ++end[u];
           grew = true;
@@ -1083,7 +1225,7 @@ class ModelChecker {
       std::vector<int> empty_arrivals(static_cast<std::size_t>(stages), 0);
       std::vector<int> full_arrivals(static_cast<std::size_t>(stages), 0);
       std::vector<int> copies(static_cast<std::size_t>(stages), 0);
-      std::vector<int> fewest_armed(static_cast<std::size_t>(stages), 1 << 20);
+      std::vector<int> fewest_armed(static_cast<std::size_t>(stages), kMany);
       for (int u = 0; u < T; ++u) {
         if (in_set[static_cast<std::size_t>(u)]) continue;
         int const d = cta_of(u);
@@ -1111,9 +1253,7 @@ class ModelChecker {
         for (int r = 0; r < res_; ++r) {
           for (int i = 0; i < layout_.stages[r]; ++i) {
             int const b = index(d, r, i);
-            bool const landing_held =
-                d == c && landing_in_set[static_cast<std::size_t>(r * max_stages_ + i)];
-            if (!landing_held)
+            if (!landing_in_set[static_cast<std::size_t>(b)])
               copies[b] += s[slot(d, r, i, detail::InFlight)];
             else
               copies[b] = 0;  // it lands in the set, not before it
@@ -1122,22 +1262,35 @@ class ModelChecker {
       }
       for (int d = 0; d < ctas_; ++d) {
         for (int r = 0; r < res_; ++r) {
-          if (!m_.resources[r].pipeline.enabled()) continue;
+          auto const& pipe = m_.resources[r].pipeline;
+          if (!pipe.enabled()) continue;
           for (int i = 0; i < layout_.stages[r]; ++i) {
             int const b = index(d, r, i);
-            if (!may_empty[b] && empty_arrivals[b] >= s[slot(d, r, i, detail::EmptyPending)]) {
-              may_empty[b] = grew = true;
-            }
-            if (may_full[b] || full_owner(m_, r) != r) continue;
-            // The phase completes with its arrivals (the last arming its bytes, at least the
-            // fewest any arriving step arms) and as many transactions landed.
+            // An empty barrier completes first with its pending arrivals, then with every
+            // empty_count more.
+            int const pending_e = s[slot(d, r, i, detail::EmptyPending)];
+            int const count_e = std::max(empty_count(r), 1);
+            int empties =
+                empty_arrivals[b] >= pending_e ? 1 + (empty_arrivals[b] - pending_e) / count_e : 0;
+            if (empties > completions[2 * b]) completions[2 * b] = empties, grew = true;
+            if (full_owner(m_, r) != r) continue;
+            // A full barrier: its arrivals (the last arming its bytes, at least the fewest any
+            // arriving step arms) and as many transactions landed, per phase.
             int landed = 0;
             for (int r2 = 0; r2 < res_; ++r2)
               if (full_owner(m_, r2) == r) landed += copies[index(d, r2, i)];
             int const pending = s[slot(d, r, i, detail::FullPending)];
+            int const size = std::max(pipe.producer.size, 1);
+            int const by_arrivals =
+                full_arrivals[b] >= pending ? 1 + (full_arrivals[b] - pending) / size : 0;
             int const armed = pending > 0 ? fewest_armed[b] : 0;
-            if (full_arrivals[b] >= pending && landed >= s[slot(d, r, i, detail::FullTx)] + armed)
-              may_full[b] = grew = true;
+            int const outstanding = s[slot(d, r, i, detail::FullTx)] + armed;
+            int const by_copies = landed < outstanding ? 0
+                                  : fewest_armed[b] <= 0 || fewest_armed[b] >= kMany
+                                      ? kMany
+                                      : 1 + (landed - outstanding) / fewest_armed[b];
+            int const fulls = std::min(by_arrivals, by_copies);
+            if (fulls > completions[2 * b + 1]) completions[2 * b + 1] = fulls, grew = true;
           }
         }
       }

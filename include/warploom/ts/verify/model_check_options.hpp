@@ -22,9 +22,9 @@ struct ModelCheckOptions {
   // Model a multicast pipeline's cluster: one copy of the task set per CTA (TaskManager::
   // cluster_size), per-CTA barriers, multicast copies and remote releases, per-CTA trip counts
   // (ts::per_cta). Off: one CTA, its empty barrier completed by its own releases alone (a peer
-  // assumed to release when it does). Opt-in (`warploom verify --clusters`): the reductions of
-  // README §7 decide the 4- and 6-stage cooperative GEMMs in 2-CTA clusters, but the 8-stage and
-  // the ping-pong ones still pass 4M states in a scenario (R-M7) — issue 17.
+  // assumed to release when it does). Opt-in (`warploom verify --clusters`): with the reductions
+  // of README §7 every bundled clustered GEMM is decided in a few thousand states, but the
+  // compile-time gate still checks one CTA.
   bool model_clusters = false;
 };
 
