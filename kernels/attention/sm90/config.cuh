@@ -135,6 +135,14 @@ struct AttentionConfig {
     WL_DEVICE auto tensor() { return cute::make_tensor(cute::make_rmem_ptr(o), AccLayoutO{}); }
   };
 
+  // A tile's output as it is stored: O / row sum in the element type, packed two to a register
+  // in O's fragment order, and the LSE of this thread's two rows. Registers of their own, not
+  // the wgmma accumulator's, so the store can run while the next tile's first S is in flight.
+  struct OutputTile {
+    std::uint32_t o[kAccO / 2];
+    float lse[2];
+  };
+
   // Global tensors as TMA sees them: (rows, D, heads, batch), D contiguous.
   using GmemStride = cute::Stride<std::int64_t, _1, std::int64_t, std::int64_t>;
   using GmemShape = cute::Shape<int, HeadDim, int, int>;

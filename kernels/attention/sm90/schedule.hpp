@@ -82,6 +82,7 @@ struct Forward {
   using Scores = typename W::Scores;
   using OutputState = typename W::OutputState;
   using PTile = typename W::PTile;
+  using OutputTile = typename W::OutputTile;
 
   // ---- Resources --------------------------------------------------------------------------------
 
@@ -96,7 +97,12 @@ struct Forward {
     int num_tiles = 0;  // tiles in the problem
 
     WL_DEVICE TileInfo next(ts::Consume const& s) const { return W::tile_at(*p, s.loop_offset); }
+    // At least one (tile_at): a tile that sees no key visits one block, masked whole, so that the
+    // overlap schedules can issue a tile's first S before they know its blocks.
     WL_DEVICE int n_blocks_of(ts::Consume const&, TileInfo tile) const { return tile.n_blocks; }
+    // The tile whose O the next tile stores (the overlap schedules), kept in a local. A work of
+    // its own: the verifier ties loops over `next`'s value across tasks, not over a local's.
+    WL_DEVICE TileInfo carry(ts::Consume const&, TileInfo tile) const { return tile; }
     // What a tile's output starts from: O = 0, row maxima -inf, sums 0.
     WL_DEVICE OutputState initial_output(ts::Consume const&) const { return OutputState{}; }
   };
@@ -184,9 +190,15 @@ struct Forward {
                                   OutputState& o) {
       W::finish_softmax(*this, stage, s, p_tile, o);
     }
-    // O / row sum and LSE = max + log(row sum), rows past the sequence dropped; resets `o`.
-    WL_DEVICE void store(ts::Produce const& stage, OutputState& o, TileInfo tile) {
-      W::store(*this, stage, o, tile);
+    // O / row sum in the element type and LSE = max + log(row sum), out of the accumulator into
+    // registers of their own (no wgmma may be in flight: O is its accumulator).
+    WL_DEVICE void normalize(ts::Produce const& stage, OutputState const& o, OutputTile& t) {
+      W::normalize(*this, stage, o, t);
+    }
+    // The tile's rows of O and LSE, rows past the sequence dropped; may run while a wgmma is in
+    // flight (the overlap schedules store a tile under the next tile's first S).
+    WL_DEVICE void store(ts::Produce const& stage, OutputTile const& t, TileInfo tile) {
+      W::store(*this, stage, t, tile);
     }
   };
 
@@ -209,7 +221,7 @@ struct Forward {
           load();
           k.commit();
         };
-        ctx.domain_loop(ts::work<&Tiles::n_blocks_of>(tiles, tile), [&](auto& j) {
+        ctx.domain_loop(ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile)), [&](auto& j) {
           if constexpr (kOverlap) {
             // K one block ahead of V, in the order the overlapped consumers read them (block j's
             // S with block j-1's P . V): K_0 and K_1, then V_0; K_{j+1}, then V_j. In the serial
@@ -230,88 +242,126 @@ struct Forward {
 
   // Per tile: Q once, then the K/V blocks (one of the schedules above), then O and LSE. The
   // warpgroups' turns at the tensor cores (kPingpong, overlap schedule only): `take` before a
-  // block's GEMMs are issued, `give` once its S retired; no-ops where one task runs both
-  // warpgroups.
+  // block's S is issued, `give` once it retired; no-ops where one task runs both warpgroups.
   WL_HOST_DEVICE static constexpr void consume_tiles(auto& ctx, auto& tiles, auto& q, auto& k,
                                                      auto& v, auto& o, auto&& take, auto&& give) {
+    if constexpr (kOverlap) {
+      consume_tiles_overlapped(ctx, tiles, q, k, v, o, take, give);
+    } else {
+      consume_tiles_serially(ctx, tiles, q, k, v, o);
+    }
+  }
+
+  // The first schedule: per block S = Q . K^T, softmax, O += P . V, each GEMM waited for.
+  WL_HOST_DEVICE static constexpr void consume_tiles_serially(auto& ctx, auto& tiles, auto& q,
+                                                              auto& k, auto& v, auto& o) {
     auto s = ctx.local(Scores{});
     auto p_tile = ctx.local(PTile{});
     auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
+    auto out = ctx.local(OutputTile{});
     ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
       auto tile = ts::work<&Tiles::next>(tiles);
       q.wait();
       auto q_stage = ts::work<&SmemQ::stage_of>(q);
-      auto n_blocks = ts::work<&Tiles::n_blocks_of>(tiles, tile);
-      if constexpr (kOverlap) {
-        // FA3's intra-warpgroup overlap: iteration j issues block j's S = Q . K^T, then block
-        // j-1's O += P . V, waits for the first only and runs block j's softmax while the second
-        // is in flight; O is rescaled and P replaced once it retired (finish_softmax). V's ring
-        // lags K's by one block: the last block's O += P . V runs in the last iteration.
-        ctx.domain_loop(n_blocks, [&](auto& j) {
-          k.wait();
-          take();
-          ts::work<&SmemK::qk>(k, s, q_stage);
-          j.not_first_iter([&] {
-            v.wait();
-            ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
-            ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
-          });
-          // Block 0: only its S is in flight. The reset of O and the statistics comes after the
-          // P . V above in the text, so that every later read of `acc` in the body reads a
-          // work that ran in this execution (R-D23: a read after a conditional write would read
-          // a work that the first iteration skipped).
-          j.first_iter([&] {
-            ts::wgmma_wait<0>(ctx);
-            acc = ts::work<&Tiles::initial_output>(tiles);
-          });
-          // The other warpgroup may issue its GEMMs now: this one's S is ready and its P . V
-          // keeps the tensor cores busy meanwhile. After both branches, not in each: a turn
-          // handed over (an mbarrier wait and arrive) inside first_iter, while nothing is in
-          // flight there, makes ptxas serialize every wgmma (C7514); here it does not.
-          give();
-          k.release();
-          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-          // A wait on every path, the first iteration's too (nothing is in flight there; the
-          // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
-          // exclude each other: with this wait in not_first_iter only, it sees a path on which
-          // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
-          // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
-          // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
-          // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
-          // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
-          j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
-          j.not_first_iter([&] {
-            ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
-            v.release();
-          });
-          ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
-          j.last_iter([&] {
-            v.wait();
-            ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
-            ts::wgmma_wait<0>(ctx);
-            v.release();
-          });
+      auto n_blocks = ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile));
+      ctx.domain_loop(n_blocks, [&](auto&) {
+        k.wait();
+        ts::work<&SmemK::qk>(k, s, q_stage);
+        ts::wgmma_wait<0>(ctx);
+        k.release();
+        ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+        ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+        v.wait();
+        ts::work<&SmemV::pv>(v, p_tile, acc);
+        ts::wgmma_wait<0>(ctx);
+        v.release();
+      });
+      // Unconditionally (ptxas cannot tell that the loop runs): every wgmma of the tile retired,
+      // Q's reads among them.
+      ts::wgmma_wait<0>(ctx);
+      q.release();
+      ts::work<&GmemO::normalize>(o, acc, out);
+      ts::work<&GmemO::store>(o, out, tile);
+      acc = ts::work<&Tiles::initial_output>(tiles);  // for the next tile
+    });
+  }
+
+  // FA3's intra-warpgroup overlap: iteration j of a tile's blocks issues block j's S = Q . K^T,
+  // then block j-1's O += P . V, waits for the first only and runs block j's softmax while the
+  // second is in flight; O is rescaled and P replaced once it retired (finish_softmax). V's ring
+  // lags K's by one block: the last block's O += P . V runs in the last iteration. A tile's O is
+  // stored by the next tile, while that tile's first S runs (the tile edge, where both warpgroups
+  // would otherwise stop together), so every tile visits at least one block. Every wgmma is
+  // waited for in the loop iteration that issued it: with one in flight across a loop's back
+  // edge, ptxas serializes them all (C7514).
+  WL_HOST_DEVICE static constexpr void consume_tiles_overlapped(auto& ctx, auto& tiles, auto& q,
+                                                                auto& k, auto& v, auto& o,
+                                                                auto&& take, auto&& give) {
+    auto s = ctx.local(Scores{});
+    auto p_tile = ctx.local(PTile{});
+    auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
+    auto out = ctx.local(OutputTile{});   // the tile before's O and LSE, which this one stores
+    auto done = ctx.local(TileInfo{});    // the tile before
+    ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto& t) {
+      auto tile = ts::work<&Tiles::next>(tiles);
+      q.wait();
+      auto q_stage = ts::work<&SmemQ::stage_of>(q);
+      auto n_blocks = ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile));
+      ctx.domain_loop(n_blocks, [&](auto& j) {
+        k.wait();
+        take();
+        ts::work<&SmemK::qk>(k, s, q_stage);
+        j.first_iter([&] {
+          t.not_first_iter([&] { ts::work<&GmemO::store>(o, out, done); });  // under this S
         });
-      } else {
-        // The first schedule: per block S = Q . K^T, softmax, O += P . V, each GEMM waited for.
-        ctx.domain_loop(n_blocks, [&](auto&) {
-          k.wait();
-          ts::work<&SmemK::qk>(k, s, q_stage);
-          ts::wgmma_wait<0>(ctx);
-          k.release();
-          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-          ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+        j.not_first_iter([&] {
           v.wait();
-          ts::work<&SmemV::pv>(v, p_tile, acc);
+          ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
+          ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
+        });
+        // Block 0: only its S is in flight. The reset of O and the statistics comes after the
+        // P . V above in the text, so that every later read of `acc` in the body reads a
+        // work that ran in this execution (R-D23: a read after a conditional write would read
+        // a work that the first iteration skipped).
+        j.first_iter([&] {
+          ts::wgmma_wait<0>(ctx);
+          acc = ts::work<&Tiles::initial_output>(tiles);
+        });
+        // The other warpgroup may issue its GEMMs now: this one's S is ready and its P . V
+        // keeps the tensor cores busy meanwhile. After both branches, not in each: a turn
+        // handed over (an mbarrier wait and arrive) inside first_iter, while nothing is in
+        // flight there, makes ptxas serialize every wgmma (C7514); here it does not.
+        give();
+        k.release();
+        ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+        // A wait on every path, the first iteration's too (nothing is in flight there; the
+        // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
+        // exclude each other: with this wait in not_first_iter only, it sees a path on which
+        // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
+        // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
+        // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
+        // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
+        // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
+        j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
+        j.not_first_iter([&] {
+          ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
+          v.release();
+        });
+        ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+        j.last_iter([&] {
+          v.wait();
+          ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
           ts::wgmma_wait<0>(ctx);
           v.release();
         });
-      }
-      // Unconditionally (the loop may run no iteration, and ptxas cannot tell which of its
-      // conditional waits ran): every wgmma of the tile retired, Q's reads among them.
+      });
+      // Unconditionally (ptxas cannot tell which of the loop's conditional waits ran): every
+      // wgmma of the tile retired, Q's reads among them.
       ts::wgmma_wait<0>(ctx);
       q.release();
-      ts::work<&GmemO::store>(o, acc, tile);
+      ts::work<&GmemO::normalize>(o, acc, out);
+      t.last_iter([&] { ts::work<&GmemO::store>(o, out, tile); });  // no tile after it
+      done = ts::work<&Tiles::carry>(tiles, tile);
     });
   }
 

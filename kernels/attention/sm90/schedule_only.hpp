@@ -18,6 +18,7 @@ struct ScheduleOnly {
   struct Scores {};
   struct OutputState {};
   struct PTile {};
+  struct OutputTile {};
   using Element = std::byte;
 
   static constexpr TileInfo tile_at(Params const&, int) { return {}; }
@@ -30,7 +31,8 @@ struct ScheduleOnly {
   static constexpr void finish_softmax(auto&, ts::Produce const&, Scores const&, PTile&,
                                        OutputState&) {}
   static constexpr void pv(auto const&, ts::Consume const&, PTile const&, OutputState&) {}
-  static constexpr void store(auto&, ts::Produce const&, OutputState&, TileInfo) {}
+  static constexpr void normalize(auto&, ts::Produce const&, OutputState const&, OutputTile&) {}
+  static constexpr void store(auto&, ts::Produce const&, OutputTile const&, TileInfo) {}
 };
 
 }  // namespace warploom::attention::sm90

@@ -28,6 +28,7 @@ struct Works {
   using Scores = typename Cfg::Scores;
   using OutputState = typename Cfg::OutputState;
   using PTile = typename Cfg::PTile;
+  using OutputTile = typename Cfg::OutputTile;
   static constexpr int kBlockM = Cfg::kBlockM;
   static constexpr int kBlockN = Cfg::kBlockN;
   static constexpr int kHeadDim = Cfg::kHeadDim;
@@ -63,7 +64,7 @@ struct Works {
     }
     int const first_row = tile.m_block * kBlockM;
     if (first_row >= tile.seqlen_q) {
-      tile.n_blocks = 0;  // a tile past a shorter sequence's end: nothing to compute or store
+      tile.n_blocks = 1;  // a tile past a shorter sequence's end: one block, nothing stored
     } else {
       int n_blocks = (tile.seqlen_k + kBlockN - 1) / kBlockN;
       if constexpr (kCausal) {
@@ -73,7 +74,10 @@ struct Works {
         int const last_key = last_row + tile.seqlen_k - tile.seqlen_q;
         n_blocks = last_key < 0 ? 0 : min(n_blocks, last_key / kBlockN + 1);
       }
-      tile.n_blocks = n_blocks;
+      // At least one (the schedules' loops promise it, ts::at_least<1>): a tile that sees no key
+      // (S_k = 0, or causal rows before the first key) visits block 0 with every key masked, and
+      // stores O = 0 and LSE = +inf as a tile with no block would.
+      tile.n_blocks = n_blocks > 1 ? n_blocks : 1;
     }
     return tile;
   }
@@ -277,6 +281,15 @@ struct Works {
     for (int i = 0; i < Cfg::kAccS / 2; ++i) warpgroup_fence_operand(p.v[i]);
   }
 
+  // A 4-byte global store under a predicate, not a branch (store's comment says why).
+  static WL_DEVICE void store_if(bool predicate, void* address, std::uint32_t bits) {
+    asm volatile(
+        "{\n .reg .pred p;\n setp.ne.b32 p, %0, 0;\n @p st.global.b32 [%1], %2;\n}\n" ::"r"(
+            static_cast<int>(predicate)),
+        "l"(address), "r"(bits)
+        : "memory");
+  }
+
   // Two floats rounded to the element type, packed as wgmma's A registers hold them (the first in
   // the low half).
   static WL_DEVICE std::uint32_t pack(float lo, float hi) {
@@ -293,47 +306,59 @@ struct Works {
     return bits;
   }
 
-  // O / row sum and LSE = scale * max + log(row sum) of the tile's rows inside the sequence,
-  // straight from registers (each thread two columns at a time; the quad's first lane writes the
-  // LSE). A row that saw no key (causal with S_k < S_q) gets O = 0 and LSE = +inf, as in
-  // FlashAttention. Resets `o` for the next tile.
+  // O / row sum in the element type and LSE = scale * max + log(row sum), into registers of
+  // their own (OutputTile). A row that saw no key (causal with S_k < S_q) gets O = 0 and
+  // LSE = +inf, as in FlashAttention.
   template <class Out>
-  static WL_DEVICE void store(Out const& out, ts::Produce const&, OutputState& o, TileInfo tile) {
+  static WL_DEVICE void normalize(Out const& out, ts::Produce const&, OutputState const& o,
+                                  OutputTile& t) {
     using namespace cute;
     Params const& p = *out.p;
-    Tensor tOrO = o.tensor();  // ((2, 2, D/8), 1, 1)
-    typename Cfg::TiledMmaPV mma;
-    Tensor tOcO = mma.get_thread_slice(threadIdx.x % Cfg::kMmaThreads)
-                      .partition_C(make_identity_tensor(
-                          make_shape(Int<kBlockM>{}, Int<kHeadDim>{})));  // (row, column) of tOrO
-    int const batch = p.cu_seqlens_q ? 0 : tile.batch;
-    struct alignas(2 * sizeof(Element)) Pair {
-      Element x, y;
-    };
+    Tensor tOrO = make_tensor(make_rmem_ptr(o.o), typename Cfg::AccLayoutO{});  // ((2,2,D/8),1,1)
     CUTE_UNROLL
     for (int i = 0; i < 2; ++i) {
       float const sum = quad_sum(o.row_sum[i]);
       bool const empty = sum == 0.0f;  // no key seen; a NaN from the inputs stays NaN
       float const inverse = empty ? 0.0f : 1.0f / sum;
-      int const row = tile.m_block * kBlockM + get<0>(tOcO(make_coord(make_coord(0, i, 0), 0, 0)));
-      if (row < tile.seqlen_q) {
-        std::int64_t const q = tile.q_offset + row;
-        Element* o_row =
-            p.o + batch * p.o_batch_stride + q * p.o_row_stride + tile.head * p.o_head_stride;
-        CUTE_UNROLL
-        for (int v = 0; v < kHeadDim / 8; ++v) {
-          int const column = get<1>(tOcO(make_coord(make_coord(0, i, v), 0, 0)));
-          *reinterpret_cast<Pair*>(o_row + column) =
-              Pair{static_cast<Element>(tOrO(make_coord(make_coord(0, i, v), 0, 0)) * inverse),
-                   static_cast<Element>(tOrO(make_coord(make_coord(1, i, v), 0, 0)) * inverse)};
-        }
-        if (threadIdx.x % 4 == 0) {
-          float const lse = empty ? INFINITY : o.row_max[i] * p.scale + logf(sum);
-          p.lse[batch * p.lse_batch_stride + tile.head * p.lse_head_stride + q] = lse;
-        }
+      CUTE_UNROLL
+      for (int v = 0; v < kHeadDim / 8; ++v) {
+        t.o[i * (kHeadDim / 8) + v] = pack(tOrO(make_coord(make_coord(0, i, v), 0, 0)) * inverse,
+                                           tOrO(make_coord(make_coord(1, i, v), 0, 0)) * inverse);
       }
+      t.lse[i] = empty ? INFINITY : o.row_max[i] * p.scale + logf(sum);
     }
-    o = OutputState{};
+  }
+
+  // The tile's rows inside the sequence, straight from registers (each thread two columns at a
+  // time; the quad's first lane writes the LSE). Without a branch (predicated stores): the
+  // overlap schedules store while the next tile's first S is in flight, and a branch there makes
+  // ptxas wait for it (C7518).
+  template <class Out>
+  static WL_DEVICE void store(Out const& out, ts::Produce const&, OutputTile const& t,
+                              TileInfo tile) {
+    using namespace cute;
+    Params const& p = *out.p;
+    typename Cfg::TiledMmaPV mma;
+    Tensor tOcO = mma.get_thread_slice(threadIdx.x % Cfg::kMmaThreads)
+                      .partition_C(make_identity_tensor(
+                          make_shape(Int<kBlockM>{}, Int<kHeadDim>{})));  // (row, column) of O
+    int const batch = p.cu_seqlens_q ? 0 : tile.batch;
+    CUTE_UNROLL
+    for (int i = 0; i < 2; ++i) {
+      int const row = tile.m_block * kBlockM + get<0>(tOcO(make_coord(make_coord(0, i, 0), 0, 0)));
+      bool const inside = row < tile.seqlen_q;
+      std::int64_t const q = tile.q_offset + row;
+      Element* o_row =
+          p.o + batch * p.o_batch_stride + q * p.o_row_stride + tile.head * p.o_head_stride;
+      CUTE_UNROLL
+      for (int v = 0; v < kHeadDim / 8; ++v) {
+        int const column = get<1>(tOcO(make_coord(make_coord(0, i, v), 0, 0)));
+        store_if(inside, o_row + column, t.o[i * (kHeadDim / 8) + v]);
+      }
+      store_if(inside && threadIdx.x % 4 == 0,
+               p.lse + batch * p.lse_batch_stride + tile.head * p.lse_head_stride + q,
+               __float_as_uint(t.lse[i]));
+    }
   }
 };
 
