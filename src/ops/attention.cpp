@@ -25,11 +25,11 @@ attention::ElementType element_of(ScalarType t) {
   return t == ScalarType::F16 ? attention::ElementType::F16 : attention::ElementType::BF16;
 }
 
-// The kernel shape of a head dimension and schedule (kernels/attention/sm90/shape.hpp, the one
-// source).
-template <int kHeadDim, bool kTurns>
+// The kernel shape of a head dimension, mask and schedule (kernels/attention/sm90/shape.hpp, the
+// one source).
+template <int kHeadDim, bool kCausal, bool kTurns>
 AttentionTileDescription described(AttentionSchedule schedule) {
-  using S = attention::sm90::DefaultShape<kHeadDim, kTurns>;
+  using S = attention::sm90::DefaultShape<kHeadDim, kCausal, kTurns>;
   return {.schedule = schedule,
           .block_m = S::kBlockM,
           .block_n = S::kBlockN,
@@ -41,20 +41,25 @@ AttentionTileDescription described(AttentionSchedule schedule) {
                               .view())};
 }
 
-template <int kHeadDim>
+template <int kHeadDim, bool kCausal>
 AttentionTileDescription described(AttentionSchedule schedule) {
-  return schedule == AttentionSchedule::Pingpong ? described<kHeadDim, true>(schedule)
-                                                 : described<kHeadDim, false>(schedule);
+  return schedule == AttentionSchedule::Pingpong ? described<kHeadDim, kCausal, true>(schedule)
+                                                 : described<kHeadDim, kCausal, false>(schedule);
 }
 
-AttentionTileDescription described(int head_dim, AttentionSchedule schedule) {
-  switch (head_dim) {
+template <int kHeadDim>
+AttentionTileDescription described(bool causal, AttentionSchedule schedule) {
+  return causal ? described<kHeadDim, true>(schedule) : described<kHeadDim, false>(schedule);
+}
+
+AttentionTileDescription described(AttentionOptions const& o, AttentionSchedule schedule) {
+  switch (o.head_dim) {
     case 64:
-      return described<64>(schedule);
+      return described<64>(o.causal, schedule);
     case 128:
-      return described<128>(schedule);
+      return described<128>(o.causal, schedule);
     default:
-      return described<256>(schedule);
+      return described<256>(o.causal, schedule);
   }
 }
 
@@ -166,9 +171,9 @@ std::vector<AttentionTileDescription> Attention::tile_descriptions() const {
   AttentionSchedule const first =
       attention::default_schedule(element_of(options_.element), options_.head_dim, options_.causal);
   std::vector<AttentionTileDescription> out;
-  if (built(options_, first)) out.push_back(described(options_.head_dim, first));
+  if (built(options_, first)) out.push_back(described(options_, first));
   for (AttentionSchedule const s : kSchedules)
-    if (s != first && built(options_, s)) out.push_back(described(options_.head_dim, s));
+    if (s != first && built(options_, s)) out.push_back(described(options_, s));
   return out;
 }
 

@@ -26,7 +26,7 @@ using CuteElement = std::conditional_t<kType == ElementType::BF16, cute::bfloat1
 
 template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap, bool kPingpong>
 struct Instance {
-  using S = DefaultShape<kHeadDim, kPingpong>;
+  using S = DefaultShape<kHeadDim, kCausal, kPingpong>;
   using Schedule =
       Forward<S, ScheduleOnly, kOverlap, kPingpong>;  // what the schedule unit verified
   using Cfg = AttentionConfig<CuteElement<kType>, S, kCausal>;

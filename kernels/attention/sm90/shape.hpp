@@ -1,9 +1,9 @@
 // kernels/attention/sm90/shape.hpp
 //
 // What an sm90 TS attention schedule depends on: numbers, no types. Q, K and V are 16-bit (fp16 or
-// bf16), so every byte count below is the same for both element types and for causal and
-// non-causal masking (the mask only changes how many K/V blocks a tile visits, a loop bound read
-// at run time): one schedule, verified once, serves the four instances of a head dimension.
+// bf16), so every byte count below is the same for both element types; the mask changes how many
+// K/V blocks a tile visits (a loop bound read at run time) and, at D = 128, the block's width
+// (DefaultShape). One schedule, verified once, serves the two element types of a shape.
 #pragma once
 
 #include <type_traits>
@@ -51,15 +51,24 @@ struct Shape {
 // The default shape of each head dimension, sized to the 227 KiB of shared memory a CTA may use:
 //   D =  64: Q 2 x 24 KiB + K, V 2 x 2 x 16 KiB = 112 KiB: 192 query rows, three consumer
 //            warpgroups (FA3's); ping-pong's two warpgroups take 128 rows (96 KiB)
-//   D = 128: Q 2 x 32 KiB + K, V 2 x 2 x 32 KiB = 192 KiB
+//   D = 128: Q 2 x 32 KiB + K, V 2 x 2 x 32 KiB = 192 KiB; without the causal mask, blocks of
+//            160 keys (K, V 2 x 2 x 40 KiB = 224 KiB) for the serial and overlap schedules
 //   D = 256: Q 1 x 64 KiB + K, V 2 x 2 x 40 KiB = 224 KiB (blocks of 80 keys, FA3's)
+// kCausal: the mask, which changes the shape at D = 128 only. A wider block halves fewer of a
+// tile's fixed costs per key (its waits and the softmax's reductions), but a causal tile's
+// diagonal blocks are masked in part and a wider one wastes more of them: FA3 takes 176 keys
+// without a mask and 128 with one (hopper/tile_size.h). On the H200 (2026-12-05, ncu at locked
+// clocks, 4x32x4096x128 bf16; docs/kernels/sm90_attention.md) 160 keys made the overlap
+// schedule 2 % faster without a mask and 2.5 % slower with it, and the ping-pong slower either
+// way (its two warpgroups' 160-key S and the stored tile's registers leave too few to overlap).
 // kTurns: the shape of the ping-pong schedule, whose two warpgroups take turns (128 rows).
-template <int kHeadDim, bool kTurns = false>
-using DefaultShape =
-    std::conditional_t<kHeadDim == 256, Shape<256, 80, 2, 1>,
-                       std::conditional_t<kHeadDim == 128, Shape<128, 128, 2, 2>,
-                                          std::conditional_t<kTurns, Shape<64, 128, 2, 2>,
-                                                             Shape<64, 128, 2, 2, 192>>>>;
+template <int kHeadDim, bool kCausal, bool kTurns = false>
+using DefaultShape = std::conditional_t<
+    kHeadDim == 256, Shape<256, 80, 2, 1>,
+    std::conditional_t<
+        kHeadDim == 128,
+        std::conditional_t<kCausal || kTurns, Shape<128, 128, 2, 2>, Shape<128, 160, 2, 2>>,
+        std::conditional_t<kTurns, Shape<64, 128, 2, 2>, Shape<64, 128, 2, 2, 192>>>>;
 
 // Shared memory a schedule of shape S asks for, without the barriers.
 template <class S>
@@ -70,13 +79,20 @@ constexpr long long smem_payload_bytes() {
 
 // A schedule's registry name, e.g. "sm90_ts_attention_d128", with the two GEMMs of a block
 // overlapped "sm90_ts_attention_overlap_d128", and with the warpgroups taking turns as well
-// "sm90_ts_attention_pingpong_d128".
+// "sm90_ts_attention_pingpong_d128". A head dimension's shape with the causal mask has the plain
+// name; one that differs from it without the mask names its keys per block:
+// "sm90_ts_attention_overlap_d128_n160".
 template <class S>
 constexpr ts::ScheduleText schedule_name(bool overlap, bool pingpong = false) {
-  return ts::schedule_text(pingpong  ? "sm90_ts_attention_pingpong_d"
-                           : overlap ? "sm90_ts_attention_overlap_d"
-                                     : "sm90_ts_attention_d",
-                           S::kHeadDim);
+  ts::ScheduleText name = ts::schedule_text(pingpong  ? "sm90_ts_attention_pingpong_d"
+                                            : overlap ? "sm90_ts_attention_overlap_d"
+                                                      : "sm90_ts_attention_d",
+                                            S::kHeadDim);
+  if (S::kBlockN != DefaultShape<S::kHeadDim, true>::kBlockN) {
+    name.append("_n");
+    name.append(S::kBlockN);
+  }
+  return name;
 }
 
 }  // namespace warploom::attention::sm90

@@ -5,6 +5,7 @@
 // and (B, H, S, D) layouts, GQA, variable lengths), and every refusal naming the argument. The
 // build's minimal instance set (bf16, head_dim 128, both masks, every schedule: CI's) is assumed
 // where a plan must be made; other combinations are asked about, not assumed.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -50,21 +51,26 @@ TEST(AttentionPlan, ListsTheSchedulesThisBuildPrebuilt) {
               attention::default_schedule(attention::ElementType::BF16, 128, causal));
     EXPECT_EQ(tds.front().schedule, AttentionSchedule::Overlap);
     EXPECT_EQ(p.tile_description(), tds.front());
+    // The shapes of kernels/attention/sm90/shape.hpp (DefaultShape): without the causal mask,
+    // 160-key blocks for the serial and overlap schedules; the ping-pong keeps 128.
+    int const wide = causal ? 128 : 160;
+    std::string const n = causal ? "" : "_n160";
     for (AttentionTileDescription const& td : tds) {
       EXPECT_EQ(td.block_m, 128);
-      EXPECT_EQ(td.block_n, 128);  // DefaultShape<128>
+      EXPECT_EQ(td.block_n, td.schedule == AttentionSchedule::Pingpong ? 128 : wide);
       EXPECT_NE(td.schedule, AttentionSchedule::Auto);
       EXPECT_TRUE(attention::attention_instance_built(attention::ElementType::BF16, 128, causal,
                                                       td.schedule));
     }
     EXPECT_EQ(to_string(tds.front()),
-              "overlap schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
-              "(sm90_ts_attention_overlap_d128)");
+              fmt::format("overlap schedule, 128 x {} blocks, 2 K/V stages, 2 Q stages "
+                          "(sm90_ts_attention_overlap_d128{})",
+                          wide, n));
     // Every build prebuilds the three schedules of each instance it builds (CMakeLists.txt); after
     // the default, the others in their order.
     ASSERT_EQ(tds.size(), 3u);
     EXPECT_EQ(tds[1].schedule, AttentionSchedule::Serial);
-    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_d128");
+    EXPECT_EQ(tds[1].schedule_name, "sm90_ts_attention_d128" + n);
     EXPECT_EQ(to_string(tds[2]),
               "pingpong schedule, 128 x 128 blocks, 2 K/V stages, 2 Q stages "
               "(sm90_ts_attention_pingpong_d128)");
