@@ -90,8 +90,9 @@ TEST(AttentionPlan, CompileTakesAListedScheduleAndRefusesAnEditedOne) {
   edited.block_n = 96;
   std::string const m = invalid_argument_message([&] { p.compile(edited); });
   EXPECT_CONTAINS(m, "is not a kernel this plan runs");
-  EXPECT_CONTAINS(m, "serial schedule, 128 x 128 blocks");  // the listed ones, to choose from
-  EXPECT_CONTAINS(m, "overlap schedule, 128 x 128 blocks");
+  // The listed ones, to choose from (no mask: 160-key blocks but for the ping-pong's).
+  EXPECT_CONTAINS(m, "serial schedule, 128 x 160 blocks");
+  EXPECT_CONTAINS(m, "pingpong schedule, 128 x 128 blocks");
 }
 
 TEST(AttentionPlan, ConstructionRefusesWhatNoKernelRuns) {
