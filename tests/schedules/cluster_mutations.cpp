@@ -100,12 +100,6 @@ Verdict model_check(ts::ManagerModel const& m, bool reduce, int trips) {
   return v;
 }
 
-std::string join(std::set<std::string> const& ids) {
-  std::string s;
-  for (auto const& id : ids) s += (s.empty() ? "" : ", ") + id;
-  return s.empty() ? "pass" : s;
-}
-
 // The clustered managers: the corpus' cluster entries and the bundled kernels with a cluster.
 std::vector<Entry> clustered_entries() {
   Corpus c;

@@ -91,13 +91,6 @@ std::vector<std::string> expected_of(Entry const& e) {
   return {e.expected.begin(), e.expected.end()};
 }
 
-std::string join(std::vector<std::string> const& ids, std::string_view empty = "pass") {
-  if (ids.empty()) return std::string(empty);
-  std::string s;
-  for (auto const& id : ids) s += (s.empty() ? "" : ", ") + id;
-  return s;
-}
-
 std::string findings_text(ts::Report const& r) {
   std::string s;
   for (auto const& v : r.violations) {

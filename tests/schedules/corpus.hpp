@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -43,6 +44,14 @@ inline constexpr std::string_view kWorkQueues = "work queues";
 inline constexpr std::string_view kClusters = "clusters";
 inline constexpr std::string_view kBundled = "bundled kernel";
 inline constexpr std::string_view kPipelineGroups = "pipeline groups";
+
+// Rule ids as the corpus prints them, "R-D1, R-M1", or `empty` where there are none.
+template <class Ids>
+std::string join(Ids const& ids, std::string_view empty = "pass") {
+  std::string s;
+  for (auto const& id : ids) s += (s.empty() ? "" : ", ") + std::string(id);
+  return s.empty() ? std::string(empty) : s;
+}
 
 struct Entry {
   std::string_view name;                   // unique, snake_case

@@ -989,26 +989,18 @@ class ModelChecker {
       int const begin = s[layout_.pc(t)];
       mark(s, t, begin, segment_end(t, begin), tr, tw);
     }
-    bool const task_in_set = any;
     std::vector<bool> landing_in_set(static_cast<std::size_t>(ctas_ * res_ * max_stages_), false);
     for (int r = 0; r < res_; ++r) {
       for (int i = 0; i < layout_.stages[r]; ++i) {
         if (s[slot(c, r, i, detail::InFlight)] <= 0) continue;
         any = true;
         landing_in_set[stage_index(c, r, i)] = true;
-        tw[object(c, r, i, kCopies)] = true;
-        tw[object(c, full_owner(m_, r), i, kFull)] = true;
+        for (int x : landing_touch(c, r, i).writes) tw[x] = true;
       }
     }
     if (!any) return false;
     std::vector<int> const end = ahead_steps(s, in_set, landing_in_set);
-    // Every run to an exit passes through the set: it holds a task's step (that task has to
-    // run), or some task cannot finish without it.
-    bool passes = task_in_set;
-    for (int u = 0; u < T && !passes; ++u)
-      passes = !in_set[static_cast<std::size_t>(u)] &&
-               end[u] < static_cast<int>(programs_[u].steps.size());
-    if (!passes) return false;
+    if (!every_exit_passes(in_set, end)) return false;
     return first_dependent_task(s, in_set, end, tr, tw) < 0 &&
            first_dependent_landing(s, in_set, landing_in_set, end, tr, tw).first < 0;
   }
@@ -1016,6 +1008,26 @@ class ModelChecker {
   // The index of stage i of r in CTA d in per-stage vectors (landings, barrier bounds).
   constexpr std::size_t stage_index(int d, int r, int i) const {
     return static_cast<std::size_t>((d * res_ + r) * max_stages_ + i);
+  }
+
+  // What a copy landing in stage i of r in CTA d writes: the stage's copies in flight and its
+  // full barrier (the owner's, where rings share one).
+  constexpr Touch landing_touch(int d, int r, int i) const {
+    return {{}, {object(d, r, i, kCopies), object(d, full_owner(m_, r), i, kFull)}};
+  }
+
+  // The proviso of a persistent set (in_set: its tasks; end: how far each task outside it can run
+  // before it moves, from ahead_steps): every run to an exit passes through it. It does when it
+  // holds a task's step (that task has to run) or when some task cannot finish before it moves. A
+  // set of copy landings that no task waits for does not: exploring it first would hide the copy
+  // orphaned at the end (R-M2), which the end of a run reads though no step touches it.
+  constexpr bool every_exit_passes(std::vector<bool> const& in_set,
+                                   std::vector<int> const& end) const {
+    for (int t = 0; t < layout_.tasks; ++t)
+      if (in_set[static_cast<std::size_t>(t)] ||
+          end[t] < static_cast<int>(programs_[t].steps.size()))
+        return true;
+    return false;
   }
 
   // The first task outside the set (in_set) one of whose steps it can run before the set
@@ -1064,8 +1076,8 @@ class ModelChecker {
           std::size_t const b = stage_index(d, r, i);
           bool const in_flight = s[slot(d, r, i, detail::InFlight)] > 0;
           if (landing_in_set[b] || (!in_flight && putter[b] < 0)) continue;
-          Touch const land{{}, {object(d, r, i, kCopies), object(d, full_owner(m_, r), i, kFull)}};
-          if (depends(land, tr, tw)) return {static_cast<int>(b), in_flight ? -1 : putter[b]};
+          if (depends(landing_touch(d, r, i), tr, tw))
+            return {static_cast<int>(b), in_flight ? -1 : putter[b]};
         }
       }
     }
@@ -1134,8 +1146,7 @@ class ModelChecker {
         for (int r = 0; r < res_; ++r) {
           for (int i = 0; i < layout_.stages[r]; ++i) {
             if (!landing_in_set[stage_index(d, r, i)]) continue;
-            tw[object(d, r, i, kCopies)] = true;
-            tw[object(d, full_owner(m_, r), i, kFull)] = true;
+            for (int x : landing_touch(d, r, i).writes) tw[x] = true;
           }
         }
       }
@@ -1156,11 +1167,7 @@ class ModelChecker {
       if (!enabled(s, b.second)) return false;
       in_set[static_cast<std::size_t>(b.second)] = true;
     }
-    bool passes = false;
-    for (int t = 0; t < T && !passes; ++t)
-      passes = in_set[static_cast<std::size_t>(t)] ||
-               (!done(s, t) && end[t] < static_cast<int>(programs_[t].steps.size()));
-    if (!passes) return false;
+    if (!every_exit_passes(in_set, end)) return false;
     // A reduction only if something enabled stays outside.
     for (int t = 0; t < T; ++t)
       if (enabled(s, t) && !in_set[static_cast<std::size_t>(t)]) return true;
@@ -1181,7 +1188,7 @@ class ModelChecker {
                                          std::vector<bool> const& landing_in_set) const {
     int const T = layout_.tasks;
     int const stages = ctas_ * res_ * max_stages_;
-    auto index = [&](int d, int r, int i) { return (d * res_ + r) * max_stages_ + i; };
+    auto index = [&](int d, int r, int i) { return static_cast<int>(stage_index(d, r, i)); };
     constexpr int kMany = 1 << 20;
     std::vector<int> end(static_cast<std::size_t>(T), 0);
     for (int t = 0; t < T; ++t) end[t] = s[layout_.pc(t)];
