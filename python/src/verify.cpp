@@ -46,10 +46,11 @@ struct Verdict {
   }
 };
 
-Verdict verify_one(ts::RegisteredSchedule const& s, long long max_states) {
+Verdict verify_one(ts::RegisteredSchedule const& s, long long max_states, bool clusters) {
   ts::ManagerModel const model = s.model();
   ts::ModelCheckOptions options;
   options.max_states = max_states;
+  options.model_clusters = clusters;
   ts::ModelCheckStats stats;
   auto const start = std::chrono::steady_clock::now();
   ts::Report const report = ts::verify_model(model, options, &stats);
@@ -68,7 +69,8 @@ Verdict verify_one(ts::RegisteredSchedule const& s, long long max_states) {
   return v;
 }
 
-std::vector<Verdict> verify(std::optional<std::string> const& name, long long max_states) {
+std::vector<Verdict> verify(std::optional<std::string> const& name, long long max_states,
+                            bool clusters) {
   auto const schedules = ts::registered_schedules();
   std::vector<ts::RegisteredSchedule const*> chosen;
   for (ts::RegisteredSchedule const& s : schedules)
@@ -82,7 +84,8 @@ std::vector<Verdict> verify(std::optional<std::string> const& name, long long ma
   }
   std::vector<Verdict> verdicts;
   nb::gil_scoped_release unlocked;  // the model check of every schedule takes seconds
-  for (ts::RegisteredSchedule const* s : chosen) verdicts.push_back(verify_one(*s, max_states));
+  for (ts::RegisteredSchedule const* s : chosen)
+    verdicts.push_back(verify_one(*s, max_states, clusters));
   return verdicts;
 }
 
@@ -111,9 +114,10 @@ void bind_verify(nb::module_& m) {
         return all;
       },
       "(name, description) of every schedule this build verified (`warploom list`).");
-  m.def("verify", &verify, "name"_a = nb::none(), "max_states"_a = 4'000'000,
+  m.def("verify", &verify, "name"_a = nb::none(), "max_states"_a = 4'000'000, "clusters"_a = true,
         "Verifies the registered schedule `name` (every one when None) as `warploom verify` "
-        "does; returns a Verdict per schedule.");
+        "does, a cluster CTA by CTA (clusters=False: one CTA, as the build's compile-time check "
+        "does); returns a Verdict per schedule.");
 }
 
 }  // namespace warploom::python

@@ -31,3 +31,12 @@ def test_a_state_budget_too_small_is_undecided_and_not_ok():
     (verdict,) = warploom.verify("sm90_ts_gemm", max_states=10)
     assert not verdict.decided and not verdict.ok
     assert any(v.startswith("R-M7") for v in verdict.violations)
+
+
+def test_a_cluster_is_modelled_cta_by_cta_unless_told_otherwise():
+    # As `warploom verify` and `--no-clusters`: the 2-CTA GEMM's tasks once per CTA, multicast
+    # copies and remote arrivals between them; one CTA is the compile-time check's model.
+    (cluster,) = warploom.verify("sm90_ts_gemm_c2")
+    (one_cta,) = warploom.verify("sm90_ts_gemm_c2", clusters=False)
+    assert cluster.ok and cluster.decided and one_cta.ok and one_cta.decided
+    assert cluster.states != one_cta.states

@@ -2,13 +2,15 @@
 //
 //   warploom list                          the bundled kernels and bench families
 //   warploom verify <kernel>... | --all    schedule tables and verdicts (no GPU needed)
-//            [--round-robin] [--max-states N] [--allow-undecided] [--clusters]
+//            [--round-robin] [--max-states N] [--allow-undecided] [--no-clusters]
 //   warploom bench <family> --shapes S,...  time a family's providers side by side (GPU)
 //            [--providers a,b] [--dtype T] [--layout L] [--reps N] [--regime burst|sustained]
 //            [--no-check] [--autotune] [--prof none|nvtx|ncu] [--json F] [--csv F] [--svg PREFIX]
 //
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
-// kernel has a finding, printing each with its rule, task, resource, op and counterexample.
+// kernel has a finding, printing each with its rule, task, resource, op and counterexample. A
+// clustered kernel is modelled CTA by CTA (one copy of its tasks per CTA, multicast copies and
+// remote arrivals); --no-clusters checks one CTA, the model of the build's compile-time check.
 // Every subcommand uses the exit codes of exit_codes.hpp (docs/cli.md).
 //
 // This program links the schedules and the verifier only, so `list` and `verify` run anywhere, no
@@ -105,7 +107,7 @@ int main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "list the bundled kernels");
   CLI::App* verify = app.add_subcommand("verify", "verify kernels' TaskManagers (no GPU needed)");
   std::vector<std::string> names;
-  bool all = false, round_robin = false, allow_undecided = false, clusters = false;
+  bool all = false, round_robin = false, allow_undecided = false, clusters = true;
   long long max_states = ts::ModelCheckOptions{}.max_states;
   verify->add_option("kernels", names, "kernel names (see `warploom list`)");
   verify->add_flag("--all", all, "verify every bundled kernel");
@@ -114,9 +116,10 @@ int main(int argc, char** argv) {
       ->transform(cli::whole_number(1));
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
-  verify->add_flag("--clusters", clusters,
-                   "model a multicast pipeline's cluster: one copy of the tasks per CTA "
-                   "(docs/verification/README.md, section 7)");
+  verify->add_flag("--clusters,!--no-clusters", clusters,
+                   "model a cluster CTA by CTA: one copy of the tasks per CTA (the default; "
+                   "--no-clusters: one CTA, as the build's compile-time check does; "
+                   "docs/verification/README.md, section 7)");
   // Named here for --help and for suggestions; run by the programs warploom-<verb> (below).
   app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)")
       ->allow_extras();
