@@ -141,6 +141,10 @@ struct AttentionConfig {
   struct OutputTile {
     std::uint32_t o[kAccO / 2];
     float lse[2];
+    // The packed columns of pair v (of D / 8) of this thread's row i (of 2): the one place the
+    // packing order is written (normalize fills it, store reads it).
+    WL_DEVICE std::uint32_t& pair(int i, int v) { return o[i * (kHeadDim / 8) + v]; }
+    WL_DEVICE std::uint32_t pair(int i, int v) const { return o[i * (kHeadDim / 8) + v]; }
   };
 
   // Global tensors as TMA sees them: (rows, D, heads, batch), D contiguous.

@@ -322,8 +322,8 @@ struct Works {
       float const inverse = empty ? 0.0f : 1.0f / sum;
       CUTE_UNROLL
       for (int v = 0; v < kHeadDim / 8; ++v) {
-        t.o[i * (kHeadDim / 8) + v] = pack(tOrO(make_coord(make_coord(0, i, v), 0, 0)) * inverse,
-                                           tOrO(make_coord(make_coord(1, i, v), 0, 0)) * inverse);
+        t.pair(i, v) = pack(tOrO(make_coord(make_coord(0, i, v), 0, 0)) * inverse,
+                            tOrO(make_coord(make_coord(1, i, v), 0, 0)) * inverse);
       }
       t.lse[i] = empty ? INFINITY : o.row_max[i] * p.scale + logf(sum);
     }
@@ -353,7 +353,7 @@ struct Works {
       CUTE_UNROLL
       for (int v = 0; v < kHeadDim / 8; ++v) {
         int const column = get<1>(tOcO(make_coord(make_coord(0, i, v), 0, 0)));
-        store_if(inside, o_row + column, t.o[i * (kHeadDim / 8) + v]);
+        store_if(inside, o_row + column, t.pair(i, v));
       }
       store_if(inside && threadIdx.x % 4 == 0,
                p.lse + batch * p.lse_batch_stride + tile.head * p.lse_head_stride + q,
