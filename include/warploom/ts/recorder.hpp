@@ -273,6 +273,33 @@ class RecordTileLoop {
     rec_->block(n, body);
   }
 
+  // Runs `body` in the iteration whose tile is invalid, the loop's last (the queue ran dry): work
+  // after a CTA's last tile that belongs to no tile of its own, such as storing a result the last
+  // tile left for the next one to store. Captured as the loop's last-iteration block, testing
+  // `tile`'s value.
+  template <class Tile, class Body>
+  constexpr void if_invalid(Tile const& tile, Body&& body) {
+    static_assert(detail::TileToken<Tile>,
+                  "R-D12: if_invalid tests the ts::WorkTile a work of the queue returned "
+                  "(ts::work<&Queue::next_tile>(queue))");
+    Node n{};
+    n.kind = NodeKind::LastIter;
+    n.loop = node_;
+    n.tile = tile.node;
+    rec_->block(n, body);
+  }
+
+  // Work in the loop's first fetch only, or in every fetch but the first (a value the tile before
+  // left in a task-local, read only where there was a tile before).
+  template <class Body>
+  constexpr void first_iter(Body&& body) {
+    guarded(NodeKind::FirstIter, body);
+  }
+  template <class Body>
+  constexpr void not_first_iter(Body&& body) {
+    guarded(NodeKind::NotFirstIter, body);
+  }
+
   // Work that a tile the skip predicate keeps out omits.
   template <class Body>
   constexpr void skippable(Body&& body) {
@@ -286,6 +313,14 @@ class RecordTileLoop {
   }
 
  private:
+  template <class Body>
+  constexpr void guarded(NodeKind kind, Body& body) {
+    Node n{};
+    n.kind = kind;
+    n.loop = node_;
+    rec_->block(n, body);
+  }
+
   Recorder* rec_;
   int node_;
 };

@@ -17,7 +17,18 @@
 //     });
 //   });
 //
+//   ctx.work_tile_loop(queue, [&](auto& tiles) {
+//     ...the handshake...
+//     tiles.if_valid(tile, [&] {
+//       tiles.not_first_iter([&] { ...use what the tile before left in a local... });
+//       ...
+//     });
+//     tiles.if_invalid(tile, [&] { ...what the last tile left for a next one... });
+//   });
+//
 // The loop runs until the queue hands out a tile marked invalid: once per tile and once more.
+// first_iter / not_first_iter guard work on the fetch (the first fetch may be the invalid one:
+// a CTA with no tile); if_invalid runs once, in the invalid tile's iteration, the loop's last.
 // Every task on a queue sees the same tiles in the same order (a static queue computes them, a
 // dynamic one broadcasts the scheduler's fetches to all), so the verifier gives their tile loops
 // one trip count per scenario, and one skip predicate, the queue's, skips a tile for all of them.
@@ -26,7 +37,7 @@
 // only auxiliary work and signals), R-B5 / R-A11 (the skip predicate is a `bool (ts::WorkTile
 // const&) const` member of that queue), R-A13 (skippable() only in a loop with skip_if, not
 // nested, no queue op inside), R-D12 (queue ops once per iteration at the loop's top, the tile
-// tested by if_valid read from the queue; all tasks persistent or none).
+// tested by if_valid or if_invalid read from the queue; all tasks persistent or none).
 #pragma once
 
 #include <concepts>

@@ -92,6 +92,18 @@ class DeviceTileLoop {
 
   template <class Body>
   WL_DEVICE void if_valid(WorkTile const& tile, Body&& body);
+  template <class Body>
+  WL_DEVICE void if_invalid(WorkTile const& tile, Body&& body) const {
+    if (!tile.valid) body();
+  }
+  template <class Body>
+  WL_DEVICE void first_iter(Body&& body) const {
+    if (fetch_ == 0) body();
+  }
+  template <class Body>
+  WL_DEVICE void not_first_iter(Body&& body) const {
+    if (fetch_ != 0) body();
+  }
 
   template <class Body>
   WL_DEVICE void skippable(Body&& body) const {
@@ -102,10 +114,12 @@ class DeviceTileLoop {
   }
 
   WL_DEVICE bool done() const { return done_; }
+  WL_DEVICE void set_fetch(int fetch) { fetch_ = fetch; }
 
  private:
   DeviceContext* ctx_;
   Queue const* queue_;
+  int fetch_ = 0;  // this iteration's fetch, from 0
   bool done_ = false;
   bool skipped_ = false;
 };
@@ -241,6 +255,7 @@ class DeviceContext {
     DeviceTileLoop<Queue, typename L::skip> tiles(*this, *queue.operator->());
     for (int i = 0; !tiles.done(); ++i) {
       loop_ = {i, 0, INT_MAX, 1};  // the fetch count is unknown until the invalid tile comes
+      tiles.set_fetch(i);
       body(tiles);
     }
     loop_ = saved;

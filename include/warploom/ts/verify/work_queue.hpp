@@ -11,7 +11,8 @@
 //          work on the queue may go anywhere
 //   R-D12  all tasks persistent or none; queue ops only in the body of a tile loop over that
 //          queue, outside its blocks (once per fetch); each tile loop ends on a tile it reads from
-//          its queue (if_valid); a queue without a pipeline has no producer, one with a pipeline
+//          its queue (if_valid), and at most one if_invalid block (work after the last tile)
+//          tests that tile too; a queue without a pipeline has no producer, one with a pipeline
 //          has one (its scheduler)
 #pragma once
 
@@ -99,21 +100,28 @@ constexpr void check_work_queues(ManagerModel const& m, Report& r) {
                  "`; the predicate must be a member of the queue the loop walks, so that every "
                  "task on the queue skips the same tiles";
         });
-      // R-D12: the loop ends on a tile read from its queue.
-      int valid_blocks = 0;
+      // R-D12: the loop ends on a tile read from its queue (if_valid), and work after the last
+      // tile (if_invalid) tests that tile too.
+      int valid_blocks = 0, invalid_blocks = 0;
       for (int c : n.children) {
         Node const& b = s.nodes[c];
-        if (b.kind != NodeKind::NotLastIter || b.tile < 0) continue;
-        ++valid_blocks;
+        bool const valid = b.kind == NodeKind::NotLastIter;
+        if ((!valid && b.kind != NodeKind::LastIter) || b.tile < 0) continue;
+        ++(valid ? valid_blocks : invalid_blocks);
+        std::string_view const op = valid ? "if_valid" : "if_invalid";
         Node const& from = s.nodes[b.tile];
         if (from.kind != NodeKind::Op || from.op != OpKind::Work || from.resource != n.queue ||
             is_producer_side(from.role))
-          add(r, Rule::D12_QueuePlacement, task, queue, "if_valid", [&] {
-            return std::string(
-                "tests a tile that no consumer work of the loop's queue returned; pass "
-                "if_valid the tile the queue handed out in this iteration");
+          add(r, Rule::D12_QueuePlacement, task, queue, op, [&] {
+            return "tests a tile that no consumer work of the loop's queue returned; pass " +
+                   std::string(op) + " the tile the queue handed out in this iteration";
           });
       }
+      if (invalid_blocks > 1)
+        add(r, Rule::D12_QueuePlacement, task, queue, "if_invalid", [&] {
+          return "the tile loop tests for its invalid tile " + to_str(invalid_blocks) +
+                 " times; one if_invalid holds the work after the last tile";
+        });
       if (valid_blocks != 1)
         add(r, Rule::D12_QueuePlacement, task, queue, "if_valid", [&] {
           return valid_blocks == 0 ? std::string(

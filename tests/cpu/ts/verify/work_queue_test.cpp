@@ -125,6 +125,88 @@ TEST(WorkQueue, AnExecutionFetchesOnceMoreThanItHasTilesAndSkipsItsSkippableWork
   EXPECT_EQ(verify::trip_count(s.nodes[loop], 2), 3);
 }
 
+// A persistent store that keeps each tile's result for the next fetch to store (as the attention
+// kernel stores a tile's O under the next tile's first GEMM): the tile before's result in every
+// fetch but the first, the last one after the last tile (if_invalid), a set-up in the first.
+struct DeferredStore {
+  static constexpr ts::TaskSpec spec{.name = "deferred", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<MaskedTiles, InputGmem>;
+  using dst = ts::list<OutputGmem>;
+  static constexpr void schedule(auto& ctx, auto& queue, auto& in, auto& out) {
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      queue.wait();
+      auto tile = ts::work<&MaskedTiles::next_tile>(queue);
+      queue.release();
+      tiles.first_iter([&] { ts::work<&InputGmem::compute_coords>(in); });
+      tiles.if_valid(tile, [&] {
+        tiles.not_first_iter([&] { ts::work<&OutputGmem::store>(out, static_cast<short>(1)); });
+      });
+      tiles.if_invalid(tile, [&] { ts::work<&OutputGmem::store>(out, static_cast<short>(2)); });
+    });
+  }
+};
+using Deferred = ts::TaskManager<ts::Tasks<DeferredStore>,
+                                 ts::Graph<ts::DependsOn<OutputGmem, InputGmem, MaskedTiles>>>;
+
+TEST(WorkQueue, IfInvalidRunsOnceAfterTheLastTileAndFirstIterOnTheFirstFetch) {
+  ts::ManagerModel const m = Deferred::model();
+  ts::Schedule const& s = m.tasks.at(0).schedule;
+  int const loop = find(s, NodeKind::Loop);
+  int const invalid = find(s, NodeKind::LastIter);
+  ASSERT_GE(invalid, 0);
+  EXPECT_EQ(s.nodes[invalid].loop, loop);
+  EXPECT_EQ(s.nodes[invalid].parent, loop);
+  ASSERT_GE(s.nodes[invalid].tile, 0);
+  EXPECT_EQ(s.nodes[s.nodes[invalid].tile].label, "next_tile");
+  EXPECT_EQ(s.nodes[find(s, NodeKind::FirstIter)].loop, loop);
+  EXPECT_EQ(s.nodes[find(s, NodeKind::NotFirstIter)].loop, loop);
+  EXPECT_TRUE(ts::verify_structure(m).ok()) << ts::verify_structure(m).violations.at(0).message;
+  // Per execution: the set-up once (the first fetch, the invalid one for a CTA without a tile),
+  // the tile before's store for every tile but the first, the last tile's once.
+  auto count = [&](std::vector<int> const& ops, std::string_view label) {
+    int k = 0;
+    for (int id : ops) k += s.nodes[id].label == label;
+    return k;
+  };
+  for (int tiles : {0, 1, 3}) {
+    std::vector<int> const ops =
+        verify::flatten_with(s, [&](int node) { return verify::trip_count(s.nodes[node], tiles); });
+    EXPECT_EQ(count(ops, "compute_coords"), 1) << tiles << " tiles";
+    EXPECT_EQ(count(ops, "store"), tiles == 0 ? 1 : tiles) << tiles << " tiles";
+    ASSERT_FALSE(ops.empty());
+    EXPECT_EQ(s.nodes[ops.back()].label, "store") << tiles << " tiles";  // if_invalid's, last
+  }
+}
+
+TEST(WorkQueue, R_D12_IfInvalidTestsTheQueuesTileOnce) {
+  // Its tile read from another resource, then a second if_invalid block.
+  ts::ManagerModel m = Deferred::model();
+  ts::Schedule& s = m.tasks[0].schedule;
+  int const invalid = find(s, NodeKind::LastIter);
+  int const coords = [&] {
+    for (int i = 0; i < static_cast<int>(s.nodes.size()); ++i)
+      if (s.nodes[i].label == "compute_coords") return i;
+    return -1;
+  }();
+  ASSERT_GE(coords, 0);
+  ts::ManagerModel other = m;
+  other.tasks[0].schedule.nodes[invalid].tile = coords;
+  ts::Report const r = ts::verify_structure(other);
+  ASSERT_EQ(rule_ids(r), Ids{"R-D12"});
+  EXPECT_EQ(r.violations[0].op, "if_invalid");
+  EXPECT_TRUE(mentions(r.violations[0].message, "pass if_invalid the tile the queue handed out"))
+      << r.violations[0].message;
+
+  ts::Node twice = s.nodes[invalid];
+  twice.children.clear();
+  s.nodes[twice.parent].children.push_back(static_cast<int>(s.nodes.size()));
+  s.nodes.push_back(twice);
+  ts::Report const two = ts::verify_structure(m);
+  ASSERT_EQ(rule_ids(two), Ids{"R-D12"});
+  EXPECT_TRUE(mentions(two.violations[0].message, "tests for its invalid tile 2 times"))
+      << two.violations[0].message;
+}
+
 TEST(WorkQueue, R_A11_TheSkipPredicateOfAnotherResourceIsRejected) {
   ts::ManagerModel m = Persistent<true>::model();
   for (auto& n : m.tasks[0].schedule.nodes)
