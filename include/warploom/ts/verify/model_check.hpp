@@ -951,15 +951,26 @@ class ModelChecker {
     return o;
   }
 
+  // What step pc of task t (its segment from `from` on) touches, handed to `use`: an async_wait's
+  // is computed (the reads it retires), every other step's kept (touches_). Not one reference to
+  // `wait ? retired_reads(...) : touches_[t][pc]`: that conditional is a prvalue, which copied the
+  // kept Touch at every step, and g++ 12's constant evaluation took its lifetime-extended
+  // temporary for freed storage ("use of allocated storage after deallocation").
+  template <class Use>
+  constexpr decltype(auto) with_step_touch(S const& s, int t, int from, int pc, Use&& use) const {
+    if (programs_[t].steps[pc].kind == StepKind::AsyncWait)
+      return use(retired_reads(s, t, from, pc));
+    return use(touches_[t][pc]);
+  }
+
   // What task t touches running its steps [from, to) from `s`, into (tr, tw).
   constexpr void mark(S const& s, int t, int from, int to, std::vector<bool>& tr,
                       std::vector<bool>& tw) const {
     for (int pc = from; pc < to; ++pc) {
-      Touch const& o = programs_[t].steps[pc].kind == StepKind::AsyncWait
-                           ? retired_reads(s, t, from, pc)
-                           : touches_[t][pc];
-      for (int x : o.reads) tr[x] = true;
-      for (int x : o.writes) tw[x] = true;
+      with_step_touch(s, t, from, pc, [&](Touch const& o) {
+        for (int x : o.reads) tr[x] = true;
+        for (int x : o.writes) tw[x] = true;
+      });
     }
   }
 
@@ -1039,8 +1050,8 @@ class ModelChecker {
       if (in_set[static_cast<std::size_t>(u)]) continue;
       int const from = s[layout_.pc(u)];
       for (int pc = from; pc < end[u]; ++pc) {
-        bool const retires = programs_[u].steps[pc].kind == StepKind::AsyncWait;
-        if (depends(retires ? retired_reads(s, u, from, pc) : touches_[u][pc], tr, tw)) return u;
+        if (with_step_touch(s, u, from, pc, [&](Touch const& o) { return depends(o, tr, tw); }))
+          return u;
       }
     }
     return -1;
