@@ -45,11 +45,15 @@ function(warploom_add_gpu_test)
   set_tests_properties(${arg_NAME} PROPERTIES SKIP_RETURN_CODE 77)
 endfunction()
 
+# RAISED_CONSTEXPR_LIMITS: a C++ case compiles with the constant-evaluation limits
+# warploom::warploom carries (cmake/WarploomTargets.cmake), as a gate larger than GCC's or Clang's
+# default budget needs; without them the case would fail on the budget, not on its rule.
 function(warploom_add_compile_fail_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;SOURCE;REGEX" "DEFINES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "RAISED_CONSTEXPR_LIMITS" "NAME;SOURCE;REGEX" "DEFINES")
   if(NOT arg_NAME OR NOT arg_SOURCE OR NOT DEFINED arg_REGEX OR arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "usage: warploom_add_compile_fail_test(NAME <name> SOURCE <file> "
-                        "REGEX <regex> [DEFINES <defs...>]); got: ${ARGN}")
+                        "REGEX <regex> [DEFINES <defs...>] [RAISED_CONSTEXPR_LIMITS]); got: "
+                        "${ARGN}")
   endif()
   cmake_path(ABSOLUTE_PATH arg_SOURCE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
              OUTPUT_VARIABLE source)
@@ -72,6 +76,11 @@ function(warploom_add_compile_fail_test)
     list(APPEND command -std=c++20 ${WARPLOOM_CUDA_FLAGS} ${WARPLOOM_CUDA_WARNING_FLAGS})
   else()
     set(command "${CMAKE_CXX_COMPILER}" -std=c++20 ${WARPLOOM_CXX_WARNING_FLAGS})
+    if(arg_RAISED_CONSTEXPR_LIMITS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      list(APPEND command -fconstexpr-ops-limit=4294967296)
+    elseif(arg_RAISED_CONSTEXPR_LIMITS AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+      list(APPEND command -fconstexpr-steps=2147483647)
+    endif()
     foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
       list(APPEND includes -isystem "${dir}")
     endforeach()

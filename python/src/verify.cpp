@@ -116,8 +116,8 @@ void bind_verify(nb::module_& m) {
       "(name, description) of every schedule this build verified (`warploom list`).");
   m.def("verify", &verify, "name"_a = nb::none(), "max_states"_a = 4'000'000, "clusters"_a = true,
         "Verifies the registered schedule `name` (every one when None) as `warploom verify` "
-        "does, a cluster CTA by CTA (clusters=False: one CTA, as the build's compile-time check "
-        "does); returns a Verdict per schedule.");
+        "does, a cluster CTA by CTA as the build's compile-time check does (clusters=False: one "
+        "CTA); returns a Verdict per schedule.");
 }
 
 }  // namespace warploom::python

@@ -10,7 +10,7 @@
 // `verify` runs every structural check and the exhaustive model checker; it exits 1 when any
 // kernel has a finding, printing each with its rule, task, resource, op and counterexample. A
 // clustered kernel is modelled CTA by CTA (one copy of its tasks per CTA, multicast copies and
-// remote arrivals); --no-clusters checks one CTA, the model of the build's compile-time check.
+// remote arrivals), as the build's compile-time check does; --no-clusters checks one CTA.
 // Every subcommand uses the exit codes of exit_codes.hpp (docs/cli.md).
 //
 // This program links the schedules and the verifier only, so `list` and `verify` run anywhere, no
@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
   verify->add_flag("--allow-undecided", allow_undecided,
                    "report a check that hits the budget without failing");
   verify->add_flag("--clusters,!--no-clusters", clusters,
-                   "model a cluster CTA by CTA: one copy of the tasks per CTA (the default; "
-                   "--no-clusters: one CTA, as the build's compile-time check does; "
+                   "model a cluster CTA by CTA: one copy of the tasks per CTA (the default, as "
+                   "the build's compile-time check does; --no-clusters: one CTA; "
                    "docs/verification/README.md, section 7)");
   // Named here for --help and for suggestions; run by the programs warploom-<verb> (below).
   app.add_subcommand("bench", "time a family's providers side by side (needs an sm_90 GPU)")

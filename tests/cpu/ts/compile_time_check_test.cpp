@@ -4,13 +4,16 @@
 // tests/compile_fail/ts_rules.cpp without a CASE_ define is the good code every compile-fail case
 // starts from; including it here compiles it with the project's flags (its own
 // static_assert(ts::verified_at_compile_time<...>) included), so a compile-fail case fails
-// because of its one violation, not because the harness or the shared code is broken.
+// because of its one violation, not because the harness or the shared code is broken. So does
+// tests/compile_fail/ts_cluster_gate.cpp: a 2-CTA cluster's copy, its tiles per cluster, passing
+// the gate with the cluster modelled CTA by CTA.
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "../../compile_fail/ts_cluster_gate.cpp"
 #include "../../compile_fail/ts_rules.cpp"
 #include "fixtures.hpp"
 
@@ -24,6 +27,7 @@ using Ids = std::vector<std::string>;
 
 static_assert(ts::verified_at_compile_time<CopyManager::traits>());
 static_assert(ts::verified_at_compile_time<cf::Manager::traits>());
+static_assert(ts::verified_at_compile_time<cf_cluster::Manager::traits>());
 
 // The rule the gate would name, found by the same checks in a constant expression.
 template <class Manager>
@@ -79,6 +83,18 @@ TEST(CompileTimeCheck, CompileFailControlIsAGoodManager) {
   EXPECT_EQ(store_ops, (std::vector<OpKind>{OpKind::TryWait, OpKind::Wait, OpKind::Work,
                                             OpKind::Release, OpKind::Work}));
   EXPECT_EQ(cf::Manager::num_warps, 8);
+}
+
+// The cluster control passes the gate as a 2-CTA cluster; modelled CTA by CTA, the whole verifier
+// (every scenario, no state budget) decides it too.
+TEST(CompileTimeCheck, ClusterControlPassesCtaByCta) {
+  static_assert(cf_cluster::Manager::cluster_size == 2);
+  ts::ModelCheckOptions opt;
+  opt.model_clusters = true;
+  ts::ModelCheckStats stats;
+  ts::Report const r = ts::verify_manager(cf_cluster::Manager::model("cf_cluster"), opt, &stats);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.violations.front().message);
+  EXPECT_TRUE(stats.decided);
 }
 
 }  // namespace
