@@ -138,6 +138,35 @@ struct PlainStore {
   }
 };
 
+// What the deferred copy does wrong (or nothing).
+enum class DeferFault {
+  Good,
+  IfInvalidTwice,  // R-D12: two blocks after the last tile
+};
+
+// Stores each tile's item one fetch late, as the attention kernel stores a tile's O under the next
+// tile's first GEMM: the tile before's item in every fetch but the first (not_first_iter), the
+// last tile's once the queue ran dry (if_invalid).
+template <DeferFault kHow = DeferFault::Good>
+struct DeferredCopy {
+  static constexpr ts::TaskSpec spec{.name = "copy", .warp_idx = 0, .num_warps = 4};
+  using src = ts::list<StaticTiles, Coords>;
+  using dst = ts::list<Output>;
+  static constexpr void schedule(auto& ctx, auto& queue, auto& in, auto& out) {
+    auto kept = ctx.local(0);  // the tile before's item
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      tiles.if_valid(tile, [&] {
+        tiles.not_first_iter([&] { ts::work<&Output::store>(out, kept); });
+        kept = ts::work<&Coords::coord>(in);
+      });
+      tiles.if_invalid(tile, [&] { ts::work<&Output::store>(out, kept); });
+      if constexpr (kHow == DeferFault::IfInvalidTwice)
+        tiles.if_invalid(tile, [&] { ts::work<&Output::store>(out, kept); });
+    });
+  }
+};
+
 // The scheduler warp of a dynamic queue: fills an entry, then takes it like every task.
 template <class Q, FixedName kName = "scheduler", int kWarp = 5, bool kWaitFirst = false>
 struct Scheduler {
@@ -238,6 +267,8 @@ struct StaticScheduler {
 };
 using FilledStatic =
     ts::TaskManager<ts::Tasks<TileCopy<StaticTiles>, StaticScheduler>, CopyGraph<StaticTiles>>;
+template <DeferFault kHow = DeferFault::Good>
+using Deferred = ts::TaskManager<ts::Tasks<DeferredCopy<kHow>>, CopyGraph<StaticTiles>>;
 // One persistent task and one that is not.
 using HalfPersistent =
     ts::TaskManager<ts::Tasks<TileCopy<StaticTiles>, PlainStore>, CopyGraph<StaticTiles>>;
@@ -321,6 +352,10 @@ void add_work_queues(Corpus& c) {
                     "The manager with the queue's skip predicate: load and consumer both leave a "
                     "skipped tile's k-blocks out",
                     model_of<DynamicManager<true>>, {}, {"R-A13"}));
+  c.push_back(entry("wq_deferred_store",
+                    "Each tile's item stored by the next fetch (not_first_iter), the last tile's "
+                    "after the queue ran dry (if_invalid)",
+                    model_of<Deferred<>>, {}, {"R-D12"}));
   // R-A10
   c.push_back(entry("wq_a10_two_tile_loops",
                     "The copy walks the queue twice, in two tile loops: the second finds it "
@@ -361,6 +396,9 @@ void add_work_queues(Corpus& c) {
                     "A dynamic queue that no task fills: the copy waits for its first tile "
                     "forever",
                     model_of<Unfilled>, {"R-D12"}));
+  c.push_back(entry("wq_d12_if_invalid_twice",
+                    "Two if_invalid blocks after the last tile: one holds the work after it",
+                    model_of<Deferred<DeferFault::IfInvalidTwice>>, {"R-D12"}));
   // The dynamic queue's ring.
   c.push_back(entry("wq_two_schedulers",
                     "Two scheduler warps fill one dynamic queue: the tasks would see both fetch "
