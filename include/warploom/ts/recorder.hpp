@@ -215,6 +215,20 @@ constexpr RecordLocal<T>& RecordLocal<T>::operator=(Token<U> t) {
   return *this;
 }
 
+namespace detail {
+// Captures `body` as a block of loop node `loop` that runs where `kind` holds (first_iter, ...;
+// if_valid and if_invalid are a tile loop's not-last and last iteration; skippable a kept tile),
+// testing the tile the work node `tile` returned (-1: none).
+template <class Body>
+constexpr void record_guarded(Recorder& rec, int loop, NodeKind kind, Body& body, int tile = -1) {
+  Node n{};
+  n.kind = kind;
+  n.loop = loop;
+  n.tile = tile;
+  rec.block(n, body);
+}
+}  // namespace detail
+
 // The loop object a domain_loop body receives during capture.
 class RecordLoop {
  public:
@@ -224,30 +238,22 @@ class RecordLoop {
   // first / last (e.g. a release that lags its wait by one stage).
   template <class Body>
   constexpr void first_iter(Body&& body) {
-    guarded(NodeKind::FirstIter, body);
+    detail::record_guarded(*rec_, node_, NodeKind::FirstIter, body);
   }
   template <class Body>
   constexpr void last_iter(Body&& body) {
-    guarded(NodeKind::LastIter, body);
+    detail::record_guarded(*rec_, node_, NodeKind::LastIter, body);
   }
   template <class Body>
   constexpr void not_first_iter(Body&& body) {
-    guarded(NodeKind::NotFirstIter, body);
+    detail::record_guarded(*rec_, node_, NodeKind::NotFirstIter, body);
   }
   template <class Body>
   constexpr void not_last_iter(Body&& body) {
-    guarded(NodeKind::NotLastIter, body);
+    detail::record_guarded(*rec_, node_, NodeKind::NotLastIter, body);
   }
 
  private:
-  template <class Body>
-  constexpr void guarded(NodeKind kind, Body& body) {
-    Node n{};
-    n.kind = kind;
-    n.loop = node_;
-    rec_->block(n, body);
-  }
-
   Recorder* rec_;
   int node_;
 };
@@ -266,11 +272,7 @@ class RecordTileLoop {
     static_assert(detail::TileToken<Tile>,
                   "R-D12: if_valid tests the ts::WorkTile a work of the queue returned "
                   "(ts::work<&Queue::next_tile>(queue))");
-    Node n{};
-    n.kind = NodeKind::NotLastIter;
-    n.loop = node_;
-    n.tile = tile.node;
-    rec_->block(n, body);
+    detail::record_guarded(*rec_, node_, NodeKind::NotLastIter, body, tile.node);
   }
 
   // Runs `body` in the iteration whose tile is invalid, the loop's last (the queue ran dry): work
@@ -282,22 +284,18 @@ class RecordTileLoop {
     static_assert(detail::TileToken<Tile>,
                   "R-D12: if_invalid tests the ts::WorkTile a work of the queue returned "
                   "(ts::work<&Queue::next_tile>(queue))");
-    Node n{};
-    n.kind = NodeKind::LastIter;
-    n.loop = node_;
-    n.tile = tile.node;
-    rec_->block(n, body);
+    detail::record_guarded(*rec_, node_, NodeKind::LastIter, body, tile.node);
   }
 
   // Work in the loop's first fetch only, or in every fetch but the first (a value the tile before
   // left in a task-local, read only where there was a tile before).
   template <class Body>
   constexpr void first_iter(Body&& body) {
-    guarded(NodeKind::FirstIter, body);
+    detail::record_guarded(*rec_, node_, NodeKind::FirstIter, body);
   }
   template <class Body>
   constexpr void not_first_iter(Body&& body) {
-    guarded(NodeKind::NotFirstIter, body);
+    detail::record_guarded(*rec_, node_, NodeKind::NotFirstIter, body);
   }
 
   // Work that a tile the skip predicate keeps out omits.
@@ -306,21 +304,10 @@ class RecordTileLoop {
     static_assert(kSkips,
                   "R-A13: skippable() needs a tile loop with a skip predicate: "
                   "ctx.work_tile_loop(queue, ts::skip_if<&Queue::member>, body)");
-    Node n{};
-    n.kind = NodeKind::Skippable;
-    n.loop = node_;
-    rec_->block(n, body);
+    detail::record_guarded(*rec_, node_, NodeKind::Skippable, body);
   }
 
  private:
-  template <class Body>
-  constexpr void guarded(NodeKind kind, Body& body) {
-    Node n{};
-    n.kind = kind;
-    n.loop = node_;
-    rec_->block(n, body);
-  }
-
   Recorder* rec_;
   int node_;
 };
