@@ -471,5 +471,68 @@ TEST(AttentionForward, VariableLengths) {
       }
 }
 
+// Captured in a graph on a stream of the caller's, every replay matches an eager run bit for bit:
+// which CTA runs a tile must not change its bits, and whatever a launch sets up on its stream
+// (a tile counter zeroed before the kernel, say) must be replayed with it — a replay that found
+// it at the last run's count would hand out no tile and leave O poisoned.
+TEST(AttentionForward, GraphReplaysMatchAnEagerRunBitForBit) {
+  int const heads = 36, seqlen = 512, d = 128;  // 4 x 36 x 2 causal tiles: several per CTA
+  AttentionTensor t{nullptr, std::int64_t{seqlen} * heads * d, std::int64_t{heads} * d, d};
+  std::size_t const elems = static_cast<std::size_t>(t.batch_stride) * 2;
+  DeviceBuffer q(elems * 2), k(elems * 2), v(elems * 2), o(elems * 2);
+  DeviceBuffer lse(static_cast<std::size_t>(2) * heads * seqlen * 4);
+  fill_inputs(ElementType::BF16, q.get(), elems, 21);
+  fill_inputs(ElementType::BF16, k.get(), elems, 22);
+  fill_inputs(ElementType::BF16, v.get(), elems, 23);
+  AttentionArgs args;
+  args.q = {q.get(), t.batch_stride, t.row_stride, t.head_stride};
+  args.k = {k.get(), t.batch_stride, t.row_stride, t.head_stride};
+  args.v = {v.get(), t.batch_stride, t.row_stride, t.head_stride};
+  args.o = o.get();
+  args.o_strides = t;
+  args.lse = lse.as<float>();
+  args.batch = 2;
+  args.seqlen_q = args.seqlen_k = seqlen;
+  args.heads = heads;
+  args.head_dim = d;
+  args.causal = true;
+  if (!attention_instance_built(args.type, d, true)) GTEST_SKIP() << "bf16 D=128 causal not built";
+  auto bytes_of = [](DeviceBuffer const& b) {
+    std::vector<unsigned char> h(b.bytes());
+    WL_CUDA_CHECK(cudaMemcpy(h.data(), b.get(), b.bytes(), cudaMemcpyDeviceToHost));
+    return h;
+  };
+  WL_CUDA_CHECK(cudaDeviceSynchronize());  // the inputs, filled on the default stream
+  cudaStream_t stream = nullptr;
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (AttentionSchedule const schedule : kSchedules) {
+    if (!attention_instance_built(args.type, d, true, schedule)) continue;
+    SCOPED_TRACE(schedule_name(schedule));
+    warploom::testing::poison(o.get(), o.bytes(), 0xFF, stream);
+    attention_forward(args, stream, {.schedule = schedule});
+    WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<unsigned char> const eager_o = bytes_of(o), eager_lse = bytes_of(lse);
+
+    cudaGraph_t graph = nullptr;
+    WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    attention_forward(args, stream, {.schedule = schedule});
+    WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec = nullptr;
+    WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 3; ++replay) {
+      SCOPED_TRACE("replay " + std::to_string(replay));
+      warploom::testing::poison(o.get(), o.bytes(), 0xFF, stream);
+      warploom::testing::poison(lse.get(), lse.bytes(), 0xFF, stream);
+      WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+      EXPECT_TRUE(bytes_of(o) == eager_o);
+      EXPECT_TRUE(bytes_of(lse) == eager_lse);
+    }
+    WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    WL_CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 }  // namespace
 }  // namespace warploom::attention
