@@ -30,12 +30,13 @@ for variant in "$@"; do
     if timeout 120 "$BUILD/tests/gpu/attention_test" --gtest_filter="${ATTENTION_TEST_FILTER:-*}" \
       >>"$LOG" 2>&1; then
       echo "tests pass: $name" | tee -a "$LOG"
-      # ATTENTION_SANITIZE=1: memcheck, racecheck and synccheck on the odd-length and
-      # variable-length tests (seconds each), so that a winner can land without another run.
+      # ATTENTION_SANITIZE=1: memcheck, racecheck and synccheck on the odd-length,
+      # variable-length and graph-replay tests (seconds each), so that a winner can land without
+      # another run.
+      sanitized='*OddLengths*:*VariableLengths*:*GraphReplays*'
       for tool in ${ATTENTION_SANITIZE:+memcheck racecheck synccheck}; do
         if timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 1 \
-          "$BUILD/tests/gpu/attention_test" --gtest_filter='*OddLengths*:*VariableLengths*' \
-          >>"$LOG" 2>&1; then
+          "$BUILD/tests/gpu/attention_test" --gtest_filter="$sanitized" >>"$LOG" 2>&1; then
           echo "$tool clean: $name" | tee -a "$LOG"
         else
           echo "$tool FAILED: $name" | tee -a "$LOG"
