@@ -289,9 +289,10 @@ struct Forward {
   // FA3's intra-warpgroup overlap: iteration j of a tile's blocks issues block j's S = Q . K^T,
   // then block j-1's O += P . V, waits for the first only and runs block j's softmax while the
   // second is in flight; O is rescaled and P replaced once it retired (finish_softmax). V's ring
-  // lags K's by one block: the last block's O += P . V runs in the last iteration. A tile's O is
-  // stored by the next tile, while that tile's first S runs (the tile edge, where both warpgroups
-  // would otherwise stop together), so every tile visits at least one block. Every wgmma is
+  // lags K's by one block: the last block's O += P . V runs in the last iteration. Where the
+  // shape has the registers (S::kStoreUnderNextS), a tile's O is stored by the next tile, while
+  // that tile's first S runs (the tile edge, where both warpgroups would otherwise stop
+  // together), so every tile visits at least one block; else at the tile's end. Every wgmma is
   // waited for in the loop iteration that issued it: with one in flight across a loop's back
   // edge, ptxas serializes them all (C7514).
   WL_HOST_DEVICE static constexpr void consume_tiles_overlapped(auto& ctx, auto& tiles, auto& q,
@@ -311,9 +312,11 @@ struct Forward {
         k.wait();
         take();
         ts::work<&SmemK::qk>(k, s, q_stage);
-        j.first_iter([&] {
-          t.not_first_iter([&] { ts::work<&GmemO::store>(o, out, done); });  // under this S
-        });
+        if constexpr (S::kStoreUnderNextS) {
+          j.first_iter([&] {
+            t.not_first_iter([&] { ts::work<&GmemO::store>(o, out, done); });  // under this S
+          });
+        }
         j.not_first_iter([&] {
           v.wait();
           ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
@@ -360,8 +363,12 @@ struct Forward {
       ts::wgmma_wait<0>(ctx);
       q.release();
       ts::work<&GmemO::normalize>(o, acc, out);
-      t.last_iter([&] { ts::work<&GmemO::store>(o, out, tile); });  // no tile after it
-      done = ts::work<&Tiles::carry>(tiles, tile);
+      if constexpr (S::kStoreUnderNextS) {
+        t.last_iter([&] { ts::work<&GmemO::store>(o, out, tile); });  // no tile after it
+        done = ts::work<&Tiles::carry>(tiles, tile);
+      } else {
+        ts::work<&GmemO::store>(o, out, tile);  // the shape has no registers to keep it
+      }
     });
   }
 

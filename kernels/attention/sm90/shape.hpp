@@ -35,6 +35,12 @@ struct Shape {
   static constexpr int kStages = kStages_;
   static constexpr int kStagesQ = kStagesQ_;
   static constexpr int kElementBytes = 2;
+  // Whether the overlap schedules store a tile's O under the next tile's first S (906196a) or at
+  // the tile's end. The stored tile's registers (D / 4 words a thread) sit beside the next tile's
+  // accumulator: at D <= 128 with 240 registers they fit; at D = 256 (a 128-word accumulator) and
+  // in 192-row tiles (160 registers) ptxas spilled 72-704 bytes (2026-12-05), so those store at
+  // the end, as before.
+  static constexpr bool kStoreUnderNextS = kHeadDim <= 128 && kConsumerRegisters == 240;
 
   static constexpr int kBytesQ = kBlockM * kHeadDim * kElementBytes;   // per stage
   static constexpr int kBytesKV = kBlockN * kHeadDim * kElementBytes;  // K or V, per stage
