@@ -231,7 +231,7 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
       "#define WARPLOOM_TS_VERIFIED_IN_SCHEDULE_UNITS\n"
       "#include \"gemm/sm90/cooperative_dynamic.hpp\"\n"
       "#include \"gemm/sm90/grouped.cuh\"\n"
-      "#include \"gemm/sm90/kernel.cuh\"\n"
+      "#include \"gemm/sm90/launch.cuh\"\n"
       "#include \"sm90_instances.hpp\"\n\n"
       "namespace warploom::gemm::sm90 {\n";
   for (KernelConfig const& c : configs) {

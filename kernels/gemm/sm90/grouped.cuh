@@ -40,7 +40,7 @@
 
 #include <cute/arch/copy_sm90_desc.hpp>
 
-#include "gemm/sm90/kernel.cuh"
+#include "gemm/sm90/launch.cuh"
 #include "warploom/ts/device/grid_dependency.hpp"
 
 namespace warploom::gemm::sm90 {

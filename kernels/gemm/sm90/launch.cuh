@@ -1,0 +1,129 @@
+// kernels/gemm/sm90/launch.cuh
+//
+// The host side of an sm90 TS GEMM instance (kernel.cuh): TMA descriptors and the tile raster from
+// GemmArguments (already checked and resolved by src/gemm), the persistent grid, and the launch
+// with the proof that the schedule was verified when it was built (ts::verified<Schedule>: no
+// check at run time, and none in this translation unit). Apart from the kernel so that NVRTC,
+// which compiles device code only, can compile kernel.cuh alone (src/jit/nvrtc.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "gemm/sm90/kernel.cuh"
+#include "warploom/arch/sm90/tensor_map.hpp"
+#include "warploom/cuda_check.hpp"
+#include "warploom/gemm.hpp"
+#include "warploom/ts/launch.hpp"
+
+namespace warploom::gemm::sm90 {
+// The (M, K, L) or (N, K, L) view of an operand for CuTe's TMA descriptor; `rows` is M or N. An
+// operand broadcast across the batch (batch stride 0) is described as one batch, and the main
+// loop reads batch 0 of it (Params::batch_step_a, _b): TMA's rules for a stride of 0 on a
+// dimension longer than 1 are not documented, and a descriptor holding one batch needs none.
+// Its batch stride is then that of one packed batch, as for batch == 1 (src/gemm/gemm.cpp's
+// tma_violation checks it).
+template <bool kKMajor, class T>
+WL_HOST_DEVICE auto operand_tensor(Matrix const& x, int rows, int k, int batch) {
+  using namespace cute;
+  std::int64_t const ld = x.ld;
+  bool const broadcast = x.batch_stride == 0;
+  std::int64_t const bs = broadcast ? ld * (kKMajor ? rows : k) : x.batch_stride;
+  auto const shape = make_shape(rows, k, broadcast ? 1 : batch);
+  auto const* ptr = static_cast<T const*>(x.data);
+  if constexpr (kKMajor) {
+    return make_tensor(ptr, make_layout(shape, make_stride(ld, _1{}, bs)));
+  } else {
+    return make_tensor(ptr, make_layout(shape, make_stride(_1{}, ld, bs)));
+  }
+}
+
+// Division rounded up, in 64 bits: in int, an M near 2^31 rounded up to a negative tile count and
+// the launch failed with a raw cudaErrorInvalidValue, a K near 2^31 to no K tile at all. (gemm.cpp
+// caps M, N and K at kMaxExtent and the tiles of M x N x batch below 2^30: the counts fit an int.)
+inline std::int64_t ceil_div64(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The kernel parameters of one problem. `args` has its leading dimensions and batch strides
+// resolved, row-major C and D, and A (M x K) and B (K x N, seen as N x K) in the majors of the
+// instance; its epilogue is the instance's (gemm.cpp transposed it with D).
+template <class I>
+typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuning) {
+  using namespace cute;
+  using Cfg = typename I::Cfg;
+  using Params = typename I::Params;
+  constexpr std::int64_t kBytes = sizeof(typename Cfg::TD);
+  Params p{
+      .tma_a = Cfg::template make_tma_load<Cfg::kTileM, Cfg::kClusterN, typename Cfg::SmemLayoutA>(
+          operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch)),
+      .tma_b = Cfg::template make_tma_load<Cfg::kTileN, Cfg::kClusterM, typename Cfg::SmemLayoutB>(
+          operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch)),
+      .tma_d = warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
+          args.d, {args.n, args.m, args.batch}, {args.ldd * kBytes, args.batch_stride_d * kBytes},
+          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B),
+      .m = args.m,
+      .n = args.n,
+      .k = args.k,
+      .batch = args.batch,
+      .d = static_cast<typename Cfg::TD*>(args.d),
+      .c = static_cast<typename Cfg::TD const*>(args.c.data),
+      .stride_c = {},
+      .stride_d = {},
+      .alpha = args.alpha,
+      .beta = args.beta,
+      .alpha_ptr = args.alpha_ptr,
+      .beta_ptr = args.beta_ptr,
+      .scale_a = args.scale_a,
+      .scale_b = args.scale_b,
+      .scale_d = args.scale_d,
+      .amax_d = args.amax_d,
+      .raster = {},
+      .num_tiles = 0,
+      .k_tiles = static_cast<int>(ceil_div64(args.k, Cfg::kTileK)),
+      .batch_step_a = args.a.batch_stride == 0 ? 0 : 1,
+      .batch_step_b = args.b.batch_stride == 0 ? 0 : 1,
+      .epilogue = Cfg::Epilogue::params(args),
+  };
+  p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
+  p.stride_d = make_stride(args.ldd, _1{}, args.batch_stride_d);
+  // The raster walks cluster tiles: kClusterM x kClusterN output tiles each.
+  p.raster = TileRaster{
+      .tiles_m = static_cast<int>(ceil_div64(ceil_div64(args.m, Cfg::kTileM), Cfg::kClusterM)),
+      .tiles_n = static_cast<int>(ceil_div64(ceil_div64(args.n, Cfg::kTileN), Cfg::kClusterN)),
+      .panel = std::max(1, tuning.raster_panel)};
+  p.num_tiles = static_cast<int>(std::int64_t{p.raster.tiles_per_batch()} * args.batch);
+  return p;
+}
+
+// The persistent grid of instance I for `tiles` cluster tiles: as many clusters as can be resident
+// (or tuning.max_ctas CTAs), at most one per cluster tile.
+template <class I, class KernelFn>
+dim3 persistent_grid(int tiles, GemmTuning const& tuning, KernelFn kernel) {
+  using Cfg = typename I::Cfg;
+  int clusters = 0;
+  if constexpr (Cfg::kClusterSize == 1) {
+    int device = 0;
+    WL_CUDA_CHECK(cudaGetDevice(&device));
+    WL_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrMultiProcessorCount, device));
+  } else {
+    clusters = ts::max_active_clusters<typename I::Manager>(kernel);
+  }
+  if (tuning.max_ctas > 0)
+    clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
+  clusters = std::min(clusters, tiles);
+  return dim3(static_cast<unsigned>(clusters * Cfg::kClusterSize));
+}
+
+template <class I>
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  typename I::Params const p = make_params<I>(args, tuning);
+  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_gemm_kernel<I>);
+  // Every CTA atomically maxes into *amax_d, so it starts at 0: set on the stream (a memset node
+  // in a captured graph), as cuBLASLt sets its amax rather than accumulating into it.
+  if (args.amax_d != nullptr) WL_CUDA_CHECK(cudaMemsetAsync(args.amax_d, 0, sizeof(float), stream));
+  ts::launch<typename I::Manager>(ts::verified<typename I::Schedule>(), ts_gemm_kernel<I>, grid,
+                                  stream, p);
+}
+
+}  // namespace warploom::gemm::sm90
