@@ -5,6 +5,8 @@
 // the wgmma tiling, the accumulator fragment and the kernel parameters.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -17,6 +19,7 @@
 
 #include "gemm/sm90/epilogue_ops.cuh"
 #include "gemm/tile_raster.hpp"
+#include "warploom/arch/sm90/tma.hpp"
 
 namespace warploom::gemm::sm90 {
 
@@ -126,10 +129,13 @@ struct GemmConfig {
 
   // Everything the kernel gets from the host (a __grid_constant__ parameter: the TMA descriptors
   // must live in parameter, constant or global memory).
+  // The descriptors are aligned to 128 bytes explicitly: CUDA 13's CUtensorMap is, but CuTe's
+  // stand-in for it under NVRTC (no cuda.h) only to 64, and a kernel compiled by NVRTC must read
+  // the Params a launcher compiled by nvcc wrote (src/jit/nvrtc.hpp checks the whole layout).
   struct Params {
-    TmaA tma_a;
-    TmaB tma_b;
-    CUtensorMap tma_d;  // D as (N, M, L), boxes of kEpiN x kTileM, 128B swizzle
+    alignas(128) TmaA tma_a;
+    alignas(128) TmaB tma_b;
+    alignas(128) warploom::sm90::TensorMap tma_d;  // D as (N, M, L), kEpiN x kTileM, 128B swizzle
     int m, n, k, batch;
     TD* d;
     TD const* c;
@@ -152,6 +158,57 @@ struct GemmConfig {
     typename Epi::Params epilogue;
   };
 };
+
+// The layout of a configuration's Params as the compiler at hand lays them out: size, alignment
+// and every member's offset. A kernel compiled by NVRTC reads the Params that a launcher compiled
+// by nvcc and the host compiler wrote: the NVRTC source asserts that this array is there what it
+// is in the launcher (src/gemm/sm90_source.cpp), so a member whose layout differs between the
+// compilers (CUtensorMap's alignment: see Params) fails that compile instead of a launch.
+// offsetof on Params (not standard-layout: CuTe's copy atoms inherit their members) is
+// conditionally supported; GCC and EDG both support it, with a warning that is silenced here.
+#if defined(__GNUC__) && !defined(__CUDACC_RTC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+#endif
+#if defined(__NVCC__) || defined(__CUDACC_RTC__)
+#pragma nv_diag_suppress 1427  // offsetof applied to a non-POD type
+#endif
+template <class P>
+constexpr std::array<std::size_t, 27> params_layout() {
+  return {sizeof(P),
+          alignof(P),
+          offsetof(P, tma_a),
+          offsetof(P, tma_b),
+          offsetof(P, tma_d),
+          offsetof(P, m),
+          offsetof(P, n),
+          offsetof(P, k),
+          offsetof(P, batch),
+          offsetof(P, d),
+          offsetof(P, c),
+          offsetof(P, stride_c),
+          offsetof(P, stride_d),
+          offsetof(P, alpha),
+          offsetof(P, beta),
+          offsetof(P, alpha_ptr),
+          offsetof(P, beta_ptr),
+          offsetof(P, scale_a),
+          offsetof(P, scale_b),
+          offsetof(P, scale_d),
+          offsetof(P, amax_d),
+          offsetof(P, raster),
+          offsetof(P, num_tiles),
+          offsetof(P, k_tiles),
+          offsetof(P, batch_step_a),
+          offsetof(P, batch_step_b),
+          offsetof(P, epilogue)};
+}
+#if defined(__NVCC__) || defined(__CUDACC_RTC__)
+#pragma nv_diag_default 1427
+#endif
+#if defined(__GNUC__) && !defined(__CUDACC_RTC__)
+#pragma GCC diagnostic pop
+#endif
 
 // True for the phantom tiles of Tiles (uniform across the CTA's cluster).
 template <class Params>

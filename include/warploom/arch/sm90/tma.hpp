@@ -9,7 +9,9 @@
 
 #include <cstdint>
 
-#include <cuda.h>                        // CUtensorMap
+#if !defined(__CUDACC_RTC__)
+#include <cuda.h>  // CUtensorMap (NVRTC has no cuda.h)
+#endif
 #include <cuda/ptx>                      // cuda::ptx::cp_async_bulk_tensor
 #include <cute/arch/copy_sm90_desc.hpp>  // cute::prefetch_tma_descriptor
 
@@ -18,11 +20,17 @@
 
 namespace warploom::sm90 {
 
+// A TMA descriptor as kernel parameters hold it: CUtensorMap, and under NVRTC, which cannot include
+// cuda.h, CuTe's 128-byte stand-in for it. CUDA 13 aligns CUtensorMap to 128 bytes, the stand-in
+// to 64 (CuTe 4.2): a structure shared by both compilers aligns its descriptors itself.
+using TensorMap = cute::TmaDescriptor;
+static_assert(sizeof(TensorMap) == 128 && alignof(TensorMap) >= 64);
+
 #if defined(__CUDACC__)
 
 // Loads the box at (x, y) (x innermost) of `map` into `dst`; the transfer's bytes complete on
 // `bar`. Issued by one thread.
-WL_DEVICE void tma_load_2d(void* dst, CUtensorMap const* map, int x, int y, Mbarrier* bar) {
+WL_DEVICE void tma_load_2d(void* dst, TensorMap const* map, int x, int y, Mbarrier* bar) {
   std::int32_t const coords[2] = {x, y};
   cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map,
                                   coords, bar);
@@ -31,14 +39,14 @@ WL_DEVICE void tma_load_2d(void* dst, CUtensorMap const* map, int x, int y, Mbar
 // Stores `src` (one box) to the box at (x, y, z) of `map`, clipped to the tensor; completes in
 // this thread's bulk async-group (commit with cute::tma_store_arrive, retire with
 // cute::tma_store_wait). Issued by one thread after a fence.proxy.async of the box's writes.
-WL_DEVICE void tma_store_3d(CUtensorMap const* map, void const* src, int x, int y, int z) {
+WL_DEVICE void tma_store_3d(TensorMap const* map, void const* src, int x, int y, int z) {
   std::int32_t const coords[3] = {x, y, z};
   cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, coords,
                                   src);
 }
 
 // Pulls the descriptor into the constant cache before its first use.
-WL_DEVICE void tma_prefetch_descriptor(CUtensorMap const* map) {
+WL_DEVICE void tma_prefetch_descriptor(TensorMap const* map) {
   cute::prefetch_tma_descriptor(map);
 }
 

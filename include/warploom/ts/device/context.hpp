@@ -11,7 +11,6 @@
 #pragma once
 
 #include <climits>
-#include <cstdio>
 #include <type_traits>
 #include <utility>
 
