@@ -6,6 +6,7 @@
 // (sm90_jit.cpp). The same configuration therefore always compiles from the same text.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +27,18 @@ std::string_view jit_entry_of(bool grouped);
 // cudaStream_t)` for each configuration; with `jit_entry`, also `extern "C" warploom_jit_entry()`
 // returning the first one's launcher (the symbol the JIT looks up in the shared object).
 std::string instance_source(std::span<KernelConfig const> configs, bool jit_entry = false);
+
+// The kernel of a plain configuration (not grouped, tiles not from a queue) for NVRTC
+// (src/jit/nvrtc.hpp): kernel.cuh alone, device code only, asserting that its Params have
+// `params_layout`, the layout that the launcher compiled for `c` gives them
+// (params_layout<Instance::Params>() in kernels/gemm/sm90/config.cuh). `kernel` is the name
+// expression of the kernel to lower. Throws std::invalid_argument for another configuration.
+struct NvrtcKernelSource {
+  std::string source;
+  std::string kernel;
+};
+NvrtcKernelSource nvrtc_kernel_source(KernelConfig const& c,
+                                      std::span<std::size_t const> params_layout);
 
 // The generated table of prebuilt instances (prebuilt_instances(), sm90_instances.hpp).
 std::string instance_table_source(std::span<KernelConfig const> configs);

@@ -68,30 +68,36 @@ std::vector<fs::path> dependencies_in(std::string const& text, fs::path const& s
 
 }  // namespace
 
-Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
-                         std::string const& toolkit_version, std::string const& host_compiler) {
-  Toolchain t{.nvcc = std::move(nvcc), .flags = std::move(flags), .identity = {}, .roots = {}};
+std::string flags_identity(std::vector<std::string> const& flags, std::vector<fs::path>& roots) {
   auto const root = [&](std::string const& dir) {
-    t.roots.push_back(fs::path(dir).lexically_normal());
-    return "<root " + std::to_string(t.roots.size() - 1) + ">";
+    roots.push_back(fs::path(dir).lexically_normal());
+    return "<root " + std::to_string(roots.size() - 1) + ">";
   };
   auto const without_path = [](std::string const& word) {
     return word.starts_with('/') ? fs::path(word).filename().string() : word;
   };
-  t.identity = "nvcc " + toolkit_version + "\nhost " + host_compiler + "\n";
-  for (std::size_t i = 0; i < t.flags.size(); ++i) {
-    std::string const& f = t.flags[i];
+  std::string identity;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    std::string const& f = flags[i];
     if (f.starts_with("-I") && f.size() > 2) {
-      t.identity += "-I" + root(f.substr(2));
+      identity += "-I" + root(f.substr(2));
     } else if (f.starts_with("-isystem=")) {
-      t.identity += "-isystem=" + root(f.substr(9));
-    } else if (f == "-isystem" && i + 1 < t.flags.size()) {
-      t.identity += "-isystem " + root(t.flags[++i]);
+      identity += "-isystem=" + root(f.substr(9));
+    } else if (f == "-isystem" && i + 1 < flags.size()) {
+      identity += "-isystem " + root(flags[++i]);
     } else {
-      t.identity += without_path(f);
+      identity += without_path(f);
     }
-    t.identity += "\n";
+    identity += "\n";
   }
+  return identity;
+}
+
+Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
+                         std::string const& toolkit_version, std::string const& host_compiler) {
+  Toolchain t{.nvcc = std::move(nvcc), .flags = std::move(flags), .identity = {}, .roots = {}};
+  t.identity = "nvcc " + toolkit_version + "\nhost " + host_compiler + "\n" +
+               flags_identity(t.flags, t.roots);
   return t;
 }
 

@@ -30,6 +30,11 @@ struct Toolchain {
   static Toolchain const& of_build();
 };
 
+// The identity of compiler flags: one line each, an include directory (-I, -isystem) as
+// `<root N>` with the directory appended to `roots`, any other absolute path by its file name.
+std::string flags_identity(std::vector<std::string> const& flags,
+                           std::vector<std::filesystem::path>& roots);
+
 // A toolchain from its parts: `identity` and `roots` derived from them as described above.
 Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
                          std::string const& toolkit_version, std::string const& host_compiler);

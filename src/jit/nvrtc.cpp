@@ -1,0 +1,160 @@
+// src/jit/nvrtc.cpp
+#include "nvrtc.hpp"
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+
+#include <cuda_runtime_api.h>  // CUDART_VERSION
+#include <nvrtc.h>
+
+#include "nvcc.hpp"
+
+namespace warploom::jit {
+namespace {
+
+// The NVRTC entry points this file calls, from the library dlopen found.
+struct Nvrtc {
+  std::string version;
+  decltype(&nvrtcGetErrorString) error_string = nullptr;
+  decltype(&nvrtcCreateProgram) create = nullptr;
+  decltype(&nvrtcDestroyProgram) destroy = nullptr;
+  decltype(&nvrtcAddNameExpression) add_name = nullptr;
+  decltype(&nvrtcCompileProgram) compile = nullptr;
+  decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
+  decltype(&nvrtcGetProgramLog) log = nullptr;
+  decltype(&nvrtcGetLoweredName) lowered_name = nullptr;
+  decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
+  decltype(&nvrtcGetCUBIN) cubin = nullptr;
+};
+
+// The library's name for the CUDA major version this build was compiled with: NVRTC's ABI is
+// stable within a major version, and a cubin for another major's driver is not what was tested.
+std::string default_library() {
+  return "libnvrtc.so." + std::to_string(CUDART_VERSION / 1000);
+}
+
+// Loaded once per process; nullptr, with the reason in `why`, when it cannot be.
+Nvrtc const* loaded(std::string* why = nullptr) {
+  static std::string failure;
+  static std::unique_ptr<Nvrtc> const nvrtc = []() -> std::unique_ptr<Nvrtc> {
+    char const* env = std::getenv("WARPLOOM_NVRTC");
+    std::string const path = env != nullptr && *env != '\0' ? env : default_library();
+    void* const handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      char const* e = dlerror();
+      failure = "cannot load " + path + (e != nullptr ? std::string(": ") + e : std::string());
+      return nullptr;
+    }
+    auto n = std::make_unique<Nvrtc>();
+    auto const bind = [&](auto& fn, char const* symbol) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, symbol));
+      if (fn == nullptr && failure.empty()) failure = path + " has no " + symbol;
+    };
+    decltype(&nvrtcVersion) version = nullptr;
+    bind(version, "nvrtcVersion");
+    bind(n->error_string, "nvrtcGetErrorString");
+    bind(n->create, "nvrtcCreateProgram");
+    bind(n->destroy, "nvrtcDestroyProgram");
+    bind(n->add_name, "nvrtcAddNameExpression");
+    bind(n->compile, "nvrtcCompileProgram");
+    bind(n->log_size, "nvrtcGetProgramLogSize");
+    bind(n->log, "nvrtcGetProgramLog");
+    bind(n->lowered_name, "nvrtcGetLoweredName");
+    bind(n->cubin_size, "nvrtcGetCUBINSize");
+    bind(n->cubin, "nvrtcGetCUBIN");
+    if (!failure.empty()) return nullptr;
+    int major = 0, minor = 0;
+    version(&major, &minor);
+    n->version = std::to_string(major) + "." + std::to_string(minor);
+    return n;  // the handle stays open: the functions live in it
+  }();
+  if (nvrtc == nullptr && why != nullptr) *why = failure;
+  return nvrtc.get();
+}
+
+Nvrtc const& require() {
+  std::string why;
+  Nvrtc const* n = loaded(&why);
+  if (n == nullptr) throw std::runtime_error("JIT: NVRTC is not available: " + why);
+  return *n;
+}
+
+// Owns one nvrtcProgram.
+class Program {
+ public:
+  Program(Nvrtc const& n, std::string const& source, std::string const& name) : n_(n) {
+    check(n_.create(&p_, source.c_str(), name.c_str(), 0, nullptr, nullptr), "create");
+  }
+  ~Program() { n_.destroy(&p_); }
+  Program(Program const&) = delete;
+  Program& operator=(Program const&) = delete;
+
+  nvrtcProgram get() const { return p_; }
+  void check(nvrtcResult r, char const* what) const {
+    if (r != NVRTC_SUCCESS)
+      throw std::runtime_error(std::string("JIT: nvrtc ") + what + ": " + n_.error_string(r));
+  }
+  std::string log() const {
+    std::size_t size = 0;
+    check(n_.log_size(p_, &size), "log size");
+    std::string text(size, '\0');
+    check(n_.log(p_, text.data()), "log");
+    while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
+    return text;
+  }
+
+ private:
+  Nvrtc const& n_;
+  nvrtcProgram p_ = nullptr;
+};
+
+}  // namespace
+
+std::optional<std::string> nvrtc_version() {
+  Nvrtc const* n = loaded();
+  return n != nullptr ? std::optional(n->version) : std::nullopt;
+}
+
+NvrtcToolchain make_nvrtc_toolchain(std::vector<std::string> options) {
+  NvrtcToolchain t{.options = std::move(options), .identity = {}, .roots = {}};
+  t.identity = "nvrtc " + require().version + "\n" + flags_identity(t.options, t.roots);
+  return t;
+}
+
+Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
+                    std::string const& name, std::vector<std::string> const& kernels) {
+  Nvrtc const& n = require();
+  auto const t0 = std::chrono::steady_clock::now();
+  Program const program(n, source, name);
+  for (std::string const& k : kernels) program.check(n.add_name(program.get(), k.c_str()), "name");
+  std::vector<char const*> options;
+  for (std::string const& o : toolchain.options) options.push_back(o.c_str());
+  nvrtcResult const compiled =
+      n.compile(program.get(), static_cast<int>(options.size()), options.data());
+  Cubin out;
+  out.log = program.log();
+  if (compiled != NVRTC_SUCCESS) {
+    std::string command;
+    for (std::string const& o : toolchain.options) command += " " + o;
+    throw std::runtime_error("JIT: NVRTC failed to compile " + name + " (" +
+                             n.error_string(compiled) + ")\noptions:" + command + "\n" + out.log);
+  }
+  for (std::string const& k : kernels) {
+    char const* lowered = nullptr;
+    program.check(n.lowered_name(program.get(), k.c_str(), &lowered), "lowered name");
+    out.lowered_names.emplace_back(lowered);
+  }
+  std::size_t size = 0;
+  program.check(n.cubin_size(program.get(), &size), "cubin size");
+  out.image.resize(size);
+  program.check(n.cubin(program.get(), out.image.data()), "cubin");
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace warploom::jit
