@@ -8,6 +8,10 @@
 //   ts::launch<Manager>("name", kernel, grid, stream, params...);        // verified at first
 //   launch ts::launch<Manager>(ts::verified<Schedule>(), kernel, grid, stream, params...);  // at
 //   build
+//
+// `kernel` is a __global__ function, or a ts::KernelHandle: a kernel loaded at run time (a cubin
+// NVRTC compiled, src/jit/nvrtc.hpp), launched by handle from code that a host compiler alone
+// compiles (no <<<>>>, no kernel symbol).
 #pragma once
 
 #include <array>
@@ -19,6 +23,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>  // std::pair, std::forward
 
 #include <cuda_runtime_api.h>
@@ -54,7 +60,42 @@ void verify_once(std::string_view name) {
   (void)verified;
 }
 
+// A __global__ function loaded at run time (cudaLibraryGetKernel), with the parameter types its
+// source declares: the caller's word, which nothing here can check (the GEMM's NVRTC source
+// asserts its Params' layout). The runtime takes a cudaKernel_t wherever it takes a kernel's
+// address.
+template <class... Params>
+struct KernelHandle {
+  cudaKernel_t kernel = nullptr;
+};
+
 namespace detail {
+
+template <class... Params>
+void const* kernel_address(void (*kernel)(Params...)) {
+  return reinterpret_cast<void const*>(kernel);
+}
+template <class... Params>
+void const* kernel_address(KernelHandle<Params...> kernel) {
+  return reinterpret_cast<void const*>(kernel.kernel);
+}
+inline void const* kernel_address(void const* kernel) {
+  return kernel;
+}
+
+// Launches by address with the runtime's C entry point: the arguments converted to the kernel's
+// parameter types, one pointer to each.
+template <class... Params, class... Args>
+cudaError_t launch_by_address(cudaLaunchConfig_t const& config, void const* kernel,
+                              Args&&... args) {
+  std::tuple<std::remove_cvref_t<Params>...> values{std::forward<Args>(args)...};
+  return std::apply(
+      [&](auto&... v) {
+        void* pointers[] = {static_cast<void*>(&v)..., nullptr};
+        return cudaLaunchKernelExC(&config, kernel, pointers);
+      },
+      values);
+}
 
 // A launch of Manager's block and shared memory on `grid`, in clusters of Manager::cluster_size
 // CTAs along x, after the stream's previous kernel as `order` says (`attrs` holds the attributes
@@ -106,11 +147,12 @@ KernelFacts kernel_facts(void const* kernel, Update&& update) {
   return f;
 }
 
-template <class Manager, class... Params>
-void allow_dynamic_smem(void (*kernel)(Params...)) {
-  kernel_facts(reinterpret_cast<void const*>(kernel), [&](KernelFacts& f) {
+template <class Manager, class Kernel>
+void allow_dynamic_smem(Kernel kernel) {
+  void const* const address = kernel_address(kernel);
+  kernel_facts(address, [&](KernelFacts& f) {
     if (f.smem_allowed) return;
-    WL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    WL_CUDA_CHECK(cudaFuncSetAttribute(address, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(Manager::smem_bytes)));
     f.smem_allowed = true;
   });
@@ -120,18 +162,39 @@ void allow_dynamic_smem(void (*kernel)(Params...)) {
 
 namespace detail {
 
-// Launches `kernel` on `grid` CTAs of Manager::num_threads threads with Manager::smem_bytes of
-// dynamic shared memory, in clusters of Manager::cluster_size CTAs along x.
-template <class Manager, class... Params, class... Args>
-void launch_checked(std::string_view name, StreamOrder order, void (*kernel)(Params...), dim3 grid,
-                    cudaStream_t stream, Args&&... args) {
-  allow_dynamic_smem<Manager>(kernel);
+template <class Manager>
+void check_cluster_grid(std::string_view name, dim3 grid) {
   if constexpr (Manager::cluster_size > 1) {
     if (grid.x % Manager::cluster_size != 0)
       throw std::invalid_argument(std::string(name) + ": grid.x = " + std::to_string(grid.x) +
                                   " is not a multiple of the cluster size " +
                                   std::to_string(Manager::cluster_size));
   }
+}
+
+// Launches the kernel at `kernel` (its address, or a cudaKernel_t) taking Params on `grid` CTAs of
+// Manager::num_threads threads with Manager::smem_bytes of dynamic shared memory, in clusters of
+// Manager::cluster_size CTAs along x; a non-cluster serial launch carries no attribute, as
+// <<<>>> would.
+template <class Manager, class... Params, class... Args>
+void launch_at(std::string_view name, StreamOrder order, void const* kernel, dim3 grid,
+               cudaStream_t stream, Args&&... args) {
+  allow_dynamic_smem<Manager>(kernel);
+  check_cluster_grid<Manager>(name, grid);
+  std::array<cudaLaunchAttribute, 2> attrs;
+  cudaLaunchConfig_t config = launch_config<Manager>(grid, stream, order, attrs);
+  if (Manager::cluster_size == 1 && order == StreamOrder::Serial) config.numAttrs = 0;
+  WL_CUDA_CHECK(launch_by_address<Params...>(config, kernel, std::forward<Args>(args)...));
+  WL_CUDA_CHECK(cudaGetLastError());
+}
+
+// The same for a __global__ function: with <<<>>> where nvcc compiles the launch.
+template <class Manager, class... Params, class... Args>
+void launch_checked(std::string_view name, StreamOrder order, void (*kernel)(Params...), dim3 grid,
+                    cudaStream_t stream, Args&&... args) {
+#if defined(__CUDACC__)
+  allow_dynamic_smem<Manager>(kernel);
+  check_cluster_grid<Manager>(name, grid);
   if (Manager::cluster_size == 1 && order == StreamOrder::Serial) {
     kernel<<<grid, Manager::num_threads, Manager::smem_bytes, stream>>>(
         std::forward<Args>(args)...);
@@ -141,6 +204,17 @@ void launch_checked(std::string_view name, StreamOrder order, void (*kernel)(Par
     WL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
   }
   WL_CUDA_CHECK(cudaGetLastError());
+#else
+  launch_at<Manager, Params...>(name, order, kernel_address(kernel), grid, stream,
+                                std::forward<Args>(args)...);
+#endif
+}
+// And for a kernel loaded at run time.
+template <class Manager, class... Params, class... Args>
+void launch_checked(std::string_view name, StreamOrder order, KernelHandle<Params...> kernel,
+                    dim3 grid, cudaStream_t stream, Args&&... args) {
+  launch_at<Manager, Params...>(name, order, kernel_address(kernel), grid, stream,
+                                std::forward<Args>(args)...);
 }
 
 }  // namespace detail
@@ -148,9 +222,8 @@ void launch_checked(std::string_view name, StreamOrder order, void (*kernel)(Par
 // Verifies `Manager` once per process (verify_once), then launches `kernel` on `grid` CTAs of
 // Manager::num_threads threads with Manager::smem_bytes of dynamic shared memory, in clusters of
 // Manager::cluster_size CTAs along x (grid.x must be a multiple of it).
-template <class Manager, class... Params, class... Args>
-void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
-            Args&&... args) {
+template <class Manager, class Kernel, class... Args>
+void launch(std::string_view name, Kernel kernel, dim3 grid, cudaStream_t stream, Args&&... args) {
   static_assert(Manager::options.verified_in != VerifiedIn::ScheduleUnit,
                 "ts::launch: this TaskManager is verified in its schedule unit; launch it with "
                 "ts::launch<Manager>(ts::verified<Schedule>(), ...)");
@@ -163,8 +236,8 @@ void launch(std::string_view name, void (*kernel)(Params...), dim3 grid, cudaStr
 // bodies) with the proof that its schedule unit verified it: no check at run time. `order`:
 // StreamOrder::Programmatic lets its CTAs start while the stream's previous kernel still runs
 // (see StreamOrder).
-template <class Manager, class Schedule, class... Params, class... Args>
-void launch(Verified<Schedule> proof, StreamOrder order, void (*kernel)(Params...), dim3 grid,
+template <class Manager, class Schedule, class Kernel, class... Args>
+void launch(Verified<Schedule> proof, StreamOrder order, Kernel kernel, dim3 grid,
             cudaStream_t stream, Args&&... args) {
   using Verified = typename Schedule::Manager;
   static_assert(Manager::num_threads == Verified::num_threads &&
@@ -175,16 +248,16 @@ void launch(Verified<Schedule> proof, StreamOrder order, void (*kernel)(Params..
   detail::launch_checked<Manager>(proof.name, order, kernel, grid, stream,
                                   std::forward<Args>(args)...);
 }
-template <class Manager, class Schedule, class... Params, class... Args>
-void launch(Verified<Schedule> proof, void (*kernel)(Params...), dim3 grid, cudaStream_t stream,
+template <class Manager, class Schedule, class Kernel, class... Args>
+void launch(Verified<Schedule> proof, Kernel kernel, dim3 grid, cudaStream_t stream,
             Args&&... args) {
   launch<Manager>(proof, StreamOrder::Serial, kernel, grid, stream, std::forward<Args>(args)...);
 }
 
 // How many clusters of Manager::cluster_size CTAs can be resident at once (the persistent grid of
 // a cluster kernel: not every SM count divides into clusters, GPCs bound them).
-template <class Manager, class... Params>
-int max_active_clusters(void (*kernel)(Params...)) {
+template <class Manager, class Kernel>
+int max_active_clusters(Kernel kernel) {
   detail::allow_dynamic_smem<Manager>(kernel);
   auto const ask = [&](detail::KernelFacts& f) {
     if (f.max_active_clusters >= 0) return;
@@ -192,10 +265,11 @@ int max_active_clusters(void (*kernel)(Params...)) {
     cudaLaunchConfig_t const config = detail::launch_config<Manager>(
         dim3(static_cast<unsigned>(Manager::cluster_size)), nullptr, StreamOrder::Serial, attrs);
     int clusters = 0;
-    WL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+    WL_CUDA_CHECK(
+        cudaOccupancyMaxActiveClusters(&clusters, detail::kernel_address(kernel), &config));
     f.max_active_clusters = clusters;
   };
-  return detail::kernel_facts(reinterpret_cast<void const*>(kernel), ask).max_active_clusters;
+  return detail::kernel_facts(detail::kernel_address(kernel), ask).max_active_clusters;
 }
 
 }  // namespace warploom::ts

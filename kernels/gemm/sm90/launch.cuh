@@ -3,20 +3,27 @@
 // The host side of an sm90 TS GEMM instance (kernel.cuh): TMA descriptors and the tile raster from
 // GemmArguments (already checked and resolved by src/gemm), the persistent grid, and the launch
 // with the proof that the schedule was verified when it was built (ts::verified<Schedule>: no
-// check at run time, and none in this translation unit). Apart from the kernel so that NVRTC,
-// which compiles device code only, can compile kernel.cuh alone (src/jit/nvrtc.hpp).
+// check at run time, and none in this translation unit). Apart from the kernel, so that NVRTC,
+// which compiles device code only, can compile kernel.cuh alone (src/jit/nvrtc.hpp), and a host
+// compiler alone this file: without nvcc it launches a kernel it is given by handle.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
-#include "gemm/sm90/kernel.cuh"
+#include "gemm/sm90/instance.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
 #include "warploom/ts/launch.hpp"
+#include "warploom/ts/schedule_unit.hpp"
+
+#if defined(__CUDACC__)
+#include "gemm/sm90/kernel.cuh"
+#endif
 
 namespace warploom::gemm::sm90 {
+
 // The (M, K, L) or (N, K, L) view of an operand for CuTe's TMA descriptor; `rows` is M or N. An
 // operand broadcast across the batch (batch stride 0) is described as one batch, and the main
 // loop reads batch 0 of it (Params::batch_step_a, _b): TMA's rules for a stride of 0 on a
@@ -59,9 +66,9 @@ typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuni
           operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch)),
       .tma_b = Cfg::template make_tma_load<Cfg::kTileN, Cfg::kClusterM, typename Cfg::SmemLayoutB>(
           operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch)),
-      .tma_d = warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
+      .tma_d = warploom::sm90::as_tensor_map(warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
           args.d, {args.n, args.m, args.batch}, {args.ldd * kBytes, args.batch_stride_d * kBytes},
-          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B),
+          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B)),
       .m = args.m,
       .n = args.n,
       .k = args.k,
@@ -115,15 +122,24 @@ dim3 persistent_grid(int tiles, GemmTuning const& tuning, KernelFn kernel) {
   return dim3(static_cast<unsigned>(clusters * Cfg::kClusterSize));
 }
 
-template <class I>
-void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+// Launches instance I's kernel: `kernel` is ts_gemm_kernel<I> or, for a kernel compiled apart
+// (NVRTC), its handle, ts::KernelHandle<typename I::Params>.
+template <class I, class Kernel>
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream,
+                    Kernel kernel) {
   typename I::Params const p = make_params<I>(args, tuning);
-  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_gemm_kernel<I>);
+  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, kernel);
   // Every CTA atomically maxes into *amax_d, so it starts at 0: set on the stream (a memset node
   // in a captured graph), as cuBLASLt sets its amax rather than accumulating into it.
   if (args.amax_d != nullptr) WL_CUDA_CHECK(cudaMemsetAsync(args.amax_d, 0, sizeof(float), stream));
-  ts::launch<typename I::Manager>(ts::verified<typename I::Schedule>(), ts_gemm_kernel<I>, grid,
-                                  stream, p);
+  ts::launch<typename I::Manager>(ts::verified<typename I::Schedule>(), kernel, grid, stream, p);
 }
+
+#if defined(__CUDACC__)
+template <class I>
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
+  launch_ts_gemm<I>(args, tuning, stream, ts_gemm_kernel<I>);
+}
+#endif
 
 }  // namespace warploom::gemm::sm90
