@@ -1,9 +1,9 @@
 // tests/cpu/gemm/nvrtc_kernel_test.cu — NVRTC compiles the sm90 TS GEMM kernel (kernels/gemm/sm90/
 // kernel.cuh, through src/jit/nvrtc_std's stand-ins for the standard library), and the kernel it
-// compiles reads its Params as the launcher compiled by nvcc (this file) writes them: the source
-// asserts the launcher's params_layout, and one laid out otherwise fails to compile. No GPU
-// needed: NVRTC compiles for an architecture, not for a device. nvcc compiles this file so that
-// params_layout<Instance::Params>() below is the host compiler's layout, as a launcher's is.
+// compiles reads its Params as a launcher writes them: the source asserts the launcher's
+// params_layout, and one laid out otherwise fails to compile. The launcher may be compiled by nvcc
+// (this file) or by the host compiler alone (host_launcher.cpp): both lay Params out alike. No GPU
+// needed: NVRTC compiles for an architecture, not for a device.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "gemm/sm90/kernel.cuh"
+#include "host_launcher.hpp"
 #include "jit/nvrtc.hpp"
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
@@ -46,7 +47,7 @@ bool have_nvrtc() {
 TEST(NvrtcKernel, CompilesTheKernelWithTheLaunchersParamsLayout) {
   if (!have_nvrtc()) GTEST_SKIP();
   EXPECT_EQ(sm90::name_of(kConfig), "bf16_bf16_tn_pingpong_s6_b1_1x1");
-  std::vector<std::size_t> const layout = launcher_layout();
+  std::vector<std::size_t> const layout = sm90::host_compiler_params_layout();
   // CUDA 13 aligns CUtensorMap to 128 bytes: the descriptors, and so the Params, are.
   EXPECT_EQ(layout[1], 128u);
   sm90::NvrtcKernelSource const s = sm90::nvrtc_kernel_source(kConfig, layout);
@@ -64,6 +65,12 @@ TEST(NvrtcKernel, CompilesTheKernelWithTheLaunchersParamsLayout) {
             "ELF");
   std::printf("NVRTC %s compiled %s in %.1f s, cubin %zu bytes\n", jit::nvrtc_version()->c_str(),
               sm90::name_of(kConfig).c_str(), cubin.seconds, cubin.image.size());
+}
+
+TEST(NvrtcKernel, TheHostCompilerLaysParamsOutAsNvcc) {
+  // Under nvcc the descriptors are CUtensorMap; under the host compiler alone (no __CUDACC__) and
+  // under NVRTC, CuTe's 64-byte-aligned stand-in, which Params align to 128 themselves.
+  EXPECT_EQ(sm90::host_compiler_params_layout(), launcher_layout());
 }
 
 TEST(NvrtcKernel, RefusesAKernelWhoseParamsAreLaidOutOtherwise) {

@@ -117,13 +117,22 @@ __global__ void __launch_bounds__(C::Manager::num_threads, 1)
   ready.run();
 }
 
+// by_handle: launched as a kernel loaded at run time is (a cubin NVRTC compiled), by its
+// cudaKernel_t (ts::KernelHandle), here the handle cudaGetKernel gives of the kernel compiled here.
 template <int kStages, ts::Agent kAgent, bool kLagged = false>
-void check_ring(int iterations) {
+void check_ring(int iterations, bool by_handle = false) {
   using C = RingCase<kStages, kAgent, kLagged>;
   wt::DeviceBuffer out(kThreads * sizeof(int));
   wt::poison(out.get(), out.bytes());
-  ts::launch<typename C::Manager>("async_async ring", ring_kernel<C>, dim3(1), nullptr,
-                                  out.as<int>(), iterations);
+  if (by_handle) {
+    ts::KernelHandle<int*, int> handle;
+    WL_CUDA_CHECK(cudaGetKernel(&handle.kernel, ring_kernel<C>));
+    ts::launch<typename C::Manager>("async_async ring by handle", handle, dim3(1), nullptr,
+                                    out.as<int>(), iterations);
+  } else {
+    ts::launch<typename C::Manager>("async_async ring", ring_kernel<C>, dim3(1), nullptr,
+                                    out.as<int>(), iterations);
+  }
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<int> got(kThreads);
   WL_CUDA_CHECK(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
@@ -167,6 +176,9 @@ TEST(AsyncAsyncPipeline, Stages7WarpArrivals) {
 }
 // Lagged release holds two stages at a time: with one stage it deadlocks, which the verifier
 // rejects while the kernel compiles (R-M1), so the lagged rings start at two stages.
+TEST(AsyncAsyncPipeline, LaunchedByHandle) {
+  for (int iterations : {0, 1, 7, 1000}) check_ring<3, ts::Agent::Thread>(iterations, true);
+}
 TEST(AsyncAsyncPipeline, Stages2ThreadArrivalsLaggedRelease) {
   check_all_counts<2, ts::Agent::Thread, true>();
 }
