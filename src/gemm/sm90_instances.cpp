@@ -5,9 +5,12 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <future>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -15,9 +18,11 @@
 
 #include <fmt/format.h>
 
+#include "jit/content_hash.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/loaded_library.hpp"
 #include "jit/nvcc.hpp"
+#include "jit/nvrtc.hpp"
 #include "sm90_source.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 
@@ -52,25 +57,133 @@ bool loaded(Launchers const& l) {
   return l.launch != nullptr || l.launch_grouped != nullptr;
 }
 
+// What a JIT library links: libwarploom_gemm where this process loaded it from (the proofs of the
+// schedules live there), named in cache keys by its build, not its folder (the instance finds the
+// loaded one by its soname wherever it lies): a rebuilt libwarploom_gemm is a new key, the same one
+// installed elsewhere is not.
+std::vector<std::string> link_flags(jit::SourceLanguage language = jit::SourceLanguage::Cuda) {
+  std::string const dir = this_library_dir().string();
+  if (language == jit::SourceLanguage::Cxx)  // the host compiler itself
+    return {"-L" + dir, "-lwarploom_gemm", "-Wl,-rpath," + dir};
+  return {"-L" + dir, "-lwarploom_gemm", "-Xlinker", "-rpath," + dir};
+}
+std::vector<std::string> const& link_identity() {
+  static std::vector<std::string> const identity{
+      "-lwarploom_gemm",
+      jit::loaded_library_identity(reinterpret_cast<void const*>(&instance_for))};
+  return identity;
+}
+
+// A kernel cache entry of a cubin: its kernel's lowered name, a newline, the cubin.
+std::string read_file(fs::path const& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The launcher of `c` in `launcher` (compiled by the host compiler) with its kernel from the cubin
+// entry `kernel`; none when either does not load.
+Launchers load_nvrtc(fs::path const& launcher, fs::path const& kernel) {
+  void* handle = dlopen(launcher.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return {};
+  std::string const entry(jit_entry_of(false));
+  void* const get_launch = dlsym(handle, entry.c_str());
+  void* const set_kernel = dlsym(handle, std::string(kJitSetKernel).c_str());
+  std::string const cubin = read_file(kernel);
+  std::size_t const newline = cubin.find('\n');
+  if (get_launch == nullptr || set_kernel == nullptr || newline == std::string::npos) return {};
+  std::string const name = cubin.substr(0, newline);
+  reinterpret_cast<void (*)(char const*, std::size_t, char const*)>(set_kernel)(
+      cubin.data() + newline + 1, cubin.size() - newline - 1, name.c_str());
+  return {.launch = reinterpret_cast<LaunchFn (*)()>(get_launch)()};
+}
+
+// NVRTC's path (WARPLOOM_JIT_COMPILER=nvrtc, plain configurations): the launcher compiled by the
+// host compiler (Toolchain::host_of_build), the kernel by NVRTC against the launcher's layout of
+// Params (docs/design/nvrtc_jit.md §6); two cache entries, the kernel's keyed by the launcher's
+// key and NVRTC's identity, its headers listed by nvcc -M (NVRTC lists none).
+Launchers jit_compile_nvrtc(KernelConfig const& c) {
+  jit::Toolchain const& toolchain = jit::Toolchain::of_build();
+  jit::NvrtcToolchain const& nvrtc = jit::NvrtcToolchain::of_build();
+  std::string const launcher_source = nvrtc_launcher_source(c);
+  std::string const launcher_key =
+      jit::cache_key("gemm_sm90_launcher_" + name_of(c), launcher_source,
+                     jit::Toolchain::host_of_build(), link_identity());
+  std::string const kernel_key = "gemm_sm90_nvrtc_" + name_of(c) + "_" +
+                                 jit::content_hash(launcher_key + '\0' + nvrtc.identity);
+  jit::KernelCache const cache(jit::KernelCache::default_dir(), toolchain.roots);
+  auto const cached = [&]() -> Launchers {
+    auto const l = cache.find(launcher_key);
+    auto const k = cache.find(kernel_key);
+    return l && k ? load_nvrtc(*l, *k) : Launchers{};
+  };
+  if (Launchers const l = cached(); loaded(l)) return l;
+  auto const lock = cache.lock(kernel_key);
+  if (Launchers const l = cached(); loaded(l)) return l;
+  fs::path const scratch = cache.scratch_dir();
+  fs::path launcher = scratch / "launcher.so";
+  std::vector<fs::path> const launcher_deps =
+      jit::compile_shared_object(jit::Toolchain::host_of_build(), launcher_source, launcher,
+                                 link_flags(jit::SourceLanguage::Cxx), jit::SourceLanguage::Cxx);
+  launcher = cache.publish(launcher_key, launcher, launcher_deps);
+  // The layout of Params the launcher writes, for the kernel to assert.
+  void* const handle = dlopen(launcher.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* const layout_fn =
+      handle != nullptr ? dlsym(handle, std::string(kJitParamsLayout).c_str()) : nullptr;
+  if (layout_fn == nullptr)
+    throw std::runtime_error("gemm: JIT: cannot load " + launcher.string() + ": " + dlerror());
+  std::vector<std::size_t> layout(64);
+  auto const read = reinterpret_cast<std::size_t (*)(std::size_t*, std::size_t)>(layout_fn);
+  layout.resize(std::min(layout.size(), read(layout.data(), layout.size())));
+  NvrtcKernelSource const kernel = nvrtc_kernel_source(c, layout);
+  jit::Cubin const cubin =
+      jit::nvrtc_compile(nvrtc, kernel.source, name_of(c) + ".cu", {kernel.kernel});
+  std::vector<fs::path> kernel_deps = jit::list_includes(toolchain, kernel.source, scratch);
+  fs::path const std_dir = fs::path(nvrtc.roots.front());  // src/jit/nvrtc_std, the first root
+  for (auto const& e : fs::directory_iterator(std_dir))
+    if (e.is_regular_file()) kernel_deps.push_back(e.path());
+  fs::path const entry = scratch / "kernel.cubin";
+  {
+    std::ofstream out(entry, std::ios::binary);
+    out << cubin.lowered_names.at(0) << '\n';
+    out.write(cubin.image.data(), static_cast<std::streamsize>(cubin.image.size()));
+    if (!out.flush()) throw std::runtime_error("gemm: JIT: cannot write " + entry.string());
+  }
+  fs::path const published = cache.publish(kernel_key, entry, kernel_deps);
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  if (Launchers const l = load_nvrtc(launcher, published); loaded(l)) return l;
+  throw std::runtime_error("gemm: JIT: cannot load " + launcher.string() + " with " +
+                           published.string());
+}
+
+// WARPLOOM_JIT_COMPILER=nvrtc: NVRTC's path for the configurations it compiles, where libnvrtc
+// loads (nvcc otherwise, and where NVRTC's path fails, with a note on stderr). Not the default
+// until its kernels have run on the GPU (tests/gpu/gemm/nvrtc_kernel_gpu_test.cu).
+bool nvrtc_requested(KernelConfig const& c) {
+  char const* v = std::getenv("WARPLOOM_JIT_COMPILER");
+  return v != nullptr && std::string(v) == "nvrtc" && !c.grouped && !c.dynamic_tiles &&
+         jit::nvrtc_version().has_value();
+}
+
 // Compiles `c` unless the kernel cache has it, and loads it.
 Launchers jit_compile(KernelConfig const& c) {
   if (char const* v = std::getenv("WARPLOOM_JIT"); v != nullptr && std::string(v) == "0")
     throw std::runtime_error("gemm: the tensor-core configuration " + name_of(c) +
                              " is not prebuilt in this build and WARPLOOM_JIT=0 forbids "
                              "compiling it");
+  if (nvrtc_requested(c)) {
+    try {
+      return jit_compile_nvrtc(c);
+    } catch (std::exception const& e) {
+      std::fprintf(stderr, "warploom: NVRTC could not compile %s, nvcc will: %s\n",
+                   name_of(c).c_str(), e.what());
+    }
+  }
   jit::Toolchain const& toolchain = jit::Toolchain::of_build();
-  fs::path const lib_dir = this_library_dir();
-  std::vector<std::string> const link_flags{"-L" + lib_dir.string(), "-lwarploom_gemm", "-Xlinker",
-                                            "-rpath," + lib_dir.string()};
   KernelConfig const configs[] = {c};
   std::string const source = instance_source(configs, /*jit_entry=*/true);
-  // The key names the library an instance links by its build, not its folder (the instance finds
-  // the loaded one by its soname wherever it lies): a rebuilt libwarploom_gemm is a new key, the
-  // same one installed elsewhere is not.
-  static std::string const library =
-      jit::loaded_library_identity(reinterpret_cast<void const*>(&instance_for));
   std::string const key =
-      jit::cache_key("gemm_sm90_" + name_of(c), source, toolchain, {"-lwarploom_gemm", library});
+      jit::cache_key("gemm_sm90_" + name_of(c), source, toolchain, link_identity());
 
   jit::KernelCache const cache(jit::KernelCache::default_dir(), toolchain.roots);
   if (auto const hit = cache.find(key))
@@ -81,7 +194,7 @@ Launchers jit_compile(KernelConfig const& c) {
   fs::path const scratch = cache.scratch_dir();
   fs::path const built = scratch / "instance.so";
   std::vector<fs::path> const deps =
-      jit::compile_shared_object(toolchain, source, built, link_flags);
+      jit::compile_shared_object(toolchain, source, built, link_flags());
   fs::path const published = cache.publish(key, built, deps);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);

@@ -40,6 +40,18 @@ struct NvrtcKernelSource {
 NvrtcKernelSource nvrtc_kernel_source(KernelConfig const& c,
                                       std::span<std::size_t const> params_layout);
 
+// The launcher of a plain configuration whose kernel NVRTC compiles (nvrtc_kernel_source), for the
+// host compiler alone: `void run_<name_of(c)>(...)`, and extern "C"
+//   LaunchFn warploom_jit_entry()                       its launcher, as instance_source's
+//   void warploom_jit_set_kernel(cubin, bytes, name)    the kernel's cubin and lowered name,
+//                                                       loaded at the first launch
+//   size_t warploom_jit_params_layout(out, capacity)    params_layout of its Params; returns
+//                                                       the count
+// Throws std::invalid_argument for another configuration.
+std::string nvrtc_launcher_source(KernelConfig const& c);
+inline constexpr std::string_view kJitSetKernel = "warploom_jit_set_kernel";
+inline constexpr std::string_view kJitParamsLayout = "warploom_jit_params_layout";
+
 // The generated table of prebuilt instances (prebuilt_instances(), sm90_instances.hpp).
 std::string instance_table_source(std::span<KernelConfig const> configs);
 

@@ -241,7 +241,7 @@ fs::path KernelCache::publish(std::string const& key, fs::path const& library,
   // The library gets a name of its own: the manifest's rename is the one commit point, so
   // whichever publisher renames last leaves a manifest that names its own, complete library.
   std::string const suffix = unique_suffix();
-  std::string const name = key + "." + suffix + ".so";
+  std::string const name = key + "." + suffix + library.extension().string();
   text += "library " + name + "\nchecksum " + *checksum + "\nend\n";
   std::error_code ec;
   fs::rename(library, dir_ / name, ec);

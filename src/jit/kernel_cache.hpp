@@ -3,7 +3,8 @@
 // The on-disk cache of JIT-compiled kernels: one shared object per key, with a manifest that
 // records its checksum and the content hash of every header it was compiled from.
 //
-//   <dir>/<key>.<unique>.so   the library (a name of its own per publication)
+//   <dir>/<key>.<unique>.so   the library (a name of its own per publication; the extension is
+//                             the published file's: .cubin for a kernel NVRTC compiled)
 //   <dir>/<key>.manifest      lines of text: the format line, `library <name>`, `checksum <hash>`,
 //                             one `dep <hash> <size> <mtime_ns> <path>` per header, `end`; a
 //                             header under one of the cache's roots (the toolchain's include

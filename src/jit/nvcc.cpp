@@ -108,34 +108,55 @@ std::string cache_key(std::string const& name, std::string const& source,
   return name + "_" + content_hash(text);
 }
 
-std::vector<fs::path> compile_shared_object(Toolchain const& toolchain, std::string const& source,
-                                            fs::path const& output,
-                                            std::vector<std::string> const& link_flags) {
-  fs::path const scratch = output.parent_path();
-  fs::path const cu = scratch / "instance.cu";
-  fs::path const deps = scratch / "instance.d";
-  fs::path const log = scratch / "nvcc.log";
-  {
-    std::ofstream out(cu);
-    out << source;
-    if (!out.flush()) throw std::runtime_error("JIT: cannot write " + cu.string());
-  }
+namespace {
+
+void write_source(fs::path const& path, std::string const& source) {
+  std::ofstream out(path);
+  out << source;
+  if (!out.flush()) throw std::runtime_error("JIT: cannot write " + path.string());
+}
+
+// Runs nvcc with the toolchain's flags and `args`; throws with its output unless it succeeds.
+void run_nvcc(Toolchain const& toolchain, std::vector<std::string> const& args,
+              fs::path const& log) {
   std::vector<std::string> argv{toolchain.nvcc};
   argv.insert(argv.end(), toolchain.flags.begin(), toolchain.flags.end());
-  for (std::string const& a : {std::string("-shared"), std::string("-MD"), std::string("-MF"),
-                               deps.string(), std::string("-o"), output.string(), cu.string()})
-    argv.push_back(a);
-  argv.insert(argv.end(), link_flags.begin(), link_flags.end());
+  argv.insert(argv.end(), args.begin(), args.end());
   int const status = run(argv, log);
-  if (status != 0) {
-    std::string command;
-    for (auto const& a : argv) command += (command.empty() ? "" : " ") + a;
-    throw std::runtime_error("JIT: " +
-                             (status < 0
-                                  ? "cannot run " + toolchain.nvcc + " (set WARPLOOM_NVCC)"
-                                  : "nvcc failed with exit status " + std::to_string(status)) +
-                             "\ncommand: " + command + "\n" + read_file(log));
-  }
+  if (status == 0) return;
+  std::string command;
+  for (auto const& a : argv) command += (command.empty() ? "" : " ") + a;
+  throw std::runtime_error("JIT: " +
+                           (status < 0 ? "cannot run " + toolchain.nvcc + " (set WARPLOOM_NVCC)"
+                                       : "nvcc failed with exit status " + std::to_string(status)) +
+                           "\ncommand: " + command + "\n" + read_file(log));
+}
+
+}  // namespace
+
+std::vector<fs::path> compile_shared_object(Toolchain const& toolchain, std::string const& source,
+                                            fs::path const& output,
+                                            std::vector<std::string> const& link_flags,
+                                            SourceLanguage language) {
+  fs::path const scratch = output.parent_path();
+  bool const cxx = language == SourceLanguage::Cxx;
+  fs::path const file = scratch / (cxx ? "launcher.cpp" : "instance.cu");
+  fs::path const deps = scratch / "instance.d";
+  write_source(file, source);
+  std::vector<std::string> args{"-shared", "-MD", "-MF", deps.string(), "-o", output.string()};
+  if (cxx) args.insert(args.end(), {"-x", "c++"});
+  args.push_back(file.string());
+  args.insert(args.end(), link_flags.begin(), link_flags.end());
+  run_nvcc(toolchain, args, scratch / "nvcc.log");
+  return dependencies_in(read_file(deps), scratch);
+}
+
+std::vector<fs::path> list_includes(Toolchain const& toolchain, std::string const& source,
+                                    fs::path const& scratch) {
+  fs::path const cu = scratch / "kernel.cu";
+  fs::path const deps = scratch / "kernel.d";
+  write_source(cu, source);
+  run_nvcc(toolchain, {"-M", "-x", "cu", cu.string(), "-o", deps.string()}, scratch / "nvcc_m.log");
   return dependencies_in(read_file(deps), scratch);
 }
 

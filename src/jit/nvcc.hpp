@@ -13,7 +13,7 @@
 namespace warploom::jit {
 
 struct Toolchain {
-  std::string nvcc;                // $WARPLOOM_NVCC, else the build's CUDA compiler
+  std::string nvcc;  // $WARPLOOM_NVCC, else the build's CUDA compiler (or host_of_build's)
   std::vector<std::string> flags;  // everything but the source and output
   // What a cache key needs to tell toolchains apart, without a path: the toolkit's version file,
   // the host compiler, and every flag with its include directories as `<root N>` and any other
@@ -28,6 +28,11 @@ struct Toolchain {
   // The build's toolchain (generated: jit_toolchain.cpp), the toolkit's version.json read when
   // first asked (a toolkit updated in place is a new toolchain).
   static Toolchain const& of_build();
+  // The build's host compiler (`nvcc` names it) with the flags that compile host code against the
+  // kernels' headers and link the CUDA runtime: for a launcher of a kernel compiled apart. Not nvcc
+  // with -x c++: nvcc defines __NVCC__ for the host compiler too, and CCCL then takes the host
+  // pass for a CUDA one.
+  static Toolchain const& host_of_build();
 };
 
 // The identity of compiler flags: one line each, an include directory (-I, -isystem) as
@@ -45,10 +50,21 @@ Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
 std::string cache_key(std::string const& name, std::string const& source,
                       Toolchain const& toolchain, std::vector<std::string> const& link_identity);
 
+// What a source is to nvcc: CUDA (host and device code), or C++ that nvcc hands to the host
+// compiler alone (a launcher of a kernel compiled apart, launch.cuh).
+enum class SourceLanguage { Cuda, Cxx };
+
 // Compiles `source` into the shared object `output`, linked with `link_flags`; returns the headers
 // it included (nvcc -MD). Throws std::runtime_error with the compiler's output on failure.
 std::vector<std::filesystem::path> compile_shared_object(
     Toolchain const& toolchain, std::string const& source, std::filesystem::path const& output,
-    std::vector<std::string> const& link_flags);
+    std::vector<std::string> const& link_flags, SourceLanguage language = SourceLanguage::Cuda);
+
+// The headers a CUDA `source` includes, host and device passes (nvcc -M), without compiling it:
+// the dependencies of a kernel another compiler (NVRTC) compiles from it, which lists none. Scratch
+// files go to `scratch`. Throws std::runtime_error with nvcc's output on failure.
+std::vector<std::filesystem::path> list_includes(Toolchain const& toolchain,
+                                                 std::string const& source,
+                                                 std::filesystem::path const& scratch);
 
 }  // namespace warploom::jit

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "jit/nvrtc.hpp"
 #include "sm90_instances.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 
@@ -55,6 +56,38 @@ TEST(GemmJit, CompilesLoadsAndCachesAConfigurationTheBuildDidNotPrebuild) {
   for (auto const& e : fs::directory_iterator(cache))
     manifests += e.path().extension() == ".manifest" ? 1 : 0;
   EXPECT_EQ(manifests, 1);
+  fs::remove_all(cache);
+}
+
+// WARPLOOM_JIT_COMPILER=nvrtc: the launcher compiled by the host compiler, the kernel by NVRTC
+// against its layout of Params, two cache entries (the kernel a .cubin), handed over without a
+// GPU (the cubin loads at the first launch; tests/gpu/gemm/nvrtc_kernel_gpu_test.cu launches one).
+TEST(GemmJit, NvrtcCompilesTheKernelAndTheHostCompilerItsLauncher) {
+  if (!warploom::jit::nvrtc_version()) GTEST_SKIP() << "libnvrtc cannot be loaded";
+  fs::path const cache =
+      fs::temp_directory_path() / ("warploom_jit_nvrtc_test_" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  ::setenv("WARPLOOM_CACHE_DIR", cache.c_str(), 1);
+  ::setenv("WARPLOOM_JIT_COMPILER", "nvrtc", 1);
+  // fp16, 3 stages, ReLU: not prebuilt, its schedule verified (sm90_ts_gemm_s3).
+  sm90::KernelConfig const c{.in = ScalarType::F16,
+                             .out = ScalarType::F16,
+                             .design = ConsumerDesign::Cooperative,
+                             .stages = 3,
+                             .staging_buffers = 2,
+                             .epilogue = {.activation = Activation::ReLU}};
+  ASSERT_FALSE(prebuilt(c));
+  sm90::LaunchFn const launch = sm90::instance_for(c);
+  ::unsetenv("WARPLOOM_JIT_COMPILER");
+  EXPECT_NE(launch, nullptr);
+  EXPECT_EQ(sm90::instance_for(c), launch);
+  int manifests = 0, cubins = 0;
+  for (auto const& e : fs::directory_iterator(cache)) {
+    manifests += e.path().extension() == ".manifest" ? 1 : 0;
+    cubins += e.path().extension() == ".cubin" ? 1 : 0;
+  }
+  EXPECT_EQ(manifests, 2);  // the launcher's and the kernel's
+  EXPECT_EQ(cubins, 1);
   fs::remove_all(cache);
 }
 

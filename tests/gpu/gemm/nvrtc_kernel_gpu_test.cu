@@ -1,15 +1,22 @@
 // tests/gpu/gemm/nvrtc_kernel_gpu_test.cu — the sm90 GEMM kernel compiled by NVRTC
 // (src/jit/nvrtc.hpp), loaded from its cubin (cudaLibraryLoadData) and launched by handle
 // (ts::KernelHandle) by the launcher compiled here, writes what the nvcc-compiled kernel writes,
-// bit for bit: the same configuration, the same arguments, into poisoned outputs. The JIT's NVRTC
-// path is these steps (docs/design/nvrtc_jit.md §6); until this test has passed on the GPU, the JIT
-// keeps nvcc.
+// bit for bit: the same configuration, the same arguments, into poisoned outputs. Then the JIT's
+// NVRTC path end to end (WARPLOOM_JIT_COMPILER=nvrtc: the launcher by the host compiler, the
+// kernel by NVRTC) against the float64 reference. Until these have passed on the GPU, the JIT
+// keeps nvcc by default (docs/design/nvrtc_jit.md §6).
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include "gemm/sm90/launch.cuh"
+#include "gemm_check.hpp"
 #include "jit/nvrtc.hpp"
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
@@ -95,6 +102,40 @@ TEST(NvrtcKernelGpu, WritesWhatTheNvccKernelWrites) {
   check_same_output(1024, 1024, 1024, 1, 0.0f);
   check_same_output(1000, 1100, 520, 2, 0.5f);  // edge tiles, a K tail, batches, C read
   check_same_output(8, 2056, 64, 3, 0.0f);      // fewer rows than a tile
+}
+
+// A configuration no build prebuilds (fp16, 3 stages, ReLU), compiled into a fresh kernel cache by
+// the JIT's NVRTC path, against the float64 reference (gemm_check.hpp).
+TEST(NvrtcKernelGpu, TheJitsNvrtcPathRunsAConfigurationNoBuildPrebuilds) {
+  namespace fs = std::filesystem;
+  namespace gt = warploom::gemm::testing;
+  if (!jit::nvrtc_version()) GTEST_SKIP() << "libnvrtc cannot be loaded";
+  sm90::KernelConfig const c{.in = gemm::ScalarType::F16,
+                             .out = gemm::ScalarType::F16,
+                             .design = gemm::ConsumerDesign::Cooperative,
+                             .stages = 3,
+                             .staging_buffers = 2,
+                             .epilogue = {.activation = gemm::Activation::ReLU}};
+  for (sm90::PrebuiltInstance const& i : sm90::prebuilt_instances())
+    ASSERT_FALSE(i.config == c) << sm90::name_of(c) << " is prebuilt: the JIT would not run";
+  fs::path const cache =
+      fs::temp_directory_path() / ("warploom_nvrtc_gpu_test_" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  ::setenv("WARPLOOM_CACHE_DIR", cache.c_str(), 1);
+  ::setenv("WARPLOOM_JIT_COMPILER", "nvrtc", 1);
+  gt::Problem p{.in = gemm::ScalarType::F16, .out = gemm::ScalarType::F16};
+  p.m = 1000, p.n = 1100, p.k = 520, p.batch = 2;
+  p.epilogue.activation = gemm::Activation::ReLU;
+  gt::expect_correct(p, {.design = gemm::ConsumerDesign::Cooperative,
+                         .stages = 3,
+                         .staging_buffers = 2,
+                         .kernel = gemm::GemmKernel::TensorCore});
+  ::unsetenv("WARPLOOM_JIT_COMPILER");
+  int cubins = 0;
+  for (auto const& e : fs::directory_iterator(cache))
+    cubins += e.path().extension() == ".cubin" ? 1 : 0;
+  EXPECT_EQ(cubins, 1) << "the configuration did not take NVRTC's path";
+  fs::remove_all(cache);
 }
 
 }  // namespace
