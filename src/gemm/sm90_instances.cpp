@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -98,9 +100,10 @@ Launchers load_nvrtc(fs::path const& launcher, fs::path const& kernel) {
 }
 
 // NVRTC's path (WARPLOOM_JIT_COMPILER=nvrtc, plain configurations): the launcher compiled by the
-// host compiler (Toolchain::host_of_build), the kernel by NVRTC against the launcher's layout of
-// Params (docs/design/nvrtc_jit.md §6); two cache entries, the kernel's keyed by the launcher's
-// key and NVRTC's identity, its headers listed by nvcc -M (NVRTC lists none).
+// host compiler (Toolchain::host_of_build) while NVRTC compiles the kernel, whose layout of Params
+// (held by the cubin) must be the launcher's (docs/design/nvrtc_jit.md §6); two cache entries, the
+// kernel's keyed by the launcher's key and NVRTC's identity, its headers listed by nvcc -M (NVRTC
+// lists none) plus src/jit/nvrtc_std, the first of NVRTC's include directories.
 Launchers jit_compile_nvrtc(KernelConfig const& c) {
   jit::Toolchain const& toolchain = jit::Toolchain::of_build();
   jit::NvrtcToolchain const& nvrtc = jit::NvrtcToolchain::of_build();
@@ -120,26 +123,37 @@ Launchers jit_compile_nvrtc(KernelConfig const& c) {
   auto const lock = cache.lock(kernel_key);
   if (Launchers const l = cached(); loaded(l)) return l;
   fs::path const scratch = cache.scratch_dir();
+  // The launcher (host compiler), the kernel (NVRTC) and the kernel's headers (nvcc -M) at once;
+  // the cubin holds NVRTC's layout of Params, compared with the launcher's once both are built.
+  NvrtcKernelSource const kernel = nvrtc_kernel_source(c, {});
   fs::path launcher = scratch / "launcher.so";
-  std::vector<fs::path> const launcher_deps =
-      jit::compile_shared_object(jit::Toolchain::host_of_build(), launcher_source, launcher,
-                                 link_flags(jit::SourceLanguage::Cxx), jit::SourceLanguage::Cxx);
-  launcher = cache.publish(launcher_key, launcher, launcher_deps);
-  // The layout of Params the launcher writes, for the kernel to assert.
+  auto launcher_built = std::async(std::launch::async, [&] {
+    return jit::compile_shared_object(jit::Toolchain::host_of_build(), launcher_source, launcher,
+                                      link_flags(jit::SourceLanguage::Cxx),
+                                      jit::SourceLanguage::Cxx);
+  });
+  auto includes = std::async(std::launch::async,
+                             [&] { return jit::list_includes(toolchain, kernel.source, scratch); });
+  jit::Cubin const cubin =
+      jit::nvrtc_compile(nvrtc, kernel.source, name_of(c) + ".cu", {kernel.kernel});
+  launcher = cache.publish(launcher_key, launcher, launcher_built.get());
   void* const handle = dlopen(launcher.c_str(), RTLD_NOW | RTLD_LOCAL);
   void* const layout_fn =
       handle != nullptr ? dlsym(handle, std::string(kJitParamsLayout).c_str()) : nullptr;
   if (layout_fn == nullptr)
     throw std::runtime_error("gemm: JIT: cannot load " + launcher.string() + ": " + dlerror());
-  std::vector<std::size_t> layout(64);
+  std::vector<std::size_t> host(64);
   auto const read = reinterpret_cast<std::size_t (*)(std::size_t*, std::size_t)>(layout_fn);
-  layout.resize(std::min(layout.size(), read(layout.data(), layout.size())));
-  NvrtcKernelSource const kernel = nvrtc_kernel_source(c, layout);
-  jit::Cubin const cubin =
-      jit::nvrtc_compile(nvrtc, kernel.source, name_of(c) + ".cu", {kernel.kernel});
-  std::vector<fs::path> kernel_deps = jit::list_includes(toolchain, kernel.source, scratch);
-  fs::path const std_dir = fs::path(nvrtc.roots.front());  // src/jit/nvrtc_std, the first root
-  for (auto const& e : fs::directory_iterator(std_dir))
+  host.resize(std::min(host.size(), read(host.data(), host.size())));
+  std::optional<std::string> const device =
+      jit::cubin_symbol(cubin.image, std::string(kParamsLayoutSymbol));
+  if (!device || device->size() != host.size() * sizeof(std::size_t) ||
+      std::memcmp(device->data(), host.data(), device->size()) != 0)
+    throw std::runtime_error("gemm: JIT: NVRTC laid out " + name_of(c) +
+                             "'s Params otherwise than the launcher's compiler "
+                             "(params_layout, kernels/gemm/sm90/config.cuh)");
+  std::vector<fs::path> kernel_deps = includes.get();
+  for (auto const& e : fs::directory_iterator(nvrtc.roots.front()))  // src/jit/nvrtc_std
     if (e.is_regular_file()) kernel_deps.push_back(e.path());
   fs::path const entry = scratch / "kernel.cubin";
   {

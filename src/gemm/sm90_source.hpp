@@ -29,10 +29,13 @@ std::string_view jit_entry_of(bool grouped);
 std::string instance_source(std::span<KernelConfig const> configs, bool jit_entry = false);
 
 // The kernel of a plain configuration (not grouped, tiles not from a queue) for NVRTC
-// (src/jit/nvrtc.hpp): kernel.cuh alone, device code only, asserting that its Params have
-// `params_layout`, the layout that the launcher compiled for `c` gives them
-// (params_layout<Instance::Params>() in kernels/gemm/sm90/config.cuh). `kernel` is the name
-// expression of the kernel to lower. Throws std::invalid_argument for another configuration.
+// (src/jit/nvrtc.hpp): kernel.cuh alone, device code only. Its Params are written by a launcher
+// another compiler compiled, and the layouts must agree (params_layout in
+// kernels/gemm/sm90/config.cuh): with `params_layout` (the launcher's) the source asserts it; in
+// any case the cubin holds NVRTC's own layout as the global kParamsLayoutSymbol (std::size_t
+// values), for a loader to compare (jit::cubin_symbol). `kernel` is the name expression of the
+// kernel to lower. Throws std::invalid_argument for another configuration.
+inline constexpr std::string_view kParamsLayoutSymbol = "warploom_params_layout";
 struct NvrtcKernelSource {
   std::string source;
   std::string kernel;

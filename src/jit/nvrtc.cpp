@@ -3,8 +3,11 @@
 
 #include <dlfcn.h>
 
+#include <elf.h>
+
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
@@ -155,6 +158,41 @@ Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
   program.check(n.cubin(program.get(), out.image.data()), "cubin");
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
+}
+
+std::optional<std::string> cubin_symbol(std::string const& cubin, std::string const& symbol) {
+  // Reads a T at `offset` of the image, if it lies inside.
+  auto const read = [&]<class T>(std::size_t offset, T& out) {
+    if (offset > cubin.size() || cubin.size() - offset < sizeof(T)) return false;
+    std::memcpy(&out, cubin.data() + offset, sizeof(T));
+    return true;
+  };
+  Elf64_Ehdr header{};
+  if (!read(0, header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64)
+    return std::nullopt;
+  auto const section = [&](std::size_t i, Elf64_Shdr& out) {
+    return i < header.e_shnum && read(header.e_shoff + i * sizeof(Elf64_Shdr), out);
+  };
+  for (std::size_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr symtab{}, strtab{};
+    if (!section(i, symtab) || symtab.sh_type != SHT_SYMTAB || !section(symtab.sh_link, strtab))
+      continue;
+    for (std::size_t j = 0; j < symtab.sh_size / sizeof(Elf64_Sym); ++j) {
+      Elf64_Sym sym{};
+      if (!read(symtab.sh_offset + j * sizeof(Elf64_Sym), sym)) break;
+      std::size_t const name = strtab.sh_offset + sym.st_name;
+      if (name >= cubin.size() ||
+          cubin.compare(name, symbol.size() + 1, symbol.c_str(), symbol.size() + 1) != 0)
+        continue;
+      Elf64_Shdr data{};
+      if (!section(sym.st_shndx, data) || data.sh_type == SHT_NOBITS) return std::nullopt;
+      std::size_t const at = data.sh_offset + (sym.st_value - data.sh_addr);
+      if (at > cubin.size() || cubin.size() - at < sym.st_size) return std::nullopt;
+      return cubin.substr(at, sym.st_size);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace warploom::jit

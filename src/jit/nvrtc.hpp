@@ -53,4 +53,9 @@ struct Cubin {
 Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
                     std::string const& name, std::vector<std::string> const& kernels);
 
+// The bytes of the global `symbol` in `cubin` (an ELF image), read from the file, without a GPU:
+// what a device variable was initialized with. nullopt when the cubin has no such symbol or is no
+// 64-bit ELF image.
+std::optional<std::string> cubin_symbol(std::string const& cubin, std::string const& symbol);
+
 }  // namespace warploom::jit

@@ -5,6 +5,8 @@
 // (this file) or by the host compiler alone (host_launcher.cpp): both lay Params out alike. No GPU
 // needed: NVRTC compiles for an architecture, not for a device.
 #include <cstddef>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,25 @@ TEST(NvrtcKernel, CompilesTheKernelWithTheLaunchersParamsLayout) {
             "ELF");
   std::printf("NVRTC %s compiled %s in %.1f s, cubin %zu bytes\n", jit::nvrtc_version()->c_str(),
               sm90::name_of(kConfig).c_str(), cubin.seconds, cubin.image.size());
+}
+
+// Without a layout to assert, the cubin holds NVRTC's own (sm90::kParamsLayoutSymbol), which a
+// loader reads from the file and compares with its launcher's (the JIT does, in parallel builds).
+TEST(NvrtcKernel, TheCubinHoldsNvrtcsLayoutOfParams) {
+  if (!have_nvrtc()) GTEST_SKIP();
+  sm90::NvrtcKernelSource const s = sm90::nvrtc_kernel_source(kConfig, {});
+  jit::Cubin const cubin =
+      jit::nvrtc_compile(jit::NvrtcToolchain::of_build(), s.source, "nvrtc_layout.cu", {s.kernel});
+  std::optional<std::string> const bytes =
+      jit::cubin_symbol(cubin.image, std::string(sm90::kParamsLayoutSymbol));
+  ASSERT_TRUE(bytes.has_value());
+  std::vector<std::size_t> const expected = launcher_layout();
+  ASSERT_EQ(bytes->size(), expected.size() * sizeof(std::size_t));
+  std::vector<std::size_t> got(expected.size());
+  std::memcpy(got.data(), bytes->data(), bytes->size());
+  EXPECT_EQ(got, expected);
+  EXPECT_FALSE(jit::cubin_symbol(cubin.image, "no_such_symbol").has_value());
+  EXPECT_FALSE(jit::cubin_symbol("not an ELF image", "warploom_params_layout").has_value());
 }
 
 TEST(NvrtcKernel, TheHostCompilerLaysParamsOutAsNvcc) {
