@@ -9,9 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <future>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -76,12 +74,6 @@ std::vector<std::string> const& link_identity() {
   return identity;
 }
 
-// A kernel cache entry of a cubin: its kernel's lowered name, a newline, the cubin.
-std::string read_file(fs::path const& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // The launcher of `c` in `launcher` (compiled by the host compiler) with its kernel from the cubin
 // entry `kernel`; none when either does not load.
 Launchers load_nvrtc(fs::path const& launcher, fs::path const& kernel) {
@@ -90,12 +82,10 @@ Launchers load_nvrtc(fs::path const& launcher, fs::path const& kernel) {
   std::string const entry(jit_entry_of(false));
   void* const get_launch = dlsym(handle, entry.c_str());
   void* const set_kernel = dlsym(handle, std::string(kJitSetKernel).c_str());
-  std::string const cubin = read_file(kernel);
-  std::size_t const newline = cubin.find('\n');
-  if (get_launch == nullptr || set_kernel == nullptr || newline == std::string::npos) return {};
-  std::string const name = cubin.substr(0, newline);
+  std::optional<jit::Cubin> const cubin = jit::read_cubin_entry(kernel);
+  if (get_launch == nullptr || set_kernel == nullptr || !cubin) return {};
   reinterpret_cast<void (*)(char const*, std::size_t, char const*)>(set_kernel)(
-      cubin.data() + newline + 1, cubin.size() - newline - 1, name.c_str());
+      cubin->image.data(), cubin->image.size(), cubin->lowered_names.front().c_str());
   return {.launch = reinterpret_cast<LaunchFn (*)()>(get_launch)()};
 }
 
@@ -156,12 +146,7 @@ Launchers jit_compile_nvrtc(KernelConfig const& c) {
   for (auto const& e : fs::directory_iterator(nvrtc.roots.front()))  // src/jit/nvrtc_std
     if (e.is_regular_file()) kernel_deps.push_back(e.path());
   fs::path const entry = scratch / "kernel.cubin";
-  {
-    std::ofstream out(entry, std::ios::binary);
-    out << cubin.lowered_names.at(0) << '\n';
-    out.write(cubin.image.data(), static_cast<std::streamsize>(cubin.image.size()));
-    if (!out.flush()) throw std::runtime_error("gemm: JIT: cannot write " + entry.string());
-  }
+  jit::write_cubin_entry(entry, cubin);
   fs::path const published = cache.publish(kernel_key, entry, kernel_deps);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
@@ -158,6 +159,33 @@ Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
   program.check(n.cubin(program.get(), out.image.data()), "cubin");
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
+}
+
+void write_cubin_entry(std::filesystem::path const& path, Cubin const& cubin) {
+  if (cubin.lowered_names.size() != 1)
+    throw std::runtime_error("JIT: a cubin entry holds one kernel, not " +
+                             std::to_string(cubin.lowered_names.size()));
+  std::ofstream out(path, std::ios::binary);
+  out << cubin.lowered_names.front() << '\n';
+  out.write(cubin.image.data(), static_cast<std::streamsize>(cubin.image.size()));
+  if (!out.flush()) throw std::runtime_error("JIT: cannot write " + path.string());
+}
+
+// One read of the whole file: a load from the cache reads it on every lookup (content_hash.cpp
+// says what a byte-at-a-time read costs).
+std::optional<Cubin> read_cubin_entry(std::filesystem::path const& path) {
+  std::error_code ec;
+  std::uintmax_t const size = std::filesystem::file_size(path, ec);
+  if (ec) return std::nullopt;
+  std::string bytes(size, '\0');
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return std::nullopt;
+  std::size_t const newline = bytes.find('\n');
+  if (newline == std::string::npos) return std::nullopt;
+  Cubin c;
+  c.lowered_names.push_back(bytes.substr(0, newline));
+  c.image = bytes.substr(newline + 1);
+  return c;
 }
 
 std::optional<std::string> cubin_symbol(std::string const& cubin, std::string const& symbol) {

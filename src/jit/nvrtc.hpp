@@ -53,6 +53,12 @@ struct Cubin {
 Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
                     std::string const& name, std::vector<std::string> const& kernels);
 
+// A kernel cache entry of a cubin (KernelCache stores files): its one kernel's lowered name, a
+// newline, the image. write_cubin_entry throws std::runtime_error when it cannot write;
+// read_cubin_entry gives nullopt for a file it cannot read or that is not such an entry.
+void write_cubin_entry(std::filesystem::path const& path, Cubin const& cubin);
+std::optional<Cubin> read_cubin_entry(std::filesystem::path const& path);
+
 // The bytes of the global `symbol` in `cubin` (an ELF image), read from the file, without a GPU:
 // what a device variable was initialized with. nullopt when the cubin has no such symbol or is no
 // 64-bit ELF image.
