@@ -6,12 +6,13 @@
 //            ops::Gemm::run() on tensor views (run() <= 3 us), the GPU kept busy so that no call
 //            waits for a full launch queue
 //   jit      a configuration that no build prebuilds (bf16 "tn", cooperative, a bf16 column bias
-//            and tanh): compiled cold into an empty kernel cache (nvcc), loaded from that cache
-//            by a fresh process (<= 5 ms), and looked up in memory once loaded (<= 1 us)
+//            and tanh): compiled cold into an empty kernel cache by each of the JIT's compilers
+//            (nvcc; NVRTC and the host compiler), loaded from that cache by a fresh process
+//            (<= 5 ms), and looked up in memory once loaded (<= 1 us)
 //
 //   host_costs [--json F] [--calls N]
 //
-// The fresh process is this program again (`--load-from-cache`), so that nothing of the first
+// The fresh process is this program again (`--obtain`), so that nothing of the first
 // process's memory helps it.
 #include <spawn.h>
 #include <sys/wait.h>
@@ -117,11 +118,13 @@ double obtain_ms() {
   return microseconds_since(t0) / 1000.0;
 }
 
-// The fresh process's load from the disk cache, in milliseconds (it prints them).
-double load_in_fresh_process() {
+// Milliseconds a fresh process takes to obtain jit_config()'s launcher (it prints them): compiled
+// into an empty kernel cache, or loaded from it. The JIT's compiler and cache come from the
+// environment.
+double obtain_in_fresh_process() {
   std::string const self = std::filesystem::read_symlink("/proc/self/exe");
   std::string const out = std::filesystem::temp_directory_path() / "warploom_host_costs_load.txt";
-  char const* argv[] = {self.c_str(), "--load-from-cache", out.c_str(), nullptr};
+  char const* argv[] = {self.c_str(), "--obtain", out.c_str(), nullptr};
   pid_t pid{};
   if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, const_cast<char**>(argv), environ) != 0)
     throw std::runtime_error("host_costs: cannot start " + self);
@@ -134,14 +137,28 @@ double load_in_fresh_process() {
   return ms;
 }
 
+// The JIT's costs with each of its compilers (WARPLOOM_JIT_COMPILER): a cold compile into an empty
+// cache and five loads from it, each in a fresh process; then, in this process, the lookup of a
+// launcher already loaded.
 nlohmann::json jit_costs() {
-  std::filesystem::path const cache =
-      std::filesystem::temp_directory_path() / ("warploom_host_costs_" + std::to_string(getpid()));
-  std::filesystem::remove_all(cache);
-  ::setenv("WARPLOOM_CACHE_DIR", cache.c_str(), 1);
-  double const cold_ms = obtain_ms();
-  std::vector<double> loads;
-  for (int i = 0; i < 5; ++i) loads.push_back(load_in_fresh_process());
+  namespace fs = std::filesystem;
+  nlohmann::json out = {{"config", wg::sm90::name_of(jit_config())}};
+  std::vector<fs::path> caches;
+  for (char const* compiler : {"nvcc", "nvrtc"}) {
+    caches.push_back(fs::temp_directory_path() / ("warploom_host_costs_" + std::string(compiler) +
+                                                  "_" + std::to_string(getpid())));
+    fs::remove_all(caches.back());
+    ::setenv("WARPLOOM_CACHE_DIR", caches.back().c_str(), 1);
+    ::setenv("WARPLOOM_JIT_COMPILER", compiler, 1);
+    double const cold_ms = obtain_in_fresh_process();
+    std::vector<double> loads;
+    for (int i = 0; i < 5; ++i) loads.push_back(obtain_in_fresh_process());
+    warploom::harness::Summary const load = warploom::harness::summarize(loads);
+    out[compiler] = {
+        {"cold_compile_ms", cold_ms},
+        {"disk_load_fresh_process_ms", {{"median", load.median}, {"max", load.max}, {"runs", 5}}}};
+  }
+  obtain_ms();  // from the last compiler's cache
   std::vector<double> lookups;
   for (int block = 0; block < 100; ++block) {
     constexpr int kCalls = 10000;
@@ -149,19 +166,16 @@ nlohmann::json jit_costs() {
     for (int i = 0; i < kCalls; ++i) wg::sm90::instance_for(jit_config());
     lookups.push_back(microseconds_since(t0) / kCalls);
   }
-  std::filesystem::remove_all(cache);
-  warploom::harness::Summary const load = warploom::harness::summarize(loads);
+  for (fs::path const& cache : caches) fs::remove_all(cache);
   warploom::harness::Summary const lookup = warploom::harness::summarize(lookups);
-  return {{"config", wg::sm90::name_of(jit_config())},
-          {"cold_compile_nvcc_ms", cold_ms},
-          {"disk_load_fresh_process_ms", {{"median", load.median}, {"max", load.max}, {"runs", 5}}},
-          {"memory_lookup_us", {{"median", lookup.median}, {"p90", lookup.p90}}}};
+  out["memory_lookup_us"] = {{"median", lookup.median}, {"p90", lookup.p90}};
+  return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 3 && std::string(argv[1]) == "--load-from-cache") {
+  if (argc == 3 && std::string(argv[1]) == "--obtain") {
     double const ms = obtain_ms();
     std::ofstream(argv[2]) << ms << "\n";
     return 0;

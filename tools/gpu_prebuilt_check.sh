@@ -585,7 +585,7 @@ if want ncu; then
   run ncu-source 60 sh -c "ncu -i '$OUT/epilogue_8192x8192x1024.ncu-rep' --page source --csv \
     --print-source sass | xz > '$OUT/epilogue_8192x8192x1024_source.csv.xz'"
 fi
-want host-costs && run host-costs 90 "$B/host_costs" --json "$OUT/host_costs.json"
+want host-costs && run host-costs 150 "$B/host_costs" --json "$OUT/host_costs.json"
 nvidia-smi --query-gpu=clocks.sm,power.draw --format=csv,noheader | tee -a "$LOG"
 python_out=$OUT/python  # pytest.log and the JUnit report come back with the results
 # Every pytest test, GPU ones included, with a worker per core: the suite JIT-compiles the
