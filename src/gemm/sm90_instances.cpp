@@ -18,7 +18,6 @@
 
 #include <fmt/format.h>
 
-#include "jit/content_hash.hpp"
 #include "jit/kernel_cache.hpp"
 #include "jit/loaded_library.hpp"
 #include "jit/nvcc.hpp"
@@ -75,58 +74,21 @@ std::vector<std::string> const& link_identity() {
 }
 
 // The launcher of `c` in `launcher` (compiled by the host compiler) with its kernel from the cubin
-// entry `kernel`; none when either does not load.
+// file `kernel` (read at the first launch, ts::LoadedKernel); none when the launcher does not load.
 Launchers load_nvrtc(fs::path const& launcher, fs::path const& kernel) {
   void* handle = dlopen(launcher.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) return {};
   std::string const entry(jit_entry_of(false));
   void* const get_launch = dlsym(handle, entry.c_str());
   void* const set_kernel = dlsym(handle, std::string(kJitSetKernel).c_str());
-  std::optional<jit::Cubin> const cubin = jit::read_cubin_entry(kernel);
-  if (get_launch == nullptr || set_kernel == nullptr || !cubin) return {};
-  reinterpret_cast<void (*)(char const*, std::size_t, char const*)>(set_kernel)(
-      cubin->image.data(), cubin->image.size(), cubin->lowered_names.front().c_str());
+  if (get_launch == nullptr || set_kernel == nullptr) return {};
+  reinterpret_cast<void (*)(char const*)>(set_kernel)(kernel.c_str());
   return {.launch = reinterpret_cast<LaunchFn (*)()>(get_launch)()};
 }
 
-// NVRTC's path (WARPLOOM_JIT_COMPILER=nvrtc, plain configurations): the launcher compiled by the
-// host compiler (Toolchain::host_of_build) while NVRTC compiles the kernel, whose layout of Params
-// (held by the cubin) must be the launcher's (docs/design/nvrtc_jit.md §6); two cache entries, the
-// kernel's keyed by the launcher's key and NVRTC's identity, its headers listed by nvcc -M (NVRTC
-// lists none) plus src/jit/nvrtc_std, the first of NVRTC's include directories.
-Launchers jit_compile_nvrtc(KernelConfig const& c) {
-  jit::Toolchain const& toolchain = jit::Toolchain::of_build();
-  jit::NvrtcToolchain const& nvrtc = jit::NvrtcToolchain::of_build();
-  std::string const launcher_source = nvrtc_launcher_source(c);
-  std::string const launcher_key =
-      jit::cache_key("gemm_sm90_launcher_" + name_of(c), launcher_source,
-                     jit::Toolchain::host_of_build(), link_identity());
-  std::string const kernel_key = "gemm_sm90_nvrtc_" + name_of(c) + "_" +
-                                 jit::content_hash(launcher_key + '\0' + nvrtc.identity);
-  jit::KernelCache const cache(jit::KernelCache::default_dir(), toolchain.roots);
-  auto const cached = [&]() -> Launchers {
-    auto const l = cache.find(launcher_key);
-    auto const k = cache.find(kernel_key);
-    return l && k ? load_nvrtc(*l, *k) : Launchers{};
-  };
-  if (Launchers const l = cached(); loaded(l)) return l;
-  auto const lock = cache.lock(kernel_key);
-  if (Launchers const l = cached(); loaded(l)) return l;
-  fs::path const scratch = cache.scratch_dir();
-  // The launcher (host compiler), the kernel (NVRTC) and the kernel's headers (nvcc -M) at once;
-  // the cubin holds NVRTC's layout of Params, compared with the launcher's once both are built.
-  NvrtcKernelSource const kernel = nvrtc_kernel_source(c, {});
-  fs::path launcher = scratch / "launcher.so";
-  auto launcher_built = std::async(std::launch::async, [&] {
-    return jit::compile_shared_object(jit::Toolchain::host_of_build(), launcher_source, launcher,
-                                      link_flags(jit::SourceLanguage::Cxx),
-                                      jit::SourceLanguage::Cxx);
-  });
-  auto includes = std::async(std::launch::async,
-                             [&] { return jit::list_includes(toolchain, kernel.source, scratch); });
-  jit::Cubin const cubin =
-      jit::nvrtc_compile(nvrtc, kernel.source, name_of(c) + ".cu", {kernel.kernel});
-  launcher = cache.publish(launcher_key, launcher, launcher_built.get());
+// Throws unless NVRTC laid out `c`'s Params as the launcher's compiler did: the layout the NVRTC
+// source exports in the cubin against the one the launcher library reports.
+void check_params_layout(KernelConfig const& c, fs::path const& launcher, jit::Cubin const& cubin) {
   void* const handle = dlopen(launcher.c_str(), RTLD_NOW | RTLD_LOCAL);
   void* const layout_fn =
       handle != nullptr ? dlsym(handle, std::string(kJitParamsLayout).c_str()) : nullptr;
@@ -135,6 +97,7 @@ Launchers jit_compile_nvrtc(KernelConfig const& c) {
   std::vector<std::size_t> host(64);
   auto const read = reinterpret_cast<std::size_t (*)(std::size_t*, std::size_t)>(layout_fn);
   host.resize(std::min(host.size(), read(host.data(), host.size())));
+  dlclose(handle);
   std::optional<std::string> const device =
       jit::cubin_symbol(cubin.image, std::string(kParamsLayoutSymbol));
   if (!device || device->size() != host.size() * sizeof(std::size_t) ||
@@ -142,17 +105,59 @@ Launchers jit_compile_nvrtc(KernelConfig const& c) {
     throw std::runtime_error("gemm: JIT: NVRTC laid out " + name_of(c) +
                              "'s Params otherwise than the launcher's compiler "
                              "(params_layout, kernels/gemm/sm90/config.cuh)");
-  std::vector<fs::path> kernel_deps = includes.get();
+}
+
+// NVRTC's path (WARPLOOM_JIT_COMPILER=nvrtc, plain configurations): the launcher compiled by the
+// host compiler while NVRTC compiles the kernel, whose layout of Params (held by the cubin) must be
+// the launcher's (docs/design/nvrtc_jit.md §6). One cache entry of both files, keyed by the
+// launcher's source and compiler and NVRTC's identity, with the headers of both: the launcher's as
+// the host compiler lists them, the kernel's as nvcc -M does (NVRTC lists none), plus
+// src/jit/nvrtc_std, the first of NVRTC's include directories. A lookup neither loads libnvrtc
+// (its identity is the toolkit's, nvrtc.hpp) nor checks a header twice.
+Launchers jit_compile_nvrtc(KernelConfig const& c) {
+  jit::Toolchain const& toolchain = jit::Toolchain::of_build();
+  jit::Toolchain const& host = jit::Toolchain::host_of_build();
+  jit::NvrtcToolchain const& nvrtc = jit::NvrtcToolchain::of_build();
+  std::string const launcher_source = nvrtc_launcher_source(c);
+  std::vector<std::string> identity = link_identity();  // and NVRTC's: the entry holds its cubin
+  identity.push_back(nvrtc.identity);
+  std::string const key =
+      jit::cache_key("gemm_sm90_nvrtc_" + name_of(c), launcher_source, host, identity);
+  jit::KernelCache const cache(jit::KernelCache::default_dir(), toolchain.roots);
+  auto const cached = [&]() -> Launchers {
+    auto const files = cache.find_files(key);
+    return files && files->size() == 2 ? load_nvrtc((*files)[0], (*files)[1]) : Launchers{};
+  };
+  if (Launchers const l = cached(); loaded(l)) return l;
+  auto const lock = cache.lock(key);
+  if (Launchers const l = cached(); loaded(l)) return l;
+  fs::path const scratch = cache.scratch_dir();
+  // The launcher (host compiler), the kernel (NVRTC) and the kernel's headers (nvcc -M) at once.
+  NvrtcKernelSource const kernel = nvrtc_kernel_source(c, {});
+  fs::path const launcher = scratch / "launcher.so";
+  auto launcher_built = std::async(std::launch::async, [&] {
+    return jit::compile_shared_object(host, launcher_source, launcher,
+                                      link_flags(jit::SourceLanguage::Cxx),
+                                      jit::SourceLanguage::Cxx);
+  });
+  auto includes = std::async(std::launch::async,
+                             [&] { return jit::list_includes(toolchain, kernel.source, scratch); });
+  jit::Cubin const cubin =
+      jit::nvrtc_compile(nvrtc, kernel.source, name_of(c) + ".cu", {kernel.kernel});
+  std::vector<fs::path> deps = launcher_built.get();
+  check_params_layout(c, launcher, cubin);
+  std::vector<fs::path> const kernel_deps = includes.get();
+  deps.insert(deps.end(), kernel_deps.begin(), kernel_deps.end());
   for (auto const& e : fs::directory_iterator(nvrtc.roots.front()))  // src/jit/nvrtc_std
-    if (e.is_regular_file()) kernel_deps.push_back(e.path());
-  fs::path const entry = scratch / "kernel.cubin";
-  jit::write_cubin_entry(entry, cubin);
-  fs::path const published = cache.publish(kernel_key, entry, kernel_deps);
+    if (e.is_regular_file()) deps.push_back(e.path());
+  fs::path const cubin_file = scratch / "kernel.cubin";
+  jit::write_cubin(cubin_file, cubin);
+  std::vector<fs::path> const published = cache.publish(key, {launcher, cubin_file}, deps);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
-  if (Launchers const l = load_nvrtc(launcher, published); loaded(l)) return l;
-  throw std::runtime_error("gemm: JIT: cannot load " + launcher.string() + " with " +
-                           published.string());
+  if (Launchers const l = load_nvrtc(published[0], published[1]); loaded(l)) return l;
+  throw std::runtime_error("gemm: JIT: cannot load " + published[0].string() + " with " +
+                           published[1].string());
 }
 
 // WARPLOOM_JIT_COMPILER=nvrtc: NVRTC's path for the configurations it compiles, where libnvrtc
@@ -161,7 +166,7 @@ Launchers jit_compile_nvrtc(KernelConfig const& c) {
 bool nvrtc_requested(KernelConfig const& c) {
   char const* v = std::getenv("WARPLOOM_JIT_COMPILER");
   return v != nullptr && std::string(v) == "nvrtc" && !c.grouped && !c.dynamic_tiles &&
-         jit::nvrtc_version().has_value();
+         jit::nvrtc_available();
 }
 
 // Compiles `c` unless the kernel cache has it, and loads it.

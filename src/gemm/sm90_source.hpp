@@ -46,7 +46,7 @@ NvrtcKernelSource nvrtc_kernel_source(KernelConfig const& c,
 // The launcher of a plain configuration whose kernel NVRTC compiles (nvrtc_kernel_source), for the
 // host compiler alone: `void run_<name_of(c)>(...)`, and extern "C"
 //   LaunchFn warploom_jit_entry()                       its launcher, as instance_source's
-//   void warploom_jit_set_kernel(cubin, bytes, name)    the kernel's cubin and lowered name,
+//   void warploom_jit_set_kernel(cubin_path)            the kernel's cubin file (of it alone),
 //                                                       loaded at the first launch
 //   size_t warploom_jit_params_layout(out, capacity)    params_layout of its Params; returns
 //                                                       the count

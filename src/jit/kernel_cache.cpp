@@ -14,7 +14,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -93,7 +95,7 @@ bool all_unchanged(std::vector<Dependency> const& deps) {
   return unchanged;
 }
 
-constexpr std::string_view kFormatLine = "warploom kernel cache manifest 3";
+constexpr std::string_view kFormatLine = "warploom kernel cache manifest 4";
 
 // Splits off the text before the next space of `rest` (nullopt when there is none).
 std::optional<std::string_view> next_field(std::string_view& rest) {
@@ -124,9 +126,14 @@ std::optional<Dependency> parse_dependency(std::string_view rest) {
   return d;
 }
 
+// A file of an entry, as its manifest records it.
+struct StoredFile {
+  std::string checksum, name;
+};
+
 // A manifest as publish() writes it; nullopt for a torn (no `end` line) or foreign one.
 struct Manifest {
-  std::string library, checksum;
+  std::vector<StoredFile> files;
   std::vector<Dependency> dependencies;
 };
 std::optional<Manifest> parse_manifest(std::istream& in) {
@@ -135,12 +142,14 @@ std::optional<Manifest> parse_manifest(std::istream& in) {
   Manifest m;
   while (std::getline(in, line)) {
     std::string_view const l = line;
-    if (l == "end")
-      return m.library.empty() || m.checksum.empty() ? std::nullopt : std::optional(m);
-    if (l.starts_with("library ")) {
-      m.library = l.substr(8);
-    } else if (l.starts_with("checksum ")) {
-      m.checksum = l.substr(9);
+    if (l == "end") return m.files.empty() ? std::nullopt : std::optional(m);
+    if (l.starts_with("file ")) {
+      std::string_view rest = l.substr(5);
+      std::optional<std::string_view> const checksum = next_field(rest);
+      // A name is the entry's own file in the cache folder, never a path.
+      if (!checksum || rest.empty() || rest.find('/') != std::string_view::npos)
+        return std::nullopt;
+      m.files.push_back({std::string(*checksum), std::string(rest)});
     } else if (l.starts_with("dep ")) {
       std::optional<Dependency> d = parse_dependency(l.substr(4));
       if (!d) return std::nullopt;
@@ -206,55 +215,81 @@ fs::path KernelCache::default_dir() {
   return fs::temp_directory_path() / "warploom-cache";
 }
 
-std::optional<fs::path> KernelCache::find(std::string const& key) const {
+std::optional<std::vector<fs::path>> KernelCache::find_files(std::string const& key) const {
   std::ifstream in(manifest(key));
   if (!in) return std::nullopt;
   std::optional<Manifest> m = parse_manifest(in);
-  // A torn or foreign manifest is a miss, replaced by the next publish; so is a library whose
-  // bytes are not the ones published (truncated, corrupted) or a header that changed.
-  if (!m || m->library.find('/') != std::string::npos) return std::nullopt;
-  fs::path const library = dir_ / m->library;
-  if (file_hash(library) != m->checksum) return std::nullopt;
+  // A torn or foreign manifest is a miss, replaced by the next publish; so is a file whose bytes
+  // are not the ones published (truncated, corrupted) or a header that changed.
+  if (!m) return std::nullopt;
+  std::vector<fs::path> files;
+  for (StoredFile const& f : m->files) {
+    files.push_back(dir_ / f.name);
+    if (file_hash(files.back()) != f.checksum) return std::nullopt;
+  }
   for (Dependency& d : m->dependencies) {  // recorded paths -> this process's files
     std::optional<fs::path> const file = resolved_path(d.path, roots_);
     if (!file) return std::nullopt;
     d.path = file->string();
   }
   if (!all_unchanged(m->dependencies)) return std::nullopt;
-  return library;
+  return files;
 }
 
-fs::path KernelCache::publish(std::string const& key, fs::path const& library,
-                              std::vector<fs::path> const& dependencies) const {
-  std::optional<std::string> const checksum = file_hash(library);
-  if (!checksum) fail("cannot read the compiled library " + library.string());
+std::optional<fs::path> KernelCache::find(std::string const& key) const {
+  std::optional<std::vector<fs::path>> const files = find_files(key);
+  return files && files->size() == 1 ? std::optional(files->front()) : std::nullopt;
+}
+
+std::vector<fs::path> KernelCache::publish(std::string const& key,
+                                           std::vector<fs::path> const& files,
+                                           std::vector<fs::path> const& dependencies) const {
+  if (files.empty()) fail("an entry of no file: " + key);
   std::string text = std::string(kFormatLine) + "\n";
+  // Each header once, though the files of an entry were compiled from overlapping sets.
+  std::set<std::string> recorded;
   for (fs::path const& d : dependencies) {
+    std::string const path = recorded_path(d, roots_);
+    if (!recorded.insert(path).second) continue;
     std::optional<std::string> const h = memoized_file_hash(d);
     std::optional<Stamp> const stamp = stamp_of(d);
     if (!h || !stamp) fail("cannot read " + d.string() + ", which the kernel was compiled from");
     if (d.string().find('\n') != std::string::npos)
       fail("a header path holds a newline: " + d.string());
     text += "dep " + *h + " " + std::to_string(stamp->size) + " " +
-            std::to_string(stamp->mtime_ns) + " " + recorded_path(d, roots_) + "\n";
+            std::to_string(stamp->mtime_ns) + " " + path + "\n";
   }
-  // The library gets a name of its own: the manifest's rename is the one commit point, so
-  // whichever publisher renames last leaves a manifest that names its own, complete library.
+  // Each file gets a name of its own: the manifest's rename is the one commit point, so whichever
+  // publisher renames last leaves a manifest that names its own, complete files.
   std::string const suffix = unique_suffix();
-  std::string const name = key + "." + suffix + library.extension().string();
-  text += "library " + name + "\nchecksum " + *checksum + "\nend\n";
-  std::error_code ec;
-  fs::rename(library, dir_ / name, ec);
-  if (ec) fail("cannot move " + library.string() + " into " + dir_.string(), ec);
+  std::vector<fs::path> stored;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::optional<std::string> const checksum = file_hash(files[i]);
+    if (!checksum) fail("cannot read the compiled file " + files[i].string());
+    std::string const name =
+        key + "." + suffix + "." + std::to_string(i) + files[i].extension().string();
+    text += "file " + *checksum + " " + name + "\n";
+    std::error_code ec;
+    fs::rename(files[i], dir_ / name, ec);
+    if (ec) fail("cannot move " + files[i].string() + " into " + dir_.string(), ec);
+    stored.push_back(dir_ / name);
+  }
+  text += "end\n";
   fs::path const staged = dir_ / "tmp" / (key + "." + suffix + ".manifest");
   {
     std::ofstream out(staged);
     out << text;
     if (!out.flush()) fail("cannot write " + staged.string());
   }
+  std::error_code ec;
   fs::rename(staged, manifest(key), ec);
   if (ec) fail("cannot publish " + key, ec);
-  return dir_ / name;
+  return stored;
+}
+
+fs::path KernelCache::publish(std::string const& key, fs::path const& library,
+                              std::vector<fs::path> const& dependencies) const {
+  return publish(key, std::vector<fs::path>{library}, dependencies).front();
 }
 
 KernelCache::CompileLock::CompileLock(fs::path const& file) {

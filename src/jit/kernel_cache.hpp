@@ -1,11 +1,13 @@
 // src/jit/kernel_cache.hpp
 //
-// The on-disk cache of JIT-compiled kernels: one shared object per key, with a manifest that
-// records its checksum and the content hash of every header it was compiled from.
+// The on-disk cache of JIT-compiled kernels: an entry per key — a shared object, or the files one
+// compilation made together (NVRTC's path: a launcher library and its kernel's cubin) — with a
+// manifest that records their checksums and the content hash of every header they came from.
 //
-//   <dir>/<key>.<unique>.so   the library (a name of its own per publication; the extension is
-//                             the published file's: .cubin for a kernel NVRTC compiled)
-//   <dir>/<key>.manifest      lines of text: the format line, `library <name>`, `checksum <hash>`,
+//   <dir>/<key>.<unique>.<i>.so  the entry's i-th file (a name of its own per publication; the
+//                             extension is the published file's: .cubin for a kernel NVRTC
+//                             compiled)
+//   <dir>/<key>.manifest      lines of text: the format line, one `file <hash> <name>` per file,
 //                             one `dep <hash> <size> <mtime_ns> <path>` per header, `end`; a
 //                             header under one of the cache's roots (the toolchain's include
 //                             directories) as `@<root index>/<path below it>`, read against the
@@ -16,13 +18,13 @@
 // The key is the caller's hash of what it compiles (generated source, toolchain identity, flags,
 // architecture; never paths or times). Without paths in the key, two checkouts of one version
 // share entries; the headers recorded relative to the roots are then checked in the checkout that
-// looks the entry up, not in the one that compiled it. An entry is used only if the library's
+// looks the entry up, not in the one that compiled it. An entry is used only if every file's
 // checksum matches (a truncated or corrupted file is a miss, and is rebuilt) and every recorded
 // header still has the content it was compiled from (an edited header, or a changed CUTLASS, is a
 // miss too): the headers are part of the key in effect, the way ccache's manifests make them part
 // of its own.
 //
-// Publication is write-to-temporary + rename, the library first and the manifest last, so a reader
+// Publication is write-to-temporary + rename, the files first and the manifest last, so a reader
 // never sees a partial entry, and processes that compile the same key at once all succeed and
 // leave one valid entry.
 #pragma once
@@ -49,11 +51,19 @@ class KernelCache {
     return dir_ / (key + ".manifest");
   }
 
-  // The library stored under `key`, or nullopt when there is none or it is stale or corrupt.
+  // The files stored under `key`, in the order published, or nullopt when there is no entry or it
+  // is stale or corrupt (any of its files, any of its headers).
+  std::optional<std::vector<std::filesystem::path>> find_files(std::string const& key) const;
+  // The library of an entry of one file.
   std::optional<std::filesystem::path> find(std::string const& key) const;
 
-  // Moves `library` (a file the caller wrote, e.g. in scratch_dir()) into the cache under `key`,
-  // with the headers it was compiled from; returns its path in the cache.
+  // Moves `files` (which the caller wrote, e.g. in scratch_dir()) into the cache under `key`, one
+  // entry, with the headers they were compiled from (each recorded once); returns their paths in
+  // the cache, in order.
+  std::vector<std::filesystem::path> publish(
+      std::string const& key, std::vector<std::filesystem::path> const& files,
+      std::vector<std::filesystem::path> const& dependencies) const;
+  // An entry of one file, `library`.
   std::filesystem::path publish(std::string const& key, std::filesystem::path const& library,
                                 std::vector<std::filesystem::path> const& dependencies) const;
 

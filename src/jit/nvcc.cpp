@@ -95,7 +95,11 @@ std::string flags_identity(std::vector<std::string> const& flags, std::vector<fs
 
 Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
                          std::string const& toolkit_version, std::string const& host_compiler) {
-  Toolchain t{.nvcc = std::move(nvcc), .flags = std::move(flags), .identity = {}, .roots = {}};
+  Toolchain t{.nvcc = std::move(nvcc),
+              .flags = std::move(flags),
+              .identity = {},
+              .roots = {},
+              .toolkit_version = toolkit_version};
   t.identity = "nvcc " + toolkit_version + "\nhost " + host_compiler + "\n" +
                flags_identity(t.flags, t.roots);
   return t;

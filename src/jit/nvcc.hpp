@@ -24,6 +24,9 @@ struct Toolchain {
   // headers under them relative to them (KernelCache), so that a key without paths still checks
   // the headers of this build's own folders.
   std::vector<std::filesystem::path> roots;
+  // The toolkit's version.json (of the toolkit `nvcc` belongs to), also in `identity`: what names
+  // the toolkit's other compilers (its NVRTC, nvrtc.hpp).
+  std::string toolkit_version;
 
   // The build's toolchain (generated: jit_toolchain.cpp), the toolkit's version.json read when
   // first asked (a toolkit updated in place is a new toolchain).

@@ -16,10 +16,13 @@
 #include <cuda_runtime_api.h>  // CUDART_VERSION
 #include <nvrtc.h>
 
+#include "loaded_library.hpp"
 #include "nvcc.hpp"
 
 namespace warploom::jit {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The NVRTC entry points this file calls, from the library dlopen found.
 struct Nvrtc {
@@ -38,16 +41,38 @@ struct Nvrtc {
 
 // The library's name for the CUDA major version this build was compiled with: NVRTC's ABI is
 // stable within a major version, and a cubin for another major's driver is not what was tested.
-std::string default_library() {
+std::string soname() {
   return "libnvrtc.so." + std::to_string(CUDART_VERSION / 1000);
+}
+
+// The libnvrtc this process uses: $WARPLOOM_NVRTC; else the one of the toolkit whose nvcc the JIT
+// runs (Toolchain::of_build), in its library folder beside bin/; else the soname on the loader's
+// path. A file's build ID (read from it, not loaded) names it in cache keys, so that a lookup in
+// the kernel cache needs no libnvrtc loaded (~6 ms: a load from the cache takes 5).
+struct Library {
+  std::string path;
+  std::optional<std::string> build_id;  // of a file found; nullopt for the soname
+};
+Library const& library() {
+  static Library const found = [] {
+    char const* env = std::getenv("WARPLOOM_NVRTC");
+    if (env != nullptr && *env != '\0') return Library{.path = env, .build_id = file_build_id(env)};
+    std::error_code ec;
+    fs::path const bin = fs::canonical(Toolchain::of_build().nvcc, ec).parent_path();
+    if (!ec)
+      for (char const* dir : {"lib64", "lib", "targets/x86_64-linux/lib"})
+        if (fs::path const p = bin.parent_path() / dir / soname(); fs::is_regular_file(p, ec))
+          return Library{.path = p.string(), .build_id = file_build_id(p)};
+    return Library{.path = soname(), .build_id = std::nullopt};
+  }();
+  return found;
 }
 
 // Loaded once per process; nullptr, with the reason in `why`, when it cannot be.
 Nvrtc const* loaded(std::string* why = nullptr) {
   static std::string failure;
   static std::unique_ptr<Nvrtc> const nvrtc = []() -> std::unique_ptr<Nvrtc> {
-    char const* env = std::getenv("WARPLOOM_NVRTC");
-    std::string const path = env != nullptr && *env != '\0' ? env : default_library();
+    std::string const& path = library().path;
     void* const handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
       char const* e = dlerror();
@@ -124,9 +149,15 @@ std::optional<std::string> nvrtc_version() {
   return n != nullptr ? std::optional(n->version) : std::nullopt;
 }
 
+bool nvrtc_available() {
+  return library().build_id.has_value() || loaded() != nullptr;
+}
+
 NvrtcToolchain make_nvrtc_toolchain(std::vector<std::string> options) {
   NvrtcToolchain t{.options = std::move(options), .identity = {}, .roots = {}};
-  t.identity = "nvrtc " + require().version + "\n" + flags_identity(t.options, t.roots);
+  std::string const version =
+      library().build_id ? "build-id " + *library().build_id : require().version;
+  t.identity = "nvrtc " + version + "\n" + flags_identity(t.options, t.roots);
   return t;
 }
 
@@ -161,31 +192,10 @@ Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
   return out;
 }
 
-void write_cubin_entry(std::filesystem::path const& path, Cubin const& cubin) {
-  if (cubin.lowered_names.size() != 1)
-    throw std::runtime_error("JIT: a cubin entry holds one kernel, not " +
-                             std::to_string(cubin.lowered_names.size()));
+void write_cubin(std::filesystem::path const& path, Cubin const& cubin) {
   std::ofstream out(path, std::ios::binary);
-  out << cubin.lowered_names.front() << '\n';
   out.write(cubin.image.data(), static_cast<std::streamsize>(cubin.image.size()));
   if (!out.flush()) throw std::runtime_error("JIT: cannot write " + path.string());
-}
-
-// One read of the whole file: a load from the cache reads it on every lookup (content_hash.cpp
-// says what a byte-at-a-time read costs).
-std::optional<Cubin> read_cubin_entry(std::filesystem::path const& path) {
-  std::error_code ec;
-  std::uintmax_t const size = std::filesystem::file_size(path, ec);
-  if (ec) return std::nullopt;
-  std::string bytes(size, '\0');
-  std::ifstream in(path, std::ios::binary);
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) return std::nullopt;
-  std::size_t const newline = bytes.find('\n');
-  if (newline == std::string::npos) return std::nullopt;
-  Cubin c;
-  c.lowered_names.push_back(bytes.substr(0, newline));
-  c.image = bytes.substr(newline + 1);
-  return c;
 }
 
 std::optional<std::string> cubin_symbol(std::string const& cubin, std::string const& symbol) {

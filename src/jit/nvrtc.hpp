@@ -7,8 +7,9 @@
 // which builds the kernel parameters) stays compiled by the host compiler; the NVRTC source asserts
 // that the parameters have the launcher's layout (kernels/gemm/sm90/config.cuh, params_layout).
 //
-// libnvrtc is loaded when first needed (dlopen: $WARPLOOM_NVRTC, else libnvrtc.so.<CUDA major>),
-// not linked: a process without it loses the fast path, not the library.
+// libnvrtc is loaded when first needed, not linked: a process without it loses the fast path, not
+// the library. dlopen's path: $WARPLOOM_NVRTC; else libnvrtc.so.<CUDA major> of the toolkit whose
+// nvcc the JIT runs (Toolchain::of_build), beside its bin/; else that name on the loader's path.
 #pragma once
 
 #include <filesystem>
@@ -22,22 +23,28 @@ struct NvrtcToolchain {
   // Everything but the source: -arch, -std, include directories (src/jit/nvrtc_std first),
   // defines and front-end limits, as the build compiles its kernels.
   std::vector<std::string> options;
-  // What a cache key needs to tell NVRTC toolchains apart, without a path: "nvrtc <version>" and
-  // every option, include directories as `<root N>` (Toolchain::identity's rules).
+  // What a cache key needs to tell NVRTC toolchains apart, without a path: "nvrtc build-id <hex>"
+  // (the library file's, read without loading it) or "nvrtc <version>" (a library the loader
+  // finds, loaded to ask), and every option, include directories as `<root N>`
+  // (Toolchain::identity's rules).
   std::string identity;
   // The include directories of `options`, in order.
   std::vector<std::filesystem::path> roots;
 
-  // The build's (generated: jit_toolchain.cpp); throws std::runtime_error when libnvrtc cannot be
-  // loaded.
+  // The build's (generated: jit_toolchain.cpp); throws std::runtime_error when libnvrtc is no file
+  // with a build ID and cannot be loaded.
   static NvrtcToolchain const& of_build();
 };
 
-// A toolchain from the options, with the loaded NVRTC's version in its identity.
+// A toolchain from the options, with its NVRTC's version in its identity.
 NvrtcToolchain make_nvrtc_toolchain(std::vector<std::string> options);
 
 // The loaded NVRTC's version ("13.0"), or nullopt when libnvrtc cannot be loaded.
 std::optional<std::string> nvrtc_version();
+
+// Whether there is a libnvrtc to compile with, without loading a file with a build ID (it is taken
+// to load; nvrtc_compile says so if it does not).
+bool nvrtc_available();
 
 struct Cubin {
   std::string image;                       // the ELF, for cuLibraryLoadData
@@ -53,11 +60,9 @@ struct Cubin {
 Cubin nvrtc_compile(NvrtcToolchain const& toolchain, std::string const& source,
                     std::string const& name, std::vector<std::string> const& kernels);
 
-// A kernel cache entry of a cubin (KernelCache stores files): its one kernel's lowered name, a
-// newline, the image. write_cubin_entry throws std::runtime_error when it cannot write;
-// read_cubin_entry gives nullopt for a file it cannot read or that is not such an entry.
-void write_cubin_entry(std::filesystem::path const& path, Cubin const& cubin);
-std::optional<Cubin> read_cubin_entry(std::filesystem::path const& path);
+// Writes the image of `cubin` to `path` (a file of a kernel cache entry: what ts::LoadedKernel
+// loads); throws std::runtime_error when it cannot.
+void write_cubin(std::filesystem::path const& path, Cubin const& cubin);
 
 // The bytes of the global `symbol` in `cubin` (an ELF image), read from the file, without a GPU:
 // what a device variable was initialized with. nullopt when the cubin has no such symbol or is no

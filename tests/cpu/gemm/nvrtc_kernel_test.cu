@@ -14,6 +14,7 @@
 
 #include "gemm/sm90/kernel.cuh"
 #include "host_launcher.hpp"
+#include "jit/loaded_library.hpp"
 #include "jit/nvrtc.hpp"
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
@@ -67,6 +68,18 @@ TEST(NvrtcKernel, CompilesTheKernelWithTheLaunchersParamsLayout) {
             "ELF");
   std::printf("NVRTC %s compiled %s in %.1f s, cubin %zu bytes\n", jit::nvrtc_version()->c_str(),
               sm90::name_of(kConfig).c_str(), cubin.seconds, cubin.image.size());
+}
+
+// The build's NVRTC is its toolkit's (beside its nvcc), named in cache keys by the library file's
+// build ID, so that a lookup in the kernel cache needs no libnvrtc loaded (~6 ms of a 5 ms budget,
+// docs/design/nvrtc_jit.md §6).
+TEST(NvrtcKernel, TheBuildsNvrtcIsNamedByItsBuildId) {
+  if (!have_nvrtc()) GTEST_SKIP();
+  std::string const& identity = jit::NvrtcToolchain::of_build().identity;
+  EXPECT_TRUE(identity.starts_with("nvrtc build-id ")) << identity;
+  EXPECT_TRUE(jit::nvrtc_available());
+  EXPECT_FALSE(jit::file_build_id("/proc/self/status").has_value());  // not an ELF file
+  EXPECT_FALSE(jit::file_build_id("/no/such/file").has_value());
 }
 
 // Without a layout to assert, the cubin holds NVRTC's own (sm90::kParamsLayoutSymbol), which a

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,35 @@ TEST_F(KernelCacheTest, TruncatedOrCorruptedLibraryIsAMissAndIsReplaced) {
   EXPECT_EQ(read(*cache.find("k")), "0123456789");
 }
 
+// An entry of several files (NVRTC's: a launcher library and its kernel's cubin): found whole, in
+// the order published, with each header recorded once; any one file corrupted misses it all.
+TEST_F(KernelCacheTest, EntryOfSeveralFilesIsFoundWholeOrNotAtAll) {
+  KernelCache const cache(root_ / "cache");
+  fs::path const header = root_ / "shared.cuh";
+  write(header, "v1");
+  fs::path const cubin = cache.scratch_dir() / "kernel.cubin";
+  write(cubin, "cubin bytes");
+  std::vector<fs::path> const stored = cache.publish(
+      "k", std::vector<fs::path>{built(cache, "launcher bytes"), cubin}, {header, header});
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[1].extension(), ".cubin");
+  auto const hit = cache.find_files("k");
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(*hit, stored);
+  EXPECT_EQ(read((*hit)[0]), "launcher bytes");
+  EXPECT_EQ(read((*hit)[1]), "cubin bytes");
+  EXPECT_FALSE(cache.find("k").has_value()) << "find() is for an entry of one file";
+  std::string const manifest = read(cache.manifest("k"));
+  EXPECT_EQ(manifest.find("shared.cuh"), manifest.rfind("shared.cuh")) << manifest;
+  write(stored[1], "cubin bytez");
+  EXPECT_FALSE(cache.find_files("k").has_value());
+  write(stored[1], "cubin bytes");
+  EXPECT_TRUE(cache.find_files("k").has_value());
+  write(header, "v2");
+  EXPECT_FALSE(cache.find_files("k").has_value());
+  EXPECT_THROW(cache.publish("e", std::vector<fs::path>{}, {}), std::runtime_error);
+}
+
 TEST_F(KernelCacheTest, TornOrForeignManifestIsAMiss) {
   KernelCache const cache(root_ / "cache");
   cache.publish("k", built(cache, "bytes"), {});
@@ -83,6 +113,9 @@ TEST_F(KernelCacheTest, TornOrForeignManifestIsAMiss) {
   write(cache.manifest("k"), whole.substr(0, whole.size() - 4));  // torn: no `end` line
   EXPECT_FALSE(cache.find("k").has_value());
   write(cache.manifest("k"), "{\"library\": \"k.so\"}");  // foreign (format 1 was JSON)
+  EXPECT_FALSE(cache.find("k").has_value());
+  std::string const escaping = "warploom kernel cache manifest 4\nfile 0 ../k.so\nend\n";
+  write(cache.manifest("k"), escaping);  // a file outside the cache folder
   EXPECT_FALSE(cache.find("k").has_value());
   write(cache.manifest("k"), whole);
   EXPECT_TRUE(cache.find("k").has_value());
@@ -151,7 +184,8 @@ TEST(CacheKey, ChangesWithSourceToolchainAndFlagsOnly) {
   warploom::jit::Toolchain a{.nvcc = "/opt/cuda-13.0/bin/nvcc",
                              .flags = {"-O3", "-gencode", "arch=compute_90a,code=sm_90a"},
                              .identity = "nvcc 13.0.48\ng++ 12.2\n-O3\n",
-                             .roots = {}};
+                             .roots = {},
+                             .toolkit_version = "13.0.48"};
   warploom::jit::Toolchain b = a;
   b.identity = "nvcc 13.1.0\ng++ 12.2\n-O3\n";  // the same path, another toolkit
   std::vector<std::string> const link{"-lwarploom_gemm"};
