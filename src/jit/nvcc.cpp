@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <stdexcept>
 
 #include "content_hash.hpp"
+#include "kernel_cache.hpp"
 
 extern char** environ;
 
@@ -67,6 +69,33 @@ std::vector<fs::path> dependencies_in(std::string const& text, fs::path const& s
 }
 
 }  // namespace
+
+std::string toolkit_version(std::string const& nvcc) {
+  std::error_code ec;
+  fs::path const exe = fs::canonical(nvcc, ec);
+  if (ec) return "no nvcc at " + nvcc;  // nothing compiles: only a key that matches nothing
+  std::string version = read_file(exe.parent_path().parent_path() / "version.json");
+  if (!version.empty()) return version;
+  // No version.json (a toolkit assembled from pip wheels): what nvcc --version prints, remembered
+  // by nvcc's path, size and modification time (ccache's default way to tell compilers apart),
+  // so that only the first process after an install spawns it (~20 ms, four loads' budget).
+  struct stat st {};
+  if (::stat(exe.c_str(), &st) != 0) return "cannot read " + exe.string();
+  fs::path const memo =
+      KernelCache::default_dir() / "toolkits" /
+      (content_hash(exe.string() + '\0' + std::to_string(st.st_size) + '\0' +
+                    std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec)) +
+       ".txt");
+  version = read_file(memo);
+  if (version.empty()) {
+    fs::create_directories(memo.parent_path(), ec);
+    fs::path const log = memo.string() + "." + std::to_string(::getpid()) + ".tmp";
+    if (run({exe.string(), "--version"}, log) == 0) version = read_file(log);
+    if (!version.empty()) fs::rename(log, memo, ec);  // else spawned again by the next process
+    fs::remove(log, ec);
+  }
+  return version.empty() ? "nvcc --version failed: " + exe.string() : "nvcc --version\n" + version;
+}
 
 std::string flags_identity(std::vector<std::string> const& flags, std::vector<fs::path>& roots) {
   auto const root = [&](std::string const& dir) {

@@ -24,12 +24,12 @@ struct Toolchain {
   // headers under them relative to them (KernelCache), so that a key without paths still checks
   // the headers of this build's own folders.
   std::vector<std::filesystem::path> roots;
-  // The toolkit's version.json (of the toolkit `nvcc` belongs to), also in `identity`: what names
-  // the toolkit's other compilers (its NVRTC, nvrtc.hpp).
+  // The version of the toolkit of `nvcc` (toolkit_version), also in `identity`; host_of_build's
+  // is the CUDA headers' toolkit.
   std::string toolkit_version;
 
-  // The build's toolchain (generated: jit_toolchain.cpp), the toolkit's version.json read when
-  // first asked (a toolkit updated in place is a new toolchain).
+  // The build's toolchain (generated: jit_toolchain.cpp), the toolkit's version (toolkit_version)
+  // read when first asked (a toolkit updated in place is a new toolchain).
   static Toolchain const& of_build();
   // The build's host compiler (`nvcc` names it) with the flags that compile host code against the
   // kernels' headers and link the CUDA runtime: for a launcher of a kernel compiled apart. Not nvcc
@@ -37,6 +37,12 @@ struct Toolchain {
   // pass for a CUDA one.
   static Toolchain const& host_of_build();
 };
+
+// The version of the toolkit `nvcc` (a path) belongs to, for Toolchain::identity: its version.json
+// (beside bin/, every component's version), else the output of `nvcc --version`, remembered in the
+// kernel cache folder by nvcc's path, size and modification time so that a process need not spawn
+// nvcc to look an entry up.
+std::string toolkit_version(std::string const& nvcc);
 
 // The identity of compiler flags: one line each, an include directory (-I, -isystem) as
 // `<root N>` with the directory appended to `roots`, any other absolute path by its file name.

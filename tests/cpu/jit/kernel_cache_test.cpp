@@ -1,6 +1,7 @@
 // tests/cpu/jit/kernel_cache_test.cpp — the on-disk kernel cache (src/jit/kernel_cache.hpp) and
 // the cache key (src/jit/nvcc.hpp): hits and misses, torn and corrupted entries, changed headers,
 // concurrent publishers, and keys that change with the toolchain.
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -178,6 +179,27 @@ TEST_F(KernelCacheTest, ConcurrentPublishersLeaveOneValidEntry) {
   std::string const bytes = read(*hit);
   ASSERT_GE(bytes.size(), 4096u);
   EXPECT_EQ(bytes, std::string(bytes.size(), bytes[0]));  // one publisher's whole library
+}
+
+// A toolkit without a version.json (one assembled from pip wheels) is named by what its nvcc
+// --version prints, spawned once and then remembered in the cache folder; one with a version.json,
+// by that file.
+TEST_F(KernelCacheTest, ToolkitVersionIsVersionJsonElseNvccsOwnWordRemembered) {
+  fs::path const toolkit = root_ / "toolkit";
+  fs::create_directories(toolkit / "bin");
+  fs::path const nvcc = toolkit / "bin" / "nvcc";
+  write(nvcc, "#!/bin/sh\necho run >> '" + (root_ / "runs").string() +
+                  "'\necho 'Cuda compilation tools, release 99.9, V99.9.1'\n");
+  fs::permissions(nvcc, fs::perms::owner_all);
+  ::setenv("WARPLOOM_CACHE_DIR", (root_ / "cache").c_str(), 1);
+  std::string const spoken = warploom::jit::toolkit_version(nvcc.string());
+  EXPECT_NE(spoken.find("V99.9.1"), std::string::npos) << spoken;
+  EXPECT_EQ(warploom::jit::toolkit_version(nvcc.string()), spoken);
+  EXPECT_EQ(read(root_ / "runs"), "run\n");  // spawned once
+  write(toolkit / "version.json", R"({"cuda": {"version": "99.9.2"}})");
+  EXPECT_EQ(warploom::jit::toolkit_version(nvcc.string()), R"({"cuda": {"version": "99.9.2"}})");
+  EXPECT_NE(warploom::jit::toolkit_version((root_ / "no_nvcc").string()), spoken);
+  ::unsetenv("WARPLOOM_CACHE_DIR");
 }
 
 TEST(CacheKey, ChangesWithSourceToolchainAndFlagsOnly) {
