@@ -33,7 +33,7 @@ if [[ ${1:-} == --pack ]]; then
 fi
 OUT=${OUT:-$PWD/build/gpu-out}
 mkdir -p "$OUT"
-LOG=$OUT/check.log
+LOG=$OUT/${CHECK_LOG:-check.log}  # CHECK_LOG: another name, for a second call into one $OUT
 : >"$LOG"
 status=0
 run() {  # run <label> <seconds> <command...>: output appended to $LOG; keeps going
@@ -83,7 +83,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
 B=$BUILD/bin
 T=$BUILD/tests/gpu
 # STEPS: the steps to run, by name (default: all of them, in this order).
-steps=" ${STEPS:-nvrtc precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm tutorial-merge-gemm-02 gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k sanitize-split-k ncu-split-k python-bench grouped-bench sanitizers} "
+steps=" ${STEPS:-nvrtc sanitize-nvrtc precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm tutorial-merge-gemm-02 gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k sanitize-split-k ncu-split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
 # at their default stages, every cluster shape), e.g. bf16_bf16_tt_cooperative_s4_b2_1x1.
@@ -149,20 +149,22 @@ want scalars && run scalars 240 "$T/gemm_test" --gtest_filter="$scalar_tests"
 want ops-plan && run ops-plan 90 "$T/ops_gemm_plan_test"
 # The JIT's NVRTC path, piece by piece: a TS kernel launched by its cudaKernel_t, and the GEMM
 # kernel NVRTC compiles, loaded from its cubin and launched by handle, against the nvcc kernel bit
-# for bit; then both under each sanitizer; then both kernels' Nsight Compute times at locked clocks
-# (the same name, in launch order: nvcc's first).
+# for bit; then both kernels' Nsight Compute times at locked clocks (the same name, in launch order:
+# nvcc's first); then (sanitize-nvrtc) both under each sanitizer.
 if want nvrtc; then
   run launch-by-handle 60 "$T/ts_pipeline_test" --gtest_filter='*LaunchedByHandle*'
   run nvrtc-kernel 120 "$T/gemm_nvrtc_gpu_test"
+  run ncu-nvrtc-kernel 300 ncu --clock-control base --kernel-name regex:ts_gemm_kernel \
+    --metrics gpu__time_duration.sum,sm__cycles_elapsed.max,launch__registers_per_thread \
+    "$T/gemm_nvrtc_gpu_test" --gtest_filter='*WritesWhatTheNvccKernelWrites*'
+fi
+if want sanitize-nvrtc; then
   for tool in memcheck synccheck racecheck; do
     run "$tool-launch-by-handle" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/ts_pipeline_test" --gtest_filter='*LaunchedByHandle*'
     run "$tool-nvrtc-kernel" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/gemm_nvrtc_gpu_test"
   done
-  run ncu-nvrtc-kernel 300 ncu --clock-control base --kernel-name regex:ts_gemm_kernel \
-    --metrics gpu__time_duration.sum,sm__cycles_elapsed.max,launch__registers_per_thread \
-    "$T/gemm_nvrtc_gpu_test"
 fi
 # Tutorial 04's PDL copy chain (both stream orders, a captured graph), then under each sanitizer.
 if want tutorial-pdl; then
