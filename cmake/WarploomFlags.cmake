@@ -33,6 +33,17 @@ foreach(gencode IN LISTS WARPLOOM_CUDA_GENCODES)
   list(APPEND WARPLOOM_CUDA_FLAGS -gencode "${gencode}")
 endforeach()
 
+# What the host compiler alone needs to compile host code against CuTe's TMA as nvcc's host pass
+# does (a JIT launcher of a kernel NVRTC compiles, kernels/gemm/sm90/launch.cuh): nvcc tells its
+# host compiler its version, and CuTe (copy_sm90_desc.hpp, copy_traits_sm90_tma.hpp) encodes TMA
+# descriptors, as CUtensorMap, only where __CUDACC_VER_MAJOR__ >= 12 — without them it leaves the
+# descriptors zero, and the kernel's first TMA is an illegal instruction. CCCL keys its CUDA paths
+# off __NVCC__ and __CUDACC__, which stay undefined.
+string(REGEX MATCH "^([0-9]+)\\.([0-9]+)\\.([0-9]+)" _wl_cuda_version
+       "${CMAKE_CUDA_COMPILER_VERSION}")
+set(WARPLOOM_HOST_LAUNCHER_DEFINITIONS __CUDACC_VER_MAJOR__=${CMAKE_MATCH_1}
+    __CUDACC_VER_MINOR__=${CMAKE_MATCH_2} __CUDACC_VER_BUILD__=${CMAKE_MATCH_3})
+
 # -Wno-stringop-overflow: GCC 13 at -O3 reports "writing 1 byte into a region of size 0" inside
 # std::vector<T>::push_back of small aggregates once the verifier's model builder is inlined into
 # one function (a known false positive of that warning, e.g. GCC PR 109717 / 107852); GCC 12

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "gemm/sm90/instance.hpp"
 #include "warploom/arch/sm90/tensor_map.hpp"
@@ -20,6 +21,15 @@
 
 #if defined(__CUDACC__)
 #include "gemm/sm90/kernel.cuh"
+#endif
+
+#if !defined(__CUDACC__)
+// The host compiler alone (a JIT launcher of a kernel NVRTC compiles) must see nvcc's version
+// (WARPLOOM_HOST_LAUNCHER_DEFINITIONS, cmake/WarploomFlags.cmake): without it CuTe never encodes a
+// TMA descriptor (copy_traits_sm90_tma.hpp) and the kernel's first TMA faults.
+static_assert(std::is_same_v<cute::TmaDescriptor, CUtensorMap>,
+              "compile with -D__CUDACC_VER_MAJOR__=<nvcc's major> (and _MINOR__, _BUILD__): "
+              "CuTe encodes TMA descriptors only where it sees a CUDA compiler's version");
 #endif
 
 namespace warploom::gemm::sm90 {
