@@ -22,6 +22,10 @@ template void launch_ts_gemm<HostLauncherInstance, HostLauncherKernel>(GemmArgum
                                                                        cudaStream_t,
                                                                        HostLauncherKernel);
 
+void host_compiler_launch(GemmArguments const& args, cudaStream_t stream, cudaKernel_t kernel) {
+  launch_ts_gemm<HostLauncherInstance>(args, GemmTuning{}, stream, HostLauncherKernel{kernel});
+}
+
 std::vector<std::size_t> host_compiler_params_layout() {
   auto const layout = params_layout<HostLauncherInstance::Params>();
   return {layout.begin(), layout.end()};

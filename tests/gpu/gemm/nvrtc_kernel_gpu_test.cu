@@ -1,10 +1,12 @@
 // tests/gpu/gemm/nvrtc_kernel_gpu_test.cu — the sm90 GEMM kernel compiled by NVRTC
 // (src/jit/nvrtc.hpp), loaded from its cubin (cudaLibraryLoadData) and launched by handle
-// (ts::KernelHandle) by the launcher compiled here, writes what the nvcc-compiled kernel writes,
-// bit for bit: the same configuration, the same arguments, into poisoned outputs. Then the JIT's
-// NVRTC path end to end (WARPLOOM_JIT_COMPILER=nvrtc: the launcher by the host compiler, the
-// kernel by NVRTC) against the float64 reference. Until these have passed on the GPU, the JIT
-// keeps nvcc by default (docs/design/nvrtc_jit.md §6).
+// (ts::KernelHandle), writes what the nvcc-compiled kernel writes, bit for bit: the same
+// configuration, the same arguments, into poisoned outputs — launched by the launcher compiled here
+// (nvcc) and by one the host compiler compiled alone (tests/cpu/gemm/host_launcher.cpp, as a JIT
+// launcher is: its TMA descriptors were once left zero). Then the JIT's NVRTC path end to end
+// (WARPLOOM_JIT_COMPILER=nvrtc: the launcher by the host compiler, the kernel by NVRTC) against
+// the float64 reference. Until these have passed on the GPU, the JIT keeps nvcc by default
+// (docs/design/nvrtc_jit.md §6).
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +19,7 @@
 
 #include "gemm/sm90/launch.cuh"
 #include "gemm_check.hpp"
+#include "host_launcher.hpp"
 #include "jit/nvrtc.hpp"
 #include "sm90_instances.hpp"
 #include "sm90_source.hpp"
@@ -58,17 +61,19 @@ Handle nvrtc_kernel() {
 }
 
 // D = A . B + beta C on M x N x K x batch, bf16 TN (A row-major, B column-major, C and D
-// row-major), by the nvcc kernel and by the NVRTC one, each into its own poisoned D.
+// row-major), by the nvcc kernel and by the NVRTC one (launched by this file's launcher and by the
+// host compiler's), each into its own poisoned D.
 void check_same_output(int m, int n, int k, int batch, float beta) {
   std::size_t const a_elems = std::size_t(m) * k * batch, b_elems = std::size_t(n) * k * batch;
   std::size_t const d_bytes = std::size_t(m) * n * batch * sizeof(__nv_bfloat16);
   wt::DeviceBuffer a(a_elems * sizeof(__nv_bfloat16)), b(b_elems * sizeof(__nv_bfloat16));
-  wt::DeviceBuffer c(d_bytes), d_nvcc(d_bytes), d_nvrtc(d_bytes);
+  wt::DeviceBuffer c(d_bytes), d_nvcc(d_bytes), d_nvrtc(d_bytes), d_host(d_bytes);
   wt::fill_uniform(a.as<__nv_bfloat16>(), a_elems, 1);
   wt::fill_uniform(b.as<__nv_bfloat16>(), b_elems, 2);
   wt::fill_uniform(c.as<__nv_bfloat16>(), d_bytes / sizeof(__nv_bfloat16), 3);
   wt::poison(d_nvcc.get(), d_bytes);
   wt::poison(d_nvrtc.get(), d_bytes);
+  wt::poison(d_host.get(), d_bytes);
   gemm::GemmArguments args;
   args.m = m;
   args.n = n;
@@ -88,6 +93,9 @@ void check_same_output(int m, int n, int k, int batch, float beta) {
   args.d = d_nvrtc.get();
   sm90::launch_ts_gemm<Instance>(gemm::resolved(args, gemm::GemmKernel::TensorCore), tuning,
                                  nullptr, nvrtc_kernel());
+  args.d = d_host.get();
+  sm90::host_compiler_launch(gemm::resolved(args, gemm::GemmKernel::TensorCore), nullptr,
+                             nvrtc_kernel().kernel);
   WL_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_FALSE(wt::compare_with_poison(d_nvcc.get(), d_bytes).equal())
       << "nvcc kernel wrote nothing";
@@ -95,6 +103,10 @@ void check_same_output(int m, int n, int k, int batch, float beta) {
   EXPECT_TRUE(same.equal()) << m << "x" << n << "x" << k << " x " << batch << ": "
                             << same.mismatched_bytes << " bytes differ, the first at byte "
                             << same.first_mismatch;
+  wt::Comparison const host = wt::compare_bytes(d_nvcc.get(), d_host.get(), d_bytes);
+  EXPECT_TRUE(host.equal()) << m << "x" << n << "x" << k << " x " << batch
+                            << ", the host compiler's launcher: " << host.mismatched_bytes
+                            << " bytes differ, the first at byte " << host.first_mismatch;
 }
 
 TEST(NvrtcKernelGpu, WritesWhatTheNvccKernelWrites) {
