@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -281,6 +282,19 @@ TEST(LoadedLibrary, IsNamedByItsBuildNotItsPath) {
   EXPECT_NE(here, warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(&::getpid)));
   EXPECT_THROW((void)warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(16)),
                std::runtime_error);
+}
+
+// A file's build ID read from the file (how the JIT names its NVRTC without loading it) is the one
+// the loader's image of it holds.
+TEST(LoadedLibrary, AFilesBuildIdIsTheLoadedImages) {
+  std::string const loaded =
+      warploom::jit::loaded_library_identity(reinterpret_cast<void const*>(&read));
+  if (!loaded.starts_with("build-id ")) GTEST_SKIP() << "linked without a build ID: " << loaded;
+  std::optional<std::string> const file = warploom::jit::file_build_id("/proc/self/exe");
+  ASSERT_TRUE(file.has_value());
+  EXPECT_EQ("build-id " + *file, loaded);
+  EXPECT_FALSE(warploom::jit::file_build_id("/proc/self/status").has_value());  // not ELF
+  EXPECT_FALSE(warploom::jit::file_build_id("/nonexistent/warploom").has_value());
 }
 
 TEST(ContentHash, IsStableAndTellsContentsApart) {
