@@ -76,9 +76,9 @@ typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuni
           operand_tensor<Cfg::kAKMajor, typename Cfg::TA>(args.a, args.m, args.k, args.batch)),
       .tma_b = Cfg::template make_tma_load<Cfg::kTileN, Cfg::kClusterM, typename Cfg::SmemLayoutB>(
           operand_tensor<Cfg::kBKMajor, typename Cfg::TB>(args.b, args.n, args.k, args.batch)),
-      .tma_d = warploom::sm90::as_tensor_map(warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
+      .tma_d = warploom::sm90::make_tensor_map_3d<typename Cfg::TD>(
           args.d, {args.n, args.m, args.batch}, {args.ldd * kBytes, args.batch_stride_d * kBytes},
-          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B)),
+          Cfg::kEpiN, Cfg::kTileM, CU_TENSOR_MAP_SWIZZLE_128B),
       .m = args.m,
       .n = args.n,
       .k = args.k,

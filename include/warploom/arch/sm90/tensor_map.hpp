@@ -10,7 +10,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +17,6 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
-#include "warploom/arch/sm90/tma.hpp"
 #include "warploom/cuda_check.hpp"
 
 namespace warploom::sm90 {
@@ -124,15 +122,6 @@ CUtensorMap make_tensor_map_3d(void const* base, std::array<std::int64_t, 3> con
                                CUtensorMapSwizzle swizzle) {
   return detail::encode_tiled<T, 3>("make_tensor_map_3d", base, dims, pitches, {box_x, box_y, 1},
                                     swizzle);
-}
-
-// `map` as kernel parameters hold it (TensorMap: CUtensorMap itself under nvcc; CuTe's 128-byte
-// stand-in where a host compiler alone compiles the launcher).
-inline TensorMap as_tensor_map(CUtensorMap const& map) {
-  static_assert(sizeof(TensorMap) == sizeof(CUtensorMap));
-  TensorMap t;
-  std::memcpy(&t, &map, sizeof t);
-  return t;
 }
 
 }  // namespace warploom::sm90
