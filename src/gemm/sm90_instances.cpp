@@ -113,7 +113,7 @@ void check_params_layout(KernelConfig const& c, fs::path const& launcher, jit::C
 // launcher's source and compiler and NVRTC's identity, with the headers of both: the launcher's as
 // the host compiler lists them, the kernel's as nvcc -M does (NVRTC lists none), plus
 // src/jit/nvrtc_std, the first of NVRTC's include directories. A lookup neither loads libnvrtc
-// (its identity is the toolkit's, nvrtc.hpp) nor checks a header twice.
+// (its identity is its file's build ID, nvrtc.hpp) nor checks a header twice.
 Launchers jit_compile_nvrtc(KernelConfig const& c) {
   jit::Toolchain const& toolchain = jit::Toolchain::of_build();
   jit::Toolchain const& host = jit::Toolchain::host_of_build();

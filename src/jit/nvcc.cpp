@@ -149,20 +149,23 @@ void write_source(fs::path const& path, std::string const& source) {
   if (!out.flush()) throw std::runtime_error("JIT: cannot write " + path.string());
 }
 
-// Runs nvcc with the toolchain's flags and `args`; throws with its output unless it succeeds.
-void run_nvcc(Toolchain const& toolchain, std::vector<std::string> const& args,
-              fs::path const& log) {
+// Runs the toolchain's compiler (nvcc, or host_of_build's) with its flags and `args`; throws with
+// its output unless it succeeds.
+void run_compiler(Toolchain const& toolchain, std::vector<std::string> const& args,
+                  fs::path const& log) {
   std::vector<std::string> argv{toolchain.nvcc};
   argv.insert(argv.end(), toolchain.flags.begin(), toolchain.flags.end());
   argv.insert(argv.end(), args.begin(), args.end());
   int const status = run(argv, log);
   if (status == 0) return;
+  std::string const name = fs::path(toolchain.nvcc).filename().string();
   std::string command;
   for (auto const& a : argv) command += (command.empty() ? "" : " ") + a;
-  throw std::runtime_error("JIT: " +
-                           (status < 0 ? "cannot run " + toolchain.nvcc + " (set WARPLOOM_NVCC)"
-                                       : "nvcc failed with exit status " + std::to_string(status)) +
-                           "\ncommand: " + command + "\n" + read_file(log));
+  throw std::runtime_error(
+      "JIT: " +
+      (status < 0 ? "cannot run " + toolchain.nvcc + (name == "nvcc" ? " (set WARPLOOM_NVCC)" : "")
+                  : name + " failed with exit status " + std::to_string(status)) +
+      "\ncommand: " + command + "\n" + read_file(log));
 }
 
 }  // namespace
@@ -180,7 +183,7 @@ std::vector<fs::path> compile_shared_object(Toolchain const& toolchain, std::str
   if (cxx) args.insert(args.end(), {"-x", "c++"});
   args.push_back(file.string());
   args.insert(args.end(), link_flags.begin(), link_flags.end());
-  run_nvcc(toolchain, args, scratch / "nvcc.log");
+  run_compiler(toolchain, args, scratch / "compiler.log");
   return dependencies_in(read_file(deps), scratch);
 }
 
@@ -189,7 +192,8 @@ std::vector<fs::path> list_includes(Toolchain const& toolchain, std::string cons
   fs::path const cu = scratch / "kernel.cu";
   fs::path const deps = scratch / "kernel.d";
   write_source(cu, source);
-  run_nvcc(toolchain, {"-M", "-x", "cu", cu.string(), "-o", deps.string()}, scratch / "nvcc_m.log");
+  run_compiler(toolchain, {"-M", "-x", "cu", cu.string(), "-o", deps.string()},
+               scratch / "nvcc_m.log");
   return dependencies_in(read_file(deps), scratch);
 }
 

@@ -59,8 +59,8 @@ Toolchain make_toolchain(std::string nvcc, std::vector<std::string> flags,
 std::string cache_key(std::string const& name, std::string const& source,
                       Toolchain const& toolchain, std::vector<std::string> const& link_identity);
 
-// What a source is to nvcc: CUDA (host and device code), or C++ that nvcc hands to the host
-// compiler alone (a launcher of a kernel compiled apart, launch.cuh).
+// What a source is: CUDA (host and device code, for nvcc), or C++ for the host compiler alone
+// (a launcher of a kernel compiled apart, launch.cuh; Toolchain::host_of_build).
 enum class SourceLanguage { Cuda, Cxx };
 
 // Compiles `source` into the shared object `output`, linked with `link_flags`; returns the headers
