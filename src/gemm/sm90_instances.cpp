@@ -107,9 +107,9 @@ void check_params_layout(KernelConfig const& c, fs::path const& launcher, jit::C
                              "(params_layout, kernels/gemm/sm90/config.cuh)");
 }
 
-// NVRTC's path (WARPLOOM_JIT_COMPILER=nvrtc, plain configurations): the launcher compiled by the
-// host compiler while NVRTC compiles the kernel, whose layout of Params (held by the cubin) must be
-// the launcher's (docs/design/nvrtc_jit.md §6). One cache entry of both files, keyed by the
+// NVRTC's path (the default for plain configurations, jit_compiler_for): the launcher compiled by
+// the host compiler while NVRTC compiles the kernel, whose layout of Params (held by the cubin)
+// must be the launcher's (docs/design/nvrtc_jit.md §6). One cache entry of both files, keyed by the
 // launcher's source and compiler and NVRTC's identity, with the headers of both: the launcher's as
 // the host compiler lists them, the kernel's as nvcc -M does (NVRTC lists none), plus
 // src/jit/nvrtc_std, the first of NVRTC's include directories. A lookup neither loads libnvrtc
@@ -160,14 +160,23 @@ Launchers jit_compile_nvrtc(KernelConfig const& c) {
                            published[1].string());
 }
 
-// WARPLOOM_JIT_COMPILER=nvrtc: NVRTC's path for the configurations it compiles, where libnvrtc
-// loads (nvcc otherwise, and where NVRTC's path fails, with a note on stderr). Not the default
-// until its kernels have run on the GPU (tests/gpu/gemm/nvrtc_kernel_gpu_test.cu).
-bool nvrtc_requested(KernelConfig const& c) {
-  char const* v = std::getenv("WARPLOOM_JIT_COMPILER");
-  return v != nullptr && std::string(v) == "nvrtc" && !c.grouped && !c.dynamic_tiles &&
-         jit::nvrtc_available();
+}  // namespace
+
+// NVRTC's path is the default (docs/design/nvrtc_jit.md §6: the same kernel, bit for bit, compiled
+// in about two thirds of nvcc's time); nvcc compiles what NVRTC's path does not (grouped kernels,
+// tiles from a queue), where libnvrtc does not load, where the user asks for it, and where NVRTC's
+// path fails (with a note on stderr).
+JitCompiler jit_compiler_for(KernelConfig const& c) {
+  char const* const v = std::getenv("WARPLOOM_JIT_COMPILER");
+  std::string const asked = v != nullptr ? v : "";
+  if (!asked.empty() && asked != "nvrtc" && asked != "nvcc")
+    throw std::invalid_argument("gemm: WARPLOOM_JIT_COMPILER=" + asked +
+                                ": the JIT's compiler is nvrtc (the default) or nvcc");
+  bool const nvrtc = asked != "nvcc" && !c.grouped && !c.dynamic_tiles && jit::nvrtc_available();
+  return nvrtc ? JitCompiler::Nvrtc : JitCompiler::Nvcc;
 }
+
+namespace {
 
 // Compiles `c` unless the kernel cache has it, and loads it.
 Launchers jit_compile(KernelConfig const& c) {
@@ -175,7 +184,7 @@ Launchers jit_compile(KernelConfig const& c) {
     throw std::runtime_error("gemm: the tensor-core configuration " + name_of(c) +
                              " is not prebuilt in this build and WARPLOOM_JIT=0 forbids "
                              "compiling it");
-  if (nvrtc_requested(c)) {
+  if (jit_compiler_for(c) == JitCompiler::Nvrtc) {
     try {
       return jit_compile_nvrtc(c);
     } catch (std::exception const& e) {
@@ -232,15 +241,19 @@ void check_schedule(KernelConfig const& c) {
 
 namespace {
 
+PrebuiltInstance const* prebuilt(KernelConfig const& c) {
+  auto const all = prebuilt_instances();
+  auto const it = std::find_if(all.begin(), all.end(),
+                               [&](PrebuiltInstance const& i) { return i.config == c; });
+  return it != all.end() ? &*it : nullptr;
+}
+
 // The launchers of `c`: prebuilt, or compiled (or loaded from the kernel cache) once per process.
 Launchers launchers_for(KernelConfig const& c) {
   // A prebuilt instance fits shared memory and runs a verified schedule, or the build would have
   // failed (its schedule unit's proof links it): gemm() calls this on every launch, so the checks
   // below run only for configurations on their way to the JIT, once each.
-  auto const all = prebuilt_instances();
-  auto const it = std::find_if(all.begin(), all.end(),
-                               [&](PrebuiltInstance const& i) { return i.config == c; });
-  if (it != all.end()) return it->launchers;
+  if (PrebuiltInstance const* p = prebuilt(c)) return p->launchers;
   // Compiled or loaded once per process; later calls find it here. Different configurations
   // compile at the same time (`warploom precompile --jobs`); callers of one wait for its compile.
   static std::mutex mutex;
@@ -276,6 +289,17 @@ Launchers launchers_for(KernelConfig const& c) {
 }
 
 }  // namespace
+
+std::string source_of(KernelConfig const& c) {
+  KernelConfig const configs[] = {c};
+  if (prebuilt(c) != nullptr || jit_compiler_for(c) == JitCompiler::Nvcc)
+    return instance_source(configs);
+  return fmt::format(
+      "// {0}: compiled by the JIT in two parts (docs/design/nvrtc_jit.md).\n"
+      "// ---- The kernel: NVRTC compiles it (device code only) ----\n{1}\n"
+      "// ---- The launcher: the host compiler compiles it (it loads the kernel's cubin) ----\n{2}",
+      name_of(c), nvrtc_kernel_source(c, {}).source, nvrtc_launcher_source(c));
+}
 
 LaunchFn instance_for(KernelConfig const& c) {
   if (c.grouped) throw std::logic_error("gemm: instance_for: " + name_of(c) + " is grouped");

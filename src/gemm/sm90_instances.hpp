@@ -154,6 +154,18 @@ struct PrebuiltInstance {
 // Every instance the build compiled (generated: sm90_instance_table.cpp in the build tree).
 std::span<PrebuiltInstance const> prebuilt_instances();
 
+// The compiler the JIT compiles `c` with: NVRTC (the kernel; the host compiler its launcher) by
+// default, nvcc where NVRTC's path does not apply (grouped kernels, tiles from a queue, no
+// loadable libnvrtc) or WARPLOOM_JIT_COMPILER=nvcc asks for it. Throws std::invalid_argument,
+// naming the variable, for another value of WARPLOOM_JIT_COMPILER.
+enum class JitCompiler { Nvcc, Nvrtc };
+JitCompiler jit_compiler_for(KernelConfig const& c);
+
+// The source that compiles `c`: a prebuilt configuration's translation unit, or what the JIT
+// compiles for it (nvcc's one translation unit, or NVRTC's kernel and the launcher, under
+// headings).
+std::string source_of(KernelConfig const& c);
+
 // The launcher of `c`: the prebuilt instance, or else one compiled when first needed (after
 // check_fits and check_schedule) and kept in memory and in the on-disk kernel cache.
 // Throws std::runtime_error with the compiler's messages when that compilation fails.

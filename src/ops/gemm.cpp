@@ -29,7 +29,6 @@
 #include "kernel_arguments.hpp"
 #include "repack.hpp"
 #include "sm90_instances.hpp"
-#include "sm90_source.hpp"
 #include "split_k.hpp"
 #include "warploom/ts/model.hpp"
 #include "warploom/ts/schedule_unit.hpp"
@@ -949,8 +948,7 @@ std::string Gemm::source(TileDescription const& td) const {
         "// Its schedule: {}.\n",
         text(impl_->types.a), text(impl_->types.b), text(impl_->types.d),
         text(impl_->types.accumulator), simt_shape(impl_->types.accumulator).schedule);
-  sm90::KernelConfig const configs[] = {*c};
-  return sm90::instance_source(configs);
+  return sm90::source_of(*c);
 }
 
 TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, TensorView const& c,

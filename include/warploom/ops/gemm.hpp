@@ -162,9 +162,10 @@ class Gemm {
   // The description compile(td) chose; nullopt for the default.
   std::optional<TileDescription> tile_description() const;
   // The source of `td`'s kernel instance with the plan's epilogue as set now (validated as compile
-  // does; split-K's: the instance its slices run): the translation unit the build or the JIT
-  // compiles for it. The SIMT GEMM's kernels are prebuilt templates: for them, a
-  // note naming the instance.
+  // does; split-K's: the instance its slices run): what the build or the JIT compiles for it — a
+  // prebuilt instance's translation unit, nvcc's (WARPLOOM_JIT_COMPILER=nvcc) or NVRTC's two
+  // sources, the kernel and its launcher, under headings. The SIMT GEMM's kernels are prebuilt
+  // templates: for them, a note naming the instance.
   std::string source(TileDescription const& td) const;
   // The configuration a run on these views uses: the compiled description, else the default of
   // the design and tile width gemm() picks for the problem's size (for Simt, the SIMT GEMM's

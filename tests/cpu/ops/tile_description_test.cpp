@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <tuple>
@@ -341,6 +342,32 @@ TEST(TileDescription, SourceIsTheGeneratedInstance) {
   Gemm const plan = bf16_tn();
   std::string const s = plan.source(plan.tile_descriptions().front());
   EXPECT_CONTAINS(s, "bf16_bf16_tn_cooperative_s4_b2_1x1");
+}
+
+// A description no build prebuilds (3 stages, not the default's 4) is compiled by the JIT: its
+// source is what the JIT's compiler compiles — NVRTC's kernel and the host compiler's launcher, or
+// nvcc's one translation unit when WARPLOOM_JIT_COMPILER=nvcc asks (sm90::source_of).
+TEST(TileDescription, SourceOfAJitInstanceIsWhatCompilesIt) {
+  Gemm const plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  auto const three = std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
+    return td.stages == 3 && td.cluster_m == 1 && td.cluster_n == 1;
+  });
+  ASSERT_NE(three, all.end());
+  ::setenv("WARPLOOM_JIT_COMPILER", "nvcc", 1);
+  std::string const nvcc = plan.source(*three);
+  ::setenv("WARPLOOM_JIT_COMPILER", "nvrtc", 1);
+  std::string const nvrtc = plan.source(*three);
+  ::setenv("WARPLOOM_JIT_COMPILER", "clang", 1);
+  std::string const refused = invalid_argument_message([&] { return plan.source(*three); });
+  ::unsetenv("WARPLOOM_JIT_COMPILER");
+  EXPECT_CONTAINS(nvcc, "_s3_");
+  EXPECT_EQ(nvcc.find("NVRTC"), std::string::npos);
+  if (nvrtc == nvcc) GTEST_SKIP() << "prebuilt in this build, or libnvrtc cannot be loaded";
+  EXPECT_CONTAINS(refused, "WARPLOOM_JIT_COMPILER=clang");
+  EXPECT_CONTAINS(nvrtc, "---- The kernel: NVRTC compiles it");
+  EXPECT_CONTAINS(nvrtc, "---- The launcher: the host compiler compiles it");
+  EXPECT_CONTAINS(nvrtc, "warploom_jit_set_kernel");
 }
 
 }  // namespace
