@@ -3,9 +3,8 @@
 // (ts::KernelHandle), writes what the nvcc-compiled kernel writes, bit for bit: the same
 // configuration, the same arguments, into poisoned outputs — launched by the launcher compiled here
 // (nvcc) and by one the host compiler compiled alone (tests/cpu/gemm/host_launcher.cpp, as a JIT
-// launcher is: its TMA descriptors were once left zero). Then the JIT's NVRTC path end to end
-// (WARPLOOM_JIT_COMPILER=nvrtc: the launcher by the host compiler, the kernel by NVRTC) against
-// the float64 reference. Until these have passed on the GPU, the JIT keeps nvcc by default
+// launcher is: its TMA descriptors were once left zero). Then the JIT's default path end to end
+// (the launcher by the host compiler, the kernel by NVRTC) against the float64 reference
 // (docs/design/nvrtc_jit.md §6).
 #include <cstdint>
 #include <cstdlib>
@@ -117,7 +116,7 @@ TEST(NvrtcKernelGpu, WritesWhatTheNvccKernelWrites) {
 }
 
 // A configuration no build prebuilds (fp16, 3 stages, ReLU), compiled into a fresh kernel cache by
-// the JIT's NVRTC path, against the float64 reference (gemm_check.hpp).
+// the JIT's default path (NVRTC's), against the float64 reference (gemm_check.hpp).
 TEST(NvrtcKernelGpu, TheJitsNvrtcPathRunsAConfigurationNoBuildPrebuilds) {
   namespace fs = std::filesystem;
   namespace gt = warploom::gemm::testing;
@@ -134,7 +133,7 @@ TEST(NvrtcKernelGpu, TheJitsNvrtcPathRunsAConfigurationNoBuildPrebuilds) {
       fs::temp_directory_path() / ("warploom_nvrtc_gpu_test_" + std::to_string(getpid()));
   fs::remove_all(cache);
   ::setenv("WARPLOOM_CACHE_DIR", cache.c_str(), 1);
-  ::setenv("WARPLOOM_JIT_COMPILER", "nvrtc", 1);
+  ::unsetenv("WARPLOOM_JIT_COMPILER");  // the default
   gt::Problem p{.in = gemm::ScalarType::F16, .out = gemm::ScalarType::F16};
   p.m = 1000, p.n = 1100, p.k = 520, p.batch = 2;
   p.epilogue.activation = gemm::Activation::ReLU;
@@ -142,7 +141,6 @@ TEST(NvrtcKernelGpu, TheJitsNvrtcPathRunsAConfigurationNoBuildPrebuilds) {
                          .stages = 3,
                          .staging_buffers = 2,
                          .kernel = gemm::GemmKernel::TensorCore});
-  ::unsetenv("WARPLOOM_JIT_COMPILER");
   int cubins = 0;
   for (auto const& e : fs::directory_iterator(cache))
     cubins += e.path().extension() == ".cubin" ? 1 : 0;
