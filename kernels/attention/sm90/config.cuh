@@ -181,6 +181,9 @@ struct AttentionConfig {
     int const* cu_seqlens_k;
     int m_blocks;   // query tiles per (sequence, head): ceil(max S_q / kBlockM)
     int num_tiles;  // m_blocks * heads * batch
+    // Tiles handed out so far, across the grid (the scheduler warps' counter): zeroed on the
+    // stream before each launch, in a workspace of the launch's own.
+    int* tile_counter;
     // The tile order's section: this many (sequence, head) pairs, whose K and V fit the L2 cache
     // together, are walked before the next ones (tile.hpp, tile_slot).
     int heads_per_section;

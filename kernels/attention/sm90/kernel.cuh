@@ -14,6 +14,7 @@
 #include "attention/sm90/instance.hpp"
 #include "attention/sm90/schedule.hpp"
 #include "attention/sm90/works.cuh"
+#include "gemm/workspace.hpp"
 #include "warploom/attention.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/ts/launch.hpp"
@@ -45,11 +46,10 @@ __global__ void __launch_bounds__(I::Manager::num_threads, 1)
     cute::prefetch_tma_descriptor(p.tma_k.get_tma_descriptor());
     cute::prefetch_tma_descriptor(p.tma_v.get_tma_descriptor());
   }
-  typename Kernel::Tiles const tiles{.p = &p,
-                                     .first = static_cast<int>(blockIdx.x),
-                                     .stride = static_cast<int>(gridDim.x),
-                                     .num_tiles = p.num_tiles};
-  Kernel::run(p, tiles, smem);
+  typename Kernel::Queue queue{};
+  queue.counter = p.tile_counter;
+  queue.num_tiles = p.num_tiles;
+  Kernel::run(p, queue, smem);
 }
 
 // The kernel parameters of one problem; `args` has its strides resolved (no kPacked left).
@@ -98,6 +98,7 @@ typename I::Params make_params(AttentionArgs const& args) {
       .cu_seqlens_k = args.cu_seqlens_k,
       .m_blocks = m_blocks,
       .num_tiles = m_blocks * args.heads * args.batch,
+      .tile_counter = nullptr,  // the launch's (launch_forward)
       .heads_per_section =
           heads_per_section(args.seqlen_k, args.head_dim, static_cast<int>(sizeof(T)), args.heads,
                             args.kv_heads, args.batch),
@@ -109,12 +110,17 @@ typename I::Params make_params(AttentionArgs const& args) {
 template <ElementType kType, int kHeadDim, bool kCausal, bool kOverlap, bool kPingpong>
 void launch_forward(AttentionArgs const& args, cudaStream_t stream) {
   using I = Instance<kType, kHeadDim, kCausal, kOverlap, kPingpong>;
-  typename I::Params const p = make_params<I>(args);
+  typename I::Params p = make_params<I>(args);
   if (p.num_tiles == 0) return;
   int device = 0, sms = 0;
   WL_CUDA_CHECK(cudaGetDevice(&device));
   WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   dim3 const grid(static_cast<unsigned>(std::min(sms, p.num_tiles)));
+  // The scheduler warps' counter, in memory of this launch's own (two calls on two streams never
+  // share one), zeroed on the stream: a captured graph replays the zeroing with the kernel.
+  gemm::StreamWorkspace const counter(sizeof(int), stream);
+  p.tile_counter = static_cast<int*>(counter.get());
+  WL_CUDA_CHECK(cudaMemsetAsync(p.tile_counter, 0, sizeof(int), stream));
   ts::launch<typename I::Manager>(ts::verified<typename I::Schedule>(), attention_kernel<I>, grid,
                                   stream, p);
 }

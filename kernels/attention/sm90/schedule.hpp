@@ -3,15 +3,19 @@
 // The sm90 attention forward schedule: O = softmax(Q . K^T * scale [+ causal mask]) . V and the
 // log-sum-exp of every row, FlashAttention-3's design in TS.
 //
-//                      ┌─▶ SmemQ (TMA -> wgmma, kStagesQ) ─┐
-//   Tiles ──▶ LoadTask ┼─▶ SmemK (TMA -> wgmma, kStages)  ─┼─▶ SoftmaxTask ──O, LSE──▶ GmemO
-//   (tiles, ─ (warp 8) └─▶ SmemV (TMA -> wgmma, kStages)  ─┘  (warps 0-7: two warpgroups,
-//    longest first)                                            64 query rows each)
+//   tile counter ──atomicAdd──▶ SchedulerTask (warp 9) ──▶ Queue (tile indices, 2 entries)
+//                                                              │ read by every task
+//                        ┌─▶ SmemQ (TMA -> wgmma, kStagesQ) ─┐
+//   Tiles ──▶ LoadTask ──┼─▶ SmemK (TMA -> wgmma, kStages)  ─┼─▶ SoftmaxTask ──O, LSE──▶ GmemO
+//   (index    (warp 8)   └─▶ SmemV (TMA -> wgmma, kStages)  ─┘  (warps 0-7: two warpgroups,
+//    -> tile)                                                    64 query rows each)
 //
-// A tile is 128 (or 192) query rows of one head of one sequence. Persistent CTAs walk the tiles j,
-// j + s, j + 2s, ... (s: CTAs in the grid); the tile order puts the longest causal tiles (the last
-// query rows, which see the most keys) first, so that the short ones fill the tail. Per tile the
-// load task fetches Q once, then the K and V blocks the tile visits, last block first (tile.hpp).
+// A tile is 128 (or 192) query rows of one head of one sequence. Persistent CTAs take the tiles
+// from a counter in global memory as they finish the ones before (a scheduler warp and a queue of
+// tile indices in shared memory, ts::DynamicTileQueue), in an order that puts the longest causal
+// tiles (the last query rows, which see the most keys) first, so that the short ones fill the
+// tail. Per tile the load task fetches Q once, then the K and V blocks the tile visits, last
+// block first (tile.hpp).
 // Each consumer warpgroup owns 64 of the rows and, per block,
 //   1. S = Q . K^T          wgmma, both operands in shared memory (SS); K's stage goes back
 //   2. online softmax       in registers: mask, row max over the quad, exp2 with the scale
@@ -35,9 +39,10 @@
 // other's GEMMs.
 //
 // Warps: the softmax task (or the two ping-pong tasks) on warps 0-7 with 240 registers, load on
-// warp 8 with 24 (FA3's budgets), padding on warps 9-11: 2 x 128 x 240 + 128 x 24 = 64512 <= 65536
-// registers. A 192-row shape (three consumer warpgroups, S::kConsumerWarpgroups) moves the load
-// warp to warp 12 and gives the consumers 160 registers each: 3 x 128 x 160 + 128 x 24 = 64512.
+// warp 8 and the scheduler on warp 9 with 24 (FA3's budgets), padding on warps 10-11:
+// 2 x 128 x 240 + 128 x 24 = 64512 <= 65536 registers. A 192-row shape (three consumer
+// warpgroups, S::kConsumerWarpgroups) moves the load and scheduler warps to warps 12 and 13 and
+// gives the consumers 160 registers each: 3 x 128 x 160 + 128 x 24 = 64512.
 //
 // This file is the schedule only: the same for both element types and both masks, verified once
 // per head dimension in its schedule unit. `W` supplies the work bodies (works.cuh, or
@@ -68,14 +73,16 @@ struct Forward {
   static constexpr std::string_view kDescription =
       kPingpong
           ? "attention forward, warpgroups in turns: each issues block j's S = Q.K^T with block "
-            "j-1's O += P.V in its turn, then runs its softmax under the other's GEMMs; TMA warp "
-            "-> Q, K, V rings -> two wgmma warpgroups, O and LSE from registers"
+            "j-1's O += P.V in its turn, then runs its softmax under the other's GEMMs; scheduler "
+            "warp -> tile queue, TMA warp -> Q, K, V rings -> two wgmma warpgroups, O and LSE "
+            "from registers"
       : kOverlap
           ? "attention forward, GEMMs overlapped: block j's S = Q.K^T issued with block j-1's "
-            "O += P.V, its softmax under that wgmma; TMA warp -> Q, K, V rings -> two wgmma "
-            "warpgroups, O and LSE from registers"
-          : "attention forward: persistent, TMA load warp -> Q, K and V rings -> two wgmma "
-            "warpgroups (S = Q.K^T, online softmax, O += P.V), O and LSE from registers";
+            "O += P.V, its softmax under that wgmma; scheduler warp -> tile queue, TMA warp -> "
+            "Q, K, V rings -> wgmma warpgroups, O and LSE from registers"
+          : "attention forward: persistent, scheduler warp -> tile queue, TMA load warp -> Q, K "
+            "and V rings -> wgmma warpgroups (S = Q.K^T, online softmax, O += P.V), O and LSE "
+            "from registers";
 
   static constexpr int kConsumerWarps = 4 * S::kConsumerWarpgroups;
   using Element = typename W::Element;
@@ -86,17 +93,26 @@ struct Forward {
 
   // ---- Resources --------------------------------------------------------------------------------
 
-  // Which tile comes next, and how many K/V blocks it visits: a loop bound read per tile (the
+  // Which tile comes next: a scheduler warp takes tile indices from a counter in global memory and
+  // hands each to every task of the CTA through a two-entry ring (ts::DynamicTileQueue), so a CTA
+  // that drew short tiles takes more. The causal tiles differ in length by up to the sequence's
+  // blocks, and the order walked (longest first inside each L2 section, tile.hpp) leaves a fixed
+  // walk (CTA b taking tiles b, b + grid, ...) a few percent of imbalance at 4096 keys and more at
+  // longer sequences; variable lengths differ more. Read by the consumer warps, the load warp and
+  // the scheduler itself.
+  static constexpr int kLoadWarp = kConsumerWarps, kSchedulerWarp = kConsumerWarps + 1;
+  using Queue = ts::DynamicTileQueue<2, kConsumerWarps + 2>;
+
+  // The tile an index names, and how many K/V blocks it visits: a loop bound read per tile (the
   // causal diagonal and variable sequence lengths make it differ from tile to tile: a dynamic
   // domain).
   struct Tiles {
     static constexpr ts::ResourceSpec spec{.name = "tiles"};
     typename W::Params const* p = nullptr;
-    int first = 0;      // this CTA's first tile
-    int stride = 1;     // CTAs in the grid
-    int num_tiles = 0;  // tiles in the problem
 
-    WL_DEVICE TileInfo next(ts::Consume const& s) const { return W::tile_at(*p, s.loop_offset); }
+    WL_DEVICE TileInfo next(ts::Consume const&, ts::WorkTile entry) const {
+      return W::tile_at(*p, entry.m);
+    }
     // At least one (tile_at): a tile that sees no key visits one block, masked whole, so that the
     // overlap schedules can issue a tile's first S before they know its blocks.
     WL_DEVICE int n_blocks_of(ts::Consume const&, TileInfo tile) const { return tile.n_blocks; }
@@ -206,83 +222,141 @@ struct Forward {
 
   struct LoadTask {
     static constexpr ts::TaskSpec spec{
-        .name = "load", .warp_idx = kConsumerWarps, .num_warps = 1, .num_registers = 24};
-    using src = ts::list<Tiles>;
+        .name = "load", .warp_idx = kLoadWarp, .num_warps = 1, .num_registers = 24};
+    using src = ts::list<Queue, Tiles>;
     using dst = ts::list<SmemQ, SmemK, SmemV>;
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k,
-                                                  auto& v) {
-      ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
-        auto tile = ts::work<&Tiles::next>(tiles);
-        q.acquire();
-        ts::work<&SmemQ::tma_load>(q, tile);
-        q.commit();
-        auto load_k = [&](auto&& load) {
-          k.acquire();
-          load();
-          k.commit();
-        };
-        ctx.domain_loop(ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile)), [&](auto& j) {
-          if constexpr (kOverlap) {
-            // K one block ahead of V, in the order the overlapped consumers read them (block j's
-            // S with block j-1's P . V): K_0 and K_1, then V_0; K_{j+1}, then V_j. In the serial
-            // order (K_j, V_j) the acquire of V_j, whose stage frees only at the end of the
-            // consumers' iteration j-1, held K_{j+1} back behind it.
-            j.first_iter([&] { load_k([&] { ts::work<&SmemK::tma_load>(k, tile); }); });
-            j.not_last_iter([&] { load_k([&] { ts::work<&SmemK::tma_load_next>(k, tile); }); });
-          } else {
-            load_k([&] { ts::work<&SmemK::tma_load>(k, tile); });
-          }
-          v.acquire();
-          ts::work<&SmemV::tma_load>(v, tile);
-          v.commit();
-        });
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& q,
+                                                  auto& k, auto& v) {
+      ctx.work_tile_loop(queue, [&](auto& loop) {
+        auto entry = take_tile(queue);
+        loop.if_valid(entry, [&] { load_tile(ctx, tiles, q, k, v, entry); });
+      });
+    }
+
+    // Q, then the K and V blocks the tile visits.
+    WL_HOST_DEVICE static constexpr void load_tile(auto& ctx, auto& tiles, auto& q, auto& k,
+                                                   auto& v, auto const& entry) {
+      auto tile = ts::work<&Tiles::next>(tiles, entry);
+      q.acquire();
+      ts::work<&SmemQ::tma_load>(q, tile);
+      q.commit();
+      auto load_k = [&](auto&& load) {
+        k.acquire();
+        load();
+        k.commit();
+      };
+      ctx.domain_loop(ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile)), [&](auto& j) {
+        if constexpr (kOverlap) {
+          // K one block ahead of V, in the order the overlapped consumers read them (block j's
+          // S with block j-1's P . V): K_0 and K_1, then V_0; K_{j+1}, then V_j. In the serial
+          // order (K_j, V_j) the acquire of V_j, whose stage frees only at the end of the
+          // consumers' iteration j-1, held K_{j+1} back behind it.
+          j.first_iter([&] { load_k([&] { ts::work<&SmemK::tma_load>(k, tile); }); });
+          j.not_last_iter([&] { load_k([&] { ts::work<&SmemK::tma_load_next>(k, tile); }); });
+        } else {
+          load_k([&] { ts::work<&SmemK::tma_load>(k, tile); });
+        }
+        v.acquire();
+        ts::work<&SmemV::tma_load>(v, tile);
+        v.commit();
       });
     }
   };
 
-  // Per tile: Q once, then the K/V blocks (one of the schedules above), then O and LSE. The
-  // warpgroups' turns at the tensor cores (kPingpong, overlap schedule only): `take` before a
-  // block's S is issued, `give` once it retired; no-ops where one task runs both warpgroups.
-  WL_HOST_DEVICE static constexpr void consume_tiles(auto& ctx, auto& tiles, auto& q, auto& k,
-                                                     auto& v, auto& o, auto&& take, auto&& give) {
+  // Fetches the next tile index into the queue, then takes it like the other tasks (its loop too
+  // ends on the invalid tile). One warp of the load warp's warpgroup, with its registers.
+  struct SchedulerTask {
+    static constexpr ts::TaskSpec spec{
+        .name = "scheduler", .warp_idx = kSchedulerWarp, .num_warps = 1, .num_registers = 24};
+    using src = ts::list<Queue>;
+    using dst = ts::list<Queue>;
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto&) {
+      ctx.work_tile_loop(queue, [&](auto& loop) {
+        queue.acquire();
+        ts::work<&Queue::fetch_tile>(queue);
+        queue.commit();
+        loop.if_valid(take_tile(queue), [] {});
+      });
+    }
+  };
+
+  // The queue's handshake, once per fetch in every task: wait for the next entry, read it, hand
+  // the entry back.
+  WL_HOST_DEVICE static constexpr auto take_tile(auto& queue) {
+    queue.wait();
+    auto entry = ts::work<&Queue::next_tile>(queue);
+    queue.release();
+    return entry;
+  }
+
+  // The warpgroups' turns at the tensor cores (kPingpong, overlap schedule only): `take` before a
+  // block's S is issued, `give` once it retired; warpgroup 1 gives one turn in its first fetch, so
+  // that warpgroup 0 starts, and warpgroup 0 takes the one left after its last tile. NoTurns: one
+  // task runs both warpgroups.
+  struct NoTurns {
+    WL_HOST_DEVICE constexpr void take() const {}
+    WL_HOST_DEVICE constexpr void give() const {}
+    WL_HOST_DEVICE constexpr void start() const {}
+    WL_HOST_DEVICE constexpr void finish() const {}
+  };
+  template <int kSlot, class Mine, class Next>
+  struct Turns {
+    Mine& mine;  // this warpgroup's turn, given by the other
+    Next& next;  // the other's, given by this one
+    WL_HOST_DEVICE constexpr void take() const { ts::take_turn(mine); }
+    WL_HOST_DEVICE constexpr void give() const { ts::give_turn(next); }
+    WL_HOST_DEVICE constexpr void start() const {
+      if constexpr (kSlot == 1) give();
+    }
+    WL_HOST_DEVICE constexpr void finish() const {
+      if constexpr (kSlot == 0) take();
+    }
+  };
+
+  // Per tile: Q once, then the K/V blocks (one of the schedules above), then O and LSE.
+  WL_HOST_DEVICE static constexpr void consume_tiles(auto& ctx, auto& queue, auto& tiles, auto& q,
+                                                     auto& k, auto& v, auto& o, auto const& turns) {
     if constexpr (kOverlap) {
-      consume_tiles_overlapped(ctx, tiles, q, k, v, o, take, give);
+      consume_tiles_overlapped(ctx, queue, tiles, q, k, v, o, turns);
     } else {
-      consume_tiles_serially(ctx, tiles, q, k, v, o);
+      consume_tiles_serially(ctx, queue, tiles, q, k, v, o);
     }
   }
 
   // The first schedule: per block S = Q . K^T, softmax, O += P . V, each GEMM waited for.
-  WL_HOST_DEVICE static constexpr void consume_tiles_serially(auto& ctx, auto& tiles, auto& q,
-                                                              auto& k, auto& v, auto& o) {
+  WL_HOST_DEVICE static constexpr void consume_tiles_serially(auto& ctx, auto& queue, auto& tiles,
+                                                              auto& q, auto& k, auto& v, auto& o) {
     auto s = ctx.local(Scores{});
     auto p_tile = ctx.local(PTile{});
     auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
     auto out = ctx.local(OutputTile{});
-    ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto&) {
-      auto tile = ts::work<&Tiles::next>(tiles);
-      q.wait();
-      auto q_stage = ts::work<&SmemQ::stage_of>(q);
-      auto n_blocks = ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile));
-      ctx.domain_loop(n_blocks, [&](auto&) {
-        k.wait();
-        ts::work<&SmemK::qk>(k, s, q_stage);
+    ctx.work_tile_loop(queue, [&](auto& loop) {
+      auto entry = take_tile(queue);
+      loop.if_valid(entry, [&] {
+        auto tile = ts::work<&Tiles::next>(tiles, entry);
+        q.wait();
+        auto q_stage = ts::work<&SmemQ::stage_of>(q);
+        auto n_blocks = ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile));
+        ctx.domain_loop(n_blocks, [&](auto&) {
+          k.wait();
+          ts::work<&SmemK::qk>(k, s, q_stage);
+          ts::wgmma_wait<0>(ctx);
+          k.release();
+          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+          ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+          v.wait();
+          ts::work<&SmemV::pv>(v, p_tile, acc);
+          ts::wgmma_wait<0>(ctx);
+          v.release();
+        });
+        // Unconditionally (ptxas cannot tell that the loop runs): every wgmma of the tile retired,
+        // Q's reads among them.
         ts::wgmma_wait<0>(ctx);
-        k.release();
-        ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-        ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
-        v.wait();
-        ts::work<&SmemV::pv>(v, p_tile, acc);
-        ts::wgmma_wait<0>(ctx);
-        v.release();
+        q.release();
+        ts::work<&GmemO::normalize>(o, acc, out);
+        ts::work<&GmemO::store>(o, out, tile);
+        acc = ts::work<&Tiles::initial_output>(tiles);  // for the next tile
       });
-      // Unconditionally (ptxas cannot tell that the loop runs): every wgmma of the tile retired,
-      // Q's reads among them.
-      ts::wgmma_wait<0>(ctx);
-      q.release();
-      ts::work<&GmemO::normalize>(o, acc, out);
-      ts::work<&GmemO::store>(o, out, tile);
-      acc = ts::work<&Tiles::initial_output>(tiles);  // for the next tile
     });
   }
 
@@ -295,80 +369,89 @@ struct Forward {
   // together), so every tile visits at least one block; else at the tile's end. Every wgmma is
   // waited for in the loop iteration that issued it: with one in flight across a loop's back
   // edge, ptxas serializes them all (C7514).
-  WL_HOST_DEVICE static constexpr void consume_tiles_overlapped(auto& ctx, auto& tiles, auto& q,
-                                                                auto& k, auto& v, auto& o,
-                                                                auto&& take, auto&& give) {
+  WL_HOST_DEVICE static constexpr void consume_tiles_overlapped(auto& ctx, auto& queue, auto& tiles,
+                                                                auto& q, auto& k, auto& v, auto& o,
+                                                                auto const& turns) {
     auto s = ctx.local(Scores{});
     auto p_tile = ctx.local(PTile{});
     auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
     auto out = ctx.local(OutputTile{});   // the tile before's O and LSE, which this one stores
     auto done = ctx.local(TileInfo{});    // the tile before
-    ctx.domain_loop(tiles->first, tiles->num_tiles, tiles->stride, [&](auto& t) {
-      auto tile = ts::work<&Tiles::next>(tiles);
-      q.wait();
-      auto q_stage = ts::work<&SmemQ::stage_of>(q);
-      auto n_blocks = ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile));
-      ctx.domain_loop(n_blocks, [&](auto& j) {
-        k.wait();
-        take();
-        ts::work<&SmemK::qk>(k, s, q_stage);
-        if constexpr (S::kStoreUnderNextS) {
-          j.first_iter([&] {
-            t.not_first_iter([&] { ts::work<&GmemO::store>(o, out, done); });  // under this S
+    ctx.work_tile_loop(queue, [&](auto& t) {
+      auto entry = take_tile(queue);
+      if constexpr (kPingpong) t.first_iter([&] { turns.start(); });
+      t.if_valid(entry, [&] {
+        auto tile = ts::work<&Tiles::next>(tiles, entry);
+        q.wait();
+        auto q_stage = ts::work<&SmemQ::stage_of>(q);
+        auto n_blocks = ts::at_least<1>(ts::work<&Tiles::n_blocks_of>(tiles, tile));
+        ctx.domain_loop(n_blocks, [&](auto& j) {
+          k.wait();
+          turns.take();
+          ts::work<&SmemK::qk>(k, s, q_stage);
+          if constexpr (S::kStoreUnderNextS) {
+            j.first_iter([&] {
+              t.not_first_iter([&] { ts::work<&GmemO::store>(o, out, done); });  // under this S
+            });
+          }
+          j.not_first_iter([&] {
+            v.wait();
+            ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
+            ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
           });
+          // Block 0: only its S is in flight. The reset of O and the statistics comes after the
+          // P . V above in the text, so that every later read of `acc` in the body reads a
+          // work that ran in this execution (R-D23: a read after a conditional write would read
+          // a work that the first iteration skipped).
+          j.first_iter([&] {
+            ts::wgmma_wait<0>(ctx);
+            acc = ts::work<&Tiles::initial_output>(tiles);
+          });
+          // The other warpgroup may issue its GEMMs now: this one's S is ready and its P . V
+          // keeps the tensor cores busy meanwhile. After both branches, not in each: a turn
+          // handed over (an mbarrier wait and arrive) inside first_iter, while nothing is in
+          // flight there, makes ptxas serialize every wgmma (C7514); here it does not.
+          turns.give();
+          k.release();
+          ts::work<&GmemO::online_softmax>(o, s, acc, tile);
+          // A wait on every path, the first iteration's too (nothing is in flight there; the
+          // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
+          // exclude each other: with this wait in not_first_iter only, it sees a path on which
+          // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
+          // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
+          // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
+          // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
+          // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
+          j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
+          j.not_first_iter([&] {
+            ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
+            v.release();
+          });
+          ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
+          j.last_iter([&] {
+            v.wait();
+            ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
+            ts::wgmma_wait<0>(ctx);
+            v.release();
+          });
+        });
+        // Unconditionally (ptxas cannot tell which of the loop's conditional waits ran): every
+        // wgmma of the tile retired, Q's reads among them.
+        ts::wgmma_wait<0>(ctx);
+        q.release();
+        ts::work<&GmemO::normalize>(o, acc, out);
+        if constexpr (S::kStoreUnderNextS) {
+          done = ts::work<&Tiles::carry>(tiles, tile);
+        } else {
+          ts::work<&GmemO::store>(o, out, tile);  // the shape has no registers to keep it
         }
-        j.not_first_iter([&] {
-          v.wait();
-          ts::work<&SmemV::pv>(v, p_tile, acc);  // block j-1
-          ts::wgmma_wait<1>(ctx);                // block j's S is ready, P . V still runs
-        });
-        // Block 0: only its S is in flight. The reset of O and the statistics comes after the
-        // P . V above in the text, so that every later read of `acc` in the body reads a
-        // work that ran in this execution (R-D23: a read after a conditional write would read
-        // a work that the first iteration skipped).
-        j.first_iter([&] {
-          ts::wgmma_wait<0>(ctx);
-          acc = ts::work<&Tiles::initial_output>(tiles);
-        });
-        // The other warpgroup may issue its GEMMs now: this one's S is ready and its P . V
-        // keeps the tensor cores busy meanwhile. After both branches, not in each: a turn
-        // handed over (an mbarrier wait and arrive) inside first_iter, while nothing is in
-        // flight there, makes ptxas serialize every wgmma (C7514); here it does not.
-        give();
-        k.release();
-        ts::work<&GmemO::online_softmax>(o, s, acc, tile);
-        // A wait on every path, the first iteration's too (nothing is in flight there; the
-        // wait costs a few cycles). ptxas cannot tell that first_iter and not_first_iter
-        // exclude each other: with this wait in not_first_iter only, it sees a path on which
-        // block j-1's P . V is in flight when finish_softmax writes O and P, and serializes
-        // every wgmma of the kernel (C7513). Nor may the wait stand unconditionally between
-        // the branches: nothing ties it to the softmax, and ptxas schedules it at the top of
-        // the softmax's basic block, so that the softmax overlaps nothing. In a branch of its
-        // own it stays after the softmax (docs/kernels/sm90_attention.md has the SASS).
-        j.first_iter([&] { ts::wgmma_wait<0>(ctx); });
-        j.not_first_iter([&] {
-          ts::wgmma_wait<0>(ctx);  // block j-1's P . V retired: V's stage, O and P are free
-          v.release();
-        });
-        ts::work<&GmemO::finish_softmax>(o, s, p_tile, acc);
-        j.last_iter([&] {
-          v.wait();
-          ts::work<&SmemV::pv>(v, p_tile, acc);  // the last block
-          ts::wgmma_wait<0>(ctx);
-          v.release();
-        });
       });
-      // Unconditionally (ptxas cannot tell which of the loop's conditional waits ran): every
-      // wgmma of the tile retired, Q's reads among them.
-      ts::wgmma_wait<0>(ctx);
-      q.release();
-      ts::work<&GmemO::normalize>(o, acc, out);
-      if constexpr (S::kStoreUnderNextS) {
-        t.last_iter([&] { ts::work<&GmemO::store>(o, out, tile); });  // no tile after it
-        done = ts::work<&Tiles::carry>(tiles, tile);
-      } else {
-        ts::work<&GmemO::store>(o, out, tile);  // the shape has no registers to keep it
-      }
+      // The queue ran dry: the last tile's O, which no tile after it stores (none: a CTA that
+      // drew no tile).
+      t.if_invalid(entry, [&] {
+        if constexpr (S::kStoreUnderNextS) ts::work<&GmemO::store>(o, out, done);
+        turns.finish();
+      });
     });
   }
 
@@ -378,12 +461,11 @@ struct Forward {
                                        .warp_idx = 0,
                                        .num_warps = kConsumerWarps,
                                        .num_registers = S::kConsumerRegisters};
-    using src = ts::list<Tiles, SmemQ, SmemK, SmemV>;
+    using src = ts::list<Queue, Tiles, SmemQ, SmemK, SmemV>;
     using dst = ts::list<GmemO>;
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,
-                                                  auto& o) {
-      consume_tiles(
-          ctx, tiles, q, k, v, o, [] {}, [] {});
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& q,
+                                                  auto& k, auto& v, auto& o) {
+      consume_tiles(ctx, queue, tiles, q, k, v, o, NoTurns{});
     }
   };
 
@@ -400,26 +482,27 @@ struct Forward {
                                        .warp_idx = 4 * kSlot,
                                        .num_warps = kConsumerWarps / 2,
                                        .num_registers = S::kConsumerRegisters};
-    using src = ts::list<Tiles, SmemQ, SmemK, SmemV, ts::Turn<1 - kSlot>>;
+    using src = ts::list<Queue, Tiles, SmemQ, SmemK, SmemV, ts::Turn<1 - kSlot>>;
     using dst = ts::list<GmemO, ts::Turn<kSlot>>;
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& tiles, auto& q, auto& k, auto& v,
-                                                  auto& my_turn, auto& o, auto& next_turn) {
-      if constexpr (kSlot == 1) ts::give_turn(next_turn);
-      consume_tiles(
-          ctx, tiles, q, k, v, o, [&] { ts::take_turn(my_turn); },
-          [&] { ts::give_turn(next_turn); });
-      if constexpr (kSlot == 0) ts::take_turn(my_turn);
+    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& q,
+                                                  auto& k, auto& v, auto& my_turn, auto& o,
+                                                  auto& next_turn) {
+      using T = Turns<kSlot, std::remove_reference_t<decltype(my_turn)>,
+                      std::remove_reference_t<decltype(next_turn)>>;
+      consume_tiles(ctx, queue, tiles, q, k, v, o, T{my_turn, next_turn});
     }
   };
 
   // The graph, with the turns' edges where the warpgroups take turns.
   template <class... TurnEdges>
-  using GraphWith = ts::Graph<ts::DependsOn<SmemQ, Tiles>, ts::DependsOn<SmemK, Tiles>,
-                              ts::DependsOn<SmemV, Tiles>,
-                              ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Tiles>, TurnEdges...>;
+  using GraphWith =
+      ts::Graph<ts::DependsOn<SmemQ, Queue, Tiles>, ts::DependsOn<SmemK, Queue, Tiles>,
+                ts::DependsOn<SmemV, Queue, Tiles>,
+                ts::DependsOn<GmemO, SmemQ, SmemK, SmemV, Queue, Tiles>, TurnEdges...>;
   using Manager = ts::TaskManager<
-      std::conditional_t<kPingpong, ts::Tasks<PingpongTask<0>, PingpongTask<1>, LoadTask>,
-                         ts::Tasks<SoftmaxTask, LoadTask>>,
+      std::conditional_t<kPingpong,
+                         ts::Tasks<PingpongTask<0>, PingpongTask<1>, LoadTask, SchedulerTask>,
+                         ts::Tasks<SoftmaxTask, LoadTask, SchedulerTask>>,
       std::conditional_t<
           kPingpong,
           GraphWith<ts::DependsOn<ts::Turn<0>, SmemK>, ts::DependsOn<ts::Turn<1>, SmemK>>,
@@ -428,8 +511,10 @@ struct Forward {
   static_assert(Manager::smem_bytes <= 227 * 1024, "the shape's buffers exceed 227 KiB");
 
 #if defined(__CUDACC__)
-  // The kernel body: this CTA's resources, the schedule, run.
-  static WL_DEVICE void run(typename W::Params const& p, Tiles tiles, char* smem) {
+  // The kernel body: this CTA's resources, the schedule, run. `queue` holds the tile counter.
+  static WL_DEVICE void run(typename W::Params const& p, Queue queue, char* smem) {
+    Tiles tiles{};
+    tiles.p = &p;
     SmemQ q{};
     q.p = &p;
     SmemK k{};
@@ -442,10 +527,10 @@ struct Forward {
     if constexpr (kPingpong) {
       ts::Turn<0> turn0;
       ts::Turn<1> turn1;
-      Manager tm(smem, tiles, q, k, v, o, turn0, turn1);
+      Manager tm(smem, queue, tiles, q, k, v, o, turn0, turn1);
       tm.setup_resources_and_tasks().fence_and_sync_cta().run();
     } else {
-      Manager tm(smem, tiles, q, k, v, o);
+      Manager tm(smem, queue, tiles, q, k, v, o);
       tm.setup_resources_and_tasks().fence_and_sync_cta().run();
     }
   }
