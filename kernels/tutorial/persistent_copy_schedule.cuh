@@ -27,6 +27,7 @@
 
 #include "tutorial/persistent_copy.hpp"  // kPersistentTileElems
 #include "warploom/ts/schedule_unit.hpp"
+#include "warploom/ts/tile_scheduler.hpp"
 #include "warploom/ts/ts.hpp"
 
 namespace warploom::tutorial {
@@ -98,24 +99,10 @@ struct PersistentCopy {
     }
   };
 
-  // The dynamic queue's scheduler warp: fills the next entry with a tile from the global counter,
-  // then takes it like the copy task (its loop too ends on the invalid tile).
-  struct SchedulerTask {
-    static constexpr ts::TaskSpec spec{.name = "scheduler", .warp_idx = kCopyWarps, .num_warps = 1};
-    using src = ts::list<Tiles>;
-    using dst = ts::list<Tiles>;
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto&) {
-      ctx.work_tile_loop(queue, [&](auto& tiles) {
-        queue.acquire();
-        ts::work<&Tiles::fetch_tile>(queue);
-        queue.commit();
-        queue.wait();
-        auto tile = ts::work<&Tiles::next_tile>(queue);
-        queue.release();
-        tiles.if_valid(tile, [] {});
-      });
-    }
-  };
+  // The dynamic queue's scheduler warp (ts/tile_scheduler.hpp): fills the next entry with a tile
+  // from the global counter, then takes it like the copy task (its loop too ends on the invalid
+  // tile): acquire; fetch_tile; commit; wait; next_tile; release; if_valid(tile, {}).
+  using SchedulerTask = ts::TileSchedulerTask<Tiles, kCopyWarps>;
 
   // ---- Dependency graph and TaskManager --------------------------------------------------------
   using TaskList = std::conditional_t<kQueue == TileQueueKind::Static, ts::Tasks<CopyTask>,

@@ -55,6 +55,7 @@
 #include "attention/sm90/schedule_only.hpp"
 #include "attention/sm90/shape.hpp"
 #include "attention/sm90/tile.hpp"
+#include "warploom/ts/tile_scheduler.hpp"
 #include "warploom/ts/ts.hpp"
 #include "warploom/ts/turn.hpp"
 
@@ -228,7 +229,7 @@ struct Forward {
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& q,
                                                   auto& k, auto& v) {
       ctx.work_tile_loop(queue, [&](auto& loop) {
-        auto entry = take_tile(queue);
+        auto entry = ts::take_tile<Queue>(queue);
         loop.if_valid(entry, [&] { load_tile(ctx, tiles, q, k, v, entry); });
       });
     }
@@ -263,31 +264,8 @@ struct Forward {
     }
   };
 
-  // Fetches the next tile index into the queue, then takes it like the other tasks (its loop too
-  // ends on the invalid tile). One warp of the load warp's warpgroup, with its registers.
-  struct SchedulerTask {
-    static constexpr ts::TaskSpec spec{
-        .name = "scheduler", .warp_idx = kSchedulerWarp, .num_warps = 1, .num_registers = 24};
-    using src = ts::list<Queue>;
-    using dst = ts::list<Queue>;
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto&) {
-      ctx.work_tile_loop(queue, [&](auto& loop) {
-        queue.acquire();
-        ts::work<&Queue::fetch_tile>(queue);
-        queue.commit();
-        loop.if_valid(take_tile(queue), [] {});
-      });
-    }
-  };
-
-  // The queue's handshake, once per fetch in every task: wait for the next entry, read it, hand
-  // the entry back.
-  WL_HOST_DEVICE static constexpr auto take_tile(auto& queue) {
-    queue.wait();
-    auto entry = ts::work<&Queue::next_tile>(queue);
-    queue.release();
-    return entry;
-  }
+  // One warp of the load warp's warpgroup, with its registers.
+  using SchedulerTask = ts::TileSchedulerTask<Queue, kSchedulerWarp, 24>;
 
   // The warpgroups' turns at the tensor cores (kPingpong, overlap schedule only): `take` before a
   // block's S is issued, `give` once it retired; warpgroup 1 gives one turn in its first fetch, so
@@ -331,7 +309,7 @@ struct Forward {
     auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
     auto out = ctx.local(OutputTile{});
     ctx.work_tile_loop(queue, [&](auto& loop) {
-      auto entry = take_tile(queue);
+      auto entry = ts::take_tile<Queue>(queue);
       loop.if_valid(entry, [&] {
         auto tile = ts::work<&Tiles::next>(tiles, entry);
         q.wait();
@@ -378,7 +356,7 @@ struct Forward {
     auto out = ctx.local(OutputTile{});   // the tile before's O and LSE, which this one stores
     auto done = ctx.local(TileInfo{});    // the tile before
     ctx.work_tile_loop(queue, [&](auto& t) {
-      auto entry = take_tile(queue);
+      auto entry = ts::take_tile<Queue>(queue);
       if constexpr (kPingpong) t.first_iter([&] { turns.start(); });
       t.if_valid(entry, [&] {
         auto tile = ts::work<&Tiles::next>(tiles, entry);

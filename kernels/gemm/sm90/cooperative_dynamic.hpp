@@ -33,6 +33,7 @@
 #include "gemm/sm90/cooperative.hpp"
 #include "gemm/sm90/resources.hpp"
 #include "gemm/sm90/shape.hpp"
+#include "warploom/ts/tile_scheduler.hpp"
 
 namespace warploom::gemm::sm90 {
 
@@ -62,7 +63,7 @@ struct CooperativeDynamic {
     using dst = ts::list<SmemAB>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& smem) {
       ctx.work_tile_loop(queue, [&](auto& loop) {
-        auto tile = take_tile(queue);
+        auto tile = ts::take_tile<Queue>(queue);
         loop.if_valid(tile, [&] { load_k_tiles<SmemAB>(ctx, tiles, smem, tile); });
       });
     }
@@ -77,7 +78,7 @@ struct CooperativeDynamic {
                                                   auto& d) {
       auto acc = ctx.local(Accumulator{});
       ctx.work_tile_loop(queue, [&](auto& loop) {
-        auto tile = take_tile(queue);
+        auto tile = ts::take_tile<Queue>(queue);
         loop.if_valid(tile, [&] {
           mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);  // ends with every batch retired
           ts::work<&GmemD::store>(d, tile, acc);
@@ -87,30 +88,7 @@ struct CooperativeDynamic {
     }
   };
 
-  // Fetches the next tile into the queue, then takes it like the other tasks (its loop too ends
-  // on the invalid tile).
-  struct SchedulerTask {
-    static constexpr ts::TaskSpec spec{
-        .name = "scheduler", .warp_idx = kSchedulerWarp, .num_warps = 1, .num_registers = 40};
-    using src = ts::list<Queue>;
-    using dst = ts::list<Queue>;
-    WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto&) {
-      ctx.work_tile_loop(queue, [&](auto& loop) {
-        queue.acquire();
-        ts::work<&Queue::fetch_tile>(queue);
-        queue.commit();
-        loop.if_valid(take_tile(queue), [] {});
-      });
-    }
-  };
-
-  // The queue's handshake: wait for the next entry, read it, hand the entry back.
-  WL_HOST_DEVICE static constexpr auto take_tile(auto& queue) {
-    queue.wait();
-    auto tile = ts::work<&Queue::next_tile>(queue);
-    queue.release();
-    return tile;
-  }
+  using SchedulerTask = ts::TileSchedulerTask<Queue, kSchedulerWarp, 40>;
 
   using Manager = ts::TaskManager<
       ts::Tasks<MmaTask, LoadTask, SchedulerTask>,
