@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "corpus.hpp"
+#include "warploom/ts/tile_scheduler.hpp"
 
 namespace corpus {
 namespace {
@@ -344,6 +345,12 @@ void add_work_queues(Corpus& c) {
                     "The copy over a dynamic queue: a scheduler warp fetches each tile from a "
                     "global counter into a 2-entry ring, and takes it like the copy",
                     model_of<DynamicCopy<>>, {}, {"R-B4", "R-D12"}));
+  c.push_back(
+      entry("wq_dynamic_copy_library_scheduler",
+            "The same copy with the library's scheduler task (ts::TileSchedulerTask, "
+            "ts/tile_scheduler.hpp), the one the GEMM and attention kernels use",
+            model_of<DynamicCopy<false, CopyFault::Good, ts::TileSchedulerTask<Dynamic5, 5>>>, {},
+            {"R-B4", "R-D12"}));
   c.push_back(entry("wq_dynamic_manager",
                     "A persistent manager over a dynamic queue: scheduler warp, TMA load of each "
                     "tile's k-blocks, consumer accumulating and storing the tile",
