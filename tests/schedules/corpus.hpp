@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "warploom/ts/model.hpp"
+#include "warploom/ts/tile_scheduler.hpp"
 #include "warploom/ts/ts.hpp"
 #include "warploom/ts/verify/model_check.hpp"
 
@@ -184,14 +185,8 @@ using Queue = Ring<"ring", async(2)>;  // the default thread-written ring
 // ---- Work queues (ts/work_queue.hpp) ------------------------------------------------------------
 
 // A persistent task's handshake with its queue, once per fetch: the next tile (on a static queue
-// the ops around it are no-ops).
-constexpr auto take_tile(auto& queue) {
-  using Q = typename std::remove_cvref_t<decltype(queue)>::resource;
-  queue.wait();
-  auto tile = ts::work<&Q::next_tile>(queue);
-  queue.release();
-  return tile;
-}
+// the ops around it are no-ops). The library's, which the kernels call.
+using ts::take_tile;
 
 // A dynamic queue's scheduler fill: one fetch from the global counter into the next entry.
 constexpr void fetch_tile(auto& queue) {

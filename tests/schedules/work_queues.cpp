@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "corpus.hpp"
-#include "warploom/ts/tile_scheduler.hpp"
 
 namespace corpus {
 namespace {

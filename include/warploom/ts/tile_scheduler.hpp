@@ -7,12 +7,14 @@
 //   struct MmaTask {  // any persistent task
 //     ...
 //     ctx.work_tile_loop(queue, [&](auto& tiles) {
-//       auto tile = ts::take_tile<Queue>(queue);
+//       auto tile = ts::take_tile(queue);
 //       tiles.if_valid(tile, [&] { ... });
 //     });
 //   };
 //   using SchedulerTask = ts::TileSchedulerTask<Queue, /*warp=*/9, /*registers=*/24>;
 #pragma once
+
+#include <type_traits>
 
 #include "warploom/ts/task.hpp"
 #include "warploom/ts/type_list.hpp"
@@ -20,11 +22,12 @@
 
 namespace warploom::ts {
 
-// A task's handshake with work queue `Queue`, once per fetch: wait for the next entry, read it
-// (every thread: a shared-memory broadcast for a dynamic queue, arithmetic for a static one), hand
-// the entry back. Returns the tile, for the tile loop's if_valid.
-template <class Queue, class Handle>
+// A task's handshake with its work queue (the handle's resource), once per fetch: wait for the next
+// entry, read it (every thread: a shared-memory broadcast for a dynamic queue, arithmetic for a
+// static one), hand the entry back. Returns the tile, for the tile loop's if_valid.
+template <class Handle>
 WL_HOST_DEVICE constexpr auto take_tile(Handle& queue) {
+  using Queue = typename std::remove_cvref_t<Handle>::resource;
   queue.wait();
   auto tile = work<&Queue::next_tile>(queue);
   queue.release();
@@ -46,7 +49,7 @@ struct TileSchedulerTask {
       queue.acquire();
       work<&Queue::fetch_tile>(queue);
       queue.commit();
-      tiles.if_valid(take_tile<Queue>(queue), [] {});
+      tiles.if_valid(take_tile(queue), [] {});
     });
   }
 };

@@ -229,7 +229,7 @@ struct Forward {
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& q,
                                                   auto& k, auto& v) {
       ctx.work_tile_loop(queue, [&](auto& loop) {
-        auto entry = ts::take_tile<Queue>(queue);
+        auto entry = ts::take_tile(queue);
         loop.if_valid(entry, [&] { load_tile(ctx, tiles, q, k, v, entry); });
       });
     }
@@ -309,7 +309,7 @@ struct Forward {
     auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
     auto out = ctx.local(OutputTile{});
     ctx.work_tile_loop(queue, [&](auto& loop) {
-      auto entry = ts::take_tile<Queue>(queue);
+      auto entry = ts::take_tile(queue);
       loop.if_valid(entry, [&] {
         auto tile = ts::work<&Tiles::next>(tiles, entry);
         q.wait();
@@ -356,7 +356,7 @@ struct Forward {
     auto out = ctx.local(OutputTile{});   // the tile before's O and LSE, which this one stores
     auto done = ctx.local(TileInfo{});    // the tile before
     ctx.work_tile_loop(queue, [&](auto& t) {
-      auto entry = ts::take_tile<Queue>(queue);
+      auto entry = ts::take_tile(queue);
       if constexpr (kPingpong) t.first_iter([&] { turns.start(); });
       t.if_valid(entry, [&] {
         auto tile = ts::work<&Tiles::next>(tiles, entry);

@@ -63,7 +63,7 @@ struct CooperativeDynamic {
     using dst = ts::list<SmemAB>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& queue, auto& tiles, auto& smem) {
       ctx.work_tile_loop(queue, [&](auto& loop) {
-        auto tile = ts::take_tile<Queue>(queue);
+        auto tile = ts::take_tile(queue);
         loop.if_valid(tile, [&] { load_k_tiles<SmemAB>(ctx, tiles, smem, tile); });
       });
     }
@@ -78,7 +78,7 @@ struct CooperativeDynamic {
                                                   auto& d) {
       auto acc = ctx.local(Accumulator{});
       ctx.work_tile_loop(queue, [&](auto& loop) {
-        auto tile = ts::take_tile<Queue>(queue);
+        auto tile = ts::take_tile(queue);
         loop.if_valid(tile, [&] {
           mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile);  // ends with every batch retired
           ts::work<&GmemD::store>(d, tile, acc);
