@@ -292,8 +292,9 @@ Launchers launchers_for(KernelConfig const& c) {
 
 std::string source_of(KernelConfig const& c) {
   KernelConfig const configs[] = {c};
-  if (prebuilt(c) != nullptr || jit_compiler_for(c) == JitCompiler::Nvcc)
-    return instance_source(configs);
+  if (prebuilt(c) != nullptr) return instance_source(configs);
+  if (jit_compiler_for(c) == JitCompiler::Nvcc)  // as jit_compile writes it
+    return instance_source(configs, /*jit_entry=*/true);
   return fmt::format(
       "// {0}: compiled by the JIT in two parts (docs/design/nvrtc_jit.md).\n"
       "// ---- The kernel: NVRTC compiles it (device code only) ----\n{1}\n"

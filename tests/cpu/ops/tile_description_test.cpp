@@ -362,6 +362,7 @@ TEST(TileDescription, SourceOfAJitInstanceIsWhatCompilesIt) {
   std::string const refused = invalid_argument_message([&] { return plan.source(*three); });
   ::unsetenv("WARPLOOM_JIT_COMPILER");
   EXPECT_CONTAINS(nvcc, "_s3_");
+  EXPECT_CONTAINS(nvcc, "warploom_jit_entry");  // the JIT's translation unit, entry included
   EXPECT_EQ(nvcc.find("NVRTC"), std::string::npos);
   if (nvrtc == nvcc) GTEST_SKIP() << "prebuilt in this build, or libnvrtc cannot be loaded";
   EXPECT_CONTAINS(refused, "WARPLOOM_JIT_COMPILER=clang");
