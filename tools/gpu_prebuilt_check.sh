@@ -527,7 +527,7 @@ providers=${EPILOGUE_PROVIDERS:-warploom,warploom_coop,warploom_pp,warploom_plan
 # bias_gelu_tanh: cuBLASLt's GELU_BIAS is the tanh form (docs/harness.md), so it is the like-for-like
 # row; bias_gelu (erf) runs against that same cuBLASLt epilogue. The chains' ping-pong and
 # cooperative instances (bias in bf16 per column: not prebuilt) compiled side by side first.
-if want bench; then
+if want bench || want fused-design; then
   configs=()
   for act in gelu gelutanh silu; do
     for design in pingpong_s5_b2 cooperative_s4_b2; do
@@ -540,6 +540,18 @@ for epilogue in ${EPILOGUES:-bias_gelu bias_gelu_tanh bias_silu}; do
   want bench || break
   run "bench-$epilogue" 150 "$B/warploom" bench gemm --shapes "$shapes" --epilogue "$epilogue" \
     --providers "$providers" --reps 10 --json "$OUT/epilogue_$epilogue.json"
+done
+# Which design a fused epilogue with a second pass should run, by K (Auto's choice,
+# gemm.cpp's selected_design): both designs' fused kernels beside the plain GEMM and cuBLASLt, in
+# wall clock and in Nsight Compute's kernel time (clocks controlled), K from 1024 to 8192.
+fused_design_shapes=8192x8192x1024,8192x8192x2048,8192x8192x4096,8192x8192x8192,4096x4096x2048,\
+4096x4096x4096,4096x4096x8192,16384x16384x2048,16384x16384x4096,1024x8192x8192
+for epilogue in ${FUSED_DESIGN_EPILOGUES:-bias_gelu bias_silu}; do
+  want fused-design || break
+  run "fused-design-$epilogue" 300 "$B/warploom" bench gemm --prof ncu --reps 5 \
+    --shapes "$fused_design_shapes" --epilogue "$epilogue" \
+    --providers warploom,warploom_pp,warploom_coop,warploom_plain,cublaslt \
+    --json "$OUT/fused_design_$epilogue.json"
 done
 # The plain GEMM per clock (Nsight Compute's kernel time, clocks controlled) where its epilogue is
 # a large part of each tile (short K) and at 4096^3, beside cuBLAS and CUTLASS's ping-pong.
