@@ -160,7 +160,8 @@ struct GemmArguments {
 // How the tensor-core GEMM's two wgmma consumer warpgroups share the work. Cooperative: both on
 // one 128 x 256 tile, 64 rows each (the most data reuse per shared-memory byte); PingPong: each on
 // a 128 x 128 tile of its own, one warpgroup storing its tile while the other's wgmma run (hides
-// the epilogue). Auto: gemm() picks by the problem's size, from H200 measurements.
+// the epilogue). Auto: gemm() picks by the problem's size and epilogue, from H200 and H100
+// measurements (selected_design).
 enum class ConsumerDesign { Auto, Cooperative, PingPong };
 std::string_view to_string(ConsumerDesign d);
 
@@ -307,9 +308,10 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
                              cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
 // The design gemm() runs for `args` (after resolve) when asked for `design`: as asked, or for
-// Auto the one measured faster for problems of that size and epilogue (ping-pong for outputs of
-// 8192 x 8192 and more, for outputs of 4096 x 4096 and more at K <= 1024, and for every epilogue
-// with an activation, a residual or a pre-activation output; docs/kernels/sm90_ts_gemm.md).
+// Auto the one measured faster for problems of that size and epilogue: for an epilogue with an
+// activation, a residual or a pre-activation output, ping-pong below K = 4096 and the cooperative
+// design from there on; else ping-pong for outputs of 8192 x 8192 and more and for outputs of
+// 4096 x 4096 and more at K <= 1024 (docs/kernels/sm90_ts_gemm.md).
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
 
 // The tuning grouped_gemm (and grouped_gemm_masked and grouped_gemm_contiguous, their one stacked

@@ -645,16 +645,21 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   // longer K on those outputs the two are within 1-3.5 % either way, the cooperative ahead in
   // burst (bench/results/gemm_peers_2026-12-03/design_*.json).
   // An epilogue with a second pass over each subtile (an activation, a residual or the
-  // pre-activation output: epilogue_ops.cuh's Chunk phase) takes ping-pong on every size: the
-  // cooperative design's epilogue stalls both warpgroups' tensor cores, ping-pong's runs beside the
-  // other warpgroup's main loop (bf16 bias + GELU, H200, 2026-12-01: 4096^3 0.218 against 0.237 ms,
-  // 1024x8192x8192 0.208 against 0.213, 8192x8192x1024 0.320 against 0.397; SiLU alike).
-  bool const second_pass = sm90::epilogue_config_of(args).second_pass();
+  // pre-activation output: epilogue_ops.cuh's Chunk phase) goes by K alone. Below K = 4096 it takes
+  // ping-pong, whose finish task runs the pass beside the other warpgroup's main loop, where the
+  // cooperative design's stalls both warpgroups' tensor cores (bf16 bias + GELU, H100, 2026-12-05,
+  // ncu kernel cycles, ping-pong / cooperative: 8192x8192x1024 411 K / 510 K, 8192x8192x2048
+  // 702 K / 781 K, 4096x4096x2048 181 K / 205 K). From K = 4096 on the main loop hides that pass:
+  // the two spend the same cycles within 2-3 % (16384x16384x4096 6 % fewer cooperative), and the
+  // cooperative kernel runs faster under the power cap (burst medians, 8192x8192x4096 0.791
+  // against 0.934 ms, 8192^3 1.476 against 1.638, 16384x16384x4096 3.585 against 3.758; SiLU alike;
+  // bench/results/fused_epilogue_2026-12-05/fused_design_*.json).
+  if (sm90::epilogue_config_of(args).second_pass())
+    return args.k < 4096 ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
   std::int64_t const output = static_cast<std::int64_t>(args.m) * args.n;
   bool const large_output = output >= 8192LL * 8192;
   bool const short_k = output >= 4096LL * 4096 && args.k <= 1024;
-  return large_output || short_k || second_pass ? ConsumerDesign::PingPong
-                                                : ConsumerDesign::Cooperative;
+  return large_output || short_k ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }
 
 bool is_fp8(ScalarType t) {

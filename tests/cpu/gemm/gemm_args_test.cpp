@@ -845,8 +845,8 @@ TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
 }
 
 // Auto picks ping-pong for outputs of 8192 x 8192 and more, for outputs of 4096 x 4096 and more at
-// K <= 1024, and for epilogues with a second pass (where it measured faster), the cooperative
-// design otherwise; an explicit design is kept.
+// K <= 1024, and for epilogues with a second pass below K = 4096 (where it measured faster), the
+// cooperative design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
   a.m = a.n = 8192;
@@ -869,14 +869,25 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   a.m = 1024;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   // An epilogue with a second pass (activation, residual, pre-activation) takes ping-pong on any
-  // size; a bias or scales alone (folded into the accumulator pass) do not.
+  // size below K = 4096 and the cooperative design from there on; a bias or scales alone (folded
+  // into the accumulator pass) follow the plain GEMM's choice.
   float const bias[1] = {};
   a.epilogue.bias = bias;
+  a.k = 2048;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   a.epilogue.activation = Activation::SiLU;
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(selected_design(a, ConsumerDesign::Cooperative), ConsumerDesign::Cooperative);
+  a.k = 4095;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
+  a.k = 4096;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
+  EXPECT_EQ(selected_design(a, ConsumerDesign::PingPong), ConsumerDesign::PingPong);
+  a.m = a.n = 16384;  // a large output with a second pass still goes by K
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
   a.epilogue.activation = Activation::Identity;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);  // bias alone
+  a.k = 1024;
   a.epilogue.residual = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
