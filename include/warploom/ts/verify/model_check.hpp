@@ -240,13 +240,14 @@ class ModelChecker {
     table.find_or_insert(init, inserted);
     edges_.push_back({});
     long long head = 0;
+    std::vector<std::int16_t> s;
     while (head < table.size()) {
       if (table.size() > opt_.max_states) {
         decided_ = false;
         break;
       }
       int const id = static_cast<int>(head++);
-      std::vector<std::int16_t> const s = table.get(id);
+      table.get(id, s);
       expand(table, id, s);
       if (static_cast<int>(findings_.size()) >= opt_.max_findings) break;
     }
