@@ -83,7 +83,8 @@ class StateTable {
   // xxHash64's round (multiply, rotate, multiply: every bit of the word reaches every bit of the
   // lane) on four independent lanes, so the multiplies of neighbouring words overlap, then
   // murmur3's finalizer over the lanes: a large check hashes each state several times (one lookup
-  // per transition), so the hash's speed is the table's.
+  // per transition), so the hash's speed is the table's. Written out rather than taken from
+  // libxxhash because the table also runs in constant expressions (the compile-time check).
   static constexpr std::uint64_t kPrime1 = 0x9e3779b185ebca87ull;
   static constexpr std::uint64_t kPrime2 = 0xc2b2ae3d27d4eb4full;
   static constexpr std::uint64_t round(std::uint64_t lane, std::uint64_t word) {
