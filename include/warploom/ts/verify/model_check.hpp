@@ -502,7 +502,7 @@ class ModelChecker {
       bool const local = st.kind == StepKind::AsyncOperand ||
                          (st.kind == StepKind::Local && !aliased_local(t, st));
       if (local) {
-        S next = s;
+        S& next = scratch_ = s;
         ++next[layout_.pc(t)];
         push(table, next, {id, t, s[layout_.pc(t)]});
         return;
@@ -513,7 +513,7 @@ class ModelChecker {
         for (int r = 0; r < res_; ++r) {
           for (int i = 0; i < layout_.stages[r]; ++i) {
             if (!silent_landing(s, c, r, i)) continue;
-            S next = s;
+            S& next = scratch_ = s;
             land(next, c, r, i);
             push(table, next, {id, -1, 0, r, i, -1, c});
             return;
@@ -535,7 +535,7 @@ class ModelChecker {
           (grown && !task_in_set[static_cast<std::size_t>(t)]))
         continue;
       any = true;
-      S next = s;
+      S& next = scratch_ = s;
       // A transition is a segment of the task (see ends_segment); unreduced, one step.
       int const begin = s[layout_.pc(t)];
       segment_task_ = t;
@@ -564,7 +564,7 @@ class ModelChecker {
               (grown && !landing_in_set[stage_index(c, r, i)]))
             continue;
           any = true;
-          S next = s;
+          S& next = scratch_ = s;
           land(next, c, r, i);
           push(table, next, {id, -1, 0, r, i, -1, c});
         }
@@ -1803,6 +1803,7 @@ class ModelChecker {
   std::vector<detail::Edge> edges_;
   std::vector<detail::Finding> findings_;
   detail::StateTable table_{1};
+  S scratch_;  // the successor expand builds: one buffer reused, not a vector per transition
   long long states_ = 0;
   bool decided_ = true;
   // Asynchronous reads (wgmma) each task has in flight, oldest first, as 1 + resource * 64 +

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace warploom::ts::verify::detail {
@@ -91,12 +94,18 @@ class StateTable {
     return rotl(lane + word * kPrime2, 31) * kPrime1;
   }
   constexpr std::uint64_t hash(std::int16_t const* p) const {
-    auto const word = [&](int i) {  // elements i .. i + 3, zero past the end
-      std::uint64_t w = 0;
-      for (int j = 0; j < 4 && i + j < width_; ++j)
-        w |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(p[i + j])) << (16 * j);
-      return w;
-    };
+    auto const word =
+        [&](int i) {  // elements i .. i + 3 (element j in bits 16j), zero past the end
+          std::uint64_t w = 0;
+          if (!std::is_constant_evaluated() && i + 4 <= width_) {
+            std::memcpy(&w, p + i, sizeof w);  // one load; the same word on a little-endian host
+            if constexpr (std::endian::native == std::endian::little) return w;
+            w = 0;
+          }
+          for (int j = 0; j < 4 && i + j < width_; ++j)
+            w |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(p[i + j])) << (16 * j);
+          return w;
+        };
     std::uint64_t lane[4] = {kPrime1 + kPrime2, kPrime2, 0, 0 - kPrime1};
     int i = 0;
     for (; i + 16 <= width_; i += 16)
