@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -819,12 +820,17 @@ class ModelChecker {
     return k == StepKind::Acquire || k == StepKind::Wait || k == StepKind::Tail;
   }
 
-  // What each step of each task touches (touches_), and whether the model qualifies: a cluster
-  // without buffers sharing bytes and without pipeline groups (their steps touch more than their
-  // own stage; the whole-CTA sets are off for them).
+  // What each step of each task touches (touches_), and whether the model qualifies for the sets
+  // built from it (a CTA ahead, sets grown from one transition): one CTA or a cluster, without
+  // buffers sharing bytes and without pipeline groups (their steps touch more than their own
+  // stage; the sets are off for them).
   constexpr void find_step_objects() {
     for (int r = 0; r < res_; ++r) max_stages_ = std::max(max_stages_, layout_.stages[r]);
-    whole_cta_sets_ = ctas_ > 1 && opt_.reduce;
+    // One CTA's model takes them at run time only (since 2026-12-05): the compile-time gate's
+    // budgets (a few thousand states a scenario) are met without them, and what their bookkeeping
+    // costs in constant evaluation is not measured yet.
+    whole_cta_sets_ =
+        opt_.reduce && opt_.grown_sets && (ctas_ > 1 || !std::is_constant_evaluated());
     for (int r = 0; r < res_; ++r)
       if (aliased_any_[static_cast<std::size_t>(r)] || m_.resources[r].group >= 0 ||
           m_.resources[r].kind == ResourceKind::Group)
@@ -981,7 +987,7 @@ class ModelChecker {
   // a landing elsewhere; ahead_steps bounds the steps each such task can reach without c, and
   // none of them, nor any landing, may touch what the set depends on. README §7 has the argument.
   constexpr int ahead_cta(S const& s) const {
-    if (!whole_cta_sets_) return -1;
+    if (!whole_cta_sets_ || ctas_ == 1) return -1;  // one CTA's whole set is every transition
     for (int c = 0; c < ctas_; ++c)
       if (whole_cta_persistent(s, c)) return c;
     return -1;
@@ -1790,7 +1796,7 @@ class ModelChecker {
   int ctas_ = 1;                       // CTAs in the cluster
   std::vector<bool> cluster_visible_;  // [r]: touched by peer CTAs (cluster_step)
   std::vector<bool> sole_filler_;      // [r]: only r's copies land on r's full barriers
-  bool whole_cta_sets_ = false;        // ahead_cta applies (find_step_objects)
+  bool whole_cta_sets_ = false;        // ahead_cta and the grown sets apply (find_step_objects)
   int max_stages_ = 1;
   std::vector<bool> uniform_empty_;          // [r]: arrivals on r's empty barriers commute
   std::vector<std::vector<Touch>> touches_;  // [task][pc]: what the step touches

@@ -15,10 +15,16 @@ struct ModelCheckOptions {
   int max_runtime_trips = 1 << 30;
   // Reductions (docs/verification/README.md §3): a step touching nothing shared runs alone, and
   // a task runs from one synchronisation point to the next as one transition, cut where another
-  // task could observe it; in a modelled cluster also the persistent sets and the symmetry of
-  // §7. Off: every step of every task is its own transition, every CTA numbered — the reference
-  // the reduced search is tested against (same verdicts on the whole corpus).
+  // task could observe it; the persistent sets of §7 (below), and in a modelled cluster its
+  // symmetry. Off: every step of every task is its own transition, every CTA numbered — the
+  // reference the reduced search is tested against (same verdicts on the whole corpus).
   bool reduce = true;
+  // With `reduce`, the persistent sets built from what each step touches (README §7: a CTA ahead of
+  // its peers, sets grown from one transition), at run time for one CTA as for a cluster (the
+  // compile-time gate takes them for clusters only). Off: the segments, silent landings and
+  // CTA-local sets alone — the search the grown sets are tested against where the unreduced one
+  // is out of reach (the corpus, same verdicts).
+  bool grown_sets = true;
   // Model a multicast pipeline's cluster: one copy of the task set per CTA (TaskManager::
   // cluster_size), per-CTA barriers, multicast copies and remote releases, per-CTA trip counts
   // (ts::per_cta). Off: one CTA, its empty barrier completed by its own releases alone (a peer
