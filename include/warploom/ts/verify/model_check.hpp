@@ -147,6 +147,28 @@ class ModelChecker {
                   resource_bit(full_owner(m, p.steps[i].resource));
       touches_from_.push_back(rest);
     }
+    // For the segments: the asynchronous waits that may retire a read of a stage its task did
+    // not hold when the read started (ends_segment_before).
+    for (Program const& p : programs_) {
+      std::vector<bool> cut(p.steps.size(), false);
+      bool unheld = false;
+      for (std::size_t pc = 0; pc < p.steps.size(); ++pc) {
+        Step const& st = p.steps[pc];
+        if (st.kind == StepKind::AsyncWait) cut[pc] = unheld;
+        if (st.kind != StepKind::ConsumeWork || !m.resources[st.resource].pipeline.dma_consumer())
+          continue;
+        int const at = static_cast<int>(pc);
+        unheld = unheld || !holds(p, at, st.resource, st.stage, false);
+        int left = st.operands;
+        for (int q = at - 1; q >= 0 && left > 0; --q) {
+          Step const& op = p.steps[q];
+          if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+          unheld = unheld || !holds(p, at, op.resource, op.stage, false);
+          --left;
+        }
+      }
+      unheld_read_retired_.push_back(cut);
+    }
     // Resources whose copies alone complete their full barriers (not a member of a fork, nor a
     // fork whose members land on its barrier).
     for (int r = 0; r < R; ++r) {
@@ -309,6 +331,14 @@ class ModelChecker {
   //    a TMA copy issued) starts a new one: what it enables could run before the work.
   static constexpr bool ends_segment(Step const& st) {
     return st.kind == StepKind::Acquire || st.kind == StepKind::Wait;
+  }
+  // A segment also ends before an asynchronous wait that may retire a read of a stage its task
+  // does not hold (a stage it read without waiting for it: a broken schedule, or a merge member
+  // read through another's wait): the read in flight is then seen at a boundary, where the other
+  // tasks' writes into the stage are checked against it. Held stages need no cut: the hold, which
+  // starts at a boundary, covers the read (README §3, point 1).
+  constexpr bool ends_segment_before(int t, int pc) const {
+    return unheld_read_retired_[static_cast<std::size_t>(t)][static_cast<std::size_t>(pc)];
   }
   static constexpr bool may_enable_others(Step const& st) {
     return st.kind == StepKind::Commit || st.kind == StepKind::Release ||
@@ -546,7 +576,7 @@ class ModelChecker {
       bool enabled_others = may_enable_others(first);
       while (ok && opt_.reduce && !ends_segment(first) && !done(next, t)) {
         Step const& st = programs_[t].steps[next[layout_.pc(t)]];
-        if (is_sync_point(st.kind) ||
+        if (is_sync_point(st.kind) || ends_segment_before(t, next[layout_.pc(t)]) ||
             (enabled_others && (is_work(st.kind) || aliased_local(t, st))))
           break;
         enabled_others = enabled_others || may_enable_others(st);
@@ -635,7 +665,8 @@ class ModelChecker {
     if (!opt_.reduce || ends_segment(first)) return pc;
     while (pc < n) {
       Step const& st = p.steps[pc];
-      if (is_sync_point(st.kind) || (enabled_others && (is_work(st.kind) || aliased_local(t, st))))
+      if (is_sync_point(st.kind) || ends_segment_before(t, pc) ||
+          (enabled_others && (is_work(st.kind) || aliased_local(t, st))))
         break;
       enabled_others = enabled_others || may_enable_others(st);
       ++pc;
@@ -1805,6 +1836,7 @@ class ModelChecker {
   std::vector<std::vector<int>> blocks_;     // [cta]: its slots of the state, in one order
   std::vector<int> labels_;  // while a finding is reported: stored CTA -> CTA on its path
   std::vector<std::vector<std::uint64_t>> touches_from_;  // [task][pc]: resources from pc on
+  std::vector<std::vector<bool>> unheld_read_retired_;    // [task][pc]: ends_segment_before
   detail::Layout layout_;
   std::vector<detail::Edge> edges_;
   std::vector<detail::Finding> findings_;
