@@ -80,11 +80,16 @@ std::map<std::size_t, Outcome>& outcomes() {
   return o;
 }
 
-Outcome const& outcome(std::size_t i) {
-  auto it = outcomes().find(i);
-  if (it == outcomes().end())
-    it = outcomes().emplace(i, verify(corpus()[i], corpus()[i].options)).first;
+// Entry i verified with `options`, once per cache.
+Outcome const& cached(std::map<std::size_t, Outcome>& cache, std::size_t i,
+                      ts::ModelCheckOptions const& options) {
+  auto it = cache.find(i);
+  if (it == cache.end()) it = cache.emplace(i, verify(corpus()[i], options)).first;
   return it->second;
+}
+
+Outcome const& outcome(std::size_t i) {
+  return cached(outcomes(), i, corpus()[i].options);
 }
 
 std::vector<std::string> expected_of(Entry const& e) {
@@ -166,13 +171,9 @@ constexpr long long kUnreducedUpTo = 500'000;
 // The search without the grown sets (README §7), once per entry.
 Outcome const& without_grown_sets(std::size_t i) {
   static std::map<std::size_t, Outcome> done;
-  auto it = done.find(i);
-  if (it == done.end()) {
-    ts::ModelCheckOptions options = corpus()[i].options;
-    options.grown_sets = false;
-    it = done.emplace(i, verify(corpus()[i], options)).first;
-  }
-  return it->second;
+  ts::ModelCheckOptions options = corpus()[i].options;
+  options.grown_sets = false;
+  return cached(done, i, options);
 }
 
 // The sets grown from one transition must reach the verdict of the search without them, on every
