@@ -159,13 +159,9 @@ class ModelChecker {
           continue;
         int const at = static_cast<int>(pc);
         unheld = unheld || !holds(p, at, st.resource, st.stage, false);
-        int left = st.operands;
-        for (int q = at - 1; q >= 0 && left > 0; --q) {
-          Step const& op = p.steps[q];
-          if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+        for_each_operand(p, at, [&](Step const& op) {
           unheld = unheld || !holds(p, at, op.resource, op.stage, false);
-          --left;
-        }
+        });
       }
       unheld_read_retired_.push_back(cut);
     }
@@ -940,13 +936,9 @@ class ModelChecker {
       case StepKind::ConsumeWork: {  // checks writers, copies and readers; starts its reads
         o.reads = {object(c, r, i, kWriters), object(c, r, i, kCopies), object(c, r, i, kReaders)};
         o.writes.push_back(object(c, r, i, kReaders));
-        int left = st.operands;
-        for (int q = pc - 1; q >= 0 && left > 0; --q) {
-          Step const& op = p.steps[q];
-          if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+        for_each_operand(p, pc, [&](Step const& op) {
           o.writes.push_back(object(c, op.resource, op.stage, kReaders));
-          --left;
-        }
+        });
         break;
       }
       default:  // an asynchronous wait: the reads it retires (retired_reads); local steps: none
@@ -1448,13 +1440,9 @@ class ModelChecker {
       return false;
     }
     s[async_slot(t, n++)] = async_code(st.unit, st.resource, st.stage);
-    int left = st.operands;
-    for (int i = pc - 1; i >= 0 && left > 0; --i) {
-      Step const& op = programs_[t].steps[i];
-      if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+    for_each_operand(programs_[t], pc, [&](Step const& op) {
       s[async_slot(t, n++)] = async_code(op.unit, op.resource, op.stage, true);
-      --left;
-    }
+    });
     return true;
   }
 

@@ -479,6 +479,20 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
   return p;
 }
 
+// Calls use(op) for each descriptor set up (AsyncOperand) whose stage the asynchronous consumer
+// work at pc reads besides its own: the latest st.operands of its unit before it.
+template <class Use>
+constexpr void for_each_operand(Program const& p, int pc, Use&& use) {
+  Step const& st = p.steps[static_cast<std::size_t>(pc)];
+  int left = st.operands;
+  for (int q = pc - 1; q >= 0 && left > 0; --q) {
+    Step const& op = p.steps[static_cast<std::size_t>(q)];
+    if (op.kind != StepKind::AsyncOperand || op.unit != st.unit) continue;
+    use(op);
+    --left;
+  }
+}
+
 constexpr bool holds(Program const& p, int pc, int res, int stage, bool producer) {
   for (Hold const& h : p.holds[pc])
     if (h.resource == res && h.stage == stage && h.producer == producer) return true;

@@ -97,10 +97,11 @@ class StateTable {
     auto const word =
         [&](int i) {  // elements i .. i + 3 (element j in bits 16j), zero past the end
           std::uint64_t w = 0;
-          if (!std::is_constant_evaluated() && i + 4 <= width_) {
-            std::memcpy(&w, p + i, sizeof w);  // one load; the same word on a little-endian host
-            if constexpr (std::endian::native == std::endian::little) return w;
-            w = 0;
+          // One load where the host's byte order gives the same word.
+          if (std::endian::native == std::endian::little && !std::is_constant_evaluated() &&
+              i + 4 <= width_) {
+            std::memcpy(&w, p + i, sizeof w);
+            return w;
           }
           for (int j = 0; j < 4 && i + j < width_; ++j)
             w |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(p[i + j])) << (16 * j);
