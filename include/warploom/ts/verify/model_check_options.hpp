@@ -20,10 +20,10 @@ struct ModelCheckOptions {
   // reference the reduced search is tested against (same verdicts on the whole corpus).
   bool reduce = true;
   // With `reduce`, the persistent sets built from what each step touches (README §7: a CTA ahead of
-  // its peers, sets grown from one transition), at run time for one CTA as for a cluster (the
-  // compile-time gate takes them for clusters only). Off: the segments, silent landings and
-  // CTA-local sets alone — the search the grown sets are tested against where the unreduced one
-  // is out of reach (the corpus, same verdicts).
+  // its peers, sets grown from one transition), for one CTA as for a cluster, at run time and in
+  // the compile-time gate. Off: the segments, silent landings and CTA-local sets alone — the
+  // search the grown sets are tested against where the unreduced one is out of reach (the corpus,
+  // same verdicts).
   bool grown_sets = true;
   // Model a multicast pipeline's cluster: one copy of the task set per CTA (TaskManager::
   // cluster_size), per-CTA barriers, multicast copies and remote releases, per-CTA trip counts
@@ -33,6 +33,20 @@ struct ModelCheckOptions {
   // compile-time gate still checks one CTA.
   bool model_clusters = false;
 };
+
+// The compile-time gate's search (ts::verified_at_compile_time): run-time loops run 0, 1 and 2
+// times, at most `max_states` states a scenario (ManagerOptions::compile_time_model_check_states),
+// an undecided check passes (the host check before the first launch decides it), the first finding
+// is enough, and a cluster is modelled CTA by CTA.
+constexpr ModelCheckOptions compile_time_check_options(long long max_states) {
+  ModelCheckOptions opt;
+  opt.max_states = max_states;
+  opt.allow_undecided = true;
+  opt.max_findings = 1;
+  opt.max_runtime_trips = 2;
+  opt.model_clusters = true;
+  return opt;
+}
 
 struct ModelCheckStats {
   long long states = 0;  // distinct states, all scenarios
