@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "corpus.hpp"
+#include "warploom/ts/manager_traits.hpp"
 #include "warploom/ts/verify/verify.hpp"
 
 namespace corpus {
@@ -185,6 +186,25 @@ TEST_P(ScheduleCorpus, GrownSetsAgree) {
   EXPECT_EQ(with.detected, without.detected)
       << "with the grown sets {" << join(with.detected) << "}, without {" << join(without.detected)
       << "} (" << with.stats.states << " against " << without.stats.states << " states)";
+}
+
+// The compile-time gate's search (loops of 0-2 trips, 2,000 states a scenario) decides every
+// bundled schedule but those with pipeline groups, which take no grown sets (README §7, "In the
+// compile-time gate"). An undecided gate passes, so a change that makes it give up again would
+// go unnoticed but for this.
+TEST_P(ScheduleCorpus, CompileTimeGateDecides) {
+  Entry const& e = corpus()[GetParam()];
+  if (e.theme != kBundled) GTEST_SKIP() << "the gate runs on the bundled schedules' units";
+  ts::ManagerModel const m = e.model(e.name);
+  if (std::any_of(m.resources.begin(), m.resources.end(), [](ts::ResourceModel const& r) {
+        return r.group >= 0 || r.kind == ts::ResourceKind::Group;
+      }))
+    GTEST_SKIP() << e.name << ": pipeline groups, no grown sets";
+  Outcome const o = verify(
+      e, ts::compile_time_check_options(ts::ManagerOptions{}.compile_time_model_check_states));
+  EXPECT_TRUE(o.report.ok()) << findings_text(o.report);
+  EXPECT_TRUE(o.stats.decided) << e.name << ": the gate's search stops undecided ("
+                               << o.stats.states << " states)";
 }
 
 TEST_P(ScheduleCorpus, UnreducedSearchAgrees) {
