@@ -5,8 +5,7 @@
 // coordinate resources, 8 stages, persistent tile loop) and the bundled kernels. Medians of
 // --reps runs. --compile-time runs the compile-time gate's search instead (loops 0-2 times, 2000
 // states a scenario; "undecided" where it stops there), --no-grown-sets the search without the
-// persistent sets grown per state, --only NAME the managers whose
-// name contains NAME.
+// persistent sets grown per state, --only NAME the managers whose name contains NAME.
 //
 //   verify_bench [--reps N] [--json FILE] [--compile-time] [--no-grown-sets] [--only NAME]
 #include <algorithm>

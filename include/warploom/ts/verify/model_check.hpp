@@ -165,13 +165,11 @@ class ModelChecker {
       }
       unheld_read_retired_.push_back(cut);
     }
-    // Resources whose copies alone complete their full barriers (not a member of a fork, nor a
-    // fork whose members land on its barrier).
-    for (int r = 0; r < R; ++r) {
-      bool sole = full_owner(m, r) == r;
-      for (int r2 = 0; r2 < R; ++r2) sole = sole && (r2 == r || full_owner(m, r2) != r);
-      sole_filler_.push_back(sole);
-    }
+    // The resources whose copies each resource's full barriers count: itself, or a Fork group's
+    // members and the group (none for a member, whose copies land on its group's barriers).
+    full_members_.assign(static_cast<std::size_t>(R), {});
+    for (int r = 0; r < R; ++r)
+      full_members_[static_cast<std::size_t>(full_owner(m, r))].push_back(r);
     find_interchangeable_ctas();
     find_step_objects();
   }
@@ -646,8 +644,9 @@ class ModelChecker {
   // and the barrier, armed only upwards meanwhile, cannot complete with one transaction or more
   // outstanding — so it commutes with all of them and runs alone (README §7).
   constexpr bool silent_landing(S const& s, int c, int r, int i) const {
-    return sole_filler_[static_cast<std::size_t>(r)] && s[slot(c, r, i, detail::InFlight)] >= 2 &&
-           s[slot(c, r, i, detail::FullTx)] >= 2;
+    // r's copies alone complete its full barriers (not a fork's member, nor a fork with members).
+    return full_members_[static_cast<std::size_t>(r)].size() == 1 &&
+           s[slot(c, r, i, detail::InFlight)] >= 2 && s[slot(c, r, i, detail::FullTx)] >= 2;
   }
 
   // One past the last step of the segment task t runs from `begin` (as expand runs it, the
@@ -862,9 +861,6 @@ class ModelChecker {
           m_.resources[r].kind == ResourceKind::Group)
         whole_cta_sets_ = false;
     if (!whole_cta_sets_) return;
-    full_members_.assign(static_cast<std::size_t>(res_), {});
-    for (int r = 0; r < res_; ++r)
-      full_members_[static_cast<std::size_t>(full_owner(m_, r))].push_back(r);
     // Arrivals on an empty barrier commute when every arrival is n and the count a multiple of n:
     // the count never falls below n, so no order over-arrives, and the phase completes at the same
     // arrival whatever the order.
@@ -1138,12 +1134,6 @@ class ModelChecker {
                                  std::vector<bool>& landing_in_set) const {
     if (!whole_cta_sets_) return false;
     int const T = layout_.tasks;
-    // A set smaller than every enabled transition needs two of them.
-    int enabled_transitions = 0;
-    for (int t = 0; t < T && enabled_transitions < 2; ++t) enabled_transitions += enabled(s, t);
-    for (int b = 0; b < ctas_ * res_ * max_stages_ && enabled_transitions < 2; ++b)
-      enabled_transitions += in_flight(s, b);
-    if (enabled_transitions < 2) return false;
     for (int seed = 0; seed < T + ctas_ * res_ * max_stages_; ++seed) {
       if (seed < T ? !enabled(s, seed) : !in_flight(s, seed - T)) continue;
       if (grown_set(s, seed, in_set, landing_in_set)) return true;
@@ -1808,7 +1798,6 @@ class ModelChecker {
   int res_ = 0;                        // resources per CTA
   int ctas_ = 1;                       // CTAs in the cluster
   std::vector<bool> cluster_visible_;  // [r]: touched by peer CTAs (cluster_step)
-  std::vector<bool> sole_filler_;      // [r]: only r's copies land on r's full barriers
   bool whole_cta_sets_ = false;        // ahead_cta and the grown sets apply (find_step_objects)
   int max_stages_ = 1;
   std::vector<bool> uniform_empty_;          // [r]: arrivals on r's empty barriers commute
@@ -1817,8 +1806,8 @@ class ModelChecker {
   std::vector<int> cta_class_;               // [cta]: the first CTA it is interchangeable with
   std::vector<std::vector<int>> blocks_;     // [cta]: its slots of the state, in one order
   std::vector<int> labels_;  // while a finding is reported: stored CTA -> CTA on its path
-  std::vector<std::vector<int>> full_members_;  // [r]: the resources whose copies r's full
-                                                // barriers count (r, and a Fork group's members)
+  std::vector<std::vector<int>> full_members_;  // [r]: the resources whose copies land on r's
+                                                // full barriers (constructor)
   std::vector<std::vector<std::uint64_t>> touches_from_;  // [task][pc]: resources from pc on
   std::vector<std::vector<bool>> unheld_read_retired_;    // [task][pc]: ends_segment_before
   detail::Layout layout_;
