@@ -217,6 +217,11 @@ struct Forward {
     WL_DEVICE void store(ts::Produce const& stage, OutputTile const& t, TileInfo tile) {
       W::store(*this, stage, t, tile);
     }
+    // normalize and store at once, where nothing is in flight after it: fewer registers (a row
+    // packed at a time) where the tile's O is stored at its end.
+    WL_DEVICE void write(ts::Produce const& stage, OutputState const& o, TileInfo tile) {
+      W::write(*this, stage, o, tile);
+    }
   };
 
   // ---- Tasks ------------------------------------------------------------------------------------
@@ -307,7 +312,6 @@ struct Forward {
     auto s = ctx.local(Scores{});
     auto p_tile = ctx.local(PTile{});
     auto acc = ctx.local(OutputState{});  // O = 0, row maxima -inf, sums 0
-    auto out = ctx.local(OutputTile{});
     ctx.work_tile_loop(queue, [&](auto& loop) {
       auto entry = ts::take_tile(queue);
       loop.if_valid(entry, [&] {
@@ -331,8 +335,7 @@ struct Forward {
         // Q's reads among them.
         ts::wgmma_wait<0>(ctx);
         q.release();
-        ts::work<&GmemO::normalize>(o, acc, out);
-        ts::work<&GmemO::store>(o, out, tile);
+        ts::work<&GmemO::write>(o, acc, tile);
         acc = ts::work<&Tiles::initial_output>(tiles);  // for the next tile
       });
     });
@@ -417,11 +420,11 @@ struct Forward {
         // wgmma of the tile retired, Q's reads among them.
         ts::wgmma_wait<0>(ctx);
         q.release();
-        ts::work<&GmemO::normalize>(o, acc, out);
         if constexpr (S::kStoreUnderNextS) {
+          ts::work<&GmemO::normalize>(o, acc, out);
           done = ts::work<&Tiles::carry>(tiles, tile);
         } else {
-          ts::work<&GmemO::store>(o, out, tile);  // the shape has no registers to keep it
+          ts::work<&GmemO::write>(o, acc, tile);  // the shape has no registers to keep it
         }
       });
       // The queue ran dry: the last tile's O, which no tile after it stores (none: a CTA that

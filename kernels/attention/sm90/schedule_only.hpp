@@ -33,6 +33,7 @@ struct ScheduleOnly {
   static constexpr void pv(auto const&, ts::Consume const&, PTile const&, OutputState&) {}
   static constexpr void normalize(auto&, ts::Produce const&, OutputState const&, OutputTile&) {}
   static constexpr void store(auto&, ts::Produce const&, OutputTile const&, TileInfo) {}
+  static constexpr void write(auto&, ts::Produce const&, OutputState const&, TileInfo) {}
 };
 
 }  // namespace warploom::attention::sm90

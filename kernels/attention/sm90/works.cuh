@@ -312,21 +312,8 @@ struct Works {
   template <class Out>
   static WL_DEVICE void normalize(Out const& out, ts::Produce const&, OutputState const& o,
                                   OutputTile& t) {
-    using namespace cute;
-    Params const& p = *out.p;
-    Tensor tOrO = make_tensor(make_rmem_ptr(o.o), typename Cfg::AccLayoutO{});  // ((2,2,D/8),1,1)
     CUTE_UNROLL
-    for (int i = 0; i < 2; ++i) {
-      float const sum = quad_sum(o.row_sum[i]);
-      bool const empty = sum == 0.0f;  // no key seen; a NaN from the inputs stays NaN
-      float const inverse = empty ? 0.0f : 1.0f / sum;
-      CUTE_UNROLL
-      for (int v = 0; v < kHeadDim / 8; ++v) {
-        t.pair(i, v) = pack(tOrO(make_coord(make_coord(0, i, v), 0, 0)) * inverse,
-                            tOrO(make_coord(make_coord(1, i, v), 0, 0)) * inverse);
-      }
-      t.lse[i] = empty ? INFINITY : o.row_max[i] * p.scale + logf(sum);
-    }
+    for (int i = 0; i < 2; ++i) normalize_row(*out.p, o, t, i);
   }
 
   // The tile's rows inside the sequence, straight from registers (each thread two columns at a
@@ -336,29 +323,60 @@ struct Works {
   template <class Out>
   static WL_DEVICE void store(Out const& out, ts::Produce const&, OutputTile const& t,
                               TileInfo tile) {
+    CUTE_UNROLL
+    for (int i = 0; i < 2; ++i) store_row(*out.p, t, tile, i);
+  }
+
+  // normalize and store at once, a row at a time: the packed row is stored before the next is
+  // packed, so at most half a tile's packed registers live beside the accumulator (at D = 256,
+  // 32 words where the whole tile's 64 made ptxas spill and serialize the ping-pong's wgmma).
+  template <class Out>
+  static WL_DEVICE void write(Out const& out, ts::Produce const&, OutputState const& o,
+                              TileInfo tile) {
+    OutputTile t;
+    CUTE_UNROLL
+    for (int i = 0; i < 2; ++i) {
+      normalize_row(*out.p, o, t, i);
+      store_row(*out.p, t, tile, i);
+    }
+  }
+
+  // Row i (of this thread's 2) of normalize.
+  static WL_DEVICE void normalize_row(Params const& p, OutputState const& o, OutputTile& t, int i) {
     using namespace cute;
-    Params const& p = *out.p;
+    Tensor tOrO = make_tensor(make_rmem_ptr(o.o), typename Cfg::AccLayoutO{});  // ((2,2,D/8),1,1)
+    float const sum = quad_sum(o.row_sum[i]);
+    bool const empty = sum == 0.0f;  // no key seen; a NaN from the inputs stays NaN
+    float const inverse = empty ? 0.0f : 1.0f / sum;
+    CUTE_UNROLL
+    for (int v = 0; v < kHeadDim / 8; ++v) {
+      t.pair(i, v) = pack(tOrO(make_coord(make_coord(0, i, v), 0, 0)) * inverse,
+                          tOrO(make_coord(make_coord(1, i, v), 0, 0)) * inverse);
+    }
+    t.lse[i] = empty ? INFINITY : o.row_max[i] * p.scale + logf(sum);
+  }
+
+  // Row i (of this thread's 2) of store.
+  static WL_DEVICE void store_row(Params const& p, OutputTile const& t, TileInfo tile, int i) {
+    using namespace cute;
     typename Cfg::TiledMmaPV mma;
     Tensor tOcO = mma.get_thread_slice(threadIdx.x % Cfg::kMmaThreads)
                       .partition_C(make_identity_tensor(
                           make_shape(Int<kBlockM>{}, Int<kHeadDim>{})));  // (row, column) of O
     int const batch = p.cu_seqlens_q ? 0 : tile.batch;
+    int const row = tile.m_block * kBlockM + get<0>(tOcO(make_coord(make_coord(0, i, 0), 0, 0)));
+    bool const inside = row < tile.seqlen_q;
+    std::int64_t const q = tile.q_offset + row;
+    Element* o_row =
+        p.o + batch * p.o_batch_stride + q * p.o_row_stride + tile.head * p.o_head_stride;
     CUTE_UNROLL
-    for (int i = 0; i < 2; ++i) {
-      int const row = tile.m_block * kBlockM + get<0>(tOcO(make_coord(make_coord(0, i, 0), 0, 0)));
-      bool const inside = row < tile.seqlen_q;
-      std::int64_t const q = tile.q_offset + row;
-      Element* o_row =
-          p.o + batch * p.o_batch_stride + q * p.o_row_stride + tile.head * p.o_head_stride;
-      CUTE_UNROLL
-      for (int v = 0; v < kHeadDim / 8; ++v) {
-        int const column = get<1>(tOcO(make_coord(make_coord(0, i, v), 0, 0)));
-        store_if(inside, o_row + column, t.pair(i, v));
-      }
-      store_if(inside && threadIdx.x % 4 == 0,
-               p.lse + batch * p.lse_batch_stride + tile.head * p.lse_head_stride + q,
-               __float_as_uint(t.lse[i]));
+    for (int v = 0; v < kHeadDim / 8; ++v) {
+      int const column = get<1>(tOcO(make_coord(make_coord(0, i, v), 0, 0)));
+      store_if(inside, o_row + column, t.pair(i, v));
     }
+    store_if(inside && threadIdx.x % 4 == 0,
+             p.lse + batch * p.lse_batch_stride + tile.head * p.lse_head_stride + q,
+             __float_as_uint(t.lse[i]));
   }
 };
 
