@@ -52,6 +52,8 @@ def contenders(q, k, v, causal, layout):
         warploom._core.AttentionType.f16
     for schedule in ("serial", "overlap", "pingpong"):
         name = f"warploom {schedule}"
+        if schedule == "pingpong" and q.shape[-1] == 256:
+            continue  # no such kernel (kernels/attention/sm90/shape.hpp)
         if not warploom._core.attention_instance_built(
                 kind, q.shape[-1], causal, getattr(warploom._core.AttentionSchedule, schedule)):
             print(f"skipped {name}: not built (WARPLOOM_ATTENTION_INSTANCES=all builds it)")

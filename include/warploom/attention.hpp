@@ -89,7 +89,8 @@ enum class AttentionSchedule {
   Overlap,
   // That overlap with FlashAttention-3's inter-warpgroup ping-pong: the two consumer warpgroups
   // take turns at the tensor cores, one's softmax under the other's GEMMs
-  // (sm90_ts_attention_pingpong_d<D>).
+  // (sm90_ts_attention_pingpong_d<D>). Head dimensions 64 and 128: at 256 its warpgroups'
+  // registers do not hold it, and attention_forward refuses it.
   Pingpong,
 };
 // "auto", "serial", "overlap", "pingpong".

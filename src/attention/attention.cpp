@@ -267,6 +267,11 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
   check_arguments(args, r);
   check_schedule("attention_forward", "tuning.schedule", tuning.schedule);
   AttentionSchedule const schedule = resolved(r.type, r.head_dim, r.causal, tuning.schedule);
+  if (schedule == AttentionSchedule::Pingpong && r.head_dim == 256)
+    fail(
+        "tuning.schedule = Pingpong runs head_dim 64 and 128, not 256: at 256 its two "
+        "warpgroups' registers cannot hold a block's accumulators with the GEMMs in flight "
+        "(kernels/attention/sm90/shape.hpp); Overlap (the default there) or Serial run it");
   sm90::InstanceEntry const* instance = find_instance(r.type, r.head_dim, r.causal, schedule);
   if (instance == nullptr) {
     std::string built;
@@ -278,7 +283,7 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
          ", head_dim = " + str(r.head_dim) + ", causal = " + (r.causal ? "true" : "false") +
          ", schedule " + std::string(to_string(schedule)) +
          (tuning.schedule == AttentionSchedule::Auto ? " (auto)" : "") +
-         " in this build (built, each in every schedule: " + built +
+         " in this build (built, each in its head dimension's schedules: " + built +
          "); configure with -DWARPLOOM_ATTENTION_INSTANCES=all for every combination");
   }
   check_device_pointers(r);

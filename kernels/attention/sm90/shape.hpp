@@ -67,7 +67,11 @@ struct Shape {
 // clocks, 4x32x4096x128 bf16; docs/kernels/sm90_attention.md) 160 keys made the overlap
 // schedule 2 % faster without a mask and 2.5 % slower with it, and the ping-pong slower either
 // way (its two warpgroups' 160-key S and the stored tile's registers leave too few to overlap).
-// kTurns: the shape of the ping-pong schedule, whose two warpgroups take turns (128 rows).
+// kTurns: the shape of the ping-pong schedule, whose two warpgroups take turns (128 rows). It has
+// none at D = 256 (schedule.hpp refuses it): each warpgroup's O accumulator is 128 of its 240
+// registers, and with the tile queue's and the turns' state beside S and P ptxas spilled and
+// serialized the wgmma (C7512) at 80- and at 64-key blocks alike, at half the overlap schedule's
+// speed (H100, 2026-12-05; docs/kernels/sm90_attention.md).
 template <int kHeadDim, bool kCausal, bool kTurns = false>
 using DefaultShape = std::conditional_t<
     kHeadDim == 256, Shape<256, 80, 2, 1>,
