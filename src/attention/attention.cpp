@@ -227,15 +227,14 @@ std::string_view to_string(AttentionSchedule s) {
 AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) {
   // Measured with FlashAttention-3's sweep (bf16, S = 512 ... 16384 at 16384 tokens, D = 64, 128,
   // 256, both masks; bench/results/attention_sweep_2026-12-06.json, docs/kernels/sm90_attention.md,
-  // "The default schedule"; an H100, the machine the device tool lent): at D = 64 (192-row tiles,
-  // three warpgroups) the serial schedule is the fastest or within 3 % of it at every point, and
-  // the ping-pong (128 rows) the slowest at most; at D = 128 and 256 the overlap schedule is the
-  // fastest but at the shortest sequences, where the schedules are within a few percent. The mask
-  // does not change the order. fp16 is taken to follow bf16 (the same kernel and tiles; not
-  // measured). A build has every schedule of the (type, D, causal) it prebuilt, or none; the
-  // serial schedule where it has none (then the call is refused by name anyway).
-  AttentionSchedule const fastest =
-      head_dim == 64 ? AttentionSchedule::Serial : AttentionSchedule::Overlap;
+  // "The default schedule"; an H100, the machine the device tool lent): the overlap schedule is the
+  // fastest or within 3 % of it at 31 of the 36 points; at D = 64 (192-row tiles, three
+  // warpgroups) the serial schedule is level with it (ahead at 6 points, behind at 6, by at most
+  // 7 %) and the ping-pong (128 rows) behind both at 11 of 12; the ping-pong is ahead of it at
+  // D = 128 without a mask at S <= 1024 (by 4-10 %). fp16 is taken to follow bf16 (the same kernel
+  // and tiles; not measured). A build has every schedule of the (type, D, causal) it prebuilt, or
+  // none; the serial schedule where it has none (then the call is refused by name anyway).
+  AttentionSchedule const fastest = AttentionSchedule::Overlap;
   if (find_instance(type, head_dim, causal, fastest) != nullptr) return fastest;
   return AttentionSchedule::Serial;
 }

@@ -207,14 +207,13 @@ TEST(AttentionArgs, PingpongAtHeadDim256RefusedForWhatItIs) {
 }
 
 // AttentionSchedule::Auto runs the schedule the sweep measured fastest where this build has it:
-// the serial one at D = 64, the overlap elsewhere; the serial one where the build has neither.
+// the overlap one; the serial one where the build has not.
 TEST(AttentionArgs, AutoResolvesToTheMeasuredDefault) {
   for (ElementType t : {ElementType::F16, ElementType::BF16})
     for (bool causal : {false, true}) {
       SCOPED_TRACE(std::string(to_string(t)) + (causal ? " causal" : ""));
       for (int d : {64, 128, 256}) {
-        AttentionSchedule const fastest =
-            d == 64 ? AttentionSchedule::Serial : AttentionSchedule::Overlap;
+        AttentionSchedule const fastest = AttentionSchedule::Overlap;
         EXPECT_EQ(default_schedule(t, d, causal), attention_instance_built(t, d, causal, fastest)
                                                       ? fastest
                                                       : AttentionSchedule::Serial)
