@@ -24,7 +24,7 @@ namespace warploom::ts {
 template <int kFrom, int kWarps = 4>
 struct Turn {
   static_assert(kFrom == 0 || kFrom == 1, "two tasks take turns");
-  static constexpr std::string_view kNames[] = {"turn0", "turn1"};
+  static constexpr std::string_view kNames[2] = {"turn0", "turn1"};
   static constexpr ResourceSpec spec{.name = kNames[kFrom],
                                      .pipeline = async_async(1, warps(kWarps), warps(kWarps))};
 };

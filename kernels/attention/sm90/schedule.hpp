@@ -461,7 +461,7 @@ struct Forward {
   // takes the one left after its last. The last block's O += P . V is issued outside the turns.
   template <int kSlot>
   struct PingpongTask {
-    static constexpr std::string_view kNames[] = {"softmax0", "softmax1"};
+    static constexpr std::string_view kNames[2] = {"softmax0", "softmax1"};
     static constexpr ts::TaskSpec spec{.name = kNames[kSlot],
                                        .warp_idx = 4 * kSlot,
                                        .num_warps = kConsumerWarps / 2,

@@ -113,7 +113,7 @@ struct Pingpong {
   // K loop is the cooperative kernel's (one wgmma batch in flight, lagged release).
   template <int kSlot>
   struct MmaTask {
-    static constexpr std::string_view kNames[] = {"mma0", "mma1"};
+    static constexpr std::string_view kNames[2] = {"mma0", "mma1"};
     static constexpr ts::TaskSpec spec{
         .name = kNames[kSlot], .warp_idx = 4 * kSlot, .num_warps = 4, .num_registers = 232};
     using src = ts::list<Tiles, SmemAB, Turn<1 - kSlot>>;

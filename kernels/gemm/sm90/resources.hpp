@@ -147,7 +147,7 @@ struct SmemAB {
 template <class S, class W, int kSlot_ = 0, int kSlots = 1>
 struct GmemD {
   static constexpr int kSlot = kSlot_;
-  static constexpr std::string_view kNames[] = {"gmem_d", "gmem_d0", "gmem_d1"};
+  static constexpr std::string_view kNames[3] = {"gmem_d", "gmem_d0", "gmem_d1"};
   static_assert(kSlots <= 2 && kSlot < kSlots);
   static constexpr ts::ResourceSpec spec{.name = kNames[kSlots == 1 ? 0 : 1 + kSlot]};
   using ElementD = typename W::ElementD;
@@ -176,7 +176,7 @@ struct Staged {
   static constexpr int kSlot = kSlot_;
   static constexpr int kFinishWarp = kFinishWarp_;  // the finish task's first warp
   static constexpr int kFinishThreads = 32 * kFinishWarps;
-  static constexpr std::string_view kNames[] = {"staged0", "staged1"};
+  static constexpr std::string_view kNames[2] = {"staged0", "staged1"};
   static constexpr ts::ResourceSpec spec{
       .name = kNames[kSlot],
       .pipeline = ts::async_tma(S::kStagingBuffers, ts::threads(128), ts::threads(kFinishThreads))};
