@@ -82,7 +82,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,po
   --format=csv,noheader | tee -a "$LOG"
 B=$BUILD/bin
 T=$BUILD/tests/gpu
-# STEPS: the steps to run, by name (default: all of them, in this order).
+# STEPS: the steps to run, by name (default: all of them). They run in this file's order, not in
+# STEPS' (attention-sanitizers before python and the sweeps, for one).
 steps=" ${STEPS:-nvrtc sanitize-nvrtc precompile gemm-epilogue scalars ops-plan grouped-jit grouped tutorial-pdl tutorial-persistent tutorial-groups bench-groups tutorial-split-k tutorial-pdl-gemm tutorial-merge-gemm tutorial-merge-gemm-02 gemm-edges bench bench-grouped grouped-autotune ncu-grouped ncu host-costs python examples split-k sanitize-split-k ncu-split-k python-bench grouped-bench sanitizers} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 # default_instances <types>_<letters>: the six configurations Auto may run for them (both designs
