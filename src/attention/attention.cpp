@@ -13,6 +13,7 @@
 #include <string>
 
 #include "attention/sm90/instance.hpp"
+#include "attention/sm90/shape.hpp"
 
 namespace warploom::attention {
 
@@ -266,7 +267,7 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
   check_arguments(args, r);
   check_schedule("attention_forward", "tuning.schedule", tuning.schedule);
   AttentionSchedule const schedule = resolved(r.type, r.head_dim, r.causal, tuning.schedule);
-  if (schedule == AttentionSchedule::Pingpong && r.head_dim == 256)
+  if (schedule == AttentionSchedule::Pingpong && !sm90::pingpong_runs(r.head_dim))
     fail(
         "tuning.schedule = Pingpong runs head_dim 64 and 128, not 256: at 256 its two "
         "warpgroups' registers cannot hold a block's accumulators with the GEMMs in flight "

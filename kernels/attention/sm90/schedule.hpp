@@ -69,9 +69,9 @@ struct Forward {
                 "the ping-pong schedule is the overlap schedule's, in turns");
   static_assert(!kPingpong || S::kConsumerWarpgroups == 2,
                 "the ping-pong schedule's turns go between two warpgroups");
-  static_assert(!kPingpong || S::kHeadDim <= 128,
+  static_assert(!kPingpong || pingpong_runs(S::kHeadDim),
                 "the ping-pong schedule's warpgroups have too few registers at D = 256 "
-                "(shape.hpp, DefaultShape)");
+                "(shape.hpp, pingpong_runs)");
   static constexpr ts::ScheduleText kNameText = schedule_name<S>(kOverlap, kPingpong);
   static constexpr std::string_view kName = kNameText.view();
   static constexpr std::string_view kDescription =

@@ -68,10 +68,7 @@ struct Shape {
 // schedule 2 % faster without a mask and 2.5 % slower with it, and the ping-pong slower either
 // way (its two warpgroups' 160-key S and the stored tile's registers leave too few to overlap).
 // kTurns: the shape of the ping-pong schedule, whose two warpgroups take turns (128 rows). It has
-// none at D = 256 (schedule.hpp refuses it): each warpgroup's O accumulator is 128 of its 240
-// registers, and with the tile queue's and the turns' state beside S and P ptxas spilled and
-// serialized the wgmma (C7512) at 80- and at 64-key blocks alike, at half the overlap schedule's
-// speed (H100, 2026-12-05; docs/kernels/sm90_attention.md).
+// none at D = 256 (pingpong_runs, below).
 template <int kHeadDim, bool kCausal, bool kTurns = false>
 using DefaultShape = std::conditional_t<
     kHeadDim == 256, Shape<256, 80, 2, 1>,
@@ -79,6 +76,16 @@ using DefaultShape = std::conditional_t<
         kHeadDim == 128,
         std::conditional_t<kCausal || kTurns, Shape<128, 128, 2, 2>, Shape<128, 160, 2, 2>>,
         std::conditional_t<kTurns, Shape<64, 128, 2, 2>, Shape<64, 128, 2, 2, 192>>>>;
+
+// Whether the ping-pong schedule runs head dimension `head_dim`: not at 256, where each
+// warpgroup's O accumulator is 128 of its 240 registers, and with the tile queue's and the turns'
+// state beside S and P ptxas spilled and serialized the wgmma (C7512) at 80- and at 64-key blocks
+// alike, at half the overlap schedule's speed (H100, 2026-12-05; docs/kernels/sm90_attention.md).
+// The schedule (schedule.hpp) and attention_forward's refusal ask it; CMake builds no such
+// instance (kernels/attention/CMakeLists.txt).
+constexpr bool pingpong_runs(int head_dim) {
+  return head_dim <= 128;
+}
 
 // Shared memory a schedule of shape S asks for, without the barriers.
 template <class S>

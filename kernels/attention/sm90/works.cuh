@@ -329,7 +329,7 @@ struct Works {
 
   // normalize and store at once, a row at a time: the packed row is stored before the next is
   // packed, so at most half a tile's packed registers live beside the accumulator (at D = 256,
-  // 32 words where the whole tile's 64 made ptxas spill and serialize the ping-pong's wgmma).
+  // 32 words in place of 64 beside a 128-word accumulator).
   template <class Out>
   static WL_DEVICE void write(Out const& out, ts::Produce const&, OutputState const& o,
                               TileInfo tile) {
