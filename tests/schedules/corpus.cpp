@@ -189,17 +189,11 @@ TEST_P(ScheduleCorpus, GrownSetsAgree) {
 }
 
 // The compile-time gate's search (loops of 0-2 trips, 2,000 states a scenario) decides every
-// bundled schedule but those with pipeline groups, which take no grown sets (README §7, "In the
-// compile-time gate"). An undecided gate passes, so a change that makes it give up again would
-// go unnoticed but for this.
+// bundled schedule (README §7, "In the compile-time gate"). An undecided gate passes, so a change
+// that makes it give up again would go unnoticed but for this.
 TEST_P(ScheduleCorpus, CompileTimeGateDecides) {
   Entry const& e = corpus()[GetParam()];
   if (e.theme != kBundled) GTEST_SKIP() << "the gate runs on the bundled schedules' units";
-  ts::ManagerModel const m = e.model(e.name);
-  if (std::any_of(m.resources.begin(), m.resources.end(), [](ts::ResourceModel const& r) {
-        return r.group >= 0 || r.kind == ts::ResourceKind::Group;
-      }))
-    GTEST_SKIP() << e.name << ": pipeline groups, no grown sets";
   Outcome const o = verify(
       e, ts::compile_time_check_options(ts::ManagerOptions{}.compile_time_model_check_states));
   EXPECT_TRUE(o.report.ok()) << findings_text(o.report);

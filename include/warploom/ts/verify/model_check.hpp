@@ -846,19 +846,21 @@ class ModelChecker {
     return k == StepKind::Acquire || k == StepKind::Wait || k == StepKind::Tail;
   }
 
-  // What each step of each task touches (touches_), and whether the model qualifies for the sets
-  // built from it (a CTA ahead, sets grown from one transition): one CTA or a cluster, without
-  // buffers sharing bytes and without pipeline groups (their steps touch more than their own
-  // stage; the sets are off for them).
+  // What each step of each task touches (touches_), for the sets built from it (a CTA ahead, sets
+  // grown from one transition). A pipeline group's ops touch the shared side's barriers (the
+  // group's: empty_owner, full_owner) and change what a task holds of every member (the holds
+  // compared below, over every resource); a step that checks a stage against the buffers sharing
+  // its bytes (aliased_use) reads those stages too (alias_reads).
   constexpr void find_step_objects() {
     for (int r = 0; r < res_; ++r) max_stages_ = std::max(max_stages_, layout_.stages[r]);
     // In the compile-time gate too: with them it decides the ping-pong GEMM and attention
     // schedules its budget left undecided, and a schedule unit compiles faster or about as fast
     // (docs/verification/README.md §7, "In the compile-time gate").
     whole_cta_sets_ = opt_.reduce && opt_.grown_sets;
+    // A member whose stage count is not its group's (R-C2 refuses it where the group is declared;
+    // a model built by hand can hold one) has stages without a shared barrier: no sets there.
     for (int r = 0; r < res_; ++r)
-      if (aliased_any_[static_cast<std::size_t>(r)] || m_.resources[r].group >= 0 ||
-          m_.resources[r].kind == ResourceKind::Group)
+      if (m_.resources[r].group >= 0 && layout_.stages[r] != layout_.stages[m_.resources[r].group])
         whole_cta_sets_ = false;
     if (!whole_cta_sets_) return;
     // Arrivals on an empty barrier commute when every arrival is n and the count a multiple of n:
@@ -942,7 +944,34 @@ class ModelChecker {
       default:  // an asynchronous wait: the reads it retires (retired_reads); local steps: none
         break;
     }
+    // The checks against buffers sharing bytes with the stage (aliased_use, as step() calls it).
+    TaskModel const& task = m_.tasks[task_of(t)];
+    if (aliased_local(t, st)) {
+      alias_reads(o, c, r, 0, !is_producer_side(task.schedule.nodes[st.node].role));
+    } else if (st.kind == StepKind::ProduceWork) {
+      std::pair<int, int> const g =
+          st.tx_units > 0 ? copy_group(c, r) : std::pair<int, int>{c, c + 1};
+      for (int d = g.first; d < g.second; ++d) alias_reads(o, d, r, i, false);
+    } else if (st.kind == StepKind::ConsumeWork) {
+      alias_reads(o, c, r, i, task.schedule.nodes[st.node].role != Role::ConsumerInPlace);
+    }
     return o;
+  }
+
+  // Adds to o's reads what aliased_use(.., c, r, stage, writes_only) reads: of every stage sharing
+  // bytes with it, the copies in flight and the writers, and unless writes_only the readers
+  // (asynchronous reads in flight among them).
+  constexpr void alias_reads(Touch& o, int c, int r, int stage, bool writes_only) const {
+    if (!aliased_any_[static_cast<std::size_t>(r)]) return;
+    for (int r2 = 0; r2 < res_; ++r2) {
+      if (!aliased_[static_cast<std::size_t>(r * res_ + r2)]) continue;
+      for (int j = 0; j < layout_.stages[r2]; ++j) {
+        if (!stages_overlap(r, stage, r2, j)) continue;
+        o.reads.push_back(object(c, r2, j, kCopies));
+        o.reads.push_back(object(c, r2, j, kWriters));
+        if (!writes_only) o.reads.push_back(object(c, r2, j, kReaders));
+      }
+    }
   }
 
   // Whether `o` depends on what T touches (tr: reads, tw: writes): a write against anything of
