@@ -52,10 +52,10 @@ def contenders(q, k, v, causal, layout):
         warploom._core.AttentionType.f16
     for schedule in ("serial", "overlap", "pingpong"):
         name = f"warploom {schedule}"
-        if schedule == "pingpong" and q.shape[-1] == 256:
-            continue  # no such kernel (kernels/attention/sm90/shape.hpp)
-        if not warploom._core.attention_instance_built(
-                kind, q.shape[-1], causal, getattr(warploom._core.AttentionSchedule, schedule)):
+        which = getattr(warploom._core.AttentionSchedule, schedule)
+        if not warploom._core.attention_schedule_runs(q.shape[-1], which):
+            continue  # no such kernel (the ping-pong at head_dim 256)
+        if not warploom._core.attention_instance_built(kind, q.shape[-1], causal, which):
             print(f"skipped {name}: not built (WARPLOOM_ATTENTION_INSTANCES=all builds it)")
             continue
         found[name] = (lambda s: lambda: view(warploom.op.attention(

@@ -89,8 +89,8 @@ enum class AttentionSchedule {
   Overlap,
   // That overlap with FlashAttention-3's inter-warpgroup ping-pong: the two consumer warpgroups
   // take turns at the tensor cores, one's softmax under the other's GEMMs
-  // (sm90_ts_attention_pingpong_d<D>). Head dimensions 64 and 128: at 256 its warpgroups'
-  // registers do not hold it, and attention_forward refuses it.
+  // (sm90_ts_attention_pingpong_d<D>). Head dimensions 64 and 128 (attention_schedule_runs): at
+  // 256 its warpgroups' registers do not hold it, and attention_forward refuses it.
   Pingpong,
 };
 // "auto", "serial", "overlap", "pingpong".
@@ -119,6 +119,12 @@ std::string attention_options_error(int head_dim, float scale);
 // for the head dimension where this build prebuilt it, else Serial. Never Auto. The one place
 // that policy is written (attention_forward, ops::Attention and Python's schedule="auto" ask it).
 AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal);
+
+// Whether the kernel has `schedule` at head dimension `head_dim` at all, whatever this build
+// prebuilt (false for a head dimension it does not run; Auto runs every one it runs): what to ask
+// before attention_instance_built, to tell "no such kernel" from "not in this build". Throws
+// std::invalid_argument for a schedule out of the enum's range.
+bool attention_schedule_runs(int head_dim, AttentionSchedule schedule);
 
 // Whether this build prebuilt the kernel of `schedule` (Auto: default_schedule's) for (type,
 // head_dim, causal); attention_forward refuses the others by name. Throws std::invalid_argument

@@ -80,6 +80,9 @@ void bind_attention(nb::module_& m) {
       "head_dim"_a, "scale"_a, "causal"_a, "schedule"_a, "stream"_a, "check_only"_a = false,
       "warploom::attention::attention_forward on (pointer, (batch, row, head) strides) tensors; "
       "check_only: the argument checks alone, no device touched. Use warploom.op.attention.");
+  m.def("attention_schedule_runs", &at::attention_schedule_runs, "head_dim"_a, "schedule"_a,
+        "Whether the attention kernel has this schedule at this head dimension at all, whatever "
+        "this build prebuilt (attention_schedule_runs).");
   m.def("attention_instance_built", &at::attention_instance_built, "type"_a, "head_dim"_a,
         "causal"_a, "schedule"_a = at::AttentionSchedule::Auto,
         "Whether this build prebuilt the attention kernel for these (attention_instance_built).");

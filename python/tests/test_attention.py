@@ -169,10 +169,18 @@ def test_auto_runs_the_measured_fastest_schedule():
         for schedule in ("serial", "overlap", "pingpong"):
             assert core.attention_instance_built(bf16, 128, causal,
                                                  getattr(core.AttentionSchedule, schedule))
-        # No build has the ping-pong at head_dim 256 (its warpgroups' registers do not hold it).
+        # No build has the ping-pong at head_dim 256 (its warpgroups' registers do not hold it),
+        # and none a kernel that attention_schedule_runs says does not exist.
         for kind in (bf16, f16):
             assert not core.attention_instance_built(kind, 256, causal,
                                                      core.AttentionSchedule.pingpong)
+            for head_dim in (64, 128, 256):
+                for schedule in ("auto", "serial", "overlap", "pingpong"):
+                    s = getattr(core.AttentionSchedule, schedule)
+                    runs = core.attention_schedule_runs(head_dim, s)
+                    assert runs == (head_dim != 256 or schedule != "pingpong")
+                    assert runs or not core.attention_instance_built(kind, head_dim, causal, s)
+    assert not core.attention_schedule_runs(96, core.AttentionSchedule.overlap)
 
 
 # ---- on the GPU ----------------------------------------------------------------------------------

@@ -254,6 +254,12 @@ void check_attention_arguments(AttentionArgs const& args) {
   check_arguments(args, resolved_args);
 }
 
+bool attention_schedule_runs(int head_dim, AttentionSchedule schedule) {
+  check_schedule("attention_schedule_runs", "schedule", schedule);
+  if (!attention_options_error(head_dim, 0.0f).empty()) return false;
+  return schedule != AttentionSchedule::Pingpong || sm90::pingpong_runs(head_dim);
+}
+
 bool attention_instance_built(ElementType type, int head_dim, bool causal,
                               AttentionSchedule schedule) {
   check_schedule("attention_instance_built", "schedule", schedule);
@@ -267,11 +273,14 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
   check_arguments(args, r);
   check_schedule("attention_forward", "tuning.schedule", tuning.schedule);
   AttentionSchedule const schedule = resolved(r.type, r.head_dim, r.causal, tuning.schedule);
-  if (schedule == AttentionSchedule::Pingpong && !sm90::pingpong_runs(r.head_dim))
-    fail(
-        "tuning.schedule = Pingpong runs head_dim 64 and 128, not 256: at 256 its two "
-        "warpgroups' registers cannot hold a block's accumulators with the GEMMs in flight "
-        "(kernels/attention/sm90/shape.hpp); Overlap (the default there) or Serial run it");
+  if (!attention_schedule_runs(r.head_dim, schedule)) {
+    std::string dims;
+    for (int d : sm90::kPingpongHeadDims) dims += (dims.empty() ? "" : ", ") + str(d);
+    fail("tuning.schedule = Pingpong runs head_dim " + dims + ", not " + str(r.head_dim) +
+         ": there its two warpgroups' registers cannot hold a block's accumulators with the GEMMs "
+         "in flight (kernels/attention/sm90/shape.hpp, pingpong_runs); Overlap (the default) or "
+         "Serial run it");
+  }
   sm90::InstanceEntry const* instance = find_instance(r.type, r.head_dim, r.causal, schedule);
   if (instance == nullptr) {
     std::string built;

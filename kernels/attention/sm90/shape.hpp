@@ -81,10 +81,15 @@ using DefaultShape = std::conditional_t<
 // warpgroup's O accumulator is 128 of its 240 registers, and with the tile queue's and the turns'
 // state beside S and P ptxas spilled and serialized the wgmma (C7512) at 80- and at 64-key blocks
 // alike, at half the overlap schedule's speed (H100, 2026-12-05; docs/kernels/sm90_attention.md).
-// The schedule (schedule.hpp) and attention_forward's refusal ask it; CMake builds no such
-// instance (kernels/attention/CMakeLists.txt).
+// kPingpongHeadDims is the one place this is written: the schedule (schedule.hpp),
+// attention_schedule_runs and attention_forward's refusal ask pingpong_runs, and
+// kernels/attention/CMakeLists.txt reads the list from the line below for the schedule units and
+// instances it builds (keep it on one line, `= {d, ...};`).
+inline constexpr int kPingpongHeadDims[] = {64, 128};
 constexpr bool pingpong_runs(int head_dim) {
-  return head_dim <= 128;
+  for (int d : kPingpongHeadDims)
+    if (d == head_dim) return true;
+  return false;
 }
 
 // Shared memory a schedule of shape S asks for, without the barriers.

@@ -200,10 +200,34 @@ TEST(AttentionArgs, PingpongAtHeadDim256RefusedForWhatItIs) {
                     0),
             0u)
       << m;
-  EXPECT_NE(m.find("Overlap (the default there) or Serial"), std::string::npos) << m;
+  EXPECT_NE(m.find("Overlap (the default) or Serial"), std::string::npos) << m;
   for (ElementType t : {ElementType::F16, ElementType::BF16})
     for (bool causal : {false, true})
       EXPECT_FALSE(attention_instance_built(t, 256, causal, AttentionSchedule::Pingpong));
+}
+
+// Which schedules the kernel has per head dimension, whatever the build prebuilt: every one at 64
+// and 128, all but the ping-pong at 256, none at a head dimension it does not run; and a build
+// never holds a kernel it says does not exist.
+TEST(AttentionArgs, ScheduleRunsPerHeadDimension) {
+  using enum AttentionSchedule;
+  for (AttentionSchedule s : {Auto, Serial, Overlap, Pingpong}) {
+    SCOPED_TRACE(std::string(to_string(s)));
+    EXPECT_TRUE(attention_schedule_runs(64, s));
+    EXPECT_TRUE(attention_schedule_runs(128, s));
+    EXPECT_EQ(attention_schedule_runs(256, s), s != Pingpong);
+    for (int d : {0, 32, 96, 192, 512}) EXPECT_FALSE(attention_schedule_runs(d, s)) << d;
+    for (ElementType t : {ElementType::F16, ElementType::BF16})
+      for (bool causal : {false, true})
+        for (int d : {64, 128, 256}) {
+          if (attention_instance_built(t, d, causal, s)) {
+            EXPECT_TRUE(attention_schedule_runs(d, s)) << to_string(t) << " D=" << d;
+          }
+        }
+  }
+  std::string const m = invalid_argument_message(
+      [] { attention_schedule_runs(128, static_cast<AttentionSchedule>(7)); });
+  EXPECT_NE(m.find("attention_schedule_runs: schedule"), std::string::npos) << m;
 }
 
 // AttentionSchedule::Auto runs the schedule the sweep measured fastest where this build has it:
