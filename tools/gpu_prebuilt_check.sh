@@ -463,8 +463,11 @@ if want attention; then
   done
 fi
 # The attention schedules per clock (Nsight Compute's kernel time, clocks controlled), then the full
-# section set of each schedule's kernel (non-causal) with its per-instruction samples.
+# section set of each schedule's kernel (non-causal) with its per-instruction samples; on issue 18's
+# shape, or $ATTENTION_NCU_SHAPE (e.g. 32x16x512x128, where a tile visits 4 key blocks and its
+# fixed costs weigh most).
 if want ncu-attention; then
+  ncu_shape=${ATTENTION_NCU_SHAPE:-4x32x4096x128}
   # Each schedule is a tuning of one contender (--prof ncu profiles defaults only): every kernel
   # of a one-round autotune, three launches per schedule.
   for mask in none causal; do
@@ -472,12 +475,12 @@ if want ncu-attention; then
 dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,\
 sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
       -k regex:attention_kernel --launch-count 9 '$B/warploom' bench attention \
-      --shapes 4x32x4096x128 --mask $mask --autotune --reps 1 --no-check \
+      --shapes $ncu_shape --mask $mask --autotune --reps 1 --no-check \
       > '$OUT/attention_ncu_$mask.txt'"
   done
   run ncu-attention-full 240 ncu --set full --import-source yes -k regex:attention_kernel \
     --launch-count 9 -o "$OUT/attention_full" -f "$B/warploom" bench attention \
-    --shapes 4x32x4096x128 --mask none --autotune --reps 1 --no-check
+    --shapes $ncu_shape --mask none --autotune --reps 1 --no-check
   run ncu-attention-details 60 sh -c "ncu -i '$OUT/attention_full.ncu-rep' --page details \
     > '$OUT/attention_full_details.txt'"
   run ncu-attention-source 60 sh -c "ncu -i '$OUT/attention_full.ncu-rep' --page source --csv \
