@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <ostream>
 #include <set>
 #include <string>
@@ -107,49 +108,46 @@ Verdict model_check(ts::ManagerModel const& m, bool reduce, int trips) {
   return v;
 }
 
-// The clustered managers: the corpus' cluster entries and the bundled kernels with a cluster.
-std::vector<Entry> clustered_entries() {
+// The entries the adders make whose models `keep` takes.
+template <class Keep>
+std::vector<Entry> entries_of(std::initializer_list<void (*)(Corpus&)> adders, Keep keep) {
   Corpus c;
-  add_clusters(c);
-  add_bundled_kernels(c);
+  for (auto add : adders) add(c);
   std::vector<Entry> out;
-  for (Entry const& e : c) {
-    ts::ManagerModel const m = e.model(e.name);
-    if (ts::verify::ModelChecker::cluster_size(m) > 1) out.push_back(e);
-  }
+  for (Entry const& e : c)
+    if (keep(e.model(e.name))) out.push_back(e);
   return out;
 }
 
-// The bundled kernels of one CTA, where the grown sets now run too (and, on the pipeline-group
-// kernels, where they are off, the segments alone: this run found the segments hiding a wgmma read
-// of a stage its task never waited for, README §3).
+bool one_cta(ts::ManagerModel const& m) {
+  return ts::verify::ModelChecker::cluster_size(m) == 1;
+}
+
+// The clustered managers: the corpus' cluster entries and the bundled kernels with a cluster.
+std::vector<Entry> clustered_entries() {
+  return entries_of({add_clusters, add_bundled_kernels},
+                    [](ts::ManagerModel const& m) { return !one_cta(m); });
+}
+
+// The bundled kernels of one CTA, where the grown sets run too (on the pipeline-group kernels,
+// before they did, the segments alone: this run found the segments hiding a wgmma read of a stage
+// its task never waited for, README §3).
 std::vector<Entry> one_cta_bundled_entries() {
-  Corpus c;
-  add_bundled_kernels(c);
-  std::vector<Entry> out;
-  for (Entry const& e : c)
-    if (ts::verify::ModelChecker::cluster_size(e.model(e.name)) == 1) out.push_back(e);
-  return out;
+  return entries_of({add_bundled_kernels}, one_cta);
 }
 
 // The other one-CTA entries of the corpus whose buffers share bytes (ts::Aliases) or whose
 // pipelines form groups (ts::Merge, ts::Fork): their steps check, or arrive on, more than their
 // own stage, which the grown sets follow (README §7).
 std::vector<Entry> aliased_or_grouped_entries() {
-  Corpus c;
-  add_pipelines(c);
-  add_pipeline_groups(c);
-  std::vector<Entry> out;
-  for (Entry const& e : c) {
-    ts::ManagerModel const m = e.model(e.name);
+  return entries_of({add_pipelines, add_pipeline_groups}, [](ts::ManagerModel const& m) {
     bool const aliased = std::any_of(m.smem.begin(), m.smem.end(),
                                      [](ts::SmemRequest const& b) { return b.alias_group >= 0; });
     bool const grouped = std::any_of(m.resources.begin(), m.resources.end(), [](auto const& r) {
       return r.group >= 0 || r.kind == ts::ResourceKind::Group;
     });
-    if ((aliased || grouped) && ts::verify::ModelChecker::cluster_size(m) == 1) out.push_back(e);
-  }
-  return out;
+    return (aliased || grouped) && one_cta(m);
+  });
 }
 
 class ReductionMutations : public testing::TestWithParam<Entry> {};
