@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -274,8 +276,10 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
   check_schedule("attention_forward", "tuning.schedule", tuning.schedule);
   AttentionSchedule const schedule = resolved(r.type, r.head_dim, r.causal, tuning.schedule);
   if (!attention_schedule_runs(r.head_dim, schedule)) {
-    std::string dims;
-    for (int d : sm90::kPingpongHeadDims) dims += (dims.empty() ? "" : ", ") + str(d);
+    std::string dims;  // "64 and 128"
+    std::size_t const n = std::size(sm90::kPingpongHeadDims);
+    for (std::size_t i = 0; i < n; ++i)
+      dims += (i == 0 ? "" : i + 1 == n ? " and " : ", ") + str(sm90::kPingpongHeadDims[i]);
     fail("tuning.schedule = Pingpong runs head_dim " + dims + ", not " + str(r.head_dim) +
          ": there its two warpgroups' registers cannot hold a block's accumulators with the GEMMs "
          "in flight (kernels/attention/sm90/shape.hpp, pingpong_runs); Overlap (the default) or "
