@@ -154,9 +154,11 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
       g.cluster_n = value[2] - '0';
     } else if (int panel = 0; knob == "panel" && parse_positive(value, panel)) {
       g.raster_panel = panel;
-    } else if (knob == "tiles" && (value == "static" || value == "dynamic")) {
-      g.tile_scheduling =
-          value == "static" ? wg::TileScheduling::Static : wg::TileScheduling::Dynamic;
+    } else if (knob == "tiles" &&
+               (value == "static" || value == "dynamic" || value == "stream-k")) {
+      g.tile_scheduling = value == "static"    ? wg::TileScheduling::Static
+                          : value == "dynamic" ? wg::TileScheduling::Dynamic
+                                               : wg::TileScheduling::StreamK;
     } else if (int slices = 0; knob == "split" && parse_positive(value, slices)) {
       g.split_k = slices;
     } else if (int width = 0; knob == "tile_n" && parse_positive(value, width)) {
@@ -171,7 +173,7 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
       throw std::invalid_argument("tuning: `" + knob + "=" + value +
                                   "` is not a knob of gemm() (design=cooperative|pingpong, "
                                   "cluster=1x1|2x1|1x2, panel=N, split=S, tile_n=256|128|64, "
-                                  "tiles=static|dynamic, variant=NAME)");
+                                  "tiles=static|dynamic|stream-k, variant=NAME)");
     }
   }
   return g;
@@ -185,6 +187,8 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
   for (char const* design : {"cooperative", "pingpong"})
     for (char const* cluster : {"1x1", "2x1"})
       space.push_back({{"design", design}, {"cluster", cluster}});
+  // Stream-K on the cooperative design (its tiles past the last whole wave cut along K).
+  space.push_back({{"tiles", "stream-k"}});
   // The raster panel (default 8 tile rows) against none and a taller one.
   for (char const* panel : {"1", "16"}) space.push_back({{"panel", panel}});
   // Split-K (the plain epilogue only): never (against Auto's choice), and a few slice counts.
@@ -222,19 +226,24 @@ GemmContender warploom_contender(std::string name, std::string description, wg::
 
 // gemm() with one consumer design forced (the problem's epilogue included): what Auto's choice
 // between them (gemm.cpp, selected_design) is measured against.
-GemmContender warploom_design_contender(std::string name, wg::ConsumerDesign design) {
+GemmContender warploom_design_contender(std::string name, wg::ConsumerDesign design,
+                                        wg::TileScheduling scheduling = wg::TileScheduling::Auto) {
+  std::string description = std::string("gemm() with the ") + std::string(wg::to_string(design)) +
+                            " design forced (Auto picks one by shape and epilogue)";
+  if (scheduling == wg::TileScheduling::StreamK)
+    description += ", stream-K (its workspace from the library's pool)";
   return {
-      std::move(name),
-      std::string("gemm() with the ") + std::string(wg::to_string(design)) +
-          " design forced (Auto picks one by shape and epilogue)",
+      std::move(name), std::move(description),
       [](wg::GemmArguments const& args) { wg::check_arguments(args, wg::GemmKernel::TensorCore); },
-      [design](wg::GemmArguments const&) -> GemmLaunch {
-        return [design](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
-          wg::GemmTuning tuning = gemm_tuning(t);
-          tuning.kernel = wg::GemmKernel::TensorCore;
-          tuning.design = design;
-          wg::gemm(a, s, tuning);
-        };
+      [design, scheduling](wg::GemmArguments const&) -> GemmLaunch {
+        return
+            [design, scheduling](wg::GemmArguments const& a, h::Tuning const& t, cudaStream_t s) {
+              wg::GemmTuning tuning = gemm_tuning(t);
+              tuning.kernel = wg::GemmKernel::TensorCore;
+              tuning.design = design;
+              if (scheduling != wg::TileScheduling::Auto) tuning.tile_scheduling = scheduling;
+              wg::gemm(a, s, tuning);
+            };
       }};
 }
 
@@ -379,6 +388,8 @@ std::vector<GemmContender> const& contenders() {
       warploom_plan_contender(),
       warploom_design_contender("warploom_coop", wg::ConsumerDesign::Cooperative),
       warploom_design_contender("warploom_pp", wg::ConsumerDesign::PingPong),
+      warploom_design_contender("warploom_sk", wg::ConsumerDesign::Cooperative,
+                                wg::TileScheduling::StreamK),
       warploom_plain_contender(),
       {"warploom_unfused",
        "gemm() without the epilogue, then a bias+activation kernel (the unfused chain on ours)",
@@ -443,11 +454,11 @@ harness::PlanFamily gemm_plan_family() {
           [](h::Problem const& p) { return make_plan(contender("cublaslt"), ceiling_problem(p)); }},
       .report_flops = true};
   for (GemmContender const& c : contenders())
-    family.providers.push_back({c.name, c.description,
-                                [&c](h::Problem const& p) { return make_plan(c, gemm_problem(p)); },
-                                c.name != "warploom_simt" && c.name != "warploom_plan" &&
-                                    c.name != "warploom_coop" && c.name != "warploom_pp",
-                                /*peer=*/is_peer(c.name)});
+    family.providers.push_back(
+        {c.name, c.description, [&c](h::Problem const& p) { return make_plan(c, gemm_problem(p)); },
+         c.name != "warploom_simt" && c.name != "warploom_plan" && c.name != "warploom_coop" &&
+             c.name != "warploom_pp" && c.name != "warploom_sk",
+         /*peer=*/is_peer(c.name)});
   return family;
 }
 

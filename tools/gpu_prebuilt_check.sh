@@ -435,6 +435,31 @@ if want ncu-split-k; then
     --skip fill_uniform > '$OUT/split_k_ncu_kernels.json'"
   rm -f "$OUT"/ncu_*.csv
 fi
+# Issue 15's five "tn" shapes (its per-clock tables and wall-clock targets).
+peer_shapes=8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096
+# Stream-K (TileScheduling::StreamK; kernels/gemm/stream_k_decomposition.hpp): its GPU tests (the three
+# configurations they run that a minimal build does not prebuild compiled side by side first), the
+# sanitizers on them, then issue 15's five shapes per clock (Nsight Compute) and in wall clock
+# (burst and sustained), the cooperative kernel with and without stream-K beside Auto and the peers.
+if want stream-k; then
+  run stream-k-precompile 180 "$B/warploom" precompile -j "$(nproc)" \
+    bf16_fp32_nn_cooperative_s4_b2_1x1 bf16_e4m3_tn_cooperative_s4_b2_1x1 \
+    bf16_bf16_tn_cooperative_s4_b2_1x1_rowscale_colscale_colbiasbf16_preact_gelu_residual
+  run stream-k 300 "$T/gemm_test" --gtest_filter='GemmStreamK.*'
+fi
+if want sanitize-stream-k; then
+  sanitized stream-k 'GemmStreamK.*:-GemmStreamK.TheSameBitsOnEveryRun'
+fi
+stream_k_providers=warploom,warploom_coop,warploom_sk,cublas,cublaslt,cutlass,cutlass_pp
+want ncu-stream-k && run ncu-stream-k 330 "$B/warploom" bench gemm --prof ncu --reps 3 \
+  --shapes "${STREAM_K_SHAPES:-$peer_shapes}" \
+  --providers "$stream_k_providers" --json "$OUT/stream_k_ncu.json"
+for regime in burst sustained; do
+  want "wall-stream-k-$regime" && run "wall-stream-k-$regime" 300 "$B/warploom" bench gemm \
+    --regime "$regime" --reps 20 \
+    --shapes "${STREAM_K_SHAPES:-$peer_shapes}" \
+    --providers "$stream_k_providers" --json "$OUT/stream_k_$regime.json"
+done
 # Ping-pong's finish task (kernels/gemm/sm90/pingpong.hpp: half of the epilogue's second pass on
 # warps 9-11): the Linear chains (Auto: ping-pong, its finish task) beside the cooperative kernel
 # (the pass in its MMA warpgroups), the plain GEMM and cuBLASLt's fused epilogue; then the
@@ -562,9 +587,7 @@ done
 want ncu-plain && run ncu-plain 240 "$B/warploom" bench gemm --prof ncu --reps 5 \
   --shapes 8192x8192x1024,4096x4096x4096 --providers warploom,warploom_pp,warploom_coop,cublas,cutlass_pp \
   --json "$OUT/plain_ncu.json"
-# Issue 15's five "tn" shapes (its per-clock tables and wall-clock targets) and the per-clock
-# tables' contenders.
-peer_shapes=8192x8192x1024,4096x4096x4096,8192x8192x8192,1024x8192x8192,16384x16384x4096
+# The per-clock tables' contenders.
 peer_providers=warploom,warploom_pp,warploom_coop,cublas,cublaslt,cutlass,cutlass_pp
 # Its per-clock table: our three designs beside cuBLAS, cuBLASLt and CUTLASS's cooperative and
 # ping-pong kernels, Nsight Compute's kernel time (clocks locked).

@@ -155,6 +155,14 @@ struct GemmArguments {
   float const* scale_d = nullptr;
   float* amax_d = nullptr;
   GemmEpilogue epilogue;  // fused bias, scales, activation, residual, pre-activation output
+  // Device scratch for the call, as cuBLASLt's workspace: stream-K's partial sums and flags
+  // (TileScheduling::StreamK) need gemm_workspace_bytes(args, tuning) bytes. Null (the default):
+  // the call takes them on its stream from the library's memory pool (a captured graph gets an
+  // allocation node). Set: at least that many bytes (workspace_bytes says how many there are),
+  // 16-byte aligned, in device memory, sharing no byte with any operand, and not used by other
+  // work while the call runs on its stream.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
 
 // How the tensor-core GEMM's two wgmma consumer warpgroups share the work. Cooperative: both on
@@ -171,8 +179,14 @@ std::string_view to_string(ConsumerDesign d);
 // CTAs that drew short tiles take more (the cooperative design, 1x1 clusters; the counter lives in
 // the launch's workspace and is zeroed on the stream, so graphs replay it). Auto: Dynamic where
 // it was measured faster and tested (selected_grouped_tuning), else Static. The dense GEMM walks
-// a static order.
-enum class TileScheduling { Auto, Static, Dynamic };
+// a static order (Auto, Static), or StreamK: where the output tiles are not whole waves of the
+// persistent grid, the last ones (between one and two waves' worth) are cut along K and their K
+// iterations shared evenly by all CTAs, the pieces of a tile added in a fixed order (the same bits
+// every run) before its epilogue, fused ops included (Osama et al., PPoPP 2023; CUTLASS's
+// stream-K scheduler, which is also the cooperative design's alone). The dense tensor-core GEMM
+// only, on the cooperative design with 1x1 clusters, no split-K; it needs a workspace
+// (GemmArguments::workspace). The grouped GEMMs take Auto, Static or Dynamic.
+enum class TileScheduling { Auto, Static, Dynamic, StreamK };
 std::string_view to_string(TileScheduling s);
 
 // The TS kernel's tunable knobs (the autotune space). `raster_panel`: consecutive output tile rows
@@ -262,6 +276,12 @@ GemmKernel selected_kernel(GemmArguments const& args, GemmKernel kernel = GemmKe
 // whether the device can reach every pointer it follows (a host pointer, from malloc without HMM,
 // is refused by name instead of ending the context with an illegal address).
 void gemm(GemmArguments const& args, cudaStream_t stream = nullptr, GemmTuning tuning = {});
+
+// The bytes of device workspace gemm(args, stream, tuning) needs (GemmArguments::workspace): 0
+// unless tuning.tile_scheduling is StreamK, then one fp32 output tile and one flag per CTA of the
+// current device's persistent grid (tuning.max_ctas, or one CTA per SM). An upper bound: a
+// problem stream-K does not change uses none of it.
+std::size_t gemm_workspace_bytes(GemmArguments const& args, GemmTuning const& tuning = {});
 
 // Many GEMMs in one call (a grouped GEMM): groups[0 .. count) each a problem of its own extents,
 // pointers, strides, alpha and beta. Every group is checked first, as gemm() checks one (an error

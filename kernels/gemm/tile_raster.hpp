@@ -8,9 +8,12 @@
 
 namespace warploom::gemm {
 
-// A tile of D: tile row `m`, tile column `n`, batch `l`.
+// A tile of D: tile row `m`, tile column `n`, batch `l`. A stream-K unit
+// (stream_k_decomposition.hpp) computes only K tiles [k_begin, k_begin + k_tiles) of it (k_tiles 0:
+// all of them) and takes part in its fix-up as StreamKUnit::peers says (0: a whole tile).
 struct TileCoord {
   int m = 0, n = 0, l = 0;
+  int k_begin = 0, k_tiles = 0, peers = 0;
 };
 
 // Linear tile index -> tile coordinate. Tiles go in panels of `panel` tile rows: inside a panel

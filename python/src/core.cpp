@@ -76,11 +76,16 @@ void bind_enums(nb::module_& m) {
              "Dynamic for 16-bit plain plans, else Static (gemm::selected_grouped_tuning)")
       .value("Static", gemm::TileScheduling::Static, "CTA b walks tiles b, b + grid, ...")
       .value("Dynamic", gemm::TileScheduling::Dynamic,
-             "a scheduler warp per CTA takes the next tile from a counter (cooperative design)");
+             "a scheduler warp per CTA takes the next tile from a counter (cooperative design)")
+      .value("StreamK", gemm::TileScheduling::StreamK,
+             "the dense GEMM's tiles past the last whole wave cut along K (cooperative design)");
   nb::enum_<ops::TileScheduler>(m, "TileSchedulerType", "How output tiles are shared among CTAs.")
       .value("Persistent", ops::TileScheduler::Persistent)
-      .value("StreamK", ops::TileScheduler::StreamK, "not implemented: compile() refuses it")
-      .value("SplitK", ops::TileScheduler::SplitK, "not implemented: compile() refuses it");
+      .value("StreamK", ops::TileScheduler::StreamK,
+             "the tiles past the last whole wave cut along K, their pieces added before the "
+             "epilogue (cooperative design, 1x1 clusters)")
+      .value("SplitK", ops::TileScheduler::SplitK,
+             "K cut into slices into an fp32 workspace, added in a fixed order (plain epilogue)");
   nb::enum_<Activation>(m, "Activation", "The activation a GEMM's epilogue applies.")
       .value("identity", Activation::Identity)
       .value("relu", Activation::ReLU)

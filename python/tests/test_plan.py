@@ -231,11 +231,14 @@ def test_stages_that_do_not_fit_are_refused_with_the_numbers():
         p.compile(td)
 
 
-def test_stream_k_says_it_is_not_implemented():
+def test_stream_k_is_listed_on_the_cooperative_design_and_refused_elsewhere():
     p = bf16_tn()
-    td = p.tile_descriptions()[0]
-    td.scheduler = warploom.TileSchedulerType.StreamK
-    with pytest.raises(ValueError, match="stream-k is not implemented"):
+    stream_k = [td for td in p.tile_descriptions()
+                if td.scheduler == warploom.TileSchedulerType.StreamK]
+    assert stream_k and all(td.design == warploom.ConsumerDesign.Cooperative for td in stream_k)
+    td = stream_k[0]
+    td.cluster_m = 2
+    with pytest.raises(ValueError, match="stream-k runs 1x1 clusters"):
         p.compile(td)
 
 

@@ -23,6 +23,7 @@
 #include "repack.hpp"
 #include "sm90_instances.hpp"
 #include "split_k.hpp"
+#include "stream_k.hpp"
 
 namespace warploom::gemm {
 
@@ -389,6 +390,33 @@ void check_d_aliasing(GemmArguments const& args) {
         "; got c.ld = " + str(args.c.ld) + ", c.batch_stride = " + str(args.c.batch_stride) + ")");
 }
 
+// A workspace the caller gave (GemmArguments::workspace) for a call that needs `needed` bytes of
+// it: enough of them, 16-byte aligned (the partial sums are float4s), sharing no byte with the
+// resolved operands `r` (the kernel writes it while it reads them and writes D), in device memory.
+void check_workspace(GemmArguments const& r, std::size_t needed) {
+  if (r.workspace == nullptr) return;
+  if (r.workspace_bytes < needed)
+    fail(
+        fmt::format("workspace_bytes = {} is less than the {} bytes this call needs "
+                    "(gemm_workspace_bytes), or leave workspace null for the library's pool",
+                    r.workspace_bytes, needed));
+  if (reinterpret_cast<std::uintptr_t>(r.workspace) % 16 != 0)
+    fail(fmt::format("workspace = {} is not 16-byte aligned", r.workspace));
+  auto const first = reinterpret_cast<std::uintptr_t>(r.workspace);
+  ByteRange const workspace{first, first + needed};
+  for (auto const& [name, range] : {std::pair{"a.data", range_of(r.a, r.m, r.k, r.batch)},
+                                    std::pair{"b.data", range_of(r.b, r.k, r.n, r.batch)},
+                                    std::pair{"d", range_of(r.d, r.d_type, r.d_layout, r.ldd,
+                                                            r.batch_stride_d, r.m, r.n, r.batch)}})
+    if (workspace.overlaps(range))
+      fail("workspace overlaps " + std::string(name) +
+           ": the kernel writes its workspace while it reads the operands and writes D");
+  if (r.c.data != nullptr && workspace.overlaps(range_of(r.c, r.m, r.n, r.batch)))
+    fail("workspace overlaps c.data: the kernel writes its workspace while it reads C");
+  check_scalars_outside(r, workspace, "workspace");
+  check_device_pointer("gemm: workspace", r.workspace);
+}
+
 // Checks the fused epilogue of `args` (C and D already resolved) and resolves its matrices: each
 // rule names the argument. Separate from resolve() so that the epilogue's rules read in one place.
 void resolve_epilogue(GemmArguments& args) {
@@ -673,7 +701,7 @@ bool is_16_bit(ScalarType t) {
 void check_tuning(GemmTuning const& tuning) {
   check_enum("tuning.kernel", tuning.kernel, GemmKernel::Simt, "GemmKernel");
   check_enum("tuning.design", tuning.design, ConsumerDesign::PingPong, "ConsumerDesign");
-  check_enum("tuning.tile_scheduling", tuning.tile_scheduling, TileScheduling::Dynamic,
+  check_enum("tuning.tile_scheduling", tuning.tile_scheduling, TileScheduling::StreamK,
              "TileScheduling");
   if (tuning.raster_panel < 1)
     fail("tuning.raster_panel = " + str(tuning.raster_panel) + " must be at least 1");
@@ -731,6 +759,10 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
   tuning = with_tile_width(r, tuning, current_sm_count());
+  if (tuning.tile_scheduling == TileScheduling::StreamK) {
+    run_stream_k(r, tuning, stream);
+    return;
+  }
   int const slices = !no_split.empty()     ? 1
                      : tuning.split_k == 0 ? auto_split_k(r, tuning.tile_n)
                                            : tuning.split_k;
@@ -753,13 +785,24 @@ void run_checked_tensor_core(GemmArguments const& args, GemmTuning const& tuning
   run_tensor_core(args, r, no_split, tuning, stream);
 }
 
+std::size_t gemm_workspace_bytes(GemmArguments const&, GemmTuning const& tuning) {
+  check_tuning(tuning);
+  if (tuning.tile_scheduling != TileScheduling::StreamK) return 0;
+  return stream_k_workspace_bytes(tuning, current_sm_count());
+}
+
 void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   check_tuning(tuning);
   if (tuning.tile_scheduling == TileScheduling::Dynamic)
     fail(
         "tuning.tile_scheduling = dynamic: the dynamic tile scheduler runs the grouped GEMMs "
         "(grouped_gemm and its layouts); gemm() walks its tiles in a static order (Auto or "
-        "Static)");
+        "Static) or stream-K");
+  bool const stream_k = tuning.tile_scheduling == TileScheduling::StreamK;
+  if (stream_k) {
+    if (std::string const why = stream_k_violation(tuning); !why.empty())
+      fail("tuning.tile_scheduling = stream-k " + why);
+  }
   // An asked-for kernel needs no selection: the resolution below checks the arguments for it.
   GemmKernel const kernel =
       tuning.kernel == GemmKernel::Auto ? selected_kernel(args) : tuning.kernel;
@@ -767,12 +810,18 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   std::string const no_split = split_k_violation(r, kernel);
   if (tuning.split_k > 1 && !no_split.empty())
     fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
+  if (stream_k) check_workspace(r, gemm_workspace_bytes(args, tuning));
   check_device_pointers(args);
   // Auto, where only TMA's 16-byte rules keep the operands from the tensor cores: aligned copies.
   if (tuning.kernel == GemmKernel::Auto && kernel == GemmKernel::Simt &&
       run_repacked(args, tuning, stream))
     return;
   if (kernel == GemmKernel::Simt) {
+    if (stream_k)
+      fail(
+          "tuning.tile_scheduling = stream-k runs on the tensor-core GEMM, whose rules these "
+          "arguments do not keep (" +
+          tensor_core_violation(args) + "): they run on the SIMT GEMM");
     simt::run_simt_gemm(r, tuning, stream);
     return;
   }

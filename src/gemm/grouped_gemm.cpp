@@ -56,6 +56,11 @@ void check_grouped_tuning(GemmTuning const& tuning, std::string_view who) {
         "{}: tuning.tile_n = {}: the grouped kernel runs its design's tile (narrow tiles are "
         "gemm()'s, for outputs too small to fill the SMs); leave it 0",
         who, tuning.tile_n));
+  if (tuning.tile_scheduling == TileScheduling::StreamK)
+    throw std::invalid_argument(fmt::format(
+        "{}: tuning.tile_scheduling = stream-k: stream-K cuts the tiles of one matrix (gemm()); "
+        "the grouped kernel takes auto, static or dynamic",
+        who));
   if (tuning.tile_scheduling == TileScheduling::Dynamic &&
       tuning.design == ConsumerDesign::PingPong)
     throw std::invalid_argument(fmt::format(

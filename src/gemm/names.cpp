@@ -121,8 +121,10 @@ std::string_view to_string(TileScheduling s) {
       return "static";
     case TileScheduling::Dynamic:
       return "dynamic";
+    case TileScheduling::StreamK:
+      return "stream-k";
   }
-  out_of_range("to_string", "TileScheduling", s, TileScheduling::Dynamic);
+  out_of_range("to_string", "TileScheduling", s, TileScheduling::StreamK);
 }
 
 std::string_view to_string(Broadcast b) {

@@ -30,6 +30,7 @@
 #include "repack.hpp"
 #include "sm90_instances.hpp"
 #include "split_k.hpp"
+#include "stream_k.hpp"
 #include "warploom/ts/model.hpp"
 #include "warploom/ts/schedule_unit.hpp"
 
@@ -372,10 +373,21 @@ struct Gemm::Impl {
       refuse_td(td, fmt::format("tile_description.opclass = {}: this plan runs {} (set_opclass "
                                 "changes it, where its types allow)",
                                 to_string(td.opclass), to_string(mine)));
-    if (td.scheduler == TileScheduler::StreamK)
-      refuse_td(td,
-                "tile_description.scheduler = stream-k is not implemented (split-k is: "
-                "TileScheduler::SplitK); use TileScheduler::Persistent or SplitK");
+    if (td.scheduler == TileScheduler::StreamK) {
+      if (kernel != GemmKernel::TensorCore)
+        refuse_td(td,
+                  "tile_description.scheduler = stream-k runs on the tensor-core GEMM only "
+                  "(this plan runs the SIMT GEMM)");
+      if (td.design != ConsumerDesign::Cooperative)
+        refuse_td(td, fmt::format("tile_description.scheduler = stream-k runs on the cooperative "
+                                  "design, whose two warpgroups hold the whole tile a piece adds "
+                                  "(design = {})",
+                                  gemm::to_string(td.design)));
+      if (td.cluster_m != 1 || td.cluster_n != 1)
+        refuse_td(td, fmt::format("tile_description.scheduler = stream-k runs 1x1 clusters "
+                                  "(cluster = {}x{})",
+                                  td.cluster_m, td.cluster_n));
+    }
     if (td.scheduler == TileScheduler::SplitK) {
       if (kernel != GemmKernel::TensorCore)
         refuse_td(td,
@@ -482,6 +494,7 @@ struct Gemm::Impl {
       t.tile_n = transposed ? td.tile_m : td.tile_n;
       t.cluster_m = transposed ? td.cluster_n : td.cluster_m;
       t.cluster_n = transposed ? td.cluster_m : td.cluster_n;
+      if (td.scheduler == TileScheduler::StreamK) t.tile_scheduling = gemm::TileScheduling::StreamK;
     }
     return t;
   }
@@ -904,6 +917,12 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
       td.scheduler = TileScheduler::SplitK;
       all.push_back(td);
     }
+  // Stream-K over the cooperative design's default at each width (the design it runs on).
+  for (TileDescription td : leaders)
+    if (td.design == ConsumerDesign::Cooperative) {
+      td.scheduler = TileScheduler::StreamK;
+      all.push_back(td);
+    }
   return all;
 }
 
@@ -1067,6 +1086,9 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   // compile(), or a fused one without it, takes its own instance (prebuilt, cached or compiled
   // now), never the plain one.
   if (p.compiled && p.compiled->scheduler == TileScheduler::SplitK) return p.run_split_k(r, stream);
+  // Stream-K takes its workspace from the library's pool on the stream (stream_k.hpp).
+  if (p.compiled && p.compiled->scheduler == TileScheduler::StreamK)
+    return gemm::run_stream_k(r, p.compiled_tuning, stream);
   sm90::EpilogueConfig const epilogue = sm90::epilogue_config_of(r);
   if (p.compiled_launch != nullptr) {
     sm90::LaunchFn const fn = epilogue == p.compiled_epilogue

@@ -104,11 +104,16 @@ std::string GroupedGemm::describe() const {
 
 void GroupedGemm::set_tile_scheduling(gemm::TileScheduling s) {
   int const v = static_cast<int>(s);
-  if (v < 0 || v > static_cast<int>(gemm::TileScheduling::Dynamic))
+  if (v < 0 || v > static_cast<int>(gemm::TileScheduling::StreamK))
     throw std::invalid_argument(fmt::format(
         "GroupedGemm.tile_scheduling = TileScheduling({}) is out of range: the values are auto, "
-        "static, dynamic (0 to 2)",
+        "static, dynamic (0 to 2), and stream-k (3), which the grouped kernel does not take",
         v));
+  if (s == gemm::TileScheduling::StreamK)
+    throw std::invalid_argument(
+        "GroupedGemm.tile_scheduling = stream-k: stream-K cuts the tiles of one matrix "
+        "(ops::Gemm with a stream-k tile description); a grouped GEMM takes auto, static or "
+        "dynamic");
   tile_scheduling_ = s;
 }
 

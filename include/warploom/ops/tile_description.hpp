@@ -6,8 +6,8 @@
 // GEMM's shape — so it never names a kernel that does not exist; a description edited by hand is
 // checked when compiled, and refused with the reason and the numbers.
 //
-// Split-K runs (TileScheduler::SplitK, src/gemm/split_k.hpp); stream-K not yet: TileScheduler names
-// it so that asking for it is refused, not ignored.
+// Split-K (TileScheduler::SplitK, src/gemm/split_k.hpp) and stream-K (TileScheduler::StreamK,
+// src/gemm/stream_k_decomposition.hpp) cut K; a description names which.
 #pragma once
 
 #include <string>
@@ -26,8 +26,10 @@ std::string_view to_string(OperatorClass c);  // "auto", "tensor-op", "simt"
 // How output tiles are shared among CTAs. Persistent: each CTA walks whole tiles. SplitK: K is cut
 // into slices, each slice's tiles computed into an fp32 workspace by the description's kernel, then
 // the slices added in a fixed order (the same bits every run) with alpha, beta and C — for small
-// outputs with a long K; one matrix, the plain epilogue, a 16-bit or fp32 D. StreamK: not
-// implemented, refused by Gemm::compile.
+// outputs with a long K; one matrix, the plain epilogue, a 16-bit or fp32 D. StreamK: the tiles
+// past the last whole wave of the persistent grid cut along K and their K iterations shared evenly
+// by every CTA, a tile's pieces added in a fixed order before its epilogue (fused ops, batches and
+// every D type included; gemm::TileScheduling::StreamK); the cooperative design, 1x1 clusters.
 enum class TileScheduler { Persistent, StreamK, SplitK };
 std::string_view to_string(TileScheduler s);  // "persistent", "stream-k", "split-k"
 

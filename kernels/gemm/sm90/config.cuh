@@ -18,6 +18,7 @@
 #include <cute/atom/mma_atom.hpp>
 
 #include "gemm/sm90/epilogue_ops.cuh"
+#include "gemm/stream_k_decomposition.hpp"
 #include "gemm/tile_raster.hpp"
 #include "warploom/arch/sm90/tma.hpp"
 
@@ -67,6 +68,9 @@ struct GemmConfig {
   static constexpr int kMmaWarpgroups = kMmaWarpgroups_;
   static constexpr int kMmaThreads = 128 * kMmaWarpgroups;  // threads sharing one accumulator
   static constexpr int kStagingBuffers = S::kStagingBuffers;
+  // Whether the configuration runs stream-K when its launch asks (Params::stream_k): the
+  // cooperative design (both warpgroups on one tile: their threads hold all of it), 1x1 clusters.
+  static constexpr bool kStreamK = kClusterM_ * kClusterN_ == 1 && kMmaWarpgroups_ == 2;
   static_assert(kClusterSize == S::kClusterSize, "the cluster shape is the schedule's size");
   static_assert(sizeof(TA) == sizeof(TB), "A and B elements of one width (one K tile)");
 
@@ -154,6 +158,10 @@ struct GemmConfig {
     // Batch l of A reads batch l * batch_step_a of its descriptor: 1, or 0 for an A broadcast
     // across the batch (its descriptor holds one batch).
     int batch_step_a, batch_step_b;
+    // Stream-K's walk and workspace (gemm/stream_k_decomposition.hpp); inactive (walk.ctas 0)
+    // unless the launch asked for it (TileScheduling::StreamK). Only the cooperative 1x1
+    // configurations read it.
+    StreamKRun stream_k;
     // Last, so that the plain GEMM's (an empty struct) moves no other member.
     typename Epi::Params epilogue;
   };
@@ -174,7 +182,7 @@ struct GemmConfig {
 #pragma nv_diag_suppress 1427  // offsetof applied to a non-POD type
 #endif
 template <class P>
-constexpr std::array<std::size_t, 27> params_layout() {
+constexpr std::array<std::size_t, 28> params_layout() {
   return {sizeof(P),
           alignof(P),
           offsetof(P, tma_a),
@@ -201,6 +209,7 @@ constexpr std::array<std::size_t, 27> params_layout() {
           offsetof(P, k_tiles),
           offsetof(P, batch_step_a),
           offsetof(P, batch_step_b),
+          offsetof(P, stream_k),
           offsetof(P, epilogue)};
 }
 #if defined(__NVCC__) || defined(__CUDACC_RTC__)

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 
 #include "gemm/sm90/instance.hpp"
@@ -100,6 +101,7 @@ typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuni
       .k_tiles = static_cast<int>(ceil_div64(args.k, Cfg::kTileK)),
       .batch_step_a = args.a.batch_stride == 0 ? 0 : 1,
       .batch_step_b = args.b.batch_stride == 0 ? 0 : 1,
+      .stream_k = {},
       .epilogue = Cfg::Epilogue::params(args),
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
@@ -132,13 +134,52 @@ dim3 persistent_grid(int tiles, GemmTuning const& tuning, KernelFn kernel) {
   return dim3(static_cast<unsigned>(clusters * Cfg::kClusterSize));
 }
 
+// The CTAs a stream-K launch of instance I may take: one per SM, or tuning.max_ctas (the grid its
+// workspace is sized for: gemm_workspace_bytes).
+inline int stream_k_ctas(GemmTuning const& tuning) {
+  int device = 0, sms = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return tuning.max_ctas > 0 ? std::min(sms, tuning.max_ctas) : sms;
+}
+
+// Params `p` made a stream-K walk (gemm/stream_k_decomposition.hpp) over `ctas` CTAs, in
+// `workspace` (its partial sums, then its flags, which are zeroed on `stream`); the grid it needs.
+// A problem stream-K does not change (whole waves of tiles, one K tile) keeps the persistent walk.
+template <class I>
+dim3 with_stream_k(typename I::Params& p, int ctas, void* workspace, cudaStream_t stream) {
+  using Cfg = typename I::Cfg;
+  StreamKDecomposition const walk = StreamKDecomposition::make(p.num_tiles, p.k_tiles, ctas);
+  if (!walk.active()) return dim3(static_cast<unsigned>(std::min(ctas, p.num_tiles)));
+  if (workspace == nullptr)
+    throw std::logic_error("launch_ts_gemm: a stream-K launch without its workspace");
+  auto* const partials = static_cast<float*>(workspace);
+  int* const flags =
+      reinterpret_cast<int*>(partials + std::int64_t{walk.ctas} * Cfg::kTileM * Cfg::kTileN);
+  WL_CUDA_CHECK(
+      cudaMemsetAsync(flags, 0, sizeof(int) * static_cast<std::size_t>(walk.ctas), stream));
+  p.stream_k = {.walk = walk, .partials = partials, .flags = flags};
+  p.num_tiles = walk.units();
+  return dim3(static_cast<unsigned>(walk.ctas));
+}
+
 // Launches instance I's kernel: `kernel` is ts_gemm_kernel<I> or, for a kernel compiled apart
-// (NVRTC), its handle, ts::KernelHandle<typename I::Params>.
+// (NVRTC), its handle, ts::KernelHandle<typename I::Params>. With tuning.tile_scheduling StreamK
+// (a cooperative 1x1 instance; gemm.cpp checks it) `args.workspace` holds the walk's workspace.
 template <class I, class Kernel>
 void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream,
                     Kernel kernel) {
-  typename I::Params const p = make_params<I>(args, tuning);
-  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, kernel);
+  typename I::Params p = make_params<I>(args, tuning);
+  dim3 grid;
+  if (tuning.tile_scheduling == TileScheduling::StreamK) {
+    if constexpr (I::Cfg::kStreamK) {
+      grid = with_stream_k<I>(p, stream_k_ctas(tuning), args.workspace, stream);
+    } else {
+      throw std::logic_error("launch_ts_gemm: stream-K asked of a configuration that has none");
+    }
+  } else {
+    grid = persistent_grid<I>(p.num_tiles, tuning, kernel);
+  }
   // Every CTA atomically maxes into *amax_d, so it starts at 0: set on the stream (a memset node
   // in a captured graph), as cuBLASLt sets its amax rather than accumulating into it.
   if (args.amax_d != nullptr) WL_CUDA_CHECK(cudaMemsetAsync(args.amax_d, 0, sizeof(float), stream));

@@ -20,10 +20,15 @@ struct Mainloop {
   static constexpr int kClusterM = Cfg::kClusterM;
   static constexpr int kClusterN = Cfg::kClusterN;
   static constexpr int kClusterSize = Cfg::kClusterSize;
+  static constexpr bool kStreamK = Cfg::kStreamK;
 
   // This CTA's tile of cluster tile `cluster_tile` (raster order; the cluster's CTAs take
-  // neighbouring tiles: rank % kClusterM down, rank / kClusterM across).
+  // neighbouring tiles: rank % kClusterM down, rank / kClusterM across); under stream-K, the
+  // unit in loop slot `cluster_tile` (stream_k_decomposition.hpp).
   static WL_DEVICE TileCoord tile_at(Params const& p, int cluster_tile) {
+    if constexpr (kStreamK) {
+      if (p.stream_k.walk.active()) return stream_k_unit(p, cluster_tile);
+    }
     TileCoord const c = p.raster.coord(cluster_tile);
     if constexpr (kClusterSize == 1) {
       return c;
@@ -45,8 +50,22 @@ struct Mainloop {
   static constexpr int kPrefetchLead = 3;
   static constexpr int kPrefetchMaxKTiles = 32;
 
-  // Every tile of the problem has K / kTileK K tiles (rounded up).
-  static WL_DEVICE int k_tiles(Params const& p, TileCoord) { return p.k_tiles; }
+  // Every tile of the problem has K / kTileK K tiles (rounded up); a stream-K unit its own.
+  static WL_DEVICE int k_tiles(Params const& p, TileCoord tile) {
+    return tile.k_tiles != 0 ? tile.k_tiles : p.k_tiles;
+  }
+
+  // Stream-K unit `slot`: a phantom (batch past the last, one K tile of zeros) where the CTA's
+  // run of pieces has ended.
+  static WL_DEVICE TileCoord stream_k_unit(Params const& p, int slot) {
+    StreamKUnit const u = p.stream_k.walk.unit(slot);
+    if (u.tile < 0) return {.m = 0, .n = 0, .l = p.batch, .k_begin = 0, .k_tiles = 1, .peers = 0};
+    TileCoord c = p.raster.coord(u.tile);
+    c.k_begin = u.k_begin;
+    c.k_tiles = u.k_tiles;
+    c.peers = u.peers;
+    return c;
+  }
 
   // The works as SmemAB calls them, on the problem of the ring's parameters.
   template <class Ring>
@@ -73,8 +92,9 @@ struct Mainloop {
     // which the epilogue's reads, a rolled loop over the staged subtiles, would otherwise wait out
     // one after another.
     if constexpr (Epi::kPrefetches) {
-      int const at = p.k_tiles > kPrefetchLead ? p.k_tiles - kPrefetchLead : 0;
-      if (p.k_tiles <= kPrefetchMaxKTiles && stage.loop_offset - stage.loop_start == at &&
+      int const tile_k_tiles = k_tiles(p, tile);
+      int const at = tile_k_tiles > kPrefetchLead ? tile_k_tiles - kPrefetchLead : 0;
+      if (tile_k_tiles <= kPrefetchMaxKTiles && stage.loop_offset - stage.loop_start == at &&
           !is_phantom(p, tile))
         Epi::template prefetch<typename Cfg::TD>(
             p.epilogue,
@@ -104,9 +124,9 @@ struct Mainloop {
     auto [tBgB, tBsB] = tma_partition(p.tma_b, rank_m, Layout<Int<kClusterM>>{},
                                       group_modes<0, 2>(sB), group_modes<0, 2>(gB));
     copy_tile<kClusterN>(p.tma_a, *stage.barrier, multicast_mask(rank_m, kClusterN, kClusterM),
-                         tAgA(_, stage.loop_offset), tAsA(_, stage.stage_idx));
+                         tAgA(_, tile.k_begin + stage.loop_offset), tAsA(_, stage.stage_idx));
     copy_tile<kClusterM>(p.tma_b, *stage.barrier, multicast_mask(rank_n * kClusterM, kClusterM, 1),
-                         tBgB(_, stage.loop_offset), tBsB(_, stage.stage_idx));
+                         tBgB(_, tile.k_begin + stage.loop_offset), tBsB(_, stage.stage_idx));
   }
 
   // Issues (without waiting) the wgmma batch of one K tile of `tile` of problem `p` into `acc`;

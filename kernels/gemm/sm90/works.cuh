@@ -8,6 +8,7 @@
 #include "gemm/sm90/config.cuh"
 #include "gemm/sm90/epilogue.cuh"
 #include "gemm/sm90/mainloop.cuh"
+#include "gemm/sm90/stream_k.cuh"
 
 namespace warploom::gemm::sm90 {
 
@@ -19,8 +20,25 @@ struct Works : Mainloop<Cfg> {
   using ElementD = typename Cfg::TD;
   using Accumulator = typename Cfg::Accumulator;
 
+  // A stream-K piece (Cfg::kStreamK) writes its partial sums, or, owning its tile, adds
+  // those of the pieces after it first: in place, into the task's accumulator, which only this
+  // epilogue reads before the next tile's first K tile overwrites it — the data flow the schedule
+  // declares (the accumulator read here) is unchanged.
   template <class D>
   static WL_DEVICE void store(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
+    if constexpr (Cfg::kStreamK) {
+      if (tile.peers != 0) {  // uniform across the task
+        auto& sum = const_cast<Accumulator&>(acc);
+        auto accum = sum.tensor();
+        cute::warpgroup_fence_operand(accum);  // no read above the schedule's wgmma wait
+        int const cta = static_cast<int>(blockIdx.x);
+        if (tile.peers < 0) {
+          StreamKFixup<Cfg>::publish(d.p->stream_k, cta, sum, s.context);
+          return;
+        }
+        StreamKFixup<Cfg>::add_peers(d.p->stream_k, cta, tile.peers, sum, s.context);
+      }
+    }
     Epilogue<Cfg, D::kSlot>{reinterpret_cast<char*>(d.staging.get()), d.p, s.context}.store(tile,
                                                                                             acc);
   }

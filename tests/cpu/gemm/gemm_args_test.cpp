@@ -984,7 +984,7 @@ TEST(GemmTuning, TheDynamicTileSchedulerIsRefusedWhereItDoesNotRun) {
   EXPECT_EQ(invalid_argument_message([&] { gemm(valid(), nullptr, dynamic); }),
             "gemm: tuning.tile_scheduling = dynamic: the dynamic tile scheduler runs the grouped "
             "GEMMs (grouped_gemm and its layouts); gemm() walks its tiles in a static order (Auto "
-            "or Static)");
+            "or Static) or stream-K");
   GemmTuning const pingpong{.design = ConsumerDesign::PingPong,
                             .tile_scheduling = TileScheduling::Dynamic};
   EXPECT_EQ(invalid_argument_message([&] { grouped_gemm(nullptr, 0, nullptr, pingpong); }),
@@ -992,14 +992,15 @@ TEST(GemmTuning, TheDynamicTileSchedulerIsRefusedWhereItDoesNotRun) {
             "dynamic tile scheduler runs the cooperative design (ping-pong's warpgroups take "
             "tiles in pairs); ask for design Cooperative or Auto, or tile_scheduling Static");
   EXPECT_NE(invalid_argument_message([&] {
-              gemm(valid(), nullptr, {.tile_scheduling = static_cast<TileScheduling>(3)});
+              gemm(valid(), nullptr, {.tile_scheduling = static_cast<TileScheduling>(4)});
             })
-                .find("tuning.tile_scheduling = TileScheduling(3) is out of range: the "
-                      "TileScheduling values are auto, static, dynamic (0 to 2)"),
+                .find("tuning.tile_scheduling = TileScheduling(4) is out of range: the "
+                      "TileScheduling values are auto, static, dynamic, stream-k (0 to 3)"),
             std::string::npos);
   EXPECT_EQ(to_string(TileScheduling::Dynamic), "dynamic");
-  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<TileScheduling>(3)); }),
-            "to_string: TileScheduling(3) is out of range (0 to 2)");
+  EXPECT_EQ(to_string(TileScheduling::StreamK), "stream-k");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<TileScheduling>(4)); }),
+            "to_string: TileScheduling(4) is out of range (0 to 3)");
 }
 
 // ---- Batch strides: kPacked, 0 (broadcast), interleaved -----------------------------------------
@@ -1488,6 +1489,83 @@ TEST(GemmSplitK, RefusedWhereItCannotRunNamingTheRule) {
               grouped_gemm_masked(valid(), nullptr, nullptr, grouped_split);
             }).find("grouped_gemm_masked: tuning.split_k = 2"),
             std::string::npos);
+}
+
+// Stream-K (TileScheduling::StreamK): refused, naming the field, where it does not run; a
+// workspace the caller gives is checked before anything is enqueued.
+TEST(GemmStreamK, RefusedWhereItCannotRunNamingTheRule) {
+  auto const refusal = [](GemmArguments const& a, GemmTuning t) {
+    return invalid_argument_message([&] { gemm(a, nullptr, t); });
+  };
+  GemmTuning const stream_k{.tile_scheduling = TileScheduling::StreamK};
+  GemmTuning pingpong = stream_k;
+  pingpong.design = ConsumerDesign::PingPong;
+  EXPECT_NE(refusal(valid(), pingpong)
+                .find("gemm: tuning.tile_scheduling = stream-k runs on the cooperative design"),
+            std::string::npos);
+  GemmTuning cluster = stream_k;
+  cluster.cluster_m = 2;
+  EXPECT_EQ(refusal(valid(), cluster),
+            "gemm: tuning.tile_scheduling = stream-k runs 1x1 clusters (tuning.cluster_m x "
+            "cluster_n = 2x1)");
+  GemmTuning split = stream_k;
+  split.split_k = 4;
+  EXPECT_EQ(refusal(valid(), split),
+            "gemm: tuning.tile_scheduling = stream-k and split-K (tuning.split_k = 4) are two ways "
+            "to cut K: ask for one");
+  GemmTuning simt = stream_k;
+  simt.kernel = GemmKernel::Simt;
+  EXPECT_NE(refusal(valid(), simt).find("runs on the tensor-core GEMM (tuning.kernel = simt"),
+            std::string::npos);
+  // fp32 inputs run on the SIMT GEMM only.
+  GemmArguments fp32 = valid();
+  fp32.a.type = fp32.b.type = ScalarType::F32;
+  fp32.d_type = ScalarType::F32;
+  EXPECT_NE(refusal(fp32, stream_k)
+                .find("tuning.tile_scheduling = stream-k runs on the tensor-core GEMM, whose "
+                      "rules these arguments do not keep"),
+            std::string::npos)
+      << refusal(fp32, stream_k);
+  EXPECT_NE(invalid_argument_message([&] { grouped_gemm(nullptr, 0, nullptr, stream_k); })
+                .find("grouped_gemm: tuning.tile_scheduling = stream-k: stream-K cuts the tiles "
+                      "of one matrix"),
+            std::string::npos);
+}
+
+TEST(GemmStreamK, AGivenWorkspaceIsChecked) {
+  GemmTuning const stream_k{.tile_scheduling = TileScheduling::StreamK};
+  std::size_t const needed = gemm_workspace_bytes(valid(), stream_k);
+  EXPECT_EQ(gemm_workspace_bytes(valid(), {}), 0u) << "no stream-K, no workspace";
+  // One fp32 128 x 256 tile and one flag per CTA, at most one CTA per SM.
+  EXPECT_EQ(needed % (128 * 256 * 4 + 4), 0u);
+  EXPECT_GE(needed, 128u * 256 * 4 + 4);
+  GemmTuning capped = stream_k;
+  capped.max_ctas = 2;
+  EXPECT_EQ(gemm_workspace_bytes(valid(), capped), 2 * (128u * 256 * 4 + 4));
+  auto const refusal = [&](GemmArguments const& a) {
+    return invalid_argument_message([&] { gemm(a, nullptr, stream_k); });
+  };
+  GemmArguments small = valid();
+  small.workspace = const_cast<void*>(fake(7));
+  small.workspace_bytes = needed - 1;
+  EXPECT_EQ(refusal(small), "gemm: workspace_bytes = " + std::to_string(needed - 1) +
+                                " is less than the " + std::to_string(needed) +
+                                " bytes this call needs (gemm_workspace_bytes), or leave "
+                                "workspace null for the library's pool");
+  GemmArguments misaligned = valid();
+  misaligned.workspace = static_cast<char*>(const_cast<void*>(fake(7))) + 8;
+  misaligned.workspace_bytes = needed;
+  EXPECT_NE(refusal(misaligned).find("is not 16-byte aligned"), std::string::npos);
+  GemmArguments over_d = valid();
+  over_d.workspace = over_d.d;
+  over_d.workspace_bytes = needed;
+  EXPECT_EQ(refusal(over_d),
+            "gemm: workspace overlaps d: the kernel writes its workspace while it reads the "
+            "operands and writes D");
+  GemmArguments over_a = valid();
+  over_a.workspace = const_cast<void*>(over_a.a.data);
+  over_a.workspace_bytes = needed;
+  EXPECT_NE(refusal(over_a).find("workspace overlaps a.data"), std::string::npos);
 }
 
 // The tile width (GemmTuning::tile_n): a width out of range, or one ping-pong does not run, or any

@@ -111,9 +111,15 @@ TEST(GroupedGemm, TheDynamicSchedulerNeedsACooperativePlan) {
                                   .arch = Arch::Sm90});
   EXPECT_EQ(grouped.tile_scheduling(), gemm::TileScheduling::Auto);
   EXPECT_EQ(invalid_argument_message(
-                [&] { grouped.set_tile_scheduling(static_cast<gemm::TileScheduling>(3)); }),
-            "GroupedGemm.tile_scheduling = TileScheduling(3) is out of range: the values are "
-            "auto, static, dynamic (0 to 2)");
+                [&] { grouped.set_tile_scheduling(static_cast<gemm::TileScheduling>(4)); }),
+            "GroupedGemm.tile_scheduling = TileScheduling(4) is out of range: the values are "
+            "auto, static, dynamic (0 to 2), and stream-k (3), which the grouped kernel does not "
+            "take");
+  EXPECT_NE(
+      invalid_argument_message([&] {
+        grouped.set_tile_scheduling(gemm::TileScheduling::StreamK);
+      }).find("GroupedGemm.tile_scheduling = stream-k: stream-K cuts the tiles of one matrix"),
+      std::string::npos);
   grouped.set_tile_scheduling(gemm::TileScheduling::Dynamic);
   EXPECT_EQ(grouped.tile_scheduling(), gemm::TileScheduling::Dynamic);
   std::vector<GemmGroup> const groups = {{.a = row_major(fake(16), ScalarType::BF16, 64, 64),

@@ -226,12 +226,40 @@ TEST(TileDescription, EditedFieldsAreRefusedNamingThem) {
                   "tile_description.opclass = simt: this plan runs tensor-op");
 }
 
-TEST(TileDescription, StreamKSaysItIsNotImplemented) {
+// Stream-K is listed over the cooperative design's default at each width, runs that instance
+// (the one gemm() runs; the fix-up is in its epilogue), and refuses the designs and clusters it
+// does not run by name.
+TEST(TileDescription, StreamKIsListedOverTheCooperativeDefaultsAndCheckedByName) {
   Gemm plan = bf16_tn();
-  TileDescription td = plan.tile_descriptions().front();
-  td.scheduler = TileScheduler::StreamK;
-  EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(td); }),
-                  "scheduler = stream-k is not implemented (split-k is");
+  std::vector<TileDescription> stream_k;
+  for (TileDescription const& td : plan.tile_descriptions())
+    if (td.scheduler == TileScheduler::StreamK) stream_k.push_back(td);
+  ASSERT_FALSE(stream_k.empty());
+  for (TileDescription const& td : stream_k) {
+    EXPECT_EQ(td.design, ConsumerDesign::Cooperative) << to_string(td);
+    EXPECT_EQ(td.cluster_m * td.cluster_n, 1) << to_string(td);
+  }
+  TileDescription const coop = stream_k.front();
+  EXPECT_EQ(to_string(coop),
+            "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8, "
+            "stream-k scheduler");
+  EXPECT_CONTAINS(plan.source(coop), "bf16_bf16_tn_cooperative_s4_b2_1x1");
+  auto refusal = [&](auto edit) {
+    TileDescription td = coop;
+    edit(td);
+    return invalid_argument_message([&] { plan.compile(td); });
+  };
+  EXPECT_CONTAINS(refusal([](TileDescription& td) {
+                    td.design = ConsumerDesign::PingPong;
+                    td.tile_n = 128;
+                    td.stages = 6;
+                    td.staging_buffers = 1;
+                  }),
+                  "tile_description.scheduler = stream-k runs on the cooperative design");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.cluster_m = 2; }),
+                  "tile_description.scheduler = stream-k runs 1x1 clusters (cluster = 2x1)");
+  EXPECT_CONTAINS(refusal([](TileDescription& td) { td.split_k = 4; }),
+                  "tile_description.split_k = 4 takes scheduler = split-k (it is stream-k)");
 }
 
 // Split-K is listed over each design's default, prints its slices, runs the slices' fp32 instance,
@@ -244,7 +272,9 @@ TEST(TileDescription, SplitKIsListedOverEachDefaultAndCheckedByName) {
   TileDescription const coop = *std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
     return td.scheduler == TileScheduler::SplitK;
   });
-  TileDescription const ping = all.back();
+  TileDescription const ping = *std::find_if(
+      all.rbegin(), all.rend(),
+      [](TileDescription const& td) { return td.scheduler == TileScheduler::SplitK; });
   EXPECT_EQ(to_string(coop),
             "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8, "
             "split-k scheduler, slices per problem");
@@ -275,7 +305,7 @@ TEST(TileDescription, SplitKIsListedOverEachDefaultAndCheckedByName) {
               .layout_d = MatrixLayout::RowMajor,
               .arch = Arch::Sm90});
   for (TileDescription const& td : fp8_d.tile_descriptions())
-    EXPECT_EQ(td.scheduler, TileScheduler::Persistent) << to_string(td);
+    EXPECT_NE(td.scheduler, TileScheduler::SplitK) << to_string(td);
   TileDescription split = fp8_d.tile_descriptions().front();
   split.scheduler = TileScheduler::SplitK;
   EXPECT_CONTAINS(invalid_argument_message([&] { fp8_d.compile(split); }),
