@@ -149,7 +149,10 @@ inline int stream_k_ctas(GemmTuning const& tuning) {
 template <class I>
 dim3 with_stream_k(typename I::Params& p, int ctas, void* workspace, cudaStream_t stream) {
   using Cfg = typename I::Cfg;
-  StreamKDecomposition const walk = StreamKDecomposition::make(p.num_tiles, p.k_tiles, ctas);
+  // Groups of neighbouring tiles in one column of the raster's panel (they share B's K slices).
+  int const max_groups = std::min({8, p.raster.panel, p.raster.tiles_m});
+  StreamKDecomposition const walk =
+      StreamKDecomposition::make(p.num_tiles, p.k_tiles, ctas, max_groups);
   if (!walk.active()) return dim3(static_cast<unsigned>(std::min(ctas, p.num_tiles)));
   if (workspace == nullptr)
     throw std::logic_error("launch_ts_gemm: a stream-K launch without its workspace");

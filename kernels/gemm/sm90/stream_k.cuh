@@ -49,12 +49,13 @@ struct StreamKFixup {
           .store(1, cuda::memory_order_release);
   }
 
-  // The partial sums of CTAs cta + 1 ... cta + peers added into `acc`, in that order (K order).
+  // The partial sums of CTAs cta + g, cta + 2g, ... cta + peers * g (g: the walk's groups) added
+  // into `acc`, in that order (K order).
   static WL_DEVICE void add_peers(StreamKRun const& run, int cta, int peers, Accumulator& acc,
                                   ts::ResourceContext const& task) {
     int const t = static_cast<int>(threadIdx.x) % kThreads;
     for (int q = 1; q <= peers; ++q) {
-      int const peer = cta + q;
+      int const peer = cta + q * run.walk.groups;
       if (t == 0) {
         cuda::atomic_ref<int, cuda::thread_scope_device> flag(run.flags[peer]);
         while (flag.load(cuda::memory_order_acquire) == 0) __nanosleep(32);

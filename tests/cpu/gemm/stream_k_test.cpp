@@ -38,10 +38,10 @@ std::map<int, std::vector<Piece>> pieces_by_tile(StreamKDecomposition const& d) 
   return by_tile;
 }
 
-void expect_sound(int tiles, int k_tiles, int ctas) {
+void expect_sound(int tiles, int k_tiles, int ctas, int max_groups = 1) {
   SCOPED_TRACE(testing::Message() << tiles << " tiles of " << k_tiles << " K tiles on " << ctas
-                                  << " CTAs");
-  StreamKDecomposition const d = StreamKDecomposition::make(tiles, k_tiles, ctas);
+                                  << " CTAs, at most " << max_groups << " groups");
+  StreamKDecomposition const d = StreamKDecomposition::make(tiles, k_tiles, ctas, max_groups);
   if (!d.active()) {
     EXPECT_TRUE(tiles % ctas == 0 || k_tiles < 2);
     return;
@@ -76,12 +76,12 @@ void expect_sound(int tiles, int k_tiles, int ctas) {
       EXPECT_EQ(pieces[0].peers, 0) << "a tile in one piece needs no fix-up";
       continue;
     }
-    // The owner holds K tile 0 and adds exactly the CTAs after it that hold the rest, each of
-    // which holds its piece as its first unit and writes it to the workspace.
+    // The owner holds K tile 0 and adds exactly the CTAs after it in its group that hold the
+    // rest, each of which holds its piece as its first unit and writes it to the workspace.
     Piece const& owner = pieces[0];
     EXPECT_EQ(owner.peers, static_cast<int>(pieces.size()) - 1);
     for (std::size_t i = 1; i < pieces.size(); ++i) {
-      EXPECT_EQ(pieces[i].cta, owner.cta + static_cast<int>(i));
+      EXPECT_EQ(pieces[i].cta, owner.cta + static_cast<int>(i) * d.groups);
       EXPECT_EQ(pieces[i].round, 0) << "a piece another CTA waits for is its CTA's first";
       EXPECT_EQ(pieces[i].peers, -1);
       ++partials_of[pieces[i].cta];
@@ -103,6 +103,23 @@ void expect_sound(int tiles, int k_tiles, int ctas) {
     hi = std::max(hi, w);
   }
   EXPECT_LE(hi - lo, 1) << "balanced";
+  // Groups: unit u of every group computes the same K ranges at the same round, on neighbouring
+  // tiles (the group's index apart).
+  EXPECT_LE(d.groups, max_groups);
+  EXPECT_EQ(d.ctas % d.groups, 0);
+  EXPECT_EQ((tiles - d.dp_tiles) % d.groups, 0);
+  for (int slot = 0; slot < d.sk_rounds * d.ctas; slot += d.groups) {
+    StreamKUnit const first = d.unit(slot);
+    for (int j = 1; j < d.groups; ++j) {
+      StreamKUnit const u = d.unit(slot + j);
+      EXPECT_EQ(u.k_begin, first.k_begin);
+      EXPECT_EQ(u.k_tiles, first.k_tiles);
+      EXPECT_EQ(u.peers, first.peers);
+      if (first.tile >= 0) {
+        EXPECT_EQ(u.tile, first.tile + j);
+      }
+    }
+  }
   for (int c = 0; c < d.ctas; ++c) {
     bool ended = false;
     for (int r = 0; r < d.sk_rounds; ++r) {
@@ -118,7 +135,7 @@ TEST(StreamK, EveryIterationOnceAndEveryWaitOnAFirstPiece) {
     for (int k_tiles : {1, 2, 3, 16, 64, 1024})
       for (int tiles : {1, 2, 5, 8, 131, 132, 133, 256, 263, 512, 2048, 8192}) {
         if (static_cast<std::int64_t>(tiles) * k_tiles > 2'000'000) continue;
-        expect_sound(tiles, k_tiles, ctas);
+        for (int max_groups : {1, 4, 8}) expect_sound(tiles, k_tiles, ctas, max_groups);
       }
 }
 
@@ -130,18 +147,20 @@ TEST(StreamK, TheFiveShapesLeaveNoPartialWave) {
   for (Shape s : {Shape{4096, 4096, 4096}, Shape{8192, 8192, 1024}, Shape{1024, 8192, 8192},
                   Shape{8192, 8192, 8192}, Shape{16384, 16384, 4096}}) {
     int const tiles = (s.m / 128) * (s.n / 256);
-    StreamKDecomposition const d = StreamKDecomposition::make(tiles, s.k / 64, 132);
+    StreamKDecomposition const d = StreamKDecomposition::make(tiles, s.k / 64, 132, 8);
     ASSERT_TRUE(d.active());
     EXPECT_EQ(d.ctas, 132);
+    // Four groups (132 CTAs and 248, 200, 256, 140 stream-K tiles: 4 divides both, 8 does not).
+    EXPECT_EQ(d.groups, 4);
     // Each CTA's share of the stream-K iterations spans at most three tiles (two-tile stream-K).
     EXPECT_LE(d.sk_rounds, 3);
-    expect_sound(tiles, s.k / 64, 132);
+    expect_sound(tiles, s.k / 64, 132, 8);
   }
   // 4096^3: 512 tiles = 3 waves + 116; stream-K takes 116 + 132 of them, 1.88 tiles per CTA.
   StreamKDecomposition const d = StreamKDecomposition::make(512, 64, 132);
   EXPECT_EQ(d.dp_tiles, 264);
   EXPECT_EQ(d.dp_rounds, 2);
-  EXPECT_EQ(d.per_cta * 132 + d.extra, 248 * 64);
+  EXPECT_EQ(d.per_unit * 132 + d.extra, 248 * 64);
 }
 
 TEST(StreamK, NothingToCutIsThePersistentWalk) {
@@ -154,15 +173,15 @@ TEST(StreamK, FewerIterationsThanCtasTakeFewerCtas) {
   StreamKDecomposition const d = StreamKDecomposition::make(3, 4, 132);
   ASSERT_TRUE(d.active());
   EXPECT_EQ(d.ctas, 12);
-  EXPECT_EQ(d.per_cta, 1);
+  EXPECT_EQ(d.per_unit, 1);
   expect_sound(3, 4, 132);
 }
 
-TEST(StreamK, CtaOfInvertsBegin) {
+TEST(StreamK, UnitOfInvertsBegin) {
   StreamKDecomposition const d = StreamKDecomposition::make(250, 37, 132);
   ASSERT_TRUE(d.active());
-  for (int c = 0; c < d.ctas; ++c)
-    for (std::int64_t i = d.begin(c); i < d.begin(c + 1); ++i) ASSERT_EQ(d.cta_of(i), c);
+  for (int u = 0; u < d.ctas / d.groups; ++u)
+    for (std::int64_t i = d.begin(u); i < d.begin(u + 1); ++i) ASSERT_EQ(d.unit_of(i), u);
 }
 
 }  // namespace
