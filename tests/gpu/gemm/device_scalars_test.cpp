@@ -139,31 +139,15 @@ TEST(DeviceScalars, AGraphReplaysWithTheCurrentValues) {
                     .beta = 0.0f,
                     .device_scalars = true};
     ProblemData const data(p);
-    cudaStream_t stream = nullptr;
-    WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    // Relaxed: gemm() asks the driver about its pointers (cudaPointerGetAttributes) before it
-    // launches, which the default global capture mode would refuse as unsafe.
-    WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-    gemm(data.args(), stream, r.tuning);
-    WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CapturedGemm const graph(data.args(), r.tuning);
     for (Values v :
          {Values{1.0f, 0.0f}, Values{-2.0f, 0.5f}, Values{0.25f, 0.0f}, Values{0.0f, 1.0f}}) {
       SCOPED_TRACE("alpha " + std::to_string(v.alpha) + " beta " + std::to_string(v.beta));
-      data.set_device_scalars(v.alpha, v.beta, stream);
+      data.set_device_scalars(v.alpha, v.beta, graph.stream());
       data.poison_d();
-      // The poison (and the set-up's fills) ran on the legacy stream, which a non-blocking stream
-      // does not wait for.
-      WL_CUDA_CHECK(cudaDeviceSynchronize());
-      WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-      WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+      graph.replay();
       EXPECT_EQ(data.check(reference_of(data.args()), r.tuning.kernel), "");
     }
-    WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
-    WL_CUDA_CHECK(cudaGraphDestroy(graph));
-    WL_CUDA_CHECK(cudaStreamDestroy(stream));
   }
 }
 

@@ -473,6 +473,63 @@ std::vector<double> reference_of(GemmArguments const& args) {
   return host;
 }
 
+namespace {
+
+// The bytes of D (row-major) after a run.
+std::vector<unsigned char> d_bytes(ProblemData const& data, Problem const& p) {
+  std::size_t const bytes = static_cast<std::size_t>((p.m - 1) * data.args().ldd + p.n) *
+                            static_cast<std::size_t>(size_of(p.out));
+  std::vector<unsigned char> out(bytes);
+  WL_CUDA_CHECK(cudaMemcpy(out.data(), data.args().d, bytes, cudaMemcpyDeviceToHost));
+  return out;
+}
+
+}  // namespace
+
+void expect_same_bits_every_run(Problem const& p, GemmTuning const& tuning, int runs) {
+  ProblemData const data(p);
+  gemm(data.args(), nullptr, tuning);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned char> const first = d_bytes(data, p);
+  for (int run = 0; run < runs; ++run) {
+    data.poison_d();
+    gemm(data.args(), nullptr, tuning);
+    WL_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(d_bytes(data, p), first) << "run " << run;
+  }
+}
+
+CapturedGemm::CapturedGemm(GemmArguments const& args, GemmTuning const& tuning) {
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  WL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));
+  gemm(args, stream_, tuning);
+  WL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph_));
+  WL_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+}
+
+CapturedGemm::~CapturedGemm() {
+  (void)cudaGraphExecDestroy(exec_);
+  (void)cudaGraphDestroy(graph_);
+  (void)cudaStreamDestroy(stream_);
+}
+
+void CapturedGemm::replay() const {
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  WL_CUDA_CHECK(cudaGraphLaunch(exec_, stream_));
+  WL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void expect_captured_graph_replays(Problem const& p, GemmTuning const& tuning) {
+  ProblemData const data(p);
+  CapturedGemm const graph(data.args(), tuning);
+  for (int replay = 0; replay < 2; ++replay) {
+    data.poison_d();
+    graph.replay();
+    EXPECT_EQ(data.check(reference_of(data.args()), GemmKernel::TensorCore), "")
+        << "replay " << replay;
+  }
+}
+
 void expect_correct(Problem const& p, GemmTuning const& tuning) {
   ProblemData data(p);
   SCOPED_TRACE(p.describe() + " on the " +

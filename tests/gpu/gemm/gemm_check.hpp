@@ -144,6 +144,33 @@ double tolerance(ScalarType in, ScalarType out, int k, GemmKernel ran);
 // that ran).
 void expect_correct(Problem const& p, GemmTuning const& tuning = {});
 
+// gemm(p, tuning) run `runs` + 1 times, D poisoned between runs: the same bits every run (a
+// reduction that adds partial sums in a fixed order: split-K, stream-K).
+void expect_same_bits_every_run(Problem const& p, GemmTuning const& tuning, int runs = 3);
+
+// gemm(args, stream, tuning) captured once in a CUDA graph on a non-blocking stream of its own
+// (relaxed capture: gemm() asks the driver about its pointers before it launches), to replay.
+class CapturedGemm {
+ public:
+  CapturedGemm(GemmArguments const& args, GemmTuning const& tuning);
+  ~CapturedGemm();
+  CapturedGemm(CapturedGemm const&) = delete;
+  CapturedGemm& operator=(CapturedGemm const&) = delete;
+  cudaStream_t stream() const { return stream_; }
+  // Launches the graph on the stream, after all work on the device so far (the legacy stream's
+  // poison and fills, which a non-blocking stream does not wait for), and waits for it.
+  void replay() const;
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// gemm(p, tuning) captured once (CapturedGemm), replayed twice, D poisoned before each replay and
+// checked after (a workspace becomes the graph's allocation, a memset its node).
+void expect_captured_graph_replays(Problem const& p, GemmTuning const& tuning);
+
 // Every kernel and design gemm() runs bf16 "tn" problems on (prebuilt in every build), named for
 // SCOPED_TRACE: the tests that must hold on each of them loop over these.
 struct Runner {

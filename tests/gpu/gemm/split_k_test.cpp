@@ -139,55 +139,14 @@ TEST(GemmTileWidth, EveryLayoutOnPartialTiles) {
   }
 }
 
-// The bytes of D (row-major here) after one run.
-std::vector<unsigned char> d_bytes(ProblemData const& data, Problem const& p) {
-  std::size_t const bytes = static_cast<std::size_t>((p.m - 1) * data.args().ldd + p.n) *
-                            static_cast<std::size_t>(size_of(p.out));
-  std::vector<unsigned char> out(bytes);
-  WL_CUDA_CHECK(cudaMemcpy(out.data(), data.args().d, bytes, cudaMemcpyDeviceToHost));
-  return out;
-}
-
 // The slices are added in one order: every run gives the same bits.
 TEST(GemmSplitK, TheSameBitsOnEveryRun) {
-  Problem const p{.m = 200, .n = 300, .k = 8192};
-  ProblemData const data(p);
-  gemm(data.args(), nullptr, split(16));
-  WL_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<unsigned char> const first = d_bytes(data, p);
-  for (int run = 0; run < 3; ++run) {
-    data.poison_d();
-    gemm(data.args(), nullptr, split(16));
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(d_bytes(data, p), first) << "run " << run;
-  }
+  expect_same_bits_every_run({.m = 200, .n = 300, .k = 8192}, split(16));
 }
 
 // Captured once, replayed twice: the workspace is the graph's own allocation.
 TEST(GemmSplitK, ACapturedGraphReplays) {
-  Problem const p{.m = 256, .n = 128, .k = 6000, .beta = 0.5f};
-  ProblemData const data(p);
-  cudaStream_t stream = nullptr;
-  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  // Relaxed: gemm() asks the driver about its pointers before it launches.
-  WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-  gemm(data.args(), stream, split(5));
-  WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 2; ++replay) {
-    data.poison_d();
-    // The poison ran on the legacy stream, which a non-blocking stream does not wait for.
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    WL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    EXPECT_EQ(data.check(reference_of(data.args()), GemmKernel::TensorCore), "")
-        << "replay " << replay;
-  }
-  WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  WL_CUDA_CHECK(cudaGraphDestroy(graph));
-  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+  expect_captured_graph_replays({.m = 256, .n = 128, .k = 6000, .beta = 0.5f}, split(5));
 }
 
 }  // namespace

@@ -77,56 +77,15 @@ TEST(GemmStreamK, NarrowTilesSmallGridsAndShortK) {
   expect_correct({.m = 1000, .n = 1000, .k = 130}, stream_k());
 }
 
-// The bytes of D (row-major here) after one run.
-std::vector<unsigned char> d_bytes(ProblemData const& data, Problem const& p) {
-  std::size_t const bytes = static_cast<std::size_t>((p.m - 1) * data.args().ldd + p.n) *
-                            static_cast<std::size_t>(size_of(p.out));
-  std::vector<unsigned char> out(bytes);
-  WL_CUDA_CHECK(cudaMemcpy(out.data(), data.args().d, bytes, cudaMemcpyDeviceToHost));
-  return out;
-}
-
 // A tile's pieces are added in K order: every run gives the same bits.
 TEST(GemmStreamK, TheSameBitsOnEveryRun) {
-  Problem const p{.m = 1000, .n = 1500, .k = 8192};
-  ProblemData const data(p);
-  gemm(data.args(), nullptr, stream_k());
-  WL_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<unsigned char> const first = d_bytes(data, p);
-  for (int run = 0; run < 3; ++run) {
-    data.poison_d();
-    gemm(data.args(), nullptr, stream_k());
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(d_bytes(data, p), first) << "run " << run;
-  }
+  expect_same_bits_every_run({.m = 1000, .n = 1500, .k = 8192}, stream_k());
 }
 
 // Captured once, replayed twice: the workspace is the graph's allocation, its flags zeroed by a
 // memset node before each replay's kernel.
 TEST(GemmStreamK, ACapturedGraphReplays) {
-  Problem const p{.m = 1024, .n = 1024, .k = 3000, .beta = 0.5f};
-  ProblemData const data(p);
-  cudaStream_t stream = nullptr;
-  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  // Relaxed: gemm() asks the driver about its pointers before it launches.
-  WL_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-  gemm(data.args(), stream, stream_k());
-  WL_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  WL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 2; ++replay) {
-    data.poison_d();
-    // The poison ran on the legacy stream, which a non-blocking stream does not wait for.
-    WL_CUDA_CHECK(cudaDeviceSynchronize());
-    WL_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    WL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    EXPECT_EQ(data.check(reference_of(data.args()), GemmKernel::TensorCore), "")
-        << "replay " << replay;
-  }
-  WL_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  WL_CUDA_CHECK(cudaGraphDestroy(graph));
-  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+  expect_captured_graph_replays({.m = 1024, .n = 1024, .k = 3000, .beta = 0.5f}, stream_k());
 }
 
 // The caller's workspace (GemmArguments::workspace), of gemm_workspace_bytes, used twice in a row.
