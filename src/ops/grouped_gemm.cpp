@@ -59,14 +59,14 @@ GroupedGemm::Arguments each_group(std::span<GemmGroup const> groups, Make&& make
 }
 
 // The grouped kernel runs each group's tiles whole, in its design's own tile: a plan compiled to
-// split K or to a narrow cooperative tile (neither side the design's own width, the first of
-// sm90::tile_widths) is refused by name, not run otherwise.
+// split K or stream-K, or to a narrow cooperative tile (neither side the design's own width, the
+// first of sm90::tile_widths) is refused by name, not run otherwise.
 void check_grouped_description(Gemm const& plan, std::string_view who) {
   std::optional<TileDescription> const td = plan.tile_description();
   if (!td) return;
-  if (td->scheduler == TileScheduler::SplitK)
+  if (td->scheduler == TileScheduler::SplitK || td->scheduler == TileScheduler::StreamK)
     throw std::invalid_argument(fmt::format(
-        "{}: the plan's compiled tile description ({}) splits K, and the grouped kernel does not: "
+        "{}: the plan's compiled tile description ({}) cuts K, and the grouped kernel does not: "
         "compile a persistent one",
         who, to_string(*td)));
   int const own = gemm::sm90::tile_widths(gemm::ConsumerDesign::Cooperative).front();

@@ -89,6 +89,7 @@ GemmTuning tuning_of(TileDescription const& td, bool transposed = false) {
   t.max_ctas = td.max_ctas;
   t.kernel = td.opclass == OperatorClass::Simt ? GemmKernel::Simt : GemmKernel::TensorCore;
   t.split_k = td.scheduler == TileScheduler::SplitK ? td.split_k : 1;
+  if (td.scheduler == TileScheduler::StreamK) t.tile_scheduling = gemm::TileScheduling::StreamK;
   return t;
 }
 
@@ -198,6 +199,43 @@ TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
     ADD_FAILURE() << "a grouped plan compiled to split K ran";
   } catch (std::invalid_argument const& e) {
     EXPECT_NE(std::string(e.what()).find("GroupedGemm.run: the plan's compiled tile description"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Stream-K descriptions (the cooperative default's instance, its workspace from the pool) write
+// what gemm() writes with stream-K, C and beta included (the pieces added in a fixed order: the
+// same bytes); a grouped plan compiled to stream-K is refused by name.
+TEST(GemmPlanRun, StreamKDescriptionsWriteWhatGemmWrites) {
+  int const m = 1000, n = 1100, k = 2500;  // 32 tiles of 128 x 256: every tile cut
+  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 31);
+  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 32);
+  DeviceBuffer c = random_buffer(ScalarType::BF16, std::size_t{m} * n, 33);
+  DeviceBuffer d(std::size_t{m} * n * 2);
+  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
+  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
+  TensorView const vc = row_major(c.get(), ScalarType::BF16, m, n);
+  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  Gemm plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  TileDescription const stream_k = *std::find_if(
+      all.begin(), all.end(),
+      [](TileDescription const& td) { return td.scheduler == TileScheduler::StreamK; });
+  ASSERT_EQ(stream_k.scheduler, TileScheduler::StreamK);
+  SCOPED_TRACE(to_string(stream_k));
+  plan.compile(stream_k);
+  expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 0.5f, 0.25f, tuning_of(stream_k));
+  GroupedGemm grouped(
+      {.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol, .layout_d = kRow});
+  grouped.plan().compile(stream_k);
+  GemmGroup const group{.a = va, .b = vb, .c = {}, .d = vd};
+  try {
+    grouped.run({&group, 1});
+    ADD_FAILURE() << "a grouped plan compiled to stream-K ran";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("stream-k scheduler) cuts K, and the grouped kernel "
+                                         "does not"),
               std::string::npos)
         << e.what();
   }
