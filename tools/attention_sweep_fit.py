@@ -9,9 +9,10 @@ with S. Per head dimension and mask, the overlap schedule's time is fitted (leas
 
     time = block * (key blocks visited) / SMs + tile * (tiles) / SMs
 
-with the blocks and tiles counted as the kernel visits them: kernels/attention/sm90/shape.hpp's
-tile rows and keys per block (DefaultShape), the last tile and block of a sequence partial, the
-causal tiles up to the diagonal. `block` is what one CTA spends per key block, `tile` what it
+with the blocks and tiles counted as the kernel visits them: its tile rows and keys per block
+(the run's `tile`, which bench/python/attention.py records from warploom._core's
+attention_kernel_shape; for a sweep that predates it, asked of the installed package), the last
+tile and block of a sequence partial, the causal tiles up to the diagonal. `block` is what one CTA spends per key block, `tile` what it
 spends per tile besides (Q's wait, the first S and the last P . V unoverlapped, O's normalisation
 and store, the tile queue, the launch's share): in microseconds, and `tile` also in blocks. For
 cuDNN, whose tiling is not ours to count, the plain line time = per_token * S + fixed, beside ours.
@@ -20,9 +21,6 @@ import argparse
 import json
 import math
 
-# (query rows per tile, keys per block) of the overlap schedule's shape: DefaultShape<D, causal>.
-SHAPES = {(64, False): (192, 128), (64, True): (192, 128), (128, False): (128, 160),
-          (128, True): (128, 128), (256, False): (128, 80), (256, True): (128, 80)}
 OURS = "warploom overlap"
 CUDNN = "torch sdpa (cuDNN)"
 
@@ -51,6 +49,22 @@ def visited(seqlen, rows, keys, causal):
     return tiles, sum(math.ceil(min((m + 1) * rows, seqlen) / keys) for m in range(tiles))
 
 
+def tile_of(run):
+    """(query rows per tile, keys per block) of our kernel in `run`: as the sweep recorded it, or
+    (older sweeps) as the installed warploom package's kernels have it."""
+    tile = run["contenders"][OURS].get("tile")
+    if tile is None:
+        try:
+            import warploom._core as core
+        except ImportError:
+            raise SystemExit("this sweep does not record its tile shapes (bench/python/attention.py "
+                             "does since 2026-12-06): put the warploom package on PYTHONPATH to "
+                             "take them from its kernels")
+        head_dim = int(run["shape"].split("x")[3])
+        tile = core.attention_kernel_shape(head_dim, run["causal"], core.AttentionSchedule.overlap)
+    return tile["block_m"], tile["block_n"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("sweep")
@@ -60,7 +74,9 @@ def main():
         runs = json.load(f)["runs"]
     print(f"{'D':>3} {'mask':6} {'block us':>9} {'tile us':>8} {'= blocks':>8} {'resid':>6}   "
           f"{'ours us/S':>9} {'fixed us':>8}   {'cuDNN us/S':>10} {'fixed us':>8}")
-    for (head_dim, causal), (rows, keys) in SHAPES.items():
+    keys_of = sorted({(int(r["shape"].split("x")[3]), r["causal"]) for r in runs
+                      if OURS in r["contenders"]})
+    for head_dim, causal in keys_of:
         points = [r for r in runs if r["causal"] == causal and
                   int(r["shape"].split("x")[3]) == head_dim and OURS in r["contenders"]]
         if len(points) < 3:
@@ -68,6 +84,7 @@ def main():
         design, simple, ys, ys_cudnn = [], [], [], []
         for r in points:
             batch, heads, seqlen, _ = (int(x) for x in r["shape"].split("x"))
+            rows, keys = tile_of(r)
             tiles, blocks = visited(seqlen, rows, keys, causal)
             design.append([batch * heads * blocks / args.sms, batch * heads * tiles / args.sms])
             simple.append([seqlen, 1.0])

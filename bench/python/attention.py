@@ -126,6 +126,10 @@ def measure(batch, heads, seqlen, head_dim, causal, dtype, reps, sustained_s=0.0
                                       "p90_ms": times[name]["p90_ms"],
                                       "tflop_per_s": flops / ms / 1e9,
                                       "error_relative_to_max": errors[name]}
+        if name.startswith("warploom "):  # the kernel's tile, for what counts tiles and blocks
+            schedule = getattr(warploom._core.AttentionSchedule, name.removeprefix("warploom "))
+            result["contenders"][name]["tile"] = warploom._core.attention_kernel_shape(
+                head_dim, causal, schedule)
     reference = result["contenders"].get("torch sdpa (cuDNN)")
     if reference is not None:
         for c in result["contenders"].values():

@@ -126,6 +126,19 @@ AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal);
 // std::invalid_argument for a schedule out of the enum's range.
 bool attention_schedule_runs(int head_dim, AttentionSchedule schedule);
 
+// The tile of the kernel that runs `schedule` (Serial, Overlap or Pingpong) at `head_dim` with
+// or without the causal mask, whatever this build prebuilt (kernels/attention/sm90/shape.hpp, the
+// one source): block_m query rows per tile, block_n keys per K/V block, `stages` K/V ring stages,
+// `q_stages` Q tiles in flight, and the verified schedule's name. For what counts a problem's
+// tiles and blocks (ops::Attention's tile descriptions, bench/python/attention.py's records).
+// Throws std::invalid_argument for Auto (name a schedule: default_schedule says Auto's), or a
+// head dimension or schedule the kernel does not have (attention_schedule_runs).
+struct AttentionKernelShape {
+  int block_m = 0, block_n = 0, stages = 0, q_stages = 0;
+  std::string schedule_name;
+};
+AttentionKernelShape attention_kernel_shape(int head_dim, bool causal, AttentionSchedule schedule);
+
 // Whether this build prebuilt the kernel of `schedule` (Auto: default_schedule's) for (type,
 // head_dim, causal); attention_forward refuses the others by name. Throws std::invalid_argument
 // for a schedule out of the enum's range.

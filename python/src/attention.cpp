@@ -11,6 +11,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/array.h>
+#include <nanobind/stl/string.h>
 
 #include "warploom/attention.hpp"
 
@@ -83,6 +84,22 @@ void bind_attention(nb::module_& m) {
   m.def("attention_schedule_runs", &at::attention_schedule_runs, "head_dim"_a, "schedule"_a,
         "Whether the attention kernel has this schedule at this head dimension at all, whatever "
         "this build prebuilt (attention_schedule_runs).");
+  m.def(
+      "attention_kernel_shape",
+      [](int head_dim, bool causal, at::AttentionSchedule schedule) {
+        at::AttentionKernelShape const k = at::attention_kernel_shape(head_dim, causal, schedule);
+        nb::dict d;
+        d["block_m"] = k.block_m;
+        d["block_n"] = k.block_n;
+        d["stages"] = k.stages;
+        d["q_stages"] = k.q_stages;
+        d["schedule_name"] = k.schedule_name;
+        return d;
+      },
+      "head_dim"_a, "causal"_a, "schedule"_a,
+      "The tile of the kernel that runs `schedule` at this head dimension and mask, whatever this "
+      "build prebuilt: dict(block_m, block_n, stages, q_stages, schedule_name) "
+      "(attention_kernel_shape).");
   m.def("attention_instance_built", &at::attention_instance_built, "type"_a, "head_dim"_a,
         "causal"_a, "schedule"_a = at::AttentionSchedule::Auto,
         "Whether this build prebuilt the attention kernel for these (attention_instance_built).");

@@ -183,6 +183,21 @@ def test_auto_runs_the_measured_fastest_schedule():
     assert not core.attention_schedule_runs(96, core.AttentionSchedule.overlap)
 
 
+def test_the_kernel_shape_is_the_schedules_whatever_the_build():
+    # What bench/python/attention.py records beside each timing and tools/attention_sweep_fit.py
+    # counts tiles and blocks with (kernels/attention/sm90/shape.hpp, DefaultShape).
+    core = warploom._core
+    shape = core.attention_kernel_shape(128, False, core.AttentionSchedule.overlap)
+    assert shape == {"block_m": 128, "block_n": 160, "stages": 2, "q_stages": 2,
+                     "schedule_name": "sm90_ts_attention_overlap_d128_n160"}
+    assert core.attention_kernel_shape(64, True, core.AttentionSchedule.overlap)["block_m"] == 192
+    assert core.attention_kernel_shape(64, True, core.AttentionSchedule.pingpong)["block_m"] == 128
+    with pytest.raises(ValueError, match="schedule = auto names no kernel"):
+        core.attention_kernel_shape(128, True, core.AttentionSchedule.auto)
+    with pytest.raises(ValueError, match="pingpong schedule does not run head_dim 256"):
+        core.attention_kernel_shape(256, True, core.AttentionSchedule.pingpong)
+
+
 # ---- on the GPU ----------------------------------------------------------------------------------
 
 

@@ -262,6 +262,53 @@ bool attention_schedule_runs(int head_dim, AttentionSchedule schedule) {
   return schedule != AttentionSchedule::Pingpong || sm90::pingpong_runs(head_dim);
 }
 
+namespace {
+
+template <int kHeadDim, bool kCausal, bool kTurns>
+AttentionKernelShape kernel_shape(AttentionSchedule schedule) {
+  using S = sm90::DefaultShape<kHeadDim, kCausal, kTurns>;
+  return {.block_m = S::kBlockM,
+          .block_n = S::kBlockN,
+          .stages = S::kStages,
+          .q_stages = S::kStagesQ,
+          .schedule_name = std::string(
+              sm90::schedule_name<S>(schedule != AttentionSchedule::Serial, kTurns).view())};
+}
+
+template <int kHeadDim>
+AttentionKernelShape kernel_shape(bool causal, AttentionSchedule schedule) {
+  bool const turns = schedule == AttentionSchedule::Pingpong;
+  if (causal)
+    return turns ? kernel_shape<kHeadDim, true, true>(schedule)
+                 : kernel_shape<kHeadDim, true, false>(schedule);
+  return turns ? kernel_shape<kHeadDim, false, true>(schedule)
+               : kernel_shape<kHeadDim, false, false>(schedule);
+}
+
+}  // namespace
+
+AttentionKernelShape attention_kernel_shape(int head_dim, bool causal, AttentionSchedule schedule) {
+  check_schedule("attention_kernel_shape", "schedule", schedule);
+  if (schedule == AttentionSchedule::Auto)
+    throw std::invalid_argument(
+        "attention_kernel_shape: schedule = auto names no kernel: ask for serial, overlap or "
+        "pingpong (default_schedule says which auto runs)");
+  if (std::string const e = attention_options_error(head_dim, 0.0f); !e.empty())
+    throw std::invalid_argument("attention_kernel_shape: " + e);
+  if (!attention_schedule_runs(head_dim, schedule))
+    throw std::invalid_argument("attention_kernel_shape: the " + std::string(to_string(schedule)) +
+                                " schedule does not run head_dim " + str(head_dim) +
+                                " (attention_schedule_runs)");
+  switch (head_dim) {
+    case 64:
+      return kernel_shape<64>(causal, schedule);
+    case 128:
+      return kernel_shape<128>(causal, schedule);
+    default:
+      return kernel_shape<256>(causal, schedule);
+  }
+}
+
 bool attention_instance_built(ElementType type, int head_dim, bool causal,
                               AttentionSchedule schedule) {
   check_schedule("attention_instance_built", "schedule", schedule);

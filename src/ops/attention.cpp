@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "attention/sm90/shape.hpp"
 #include "device.hpp"
 
 namespace warploom::ops {
@@ -25,42 +24,17 @@ attention::ElementType element_of(ScalarType t) {
   return t == ScalarType::F16 ? attention::ElementType::F16 : attention::ElementType::BF16;
 }
 
-// The kernel shape of a head dimension, mask and schedule (kernels/attention/sm90/shape.hpp, the
-// one source).
-template <int kHeadDim, bool kCausal, bool kTurns>
-AttentionTileDescription described(AttentionSchedule schedule) {
-  using S = attention::sm90::DefaultShape<kHeadDim, kCausal, kTurns>;
-  return {.schedule = schedule,
-          .block_m = S::kBlockM,
-          .block_n = S::kBlockN,
-          .stages = S::kStages,
-          .q_stages = S::kStagesQ,
-          .schedule_name =
-              std::string(attention::sm90::schedule_name<S>(schedule != AttentionSchedule::Serial,
-                                                            schedule == AttentionSchedule::Pingpong)
-                              .view())};
-}
-
-template <int kHeadDim, bool kCausal>
-AttentionTileDescription described(AttentionSchedule schedule) {
-  return schedule == AttentionSchedule::Pingpong ? described<kHeadDim, kCausal, true>(schedule)
-                                                 : described<kHeadDim, kCausal, false>(schedule);
-}
-
-template <int kHeadDim>
-AttentionTileDescription described(bool causal, AttentionSchedule schedule) {
-  return causal ? described<kHeadDim, true>(schedule) : described<kHeadDim, false>(schedule);
-}
-
+// The kernel of a plan's head dimension and mask for `schedule` (attention_kernel_shape: the one
+// source of its tile).
 AttentionTileDescription described(AttentionOptions const& o, AttentionSchedule schedule) {
-  switch (o.head_dim) {
-    case 64:
-      return described<64>(o.causal, schedule);
-    case 128:
-      return described<128>(o.causal, schedule);
-    default:
-      return described<256>(o.causal, schedule);
-  }
+  attention::AttentionKernelShape const k =
+      attention::attention_kernel_shape(o.head_dim, o.causal, schedule);
+  return {.schedule = schedule,
+          .block_m = k.block_m,
+          .block_n = k.block_n,
+          .stages = k.stages,
+          .q_stages = k.q_stages,
+          .schedule_name = k.schedule_name};
 }
 
 constexpr AttentionSchedule kSchedules[] = {AttentionSchedule::Serial, AttentionSchedule::Overlap,

@@ -230,6 +230,48 @@ TEST(AttentionArgs, ScheduleRunsPerHeadDimension) {
   EXPECT_NE(m.find("attention_schedule_runs: schedule"), std::string::npos) << m;
 }
 
+// The kernel shape of every schedule a head dimension has, whatever the build prebuilt: the
+// overlap schedule's tile at each head dimension and mask (kernels/attention/sm90/shape.hpp,
+// DefaultShape), the ping-pong's 128 rows, and refusals by name.
+TEST(AttentionArgs, KernelShapePerHeadDimensionMaskAndSchedule) {
+  using enum AttentionSchedule;
+  struct Case {
+    int head_dim;
+    bool causal;
+    AttentionSchedule schedule;
+    int block_m, block_n, stages, q_stages;
+    char const* name;
+  };
+  for (Case const c :
+       {Case{64, false, Overlap, 192, 128, 2, 2, "sm90_ts_attention_overlap_d64"},
+        Case{64, true, Pingpong, 128, 128, 2, 2, "sm90_ts_attention_pingpong_d64"},
+        Case{128, false, Overlap, 128, 160, 2, 2, "sm90_ts_attention_overlap_d128_n160"},
+        Case{128, true, Overlap, 128, 128, 2, 2, "sm90_ts_attention_overlap_d128"},
+        Case{128, false, Serial, 128, 160, 2, 2, "sm90_ts_attention_d128_n160"},
+        Case{128, false, Pingpong, 128, 128, 2, 2, "sm90_ts_attention_pingpong_d128"},
+        Case{256, true, Overlap, 128, 80, 2, 1, "sm90_ts_attention_overlap_d256"}}) {
+    SCOPED_TRACE(c.name);
+    AttentionKernelShape const k = attention_kernel_shape(c.head_dim, c.causal, c.schedule);
+    EXPECT_EQ(k.block_m, c.block_m);
+    EXPECT_EQ(k.block_n, c.block_n);
+    EXPECT_EQ(k.stages, c.stages);
+    EXPECT_EQ(k.q_stages, c.q_stages);
+    EXPECT_EQ(k.schedule_name, c.name);
+  }
+  EXPECT_NE(invalid_argument_message([] {
+              attention_kernel_shape(128, false, Auto);
+            }).find("attention_kernel_shape: schedule = auto names no kernel"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([] {
+              attention_kernel_shape(256, false, Pingpong);
+            }).find("the pingpong schedule does not run head_dim 256"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([] {
+              attention_kernel_shape(96, false, Overlap);
+            }).find("attention_kernel_shape: head_dim = 96 is not supported"),
+            std::string::npos);
+}
+
 // AttentionSchedule::Auto runs the schedule the sweep measured fastest where this build has it:
 // the overlap one; the serial one where the build has not.
 TEST(AttentionArgs, AutoResolvesToTheMeasuredDefault) {
