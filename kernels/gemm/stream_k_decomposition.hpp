@@ -7,11 +7,11 @@
 //
 // The decomposition is the "data-parallel + two-tile stream-K" hybrid. Of T output tiles on a grid
 // of G CTAs, the stream-K tiles are the last min(T, T % G + G) in raster order (none when T % G is
-// 0): every CTA takes an equal, contiguous run of their K iterations (tile by tile, K tiles in
-// order), between one and two tiles' worth where T >= G, so that few tiles are cut into more than
-// two pieces. The other tiles are whole-tile rounds of the persistent loop, G per round. A CTA
-// runs its stream-K pieces first — each piece one "unit" of the persistent loop with a K range of
-// its own — then its whole tiles.
+// 0): every CTA takes an equal, contiguous run of the K iterations of its group's share of them
+// (tile by tile, K tiles in order; groups: see make), between one and two tiles' worth where
+// T >= G, so that few tiles are cut into more than two pieces. The other tiles are whole-tile
+// rounds of the persistent loop, G per round. A CTA runs its stream-K pieces first — each piece one
+// "unit" of the persistent loop with a K range of its own — then its whole tiles.
 //
 // A tile cut into pieces is finished by the CTA that holds its first K iteration (its *owner*). It
 // is that CTA's last stream-K piece; the later pieces are each the *first* piece of the CTAs after
