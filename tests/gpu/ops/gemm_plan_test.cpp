@@ -149,39 +149,68 @@ TEST(GemmPlanRun, AFusedEpilogueRunsItsOwnInstance) {
   if (compiled == 0) GTEST_SKIP() << "this build prebuilds no bf16 column-bias GELU instance";
 }
 
+// A bf16 "tn" problem on the device: random A (M x K, row-major), B (K x N, column-major) and C,
+// D (row-major, written by the test), and their views.
+struct TnOperands {
+  DeviceBuffer a, b, c, d;
+  TensorView va, vb, vc, vd;
+  TnOperands(int m, int n, int k, std::uint64_t seed)
+      : a(random_buffer(ScalarType::BF16, std::size_t(m) * k, seed)),
+        b(random_buffer(ScalarType::BF16, std::size_t(k) * n, seed + 1)),
+        c(random_buffer(ScalarType::BF16, std::size_t(m) * n, seed + 2)),
+        d(std::size_t(m) * n * 2),
+        va(row_major(a.get(), ScalarType::BF16, m, k)),
+        vb(column_major(b.get(), ScalarType::BF16, k, n)),
+        vc(row_major(c.get(), ScalarType::BF16, m, n)),
+        vd(row_major(d.get(), ScalarType::BF16, m, n)) {}
+};
+
+// The first of `plan`'s descriptions with `scheduler` (the cooperative default's, listed first).
+TileDescription first_with(Gemm const& plan, TileScheduler scheduler) {
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  auto const it = std::find_if(
+      all.begin(), all.end(), [&](TileDescription const& td) { return td.scheduler == scheduler; });
+  EXPECT_NE(it, all.end()) << to_string(scheduler);
+  return it == all.end() ? TileDescription{} : *it;
+}
+
+// A grouped plan compiled to `td`, which cuts K, is refused with `message`: the grouped kernel runs
+// each group's tiles whole.
+void expect_grouped_refuses(TileDescription const& td, TnOperands const& x,
+                            std::string const& message) {
+  GroupedGemm grouped(
+      {.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol, .layout_d = kRow});
+  grouped.plan().compile(td);
+  GemmGroup const group{.a = x.va, .b = x.vb, .c = {}, .d = x.vd};
+  try {
+    grouped.run({&group, 1});
+    ADD_FAILURE() << "a grouped plan compiled to " << to_string(td) << " ran";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
 // Split-K descriptions (compiled: the slices' fp32 instance, a JIT compile where not prebuilt)
 // write what gemm() writes with the same slices, beta and C included; a fused epilogue set after
 // compile is refused naming the description and the rule, and so is a grouped plan compiled to
 // split K.
 TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
-  int const m = 200, n = 264, k = 8192;
-  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 21);
-  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 22);
-  DeviceBuffer c = random_buffer(ScalarType::BF16, std::size_t{m} * n, 23);
-  DeviceBuffer d(std::size_t{m} * n * 2);
-  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
-  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
-  TensorView const vc = row_major(c.get(), ScalarType::BF16, m, n);
-  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  TnOperands const x(200, 264, 8192, 21);
   Gemm plan = bf16_tn();
-  std::vector<TileDescription> const all = plan.tile_descriptions();
-  // Over the cooperative default (the first split-K description listed).
-  TileDescription split = *std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
-    return td.scheduler == TileScheduler::SplitK;
-  });
+  TileDescription split = first_with(plan, TileScheduler::SplitK);
   ASSERT_EQ(split.scheduler, TileScheduler::SplitK);
   for (int slices : {0, 5}) {
     split.split_k = slices;
     SCOPED_TRACE(to_string(split));
     plan.compile(split);
-    expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 0.5f, 0.25f, tuning_of(split));
+    expect_same_as_gemm(plan, x.va, x.vb, x.vc, x.vd, x.d.bytes(), 0.5f, 0.25f, tuning_of(split));
   }
   GemmEpilogue relu;
   relu.activation = Activation::ReLU;
   plan.set_epilogue(relu);
   plan.compile(split);
   try {
-    plan.run(va, vb, {}, vd, 1.0f, 0.0f);
+    plan.run(x.va, x.vb, {}, x.vd, 1.0f, 0.0f);
     ADD_FAILURE() << "a fused epilogue on a split-K description ran";
   } catch (std::invalid_argument const& e) {
     EXPECT_NE(std::string(e.what()).find("split-k scheduler, 5 slices) splits K, and split-K takes "
@@ -189,56 +218,22 @@ TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
               std::string::npos)
         << e.what();
   }
-  // The grouped kernel runs whole tiles: a grouped plan compiled to split K is refused.
-  GroupedGemm grouped(
-      {.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol, .layout_d = kRow});
-  grouped.plan().compile(split);
-  GemmGroup const group{.a = va, .b = vb, .c = {}, .d = vd};
-  try {
-    grouped.run({&group, 1});
-    ADD_FAILURE() << "a grouped plan compiled to split K ran";
-  } catch (std::invalid_argument const& e) {
-    EXPECT_NE(std::string(e.what()).find("GroupedGemm.run: the plan's compiled tile description"),
-              std::string::npos)
-        << e.what();
-  }
+  expect_grouped_refuses(split, x, "GroupedGemm.run: the plan's compiled tile description");
 }
 
 // Stream-K descriptions (the cooperative default's instance, its workspace from the pool) write
 // what gemm() writes with stream-K, C and beta included (the pieces added in a fixed order: the
 // same bytes); a grouped plan compiled to stream-K is refused by name.
 TEST(GemmPlanRun, StreamKDescriptionsWriteWhatGemmWrites) {
-  int const m = 1000, n = 1104, k = 2504;  // 40 tiles of 128 x 256: every tile cut
-  DeviceBuffer a = random_buffer(ScalarType::BF16, std::size_t{m} * k, 31);
-  DeviceBuffer b = random_buffer(ScalarType::BF16, std::size_t{k} * n, 32);
-  DeviceBuffer c = random_buffer(ScalarType::BF16, std::size_t{m} * n, 33);
-  DeviceBuffer d(std::size_t{m} * n * 2);
-  TensorView const va = row_major(a.get(), ScalarType::BF16, m, k);
-  TensorView const vb = column_major(b.get(), ScalarType::BF16, k, n);
-  TensorView const vc = row_major(c.get(), ScalarType::BF16, m, n);
-  TensorView const vd = row_major(d.get(), ScalarType::BF16, m, n);
+  TnOperands const x(1000, 1104, 2504, 31);  // 40 tiles of 128 x 256: every tile cut
   Gemm plan = bf16_tn();
-  std::vector<TileDescription> const all = plan.tile_descriptions();
-  TileDescription const stream_k = *std::find_if(
-      all.begin(), all.end(),
-      [](TileDescription const& td) { return td.scheduler == TileScheduler::StreamK; });
+  TileDescription const stream_k = first_with(plan, TileScheduler::StreamK);
   ASSERT_EQ(stream_k.scheduler, TileScheduler::StreamK);
   SCOPED_TRACE(to_string(stream_k));
   plan.compile(stream_k);
-  expect_same_as_gemm(plan, va, vb, vc, vd, d.bytes(), 0.5f, 0.25f, tuning_of(stream_k));
-  GroupedGemm grouped(
-      {.element = ScalarType::BF16, .layout_a = kRow, .layout_b = kCol, .layout_d = kRow});
-  grouped.plan().compile(stream_k);
-  GemmGroup const group{.a = va, .b = vb, .c = {}, .d = vd};
-  try {
-    grouped.run({&group, 1});
-    ADD_FAILURE() << "a grouped plan compiled to stream-K ran";
-  } catch (std::invalid_argument const& e) {
-    EXPECT_NE(std::string(e.what()).find("stream-k scheduler) cuts K, and the grouped kernel "
-                                         "does not"),
-              std::string::npos)
-        << e.what();
-  }
+  expect_same_as_gemm(plan, x.va, x.vb, x.vc, x.vd, x.d.bytes(), 0.5f, 0.25f, tuning_of(stream_k));
+  expect_grouped_refuses(stream_k, x,
+                         "stream-k scheduler) cuts K, and the grouped kernel does not");
 }
 
 // An Auto plan runs views TMA cannot read as they lie (contiguous operands of odd widths) the way
