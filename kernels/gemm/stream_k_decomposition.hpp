@@ -140,18 +140,34 @@ struct StreamKDecomposition {
   }
 };
 
-// A stream-K launch's walk and workspace, as the kernel gets them: one fp32 partial-sum tile per
-// CTA, then one flag per CTA (zero at launch; the launcher sets them on the stream).
-struct StreamKRun {
-  StreamKDecomposition walk;
-  float* partials = nullptr;
-  int* flags = nullptr;
-};
+// The CTAs of a stream-K launch on a device of `sms` SMs: one per SM, or `max_ctas` (GemmTuning's,
+// when positive) if fewer — the persistent grid's rule for 1x1 clusters. The launcher's grid and
+// the workspace gemm_workspace_bytes sizes both come from here.
+constexpr int stream_k_grid(int sms, int max_ctas) {
+  return max_ctas > 0 && max_ctas < sms ? max_ctas : sms;
+}
 
-// The workspace bytes of a stream-K launch of `ctas` CTAs on tiles of tile_m x tile_n.
+// The workspace bytes of a stream-K launch of `ctas` CTAs on tiles of tile_m x tile_n: one fp32
+// partial-sum tile per CTA, then one flag per CTA (StreamKRun::in lays them out).
 constexpr std::int64_t stream_k_workspace_bytes(int ctas, int tile_m, int tile_n) {
   return static_cast<std::int64_t>(ctas) * tile_m * tile_n * 4 +
          static_cast<std::int64_t>(ctas) * 4;
 }
+
+// A stream-K launch's walk and workspace, as the kernel gets them. The flags must be zero at
+// launch (the launcher sets them on the stream).
+struct StreamKRun {
+  StreamKDecomposition walk;
+  float* partials = nullptr;
+  int* flags = nullptr;
+
+  // `walk` in `workspace` (of stream_k_workspace_bytes(walk.ctas, tile_m, tile_n) bytes or more).
+  static StreamKRun in(void* workspace, StreamKDecomposition const& walk, int tile_m, int tile_n) {
+    auto* const partials = static_cast<float*>(workspace);
+    return {.walk = walk,
+            .partials = partials,
+            .flags = reinterpret_cast<int*>(partials + std::int64_t{walk.ctas} * tile_m * tile_n)};
+  }
+};
 
 }  // namespace warploom::gemm

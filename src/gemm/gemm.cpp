@@ -810,7 +810,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   std::string const no_split = split_k_violation(r, kernel);
   if (tuning.split_k > 1 && !no_split.empty())
     fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
-  if (stream_k) check_workspace(r, gemm_workspace_bytes(args, tuning));
+  if (stream_k) check_workspace(r, stream_k_workspace_bytes(tuning, current_sm_count()));
   check_device_pointers(args);
   // Auto, where only TMA's 16-byte rules keep the operands from the tensor cores: aligned copies.
   if (tuning.kernel == GemmKernel::Auto && kernel == GemmKernel::Simt &&

@@ -1,7 +1,6 @@
 // src/gemm/stream_k.cpp — stream-K's checks and launch (stream_k.hpp).
 #include "stream_k.hpp"
 
-#include <algorithm>
 #include <optional>
 
 #include "gemm/stream_k_decomposition.hpp"  // the kernel's decomposition (kernels/gemm)
@@ -27,7 +26,7 @@ std::string stream_k_violation(GemmTuning const& tuning) {
 }
 
 std::size_t stream_k_workspace_bytes(GemmTuning const& tuning, int sms) {
-  int const ctas = tuning.max_ctas > 0 ? std::min(sms, tuning.max_ctas) : sms;
+  int const ctas = stream_k_grid(sms, tuning.max_ctas);
   // The widest tile: a narrower one (tile_n, chosen later) takes less of the same workspace.
   sm90::DesignShape const shape = sm90::design_shape(ConsumerDesign::Cooperative);
   return static_cast<std::size_t>(gemm::stream_k_workspace_bytes(ctas, shape.tile_m, shape.tile_n));

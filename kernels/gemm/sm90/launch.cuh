@@ -115,6 +115,14 @@ typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuni
   return p;
 }
 
+// The current device's SMs.
+inline int device_sm_count() {
+  int device = 0, sms = 0;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
 // The persistent grid of instance I for `tiles` cluster tiles: as many clusters as can be resident
 // (or tuning.max_ctas CTAs), at most one per cluster tile.
 template <class I, class KernelFn>
@@ -122,9 +130,7 @@ dim3 persistent_grid(int tiles, GemmTuning const& tuning, KernelFn kernel) {
   using Cfg = typename I::Cfg;
   int clusters = 0;
   if constexpr (Cfg::kClusterSize == 1) {
-    int device = 0;
-    WL_CUDA_CHECK(cudaGetDevice(&device));
-    WL_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrMultiProcessorCount, device));
+    clusters = device_sm_count();
   } else {
     clusters = ts::max_active_clusters<typename I::Manager>(kernel);
   }
@@ -132,15 +138,6 @@ dim3 persistent_grid(int tiles, GemmTuning const& tuning, KernelFn kernel) {
     clusters = std::min(clusters, std::max(1, tuning.max_ctas / Cfg::kClusterSize));
   clusters = std::min(clusters, tiles);
   return dim3(static_cast<unsigned>(clusters * Cfg::kClusterSize));
-}
-
-// The CTAs a stream-K launch of instance I may take: one per SM, or tuning.max_ctas (the grid its
-// workspace is sized for: gemm_workspace_bytes).
-inline int stream_k_ctas(GemmTuning const& tuning) {
-  int device = 0, sms = 0;
-  WL_CUDA_CHECK(cudaGetDevice(&device));
-  WL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return tuning.max_ctas > 0 ? std::min(sms, tuning.max_ctas) : sms;
 }
 
 // Params `p` made a stream-K walk (gemm/stream_k_decomposition.hpp) over `ctas` CTAs, in
@@ -156,12 +153,9 @@ dim3 with_stream_k(typename I::Params& p, int ctas, void* workspace, cudaStream_
   if (!walk.active()) return dim3(static_cast<unsigned>(std::min(ctas, p.num_tiles)));
   if (workspace == nullptr)
     throw std::logic_error("launch_ts_gemm: a stream-K launch without its workspace");
-  auto* const partials = static_cast<float*>(workspace);
-  int* const flags =
-      reinterpret_cast<int*>(partials + std::int64_t{walk.ctas} * Cfg::kTileM * Cfg::kTileN);
-  WL_CUDA_CHECK(
-      cudaMemsetAsync(flags, 0, sizeof(int) * static_cast<std::size_t>(walk.ctas), stream));
-  p.stream_k = {.walk = walk, .partials = partials, .flags = flags};
+  p.stream_k = StreamKRun::in(workspace, walk, Cfg::kTileM, Cfg::kTileN);
+  WL_CUDA_CHECK(cudaMemsetAsync(p.stream_k.flags, 0,
+                                sizeof(int) * static_cast<std::size_t>(walk.ctas), stream));
   p.num_tiles = walk.units();
   return dim3(static_cast<unsigned>(walk.ctas));
 }
@@ -176,7 +170,8 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
   dim3 grid;
   if (tuning.tile_scheduling == TileScheduling::StreamK) {
     if constexpr (I::Cfg::kStreamK) {
-      grid = with_stream_k<I>(p, stream_k_ctas(tuning), args.workspace, stream);
+      grid = with_stream_k<I>(p, stream_k_grid(device_sm_count(), tuning.max_ctas), args.workspace,
+                              stream);
     } else {
       throw std::logic_error("launch_ts_gemm: stream-K asked of a configuration that has none");
     }

@@ -20,13 +20,12 @@ struct Mainloop {
   static constexpr int kClusterM = Cfg::kClusterM;
   static constexpr int kClusterN = Cfg::kClusterN;
   static constexpr int kClusterSize = Cfg::kClusterSize;
-  static constexpr bool kStreamK = Cfg::kStreamK;
 
   // This CTA's tile of cluster tile `cluster_tile` (raster order; the cluster's CTAs take
   // neighbouring tiles: rank % kClusterM down, rank / kClusterM across); under stream-K, the
   // unit in loop slot `cluster_tile` (stream_k_decomposition.hpp).
   static WL_DEVICE TileCoord tile_at(Params const& p, int cluster_tile) {
-    if constexpr (kStreamK) {
+    if constexpr (Cfg::kStreamK) {
       if (p.stream_k.walk.active()) return stream_k_unit(p, cluster_tile);
     }
     TileCoord const c = p.raster.coord(cluster_tile);

@@ -184,4 +184,20 @@ TEST(StreamK, UnitOfInvertsBegin) {
     for (std::int64_t i = d.begin(u); i < d.begin(u + 1); ++i) ASSERT_EQ(d.unit_of(i), u);
 }
 
+// The grid is the persistent one's (one CTA per SM, or max_ctas if fewer), and the workspace the
+// launcher lays out (partial sums, then flags) ends where stream_k_workspace_bytes says.
+TEST(StreamK, GridAndWorkspaceLayout) {
+  EXPECT_EQ(warploom::gemm::stream_k_grid(132, 0), 132);
+  EXPECT_EQ(warploom::gemm::stream_k_grid(132, 7), 7);
+  EXPECT_EQ(warploom::gemm::stream_k_grid(132, 500), 132);
+  StreamKDecomposition const d = StreamKDecomposition::make(250, 37, 132);
+  std::vector<char> workspace(
+      static_cast<std::size_t>(warploom::gemm::stream_k_workspace_bytes(d.ctas, 128, 256)));
+  warploom::gemm::StreamKRun const run =
+      warploom::gemm::StreamKRun::in(workspace.data(), d, 128, 256);
+  EXPECT_EQ(static_cast<void*>(run.partials), static_cast<void*>(workspace.data()));
+  EXPECT_EQ(reinterpret_cast<char*>(run.flags + d.ctas), workspace.data() + workspace.size());
+  EXPECT_EQ(run.walk.units(), d.units());
+}
+
 }  // namespace
