@@ -331,8 +331,13 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
 // Auto the one measured faster for problems of that size and epilogue: for an epilogue with an
 // activation, a residual or a pre-activation output, ping-pong below K = 4096 and the cooperative
 // design from there on; else ping-pong for outputs of 8192 x 8192 and more and for outputs of
-// 4096 x 4096 and more at K <= 1024 (docs/kernels/sm90_ts_gemm.md).
+// 4096 x 4096 and more at K <= 1024 (docs/kernels/sm90_ts_gemm.md). Ping-pong's large outputs
+// past K = 1024 are the H200's choice: on a device with slower memory (the H100) they take the
+// cooperative design. This form reads the current device's DRAM bandwidth (the H200's without a
+// device); the other takes it in bytes per second.
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design);
+ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design,
+                               double dram_bytes_per_s);
 
 // The tuning grouped_gemm (and grouped_gemm_masked and grouped_gemm_contiguous, their one stacked
 // or batched problem) runs groups[0 .. count) with when asked for `tuning`, measured on the H200

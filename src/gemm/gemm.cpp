@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "current_device.hpp"
 #include "gemm/simt/simt_gemm_dispatch.hpp"
 #include "kernel_arguments.hpp"
 #include "repack.hpp"
@@ -660,6 +661,11 @@ GemmArguments kernel_arguments(GemmArguments const& args, GemmKernel kernel) {
 }
 
 ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design) {
+  return selected_design(args, design, current_dram_bytes_per_s());
+}
+
+ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design,
+                               double dram_bytes_per_s) {
   check_enum("design", design, ConsumerDesign::PingPong, "ConsumerDesign");
   if (design != ConsumerDesign::Auto) return design;
   // Measured on the H200 (2026-11-29, docs/kernels/sm90_ts_gemm.md): ping-pong wins on outputs
@@ -667,6 +673,13 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   // 16384x16384x4096: 684 against 658; 8192^3: within 2 % either way), where its warpgroups'
   // epilogues hide behind each other's main loops; on smaller outputs the cooperative kernel's
   // 128 x 256 tiles are faster (4096^3: 740 against 690; 1024x8192x8192: 757 against 700).
+  // Not on the H100 (3.35 TB/s against the H200's 4.9; 2026-12-06, 7918cba,
+  // bench/results/auto_design_h100_2026-12-06/): past K = 1024 its ping-pong kernel spends more
+  // cycles than the cooperative one (16384x16384x4096: 4.57 M against 4.35 M), a third more
+  // operand bytes per output tile, and under the power cap much more time (sustained medians,
+  // cooperative / ping-pong: 8192^3 1.605 / 1.814 ms, 12288x12288x4096 1.779 / 2.119,
+  // 16384x16384x4096 3.136 / 3.912). So large outputs take ping-pong only on the faster memory.
+  constexpr double kPingPongDramBytesPerS = 4e12;  // between the H100's and the H200's
   // Since ping-pong hands its turn over at the last wgmma's issue (2026-12-03), it also wins where
   // K is short on outputs of 4096 x 4096 and more, an epilogue per 16 K tiles or fewer (bf16
   // 4096x4096x1024: cooperative/ping-pong 1.049 burst, 1.106 sustained, 1.111 in cycles), while at
@@ -685,7 +698,7 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design)
   if (sm90::epilogue_config_of(args).second_pass())
     return args.k < 4096 ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
   std::int64_t const output = static_cast<std::int64_t>(args.m) * args.n;
-  bool const large_output = output >= 8192LL * 8192;
+  bool const large_output = output >= 8192LL * 8192 && dram_bytes_per_s >= kPingPongDramBytesPerS;
   bool const short_k = output >= 4096LL * 4096 && args.k <= 1024;
   return large_output || short_k ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
 }

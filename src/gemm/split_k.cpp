@@ -35,15 +35,6 @@ std::int64_t tiles_of(GemmArguments const& r, int tile_n) {
 
 }  // namespace
 
-int current_sm_count() {
-  int device = 0, count = 0;
-  if (cudaGetDevice(&device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
-    return count;
-  (void)cudaGetLastError();  // not a sticky error: clear it for the next call
-  return kMeasuredSmCount;
-}
-
 KSlices split_k_slices(std::int64_t k, int k_tile, int wanted) {
   std::int64_t const tiles = ceil_div(k, k_tile);
   if (k % k_tile == 0) {

@@ -15,6 +15,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "current_device.hpp"  // current_sm_count, for its users
 #include "warploom/gemm.hpp"
 
 namespace warploom::gemm {
@@ -38,14 +39,6 @@ KSlices split_k_slices(std::int64_t k, int k_tile, int wanted);
 
 // Why split-K cannot run the resolved arguments `r` on `kernel` (gemm.cpp); empty when it can.
 std::string split_k_violation(GemmArguments const& r, GemmKernel kernel);
-
-// The SM count of the H100 and H200 SXM, the devices the sm90 kernels are measured on.
-inline constexpr int kMeasuredSmCount = 132;
-
-// The current device's SM count (as the kernels' launchers ask it), or without a device (a plan
-// made for sm_90a on a machine without a GPU) kMeasuredSmCount; never throws, and leaves no CUDA
-// error behind.
-int current_sm_count();
 
 // Auto's tile width for resolved, row-major-D arguments (GemmTuning::tile_n; 0: the design's
 // own) on a device of `sms` SMs: the design's where its tiles fill at least half the SMs; else the

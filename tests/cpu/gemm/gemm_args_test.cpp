@@ -844,9 +844,10 @@ TEST(GemmEpilogue, AutoPicksTheTensorCoresWhenTheirRulesHold) {
   }
 }
 
-// Auto picks ping-pong for outputs of 8192 x 8192 and more, for outputs of 4096 x 4096 and more at
-// K <= 1024, and for epilogues with a second pass below K = 4096 (where it measured faster), the
-// cooperative design otherwise; an explicit design is kept.
+// Auto picks ping-pong for outputs of 8192 x 8192 and more (on the H200's memory bandwidth; the
+// two-argument form reads it without a GPU), for outputs of 4096 x 4096 and more at K <= 1024, and
+// for epilogues with a second pass below K = 4096 (where it measured faster), the cooperative
+// design otherwise; an explicit design is kept.
 TEST(GemmTuning, ConsumerDesignSelection) {
   GemmArguments a = valid();
   a.m = a.n = 8192;
@@ -885,9 +886,18 @@ TEST(GemmTuning, ConsumerDesignSelection) {
   EXPECT_EQ(selected_design(a, ConsumerDesign::PingPong), ConsumerDesign::PingPong);
   a.m = a.n = 16384;  // a large output with a second pass still goes by K
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::Cooperative);
-  a.epilogue.activation = Activation::Identity;
-  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);  // bias alone
+  a.epilogue.activation = Activation::Identity;      // bias alone: the plain GEMM's choice
+  constexpr double kH200 = 4.9e12, kH100 = 3.35e12;  // DRAM bytes per second
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto, kH200), ConsumerDesign::PingPong);
+  // On the H100's slower memory large outputs past K = 1024 take the cooperative design; a short
+  // K (an epilogue per few K tiles) still takes ping-pong, a design asked for stays.
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto, kH100), ConsumerDesign::Cooperative);
+  EXPECT_EQ(selected_design(a, ConsumerDesign::PingPong, kH100), ConsumerDesign::PingPong);
+  a.k = 1025;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto, kH100), ConsumerDesign::Cooperative);
   a.k = 1024;
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto, kH100), ConsumerDesign::PingPong);
+  EXPECT_EQ(selected_design(a, ConsumerDesign::Auto, kH200), ConsumerDesign::PingPong);
   a.epilogue.residual = {fake(4), ScalarType::BF16, MatrixLayout::RowMajor};
   EXPECT_EQ(selected_design(a, ConsumerDesign::Auto), ConsumerDesign::PingPong);
   EXPECT_EQ(to_string(ConsumerDesign::Auto), "auto");
