@@ -34,13 +34,21 @@ struct TileSlot {
   int head_batch = 0;  // which (sequence, head) pair
 };
 
+// pair_major (without the causal mask): a pair's query tiles one after the other inside the
+// section (its last rows first), so that the CTAs running at once read the K and V of a few pairs
+// together. Without the mask the tiles are equally long, and the longest-first walk across pairs
+// only spreads a pair's reads of its K and V a section apart (H100, 2026-12-06,
+// bench/results/attention_pair_major_2026-12-06/: 32x16x512x128 ping-pong 208 -> 188 us in ncu,
+// the overlap schedule 231 -> 218; 4x32x4096x128 1.761 -> 1.694 ms burst).
 WL_HOST_DEVICE constexpr TileSlot tile_slot(int t, int m_blocks, int heads_batch,
-                                            int heads_per_section) {
+                                            int heads_per_section, bool pair_major = false) {
   int const section = t / (heads_per_section * m_blocks);
   int const first = section * heads_per_section;
   int const in_section =
       heads_batch - first < heads_per_section ? heads_batch - first : heads_per_section;
   int const i = t - first * m_blocks;  // the tile's index inside its section
+  if (pair_major)
+    return {.m_block = m_blocks - 1 - i % m_blocks, .head_batch = first + i / m_blocks};
   return {.m_block = m_blocks - 1 - i / in_section, .head_batch = first + i % in_section};
 }
 

@@ -44,7 +44,8 @@ struct Works {
     // In L2-sized sections of heads (tile.hpp, tile_slot): ordered by rows across all heads
     // instead, every CTA reads another head's K and V, the L2 hit rate falls to ~5 % and the
     // kernel waits on DRAM (ncu, 4x32x4096x128: DRAM 70 % busy, tensor pipe 60 %).
-    TileSlot const slot = tile_slot(t, p.m_blocks, p.heads * p.batch, p.heads_per_section);
+    TileSlot const slot =
+        tile_slot(t, p.m_blocks, p.heads * p.batch, p.heads_per_section, /*pair_major=*/!kCausal);
     TileInfo tile;
     tile.m_block = slot.m_block;
     int const hb = slot.head_batch;

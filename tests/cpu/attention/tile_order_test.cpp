@@ -53,5 +53,19 @@ TEST(AttentionTileOrder, SectionsHoldThirtyTwoMebibytesOfKeysAndValues) {
   EXPECT_EQ(heads_per_section(131072, 256, 2, 16, 16, 1), 1);
 }
 
+// The pair-major walk (no mask): every tile once, a pair's tiles together, its last rows first.
+TEST(AttentionTileOrder, PairMajorWalksAPairsTilesTogether) {
+  for (Order const o : {Order{32, 128, 16}, Order{3, 17, 5}, Order{1, 5, 2}, Order{4, 6, 6}}) {
+    std::vector<int> seen(static_cast<std::size_t>(o.m_blocks * o.heads_batch), 0);
+    for (int t = 0; t < o.m_blocks * o.heads_batch; ++t) {
+      TileSlot const s = tile_slot(t, o.m_blocks, o.heads_batch, o.heads_per_section, true);
+      EXPECT_EQ(s.head_batch, t / o.m_blocks);
+      EXPECT_EQ(s.m_block, o.m_blocks - 1 - t % o.m_blocks);
+      ++seen[static_cast<std::size_t>(s.m_block * o.heads_batch + s.head_batch)];
+    }
+    for (int n : seen) EXPECT_EQ(n, 1);
+  }
+}
+
 }  // namespace
 }  // namespace warploom::attention::sm90
