@@ -25,6 +25,7 @@ declare -A SANITIZER_EXCEPTIONS=(
   # it reports the warp-agent rings; those run under memcheck and synccheck only.
   [ts_pipeline_test:racecheck]='*ThreadArrivals*'
   [ts_pipeline_group_gpu_test:racecheck]='*Merge*:*ThreadArrivals*'
+  [ts_warp_roles_test:racecheck]='*ThreadArrivals*'
   # Not ours: `warploom bench gemm` times cuBLASLt too, and racecheck reports hazards inside its
   # kernels (28 in nvjet_sm90_qqtst_256x128_128x4_1x2_v_bz_coopA_TNN on e4m3; H200,
   # compute-sanitizer 2025.3.1, 2026-12-01); leaving them out with --kernel-name-exclude made that
@@ -72,8 +73,8 @@ run bootstrap bash tools/bootstrap.sh
 run configure cmake --preset release -DWARPLOOM_GEMM_INSTANCES=all
 # Only what runs here: the CPU tests run in CI, not on the lease.
 targets=()
-want tutorials && targets+=(warploom_tutorials tutorial_copy_test ts_pipeline_test 01_grid_stride_copy
-  02_tma_copy copy_bench)
+want tutorials && targets+=(warploom_tutorials tutorial_copy_test ts_pipeline_test ts_warp_roles_test
+  01_grid_stride_copy 02_tma_copy copy_bench)
 want gemm && targets+=(warploom_gemm gemm_test gemm_bench)
 want harness && targets+=(warploom warploom_gemm warploom_tutorials)
 run build cmake --build --preset release --parallel "$(nproc)" --target "${targets[@]}"

@@ -65,7 +65,7 @@ if [[ ${BUILD_HERE:-0} == 1 ]]; then
   # BUILD_TARGETS: the targets to build instead of the default ones (a short device session).
   run build 480 cmake --build "$BUILD" --parallel "$(nproc)" --target ${BUILD_TARGETS:-warploom_gemm \
     warploom_host gemm_test ops_gemm_plan_test warploom warploom-bench warploom-precompile \
-    host_costs tutorial_copy_test ts_pipeline_group_gpu_test ts_pipeline_test \
+    host_costs tutorial_copy_test ts_pipeline_group_gpu_test ts_pipeline_test ts_warp_roles_test \
     gemm_nvrtc_gpu_test} ${EXTRA_TARGETS:-}
   run install 60 cmake --install "$BUILD" --prefix "$BUILD/python-prefix"
   grep -E "error|FAILED" "$LOG" | head -40
@@ -201,6 +201,7 @@ fi
 # each under every sanitizer (one stage count and shape apiece keeps them to minutes).
 if want tutorial-groups; then
   run tutorial-groups 180 "$T/ts_pipeline_group_gpu_test"
+  run warp-roles 120 "$T/ts_warp_roles_test"
   run tutorial-07 120 "$T/tutorial_copy_test" --gtest_filter='*MergeAdd*:*ForkRelu*'
   for tool in memcheck synccheck racecheck; do
     # racecheck: the cases whose readers all arrive thread by thread (tools/gpu.sh says why).
@@ -208,6 +209,8 @@ if want tutorial-groups; then
     [[ $tool == racecheck ]] && filter='*Merge*:*ThreadArrivals*'
     run "$tool-pipeline-groups" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/ts_pipeline_group_gpu_test" --gtest_filter="$filter"
+    run "$tool-warp-roles" 120 compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$T/ts_warp_roles_test" --gtest_filter="$([[ $tool == racecheck ]] && echo '*ThreadArrivals*' || echo '*')"
     run "$tool-tutorial-07" 300 compute-sanitizer --tool "$tool" --error-exitcode 1 \
       "$T/tutorial_copy_test" --gtest_filter='*MergeAdd*1000x384:*ForkRelu*1000x384'
   done

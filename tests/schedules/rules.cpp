@@ -570,6 +570,57 @@ using ElectedReleaseCopy = Copy<Smem, Load<Smem>, ElectedReleaseStore>;
 using WarpBoundLoadCopy = Copy<Smem, WarpBoundLoad, Store<Smem>>;
 using ElectedStoreWorkCopy = Copy<Smem, Load<Smem>, ElectedStoreWork>;
 
+// Warp roles (TaskSpec::warp_roles): a two-warp load whose warps branch on their index around
+// their pipeline ops, warp 4 filling A's ring and warp 5 B's (kTripsB times; the mma takes 3
+// stages of each). Without the flag the branch is R-D24; with it each warp is a one-warp task.
+template <bool kRoles, int kTripsB = 3, class A = OperandA>
+struct RoleLoad {
+  static constexpr ts::TaskSpec spec{
+      .name = "load", .warp_idx = 4, .num_warps = 2, .warp_roles = kRoles};
+  using src = ts::list<Coords>;
+  using dst = ts::list<A, OperandB>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& a, auto& b) {
+    if (ctx.warp_idx() % 2 == 0) {
+      ctx.domain_loop(ts::c<3>, [&](auto&) {
+        auto k = ts::work<&Coords::coord>(in);
+        a.acquire();
+        ts::work<&A::put>(a, k);
+        a.commit();
+      });
+    } else {
+      ctx.domain_loop(ts::c<kTripsB>, [&](auto&) {
+        auto k = ts::work<&Coords::coord>(in);
+        b.acquire();
+        ts::work<&OperandB::put>(b, k);
+        b.commit();
+      });
+    }
+  }
+};
+template <class A>
+struct RoleMma : OperandMma<> {
+  using src = ts::list<A, OperandB>;
+  static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
+    ctx.domain_loop(ts::c<3>, [&](auto&) {
+      a.wait();
+      b.wait();
+      auto x = ts::work<&A::take>(a);
+      auto y = ts::work<&OperandB::take>(b);
+      a.release();
+      b.release();
+      ts::work<&Output::store>(out, x);
+      ts::work<&Output::store>(out, y);
+    });
+  }
+};
+template <bool kRoles, int kTripsB = 3, class A = OperandA>
+using RoleOperands =
+    ts::TaskManager<ts::Tasks<RoleLoad<kRoles, kTripsB, A>, RoleMma<A>>,
+                    ts::Graph<ts::DependsOn<A, Coords>, ts::DependsOn<OperandB, Coords>,
+                              ts::DependsOn<Output, A, OperandB>>>;
+// A's ring counting both warps of the load as its producers: only warp 4 arms a stage.
+using BothWarpsA = Ring<"smem_a", tma(2, ts::threads(2))>;
+
 // A violating entry and its passing control.
 Entry bad(std::string_view name, std::string_view description,
           ts::ManagerModel (*model)(std::string_view), std::vector<std::string_view> expected,
@@ -718,6 +769,22 @@ void add_rules(Corpus& c) {
   c.push_back(good("r_d24_elected_work_only",
                    "The store's global store (a work, no pipeline op) runs on thread 0 only",
                    model_of<ElectedStoreWorkCopy>, {"R-D24"}));
+  // R-D24 and warp roles
+  c.push_back(bad("r_d24_warp_branch_without_roles",
+                  "The two-warp load branches on warp_idx() around its pipeline ops (warp 4 fills "
+                  "A, warp 5 B) without declaring its warps as roles",
+                  model_of<RoleOperands<false>>, {"R-D15", "R-D16", "R-D24", "R-D9"}));
+  c.push_back(good("warp_roles_split_operand_loads",
+                   "The same load with .warp_roles: each warp a one-warp task, warp 4 filling and "
+                   "draining A's ring, warp 5 B's",
+                   model_of<RoleOperands<true>>, {"R-D24"}));
+  c.push_back(bad("warp_roles_one_role_short",
+                  "Warp roles: warp 5 fills B's ring twice, the mma takes three stages of it",
+                  model_of<RoleOperands<true, 2>>, {"R-D1", "R-M1"}));
+  c.push_back(bad("warp_roles_group_counts_both_warps",
+                  "Warp roles: A's ring expects both warps of the load to arm a stage, only warp 4 "
+                  "does",
+                  model_of<RoleOperands<true, 3, BothWarpsA>>, {"R-D15"}));
   // R-D6
   c.push_back(bad("r_d6_edge_no_task_realises",
                   "The graph says out <- coords, but no task reads coords and writes out",

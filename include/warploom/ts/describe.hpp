@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string_view>
 #include <tuple>
@@ -191,20 +192,24 @@ constexpr void mark_probe(Schedule& base, Schedule const& probed, int probe) {
   }
 }
 
-// Captures T's schedule, and again with probed resource fields (size_probe.hpp) to name its
-// run-time sizes; one that reads a thread coordinate is captured again as lanes 1 and 31 of the
-// same warp and as lane 0 of the next warp, and the differences are marked (R-D24).
+// Captures T's schedule at `at` (its first lane), and again with probed resource fields
+// (size_probe.hpp) to name its run-time sizes; one that reads a thread coordinate is captured
+// again as lanes 1 and 31 of the same warp and as lane 0 of the next warp, and the differences are
+// marked (R-D24).
 template <class Traits, class T, class... Src, class... Dst>
-constexpr Schedule capture(list<Src...> src, list<Dst...> dst) {
+constexpr Schedule capture(list<Src...> src, list<Dst...> dst, Recorder::Coords at = {}) {
+  auto moved = [&](int lanes) {
+    return Recorder::Coords{at.thread + lanes, at.task_thread + lanes, at.warp + lanes / 32};
+  };
   bool reads_thread = false;
-  Schedule s = capture_at<Traits, T>({}, &reads_thread, src, dst);
+  Schedule s = capture_at<Traits, T>(at, &reads_thread, src, dst);
   for (int probe : {1, 2})
-    mark_probe(s, capture_at<Traits, T>({}, nullptr, src, dst, probe), probe);
+    mark_probe(s, capture_at<Traits, T>(at, nullptr, src, dst, probe), probe);
   if (reads_thread) {
-    mark_divergence(s, capture_at<Traits, T>({1, 1, 0}, nullptr, src, dst), false);
+    mark_divergence(s, capture_at<Traits, T>(moved(1), nullptr, src, dst), false);
     if (s.divergent.empty())
-      mark_divergence(s, capture_at<Traits, T>({31, 31, 0}, nullptr, src, dst), false);
-    mark_divergence(s, capture_at<Traits, T>({32, 32, 1}, nullptr, src, dst), true);
+      mark_divergence(s, capture_at<Traits, T>(moved(31), nullptr, src, dst), false);
+    mark_divergence(s, capture_at<Traits, T>(moved(32), nullptr, src, dst), true);
   }
   return s;
 }
@@ -212,6 +217,93 @@ constexpr Schedule capture(list<Src...> src, list<Dst...> dst) {
 template <class Traits, class... Rs>
 constexpr std::vector<int> resource_indices(list<Rs...>) {
   return {Traits::template resource_index<Rs>...};
+}
+
+// Where warp `role` of a task whose warps take roles (TaskSpec::warp_roles) is captured: that
+// warp's first lane, at its real warp index, which the schedule's branches read. Every other task
+// is captured at placeholder coordinates (lane 0 of warp 0).
+constexpr Recorder::Coords role_coords(TaskSpec const& spec, int role) {
+  int const warp = spec.warp_idx + role;
+  return {.thread = warp * 32, .task_thread = 0, .warp = warp};
+}
+
+// "name[warp W]": the name a warp role of task T goes by in the model and its findings (static
+// storage: TaskSpec::name is a view).
+template <class T, int kWarp>
+struct RoleName {
+  static constexpr std::string_view task = T::spec.name;
+  static constexpr std::string_view suffix = "[warp ";
+  static constexpr std::size_t size = task.size() + suffix.size() + (kWarp >= 10 ? 2 : 1) + 1;
+  static constexpr std::array<char, size> text = [] {
+    std::array<char, size> out{};
+    std::size_t n = 0;
+    for (char c : task) out[n++] = c;
+    for (char c : suffix) out[n++] = c;
+    if (kWarp >= 10) out[n++] = static_cast<char>('0' + kWarp / 10);
+    out[n++] = static_cast<char>('0' + kWarp % 10);
+    out[n] = ']';
+    return out;
+  }();
+  static constexpr std::string_view value{text.data(), size};
+};
+
+// The resources of `declared` that `s` uses, with the members of a pipeline group it uses (the
+// group op moves their cursors).
+constexpr std::vector<int> used_of(ManagerModel const& m, Schedule const& s,
+                                   std::vector<int> const& declared) {
+  auto uses = [&](int r) {
+    for (Node const& n : s.nodes)
+      if (n.kind == NodeKind::Op && n.resource >= 0 &&
+          (n.resource == r || n.resource == m.resources[r].group))
+        return true;
+    return false;
+  };
+  std::vector<int> out;
+  for (int r : declared)
+    if (uses(r)) out.push_back(r);
+  return out;
+}
+
+// Task T's models, appended to `m`: one, or one per warp when its warps take roles. A warp role is
+// a one-warp task at its own warp index, without a named barrier, that declares the resources its
+// own capture uses; one the task declares and no warp uses stays with the first warp, where R-D9
+// reports it.
+template <class Traits, class T>
+constexpr void add_task_models(ManagerModel& m) {
+  std::vector<int> const src = resource_indices<Traits>(typename T::src{});
+  std::vector<int> const dst = resource_indices<Traits>(typename T::dst{});
+  if constexpr (T::spec.warp_roles) {
+    int const first = static_cast<int>(m.tasks.size());
+    [&]<int... kRole>(std::integer_sequence<int, kRole...>) {
+      (
+          [&] {
+            TaskSpec spec = T::spec;
+            spec.name = RoleName<T, T::spec.warp_idx + kRole>::value;
+            spec.warp_idx += kRole;
+            spec.num_warps = 1;
+            Schedule s = capture<Traits, T>(typename T::src{}, typename T::dst{},
+                                            role_coords(T::spec, kRole));
+            TaskModel t{spec, used_of(m, s, src), used_of(m, s, dst), std::move(s)};
+            t.role = kRole;
+            m.tasks.push_back(std::move(t));
+          }(),
+          ...);
+    }
+    (std::make_integer_sequence<int, T::spec.num_warps>{});
+    auto keep_unused = [&](std::vector<int> const& declared, auto list_of) {
+      for (int r : declared) {
+        bool used = false;
+        for (std::size_t t = static_cast<std::size_t>(first); t < m.tasks.size(); ++t)
+          used = used || std::ranges::find(list_of(m.tasks[t]), r) != list_of(m.tasks[t]).end();
+        if (!used) list_of(m.tasks[static_cast<std::size_t>(first)]).push_back(r);
+      }
+    };
+    keep_unused(src, [](TaskModel& t) -> std::vector<int>& { return t.src; });
+    keep_unused(dst, [](TaskModel& t) -> std::vector<int>& { return t.dst; });
+  } else {
+    m.tasks.push_back({T::spec, src, dst, capture<Traits, T>(typename T::src{}, typename T::dst{}),
+                       task_barrier<T>(typename Traits::tasks{})});
+  }
 }
 
 template <class Traits, class Edge>
@@ -256,18 +348,15 @@ constexpr void describe_resources(ManagerModel& m) {
 }
 
 // The verifier's view of the TaskManager described by `Traits` (a ts::ManagerTraits): its tasks
-// in list order, then the padding the TaskManager derives for the idle warps (derive_padding).
+// in list order (a task whose warps take roles as one task per warp), then the padding the
+// TaskManager derives for the idle warps (derive_padding).
 template <class Traits>
 constexpr ManagerModel describe(std::string_view name = "task_manager") {
   ManagerModel m;
   m.name = name;
   describe_resources<Traits>(m);
   [&]<class... Ts>(list<Ts...>) {
-    (m.tasks.push_back({Ts::spec, detail::resource_indices<Traits>(typename Ts::src{}),
-                        detail::resource_indices<Traits>(typename Ts::dst{}),
-                        detail::capture<Traits, Ts>(typename Ts::src{}, typename Ts::dst{}),
-                        task_barrier<Ts>(typename Traits::tasks{})}),
-     ...);
+    (detail::add_task_models<Traits, Ts>(m), ...);
   }(typename Traits::tasks{});
   derive_padding(m);
   m.graph = detail::graph_edges<Traits, typename Traits::graph>::get();

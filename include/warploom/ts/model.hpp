@@ -38,6 +38,10 @@ struct TaskModel {
   std::vector<int> dst;
   Schedule schedule;
   int barrier = 0;  // the task's named barrier (task_barrier.hpp); 0: none
+  // A warp of a task whose warps take roles (TaskSpec::warp_roles) is a one-warp task of its own,
+  // declaring the resources it uses (describe.hpp): `role` is its warp within the task, -1 for a
+  // whole task.
+  int role = -1;
   // Derived by the TaskManager (derive_padding), never written by a kernel: warps of a warpgroup
   // no task owns, at the warpgroup's register budget, with an empty schedule.
   bool padding = false;

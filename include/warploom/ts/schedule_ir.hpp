@@ -201,4 +201,13 @@ struct Schedule {
   constexpr bool empty() const { return nodes[0].children.empty(); }
 };
 
+// Whether `s` fills stages of the resource with index `resource` (acquires or commits one): the
+// pipelines a warp of a task whose warps take roles drains at its end (TaskSpec::warp_roles; the
+// TaskManager and the verifier's model alike).
+constexpr bool fills(Schedule const& s, int resource) {
+  for (Node const& n : s.nodes)
+    if (n.kind == NodeKind::Op && n.resource == resource && is_producer_op(n.op)) return true;
+  return false;
+}
+
 }  // namespace warploom::ts

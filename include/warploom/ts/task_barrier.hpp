@@ -3,7 +3,8 @@
 // Named barriers owned by the framework. Every task of more than one warp gets a hardware barrier
 // of its own (bar.sync <id>, <its threads>), handed out by its TaskManager in task order from 1
 // (0 is __syncthreads'), so a kernel never picks an id another task's barrier, or __syncthreads,
-// also uses. A one-warp task has none: it syncs with __syncwarp. A work syncs its task's threads
+// also uses. A one-warp task has none: it syncs with __syncwarp; so does each warp of a task whose
+// warps take roles (TaskSpec::warp_roles). A work syncs its task's threads
 // with ts::sync_task(stage.context):
 //
 //   WL_DEVICE void store(ts::Produce const& stage, ...) {
@@ -30,7 +31,7 @@ namespace warploom::ts {
 inline constexpr int kNamedBarriers = 16;
 
 constexpr bool needs_task_barrier(TaskSpec const& s) {
-  return s.num_warps > 1;
+  return s.num_warps > 1 && !s.warp_roles;  // a warp role syncs its one warp
 }
 
 // The named barrier of task T among `Ts` (a TaskManager's tasks, in order); 0 for none.

@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -437,17 +438,42 @@ class TaskManager {
     }
   }
 
+  // Bit w: warp w of task T, whose warps take roles (TaskSpec::warp_roles), fills resource R, so
+  // it drains R at its end (ts::fills, as the verifier's model does). Read from the warps'
+  // captures while the kernel compiles.
+  template <class T, class R>
+  static constexpr std::uint32_t kRoleFills = [] {
+    std::uint32_t bits = 0;
+    for (int w = 0; w < T::spec.num_warps; ++w) {
+      Schedule const s = detail::capture_at<traits, T>(detail::role_coords(T::spec, w), nullptr,
+                                                       typename T::src{}, typename T::dst{});
+      if (fills(s, traits::template resource_index<R>)) bits |= 1u << w;
+    }
+    return bits;
+  }();
+
   template <class T, class... Src, class... Dst, class... Us>
   WL_DEVICE void run_task(list<Src...>, list<Dst...>, list<Us...>) {
-    DeviceContext ctx(ResourceContext{.smem_base = smem_,
-                                      .task_barrier = task_barrier<T>(tasks{}),
-                                      .task_threads = T::spec.num_warps * sm90::kThreadsPerWarp},
-                      T::spec.warp_idx);
+    // A task whose warps take roles runs as one-warp tasks: each warp is its task's first warp.
+    constexpr bool kRoles = T::spec.warp_roles;
+    int const first_warp = kRoles ? sm90::warp_idx_uniform() : T::spec.warp_idx;
+    DeviceContext ctx(
+        ResourceContext{.smem_base = smem_,
+                        .task_barrier = task_barrier<T>(tasks{}),
+                        .task_threads = (kRoles ? 1 : T::spec.num_warps) * sm90::kThreadsPerWarp},
+        first_warp);
     using U = list<Us...>;
     cuda::std::tuple<resource_handle_t<T, Us>...> handles(make_resource_handle<T, Us>(ctx)...);
     cuda::std::tuple<group_handle_t<T, Us>...> groups(make_group_handle<T, Us, U>(handles)...);
     T::schedule(ctx, handle_of<Src, U>(handles, groups)..., handle_of<Dst, U>(handles, groups)...);
-    (cuda::std::get<index_of_v<Us, U>>(handles).producer_tail(), ...);
+    if constexpr (kRoles) {
+      auto const role = static_cast<unsigned>(first_warp - T::spec.warp_idx);
+      ((kRoleFills<T, Us> >> role & 1u ? cuda::std::get<index_of_v<Us, U>>(handles).producer_tail()
+                                       : void()),
+       ...);
+    } else {
+      (cuda::std::get<index_of_v<Us, U>>(handles).producer_tail(), ...);
+    }
   }
 
   char* smem_;

@@ -419,10 +419,11 @@ constexpr Program build_program(ManagerModel const& m, int task, LoopKeys const&
     p.steps.push_back(st);
   }
   // The producer tail the TaskManager emits for the pipelined resources the task produces (not
-  // for a one-CTA ordering token, see drains_at_exit).
+  // for a one-CTA ordering token, see drains_at_exit; a warp role's, for those it fills).
   for (int r : t.dst) {
     PipelineConfig const cfg = m.resources[r].pipeline;
     if (!drains_at_exit(m.resources[r].kind, cfg)) continue;
+    if (t.role >= 0 && !fills(t.schedule, r)) continue;  // a warp role drains only what it fills
     detail::Cursor c = acq[r];
     for (int i = 0; i < cfg.num_stages; ++i) {
       p.steps.push_back({StepKind::Tail, -1, r, c.index, c.parity, 0, 0});

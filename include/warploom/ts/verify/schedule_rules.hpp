@@ -193,7 +193,10 @@ constexpr void check_divergent_counts(ManagerModel const& m, Report& r) {
                    " index, so the task's " + (d.warp ? "warps" : "threads") +
                    " arrive or wait a different number of times and the barrier phases never "
                    "balance; compute the count from values uniform across the task (tile "
-                   "counts, ts::c<N>) and keep lane-dependent work inside works";
+                   "counts, ts::c<N>) and keep lane-dependent work inside works" +
+                   (d.warp ? "; or, where each warp has pipeline ops of its own, declare the "
+                             "task's warps as roles (TaskSpec::warp_roles)"
+                           : "");
           });
     }
   }
