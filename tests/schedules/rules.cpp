@@ -573,53 +573,37 @@ using ElectedStoreWorkCopy = Copy<Smem, Load<Smem>, ElectedStoreWork>;
 // Warp roles (TaskSpec::warp_roles): a two-warp load whose warps branch on their index around
 // their pipeline ops, warp 4 filling A's ring and warp 5 B's (kTripsB times; the mma takes 3
 // stages of each). Without the flag the branch is R-D24; with it each warp is a one-warp task.
-template <bool kRoles, int kTripsB = 3, class A = OperandA>
+template <bool kRoles, int kTripsB = 3, class B = OperandB>
 struct RoleLoad {
   static constexpr ts::TaskSpec spec{
       .name = "load", .warp_idx = 4, .num_warps = 2, .warp_roles = kRoles};
   using src = ts::list<Coords>;
-  using dst = ts::list<A, OperandB>;
+  using dst = ts::list<OperandA, B>;
   static constexpr void schedule(auto& ctx, auto& in, auto& a, auto& b) {
     if (ctx.warp_idx() % 2 == 0) {
       ctx.domain_loop(ts::c<3>, [&](auto&) {
         auto k = ts::work<&Coords::coord>(in);
         a.acquire();
-        ts::work<&A::put>(a, k);
+        ts::work<&OperandA::put>(a, k);
         a.commit();
       });
     } else {
       ctx.domain_loop(ts::c<kTripsB>, [&](auto&) {
         auto k = ts::work<&Coords::coord>(in);
         b.acquire();
-        ts::work<&OperandB::put>(b, k);
+        ts::work<&B::put>(b, k);
         b.commit();
       });
     }
   }
 };
-template <class A>
-struct RoleMma : OperandMma<> {
-  using src = ts::list<A, OperandB>;
-  static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& out) {
-    ctx.domain_loop(ts::c<3>, [&](auto&) {
-      a.wait();
-      b.wait();
-      auto x = ts::work<&A::take>(a);
-      auto y = ts::work<&OperandB::take>(b);
-      a.release();
-      b.release();
-      ts::work<&Output::store>(out, x);
-      ts::work<&Output::store>(out, y);
-    });
-  }
-};
-template <bool kRoles, int kTripsB = 3, class A = OperandA>
+template <bool kRoles, int kTripsB = 3, class B = OperandB>
 using RoleOperands =
-    ts::TaskManager<ts::Tasks<RoleLoad<kRoles, kTripsB, A>, RoleMma<A>>,
-                    ts::Graph<ts::DependsOn<A, Coords>, ts::DependsOn<OperandB, Coords>,
-                              ts::DependsOn<Output, A, OperandB>>>;
-// A's ring counting both warps of the load as its producers: only warp 4 arms a stage.
-using BothWarpsA = Ring<"smem_a", tma(2, ts::threads(2))>;
+    ts::TaskManager<ts::Tasks<RoleLoad<kRoles, kTripsB, B>, OperandMma<B>>,
+                    ts::Graph<ts::DependsOn<OperandA, Coords>, ts::DependsOn<B, Coords>,
+                              ts::DependsOn<Output, OperandA, B>>>;
+// B's ring counting both warps of the load as its producers: only warp 5 arms a stage.
+using BothWarpsB = Ring<"smem_b", tma(2, ts::threads(2))>;
 
 // A violating entry and its passing control.
 Entry bad(std::string_view name, std::string_view description,
@@ -782,9 +766,9 @@ void add_rules(Corpus& c) {
                   "Warp roles: warp 5 fills B's ring twice, the mma takes three stages of it",
                   model_of<RoleOperands<true, 2>>, {"R-D1", "R-M1"}));
   c.push_back(bad("warp_roles_group_counts_both_warps",
-                  "Warp roles: A's ring expects both warps of the load to arm a stage, only warp 4 "
+                  "Warp roles: B's ring expects both warps of the load to arm a stage, only warp 5 "
                   "does",
-                  model_of<RoleOperands<true, 3, BothWarpsA>>, {"R-D15"}));
+                  model_of<RoleOperands<true, 3, BothWarpsB>>, {"R-D15"}));
   // R-D6
   c.push_back(bad("r_d6_edge_no_task_realises",
                   "The graph says out <- coords, but no task reads coords and writes out",
