@@ -679,7 +679,6 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design,
   // operand bytes per output tile, and under the power cap much more time (sustained medians,
   // cooperative / ping-pong: 8192^3 1.605 / 1.814 ms, 12288x12288x4096 1.779 / 2.119,
   // 16384x16384x4096 3.136 / 3.912). So large outputs take ping-pong only on the faster memory.
-  constexpr double kPingPongDramBytesPerS = 4e12;  // between the H100's and the H200's
   // Since ping-pong hands its turn over at the last wgmma's issue (2026-12-03), it also wins where
   // K is short on outputs of 4096 x 4096 and more, an epilogue per 16 K tiles or fewer (bf16
   // 4096x4096x1024: cooperative/ping-pong 1.049 burst, 1.106 sustained, 1.111 in cycles), while at
@@ -698,6 +697,7 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design,
   if (sm90::epilogue_config_of(args).second_pass())
     return args.k < 4096 ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
   std::int64_t const output = static_cast<std::int64_t>(args.m) * args.n;
+  constexpr double kPingPongDramBytesPerS = 4e12;  // between the H100's and the H200's
   bool const large_output = output >= 8192LL * 8192 && dram_bytes_per_s >= kPingPongDramBytesPerS;
   bool const short_k = output >= 4096LL * 4096 && args.k <= 1024;
   return large_output || short_k ? ConsumerDesign::PingPong : ConsumerDesign::Cooperative;
