@@ -36,11 +36,17 @@ struct KSteps {
 
 // B's tiles, kStages of (kTileN x kTileK) in SwizzledLayout<kTileN, kTileK, kStages>: filled by
 // TMA (Params::tma_b, over B's Params::n x Params::k), read by the wgmma that A's ring issues,
-// beside A's stage of the same K step; `tile.n` is the CTA's tile column.
-template <int kStages, int kTileN, int kTileK, class Params>
+// beside A's stage of the same K step; `tile.n` is the CTA's tile column. With kStepsPerStage > 1
+// a stage holds that many consecutive K steps (sub-stages stage * kStepsPerStage + h of the
+// layout, SwizzledLayout<kTileN, kTileK, kStages * kStepsPerStage>), one TMA copy each; a step
+// past K is a box wholly outside B, which TMA fills with zeros and still counts in full (the
+// stage's bytes stay fixed), and which the wgmma skips.
+template <int kStages, int kTileN, int kTileK, class Params, int kStepsPerStage = 1>
 struct TmaRingB {
-  using SmemLayout = SwizzledLayout<kTileN, kTileK, kStages>;  // (BLK_N, BLK_K, STAGES)
-  static constexpr int kStageBytes = kTileN * kTileK * static_cast<int>(sizeof(Bf16));
+  static constexpr int kSubStages = kStages * kStepsPerStage;
+  using SmemLayout = SwizzledLayout<kTileN, kTileK, kSubStages>;  // (BLK_N, BLK_K, SUB_STAGES)
+  static constexpr int kStageBytes =
+      kStepsPerStage * kTileN * kTileK * static_cast<int>(sizeof(Bf16));
 
   static constexpr ts::ResourceSpec spec{
       .name = "smem_b",
@@ -48,14 +54,16 @@ struct TmaRingB {
           ts::tma_wgmma(kStages, kStageBytes, ts::threads(1), ts::warps(4)).with_advance_on_wait()};
   Params const* p = nullptr;
   OutputTile tile{};
-  ts::SmemBuffer<Bf16, kStages * kTileN * kTileK, 1024> tiles;  // (BLK_N, BLK_K, STAGES)
+  ts::SmemBuffer<Bf16, kSubStages * kTileN * kTileK, 1024> tiles;  // (BLK_N, BLK_K, SUB_STAGES)
   using smem_buffers = ts::buffers<&TmaRingB::tiles>;
 
-  // B's tile of K step `k`; its bytes complete the stage.
+  // B's tiles of stage `k` (K steps k * kStepsPerStage ...); their bytes complete the stage.
   WL_DEVICE void tma_load(ts::Produce const& stage, int k) {
-    if (sm90::elect_one())
-      tma_load_tile<SmemLayout>(p->tma_b, p->n, p->k, tiles.get(), tile.n, k, stage.stage_idx,
-                                stage.barrier);
+    if (sm90::elect_one()) {
+      for (int h = 0; h < kStepsPerStage; ++h)
+        tma_load_tile<SmemLayout>(p->tma_b, p->n, p->k, tiles.get(), tile.n, k * kStepsPerStage + h,
+                                  stage.stage_idx * kStepsPerStage + h, stage.barrier);
+    }
   }
   // The stage the wgmma of this step reads B from. Auxiliary: only an index; B is read by the
   // wgmma that A's ring issues, and retires with it (R-D13 follows B's stage into it).

@@ -5,13 +5,15 @@
 //
 // A (M x K, leading dimension lda) and B (N x K) are bf16 and K-major (row-major A, B stored
 // N x K: the "tn" layout); D (M x N) is bf16, row-major. Each CTA computes one 128 x 128 tile of D
-// in K steps of 64. A and B reach shared memory in two ways, and the one consumer, the wgmma
-// warpgroup, needs a stage of both and gives both back at once, so the two rings are a ts::Merge:
-// each keeps its own full barriers, and they share one array of empty barriers.
+// in K steps of 64, three K steps a stage. A and B reach shared memory in two ways, and the one
+// consumer, the wgmma warpgroup, needs a stage of both and gives both back at once, so the two
+// rings are a ts::Merge: each keeps its own full barriers, and they share one array of empty
+// barriers.
 //
-//     KSteps ──k──▶ load_a: LDG.128 ▶ registers ▶ STS.128 ▶ SmemA ──┐ ab = ts::Merge   mma: wait
-//                   (fence.proxy.async, then 32 lane arrivals)      ├────────────────▶ A and B,
-//     KSteps ──k──▶ load_b: TMA B ──────────────────────────▶ SmemB ─┘ (one release)   wgmma, ab
+//     KSteps ──k──▶ load_a (3 warps, a K step each): LDG.128 ▶      ┐
+//                   registers ▶ STS.128 ▶ SmemA (fence.proxy.async, │ ab = ts::Merge   mma: wait
+//                   then 96 lane arrivals)                          ├────────────────▶ A and B,
+//     KSteps ──k──▶ load_b: 3 TMA copies of B ──────────────▶ SmemB ┘ (one release)   wgmma, ab
 //                                                                                     .release(),
 //                                                                                     relu(D)
 //
@@ -39,16 +41,25 @@
 // merge_add_schedule.cuh, load_tile). A lane holds its 32 vectors of the 16 KiB tile (128
 // registers), hence the load tasks' budget.
 //
-// `ab` holds A's and B's rings, 4 stages of 128 x 64 tiles each, both with separate wait and
+// Why three load warps and three K steps a stage. What a load warp has in flight is what its
+// registers hold, one 16 KiB tile, and a tile takes a round trip to DRAM and back into shared
+// memory (about 1.1 us on the H200, 2026-12-04) where its wgmma takes about 0.3 us: with one load
+// warp the kernel ran at 0.38x gemm() + ReLU. Three warps each load one K step of a stage, so that
+// three tiles are in flight; a stage of three K steps keeps the ring's one fill and one release
+// per stage (the Merge's), and 2 stages of 48 KiB of A and of B fit in 192 KiB. The stage's
+// steps past K (K / 64 not a multiple of 3) are skipped: A's warp stores nothing (it still
+// arrives), B's copy is a zero-filled box, and the wgmma leaves the step out.
+//
+// `ab` holds A's and B's rings, 2 stages of 3 x (128 x 64) tiles each, both with separate wait and
 // release cursors (`with_advance_on_wait`, on which a Merge's members must agree, R-C2): the MMA
 // task keeps one wgmma batch in flight and releases the stages of the step before (the production
 // GEMM's lagged release, checked under R-D13 for both members: A's ring is ts::async_wgmma, B's
 // ts::tma_wgmma), with one `ab.release()` where two pipelines would need two arrivals per warp.
 //
 // Warps: mma on warps 0-3 (one warpgroup, 232 registers: its 128 x 128 fp32 accumulator is 128
-// registers a thread; it stores relu(D) from them, as 07/04 stores D), load_a on warp 4 and
-// load_b on warp 5 (168 each, setmaxnreg being warpgroup-wide; the TaskManager pads warps 6-7):
-// 128 x (232 + 168) = 51200 <= 65536 registers. The seed's 07/02 has a separate StoreReLU
+// registers a thread; it stores relu(D) from them, as 07/04 stores D), load_a on warps 4-6 and
+// load_b on warp 7 (168 each, setmaxnreg being warpgroup-wide): 128 x (232 + 168) = 51200 <= 65536
+// registers. The seed's 07/02 has a separate StoreReLU
 // warpgroup reading the accumulator from TMEM; on Hopper the accumulator is in the MMA threads'
 // registers, which store it themselves (07/03 shows the hand-off to a second warpgroup).
 //
@@ -79,20 +90,23 @@
 
 namespace warploom::tutorial {
 
-template <int kStages_>
+template <int kStages_, int kStepsPerStage_>
 struct MergeGemm {
   // ---- Shape ---------------------------------------------------------------------------------
   using Mma = k_major::Wgmma128x128;
   static constexpr int kStages = kStages_;
+  static constexpr int kStepsPerStage = kStepsPerStage_;  // K steps a stage holds, a load warp each
+  static constexpr int kSubStages = kStages * kStepsPerStage;
   static constexpr int kTileM = kMergeGemmTileM;
   static constexpr int kTileN = kMergeGemmTileN;
   static constexpr int kTileK = kMergeGemmTileK;
   static_assert(kTileM == Mma::kTileM && kTileN == Mma::kTileN, "one warpgroup's wgmma tile");
   static constexpr int kMmaThreads = Mma::kThreads;  // warps 0-3
-  static constexpr int kLoadLanes = 32;              // load_a: one warp
+  static constexpr int kLoadLanes = 32;              // a load_a warp, one K step of a stage
+  static constexpr int kLoadAWarp = 4;               // load_a's first warp; load_b after its last
   using Bf16 = k_major::Bf16;
-  static constexpr int kStageBytesA = kTileM * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
-  static constexpr int kStageBytesB = kTileN * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
+  static constexpr int kStepBytesA = kTileM * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
+  static constexpr int kStepBytesB = kTileN * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
 
   // The load warp's view of A's tile: 16-byte vectors, a row of 64 bf16 is 8 of them, so one warp
   // instruction covers 4 whole rows (512 contiguous bytes of the swizzled tile: no bank conflict)
@@ -106,10 +120,11 @@ struct MergeGemm {
   static_assert(kVecsPerLane * 4 + 24 <= kLoadRegisters, "the load task holds a whole tile");
 
   // ---- CuTe: layouts, TMA ----------------------------------------------------------------------
-  using SmemLayoutA = k_major::SwizzledLayout<kTileM, kTileK, kStages>;  // (BLK_M, BLK_K, STAGES)
-  using SmemLayoutB = k_major::SwizzledLayout<kTileN, kTileK, kStages>;  // (BLK_N, BLK_K, STAGES)
-  static_assert(cute::cosize_v<SmemLayoutA> * sizeof(Bf16) == kStages * kStageBytesA);
-  static_assert(cute::cosize_v<SmemLayoutB> * sizeof(Bf16) == kStages * kStageBytesB);
+  // (BLK_M, BLK_K, SUB_STAGES): K step h of stage s is sub-stage s * kStepsPerStage + h.
+  using SmemLayoutA = k_major::SwizzledLayout<kTileM, kTileK, kSubStages>;
+  using SmemLayoutB = k_major::SwizzledLayout<kTileN, kTileK, kSubStages>;
+  static_assert(cute::cosize_v<SmemLayoutA> * sizeof(Bf16) == kSubStages * kStepBytesA);
+  static_assert(cute::cosize_v<SmemLayoutB> * sizeof(Bf16) == kSubStages * kStepBytesB);
 
   static auto make_tma_load_b(Bf16 const* b, int n, int k) {
     return k_major::make_tma_load<kTileN, kTileK>(b, n, k, SmemLayoutB{}(cute::_, cute::_, 0));
@@ -135,57 +150,73 @@ struct MergeGemm {
   using KSteps = k_major::KSteps;
 
   // B's tiles: filled by TMA, read by the wgmma that A's ring issues.
-  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params>;
+  using SmemB = k_major::TmaRingB<kStages, kTileN, kTileK, Params, kStepsPerStage>;
 
-  // A's tiles: written by the load warp's lanes (each arrives once its stores are fenced), read by
+  // A's tiles: written by the load warps' lanes (each arrives once its stores are fenced), read by
   // wgmma beside B's.
   struct SmemA {
     static constexpr ts::ResourceSpec spec{
         .name = "smem_a",
-        .pipeline =
-            ts::async_wgmma(kStages, ts::threads(kLoadLanes), ts::warps(4)).with_advance_on_wait()};
+        .pipeline = ts::async_wgmma(kStages, ts::threads(kStepsPerStage* kLoadLanes), ts::warps(4))
+                        .with_advance_on_wait()};
     Params const* p = nullptr;
     OutputTile tile{};
     int k_steps = 0;           // the MMA task's loop bound: KSteps::count, which the kernel copies
     SmemB const* b = nullptr;  // what the wgmma reads besides A
-    ts::SmemBuffer<Bf16, kStages * kTileM * kTileK, 1024> tiles;  // (BLK_M, BLK_K, STAGES)
+    ts::SmemBuffer<Bf16, kSubStages * kTileM * kTileK, 1024> tiles;  // (BLK_M, BLK_K, SUB_STAGES)
     using smem_buffers = ts::buffers<&SmemA::tiles>;
     using same_sizes = ts::same_sizes<ts::same_size<&SmemA::k_steps, &KSteps::count>>;
 
-    // A's tile of K step `k` through this lane's registers: every load of the tile, then every
-    // store into the swizzled layout, then the fence that lets wgmma (the async proxy) see them.
+    // This warp's K step of stage `k` (the warp's place in the task picks which) through its
+    // lanes' registers: every load of the tile, then every store into the swizzled layout, then
+    // the fence that lets wgmma (the async proxy) see them. A step past K stores zeros, which the
+    // stage's wgmma multiplies with B's zero-filled box (no branch around a wgmma: ptxas would
+    // serialize them).
     WL_DEVICE void load(ts::Produce const& stage, int k) {
+      int const h = static_cast<int>(threadIdx.x) / kLoadLanes - kLoadAWarp;
+      int const k_step = k * kStepsPerStage + h;
       int const lane = static_cast<int>(threadIdx.x) % kLoadLanes;
       int const row = lane / kVecsPerRow;  // the lane's first row; then every kRowsPerStep-th
       int const col = (lane % kVecsPerRow) * kVecElems;
-      Bf16 const* at = p->a + (static_cast<std::int64_t>(tile.m) * kTileM + row) * p->lda +
-                       static_cast<std::int64_t>(k) * kTileK + col;
-      std::int64_t const step = kRowsPerStep * p->lda;
       uint4 x[kVecsPerLane];  // (VECTORS): rows row, row + 4, ..., row + 124
+      if (k_step < p->k / kTileK) {
+        Bf16 const* at = p->a + (static_cast<std::int64_t>(tile.m) * kTileM + row) * p->lda +
+                         static_cast<std::int64_t>(k_step) * kTileK + col;
+        std::int64_t const step = kRowsPerStep * p->lda;
 #pragma unroll
-      for (int j = 0; j < kVecsPerLane; ++j) x[j] = *reinterpret_cast<uint4 const*>(at + j * step);
+        for (int j = 0; j < kVecsPerLane; ++j)
+          x[j] = *reinterpret_cast<uint4 const*>(at + j * step);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kVecsPerLane; ++j) x[j] = uint4{0, 0, 0, 0};
+      }
       // The swizzle applied to the element offset (the buffer is 1024-byte aligned), so that the
       // pointer stays a shared-memory one and the stores are STS. It repeats every 8 rows (1024
       // bytes), so the lane's rows take two addresses, for rows row and row + 4, and constant
       // offsets from them: ptxas then keeps every load before the first store.
       auto sA = cute::as_position_independent_swizzle_tensor(cute::make_tensor(
-          cute::make_smem_ptr(tiles.get()), SmemLayoutA{}));  // (BLK_M, BLK_K, STAGES)
+          cute::make_smem_ptr(tiles.get()), SmemLayoutA{}));  // (BLK_M, BLK_K, SUB_STAGES)
       constexpr int kPeriodRows = 8;  // Swizzle<3,4,3>: 2^3 rows of 128 bytes
       static_assert(2 * kRowsPerStep == kPeriodRows, "two of a lane's rows per swizzle period");
-      uint4* const at_even = reinterpret_cast<uint4*>(&sA(row, col, stage.stage_idx));
-      uint4* const at_odd = reinterpret_cast<uint4*>(&sA(row + kRowsPerStep, col, stage.stage_idx));
+      int const sub_stage = stage.stage_idx * kStepsPerStage + h;
+      uint4* const at_even = reinterpret_cast<uint4*>(&sA(row, col, sub_stage));
+      uint4* const at_odd = reinterpret_cast<uint4*>(&sA(row + kRowsPerStep, col, sub_stage));
       constexpr int kPeriodVecs = kPeriodRows * kVecsPerRow;  // 64 vectors, 1024 bytes
 #pragma unroll
       for (int j = 0; j < kVecsPerLane; ++j)
         (j % 2 == 0 ? at_even : at_odd)[(j / 2) * kPeriodVecs] = x[j];
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // fence.proxy.async.shared::cta
     }
-    // Issues (without waiting) the wgmma batch of one K step: acc (+)= A(stage) . B(b_stage)^T;
-    // the first step overwrites acc.
+    // Issues (without waiting) the wgmma batches of the stage's K steps, one batch a step:
+    // acc (+)= A(stage) . B(b_stage)^T; the tile's first step overwrites acc. Steps past K add
+    // zeros (load, above).
     WL_DEVICE void mma(ts::Consume const& stage, Accumulator& acc, int b_stage) const {
-      Mma::step<SmemLayoutA, SmemLayoutB>(tiles.get(), stage.stage_idx, b->tiles.get(), b_stage,
-                                          acc, stage.loop_offset == stage.loop_start,
-                                          static_cast<int>(threadIdx.x) % kMmaThreads);
+#pragma unroll
+      for (int h = 0; h < kStepsPerStage; ++h)
+        Mma::step<SmemLayoutA, SmemLayoutB>(tiles.get(), stage.stage_idx * kStepsPerStage + h,
+                                            b->tiles.get(), b_stage * kStepsPerStage + h, acc,
+                                            h == 0 && stage.loop_offset == stage.loop_start,
+                                            static_cast<int>(threadIdx.x) % kMmaThreads);
     }
   };
 
@@ -227,11 +258,11 @@ struct MergeGemm {
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& a, auto& b, auto& ab, auto& d) {
       auto acc = ctx.local(Accumulator{});
       ctx.domain_loop(a->k_steps, [&](auto& k) {
-        a.wait();  // the load warp's 32 arrivals, after its fences
+        a.wait();  // the load warps' 96 arrivals, after their fences
         b.wait();  // B's TMA bytes
         auto b_stage = ts::work<&SmemB::stage_of>(b);
         ts::work<&SmemA::mma>(a, acc, b_stage);
-        ts::wgmma_wait<1>(ctx);  // the previous step's batch retired
+        ts::wgmma_wait<1>(ctx);  // the previous stage's batches retired
         k.not_first_iter([&] { ab.release(); });
         k.last_iter([&] {
           ts::wgmma_wait<0>(ctx);
@@ -246,12 +277,15 @@ struct MergeGemm {
     }
   };
 
-  // Loads of A (through registers) and B (TMA): one warp each, K step by K step, each acquiring on
-  // ab's shared empty barrier. A's commit is 32 lane arrivals; B's is nothing (the bytes).
-  template <class Smem, auto kLoad, ts::FixedName kName, int kWarp>
+  // Loads of A (through registers, a warp per K step of the stage) and B (TMA, one warp), stage by
+  // stage, each acquiring on ab's shared empty barrier. A's commit is 96 lane arrivals; B's is
+  // nothing (the bytes).
+  template <class Smem, auto kLoad, ts::FixedName kName, int kWarp, int kWarps>
   struct LoadTask {
-    static constexpr ts::TaskSpec spec{
-        .name = kName.view(), .warp_idx = kWarp, .num_warps = 1, .num_registers = kLoadRegisters};
+    static constexpr ts::TaskSpec spec{.name = kName.view(),
+                                       .warp_idx = kWarp,
+                                       .num_warps = kWarps,
+                                       .num_registers = kLoadRegisters};
     using src = ts::list<KSteps>;
     using dst = ts::list<Smem>;
     WL_HOST_DEVICE static constexpr void schedule(auto& ctx, auto& k_steps, auto& smem) {
@@ -263,8 +297,8 @@ struct MergeGemm {
       });
     }
   };
-  using LoadATask = LoadTask<SmemA, &SmemA::load, "load_a", 4>;
-  using LoadBTask = LoadTask<SmemB, &SmemB::tma_load, "load_b", 5>;
+  using LoadATask = LoadTask<SmemA, &SmemA::load, "load_a", kLoadAWarp, kStepsPerStage>;
+  using LoadBTask = LoadTask<SmemB, &SmemB::tma_load, "load_b", kLoadAWarp + kStepsPerStage, 1>;
 
   // Verified in the schedule unit, not in the kernel's translation unit.
   using Manager =
@@ -278,9 +312,8 @@ struct MergeGemm {
   static constexpr ts::ScheduleText kNameText = ts::schedule_text("merge_gemm");
   static constexpr std::string_view kName = kNameText.view();
   static constexpr ts::ScheduleText kDescriptionText = ts::schedule_text(
-      "tutorial 07: D = relu(A.B^T), A through a load warp's registers and B by TMA in one "
-      "ts::Merge; ",
-      kStages, " stages of 128x64 tiles, a 128x128 D tile per CTA");
+      "tutorial 07: D = relu(A.B^T), A via load warps' registers, B by TMA, one ts::Merge; ",
+      kStages, " stages x ", kStepsPerStage, " K steps of 128x64 tiles, a 128x128 D tile per CTA");
   static constexpr std::string_view kDescription = kDescriptionText.view();
 };
 
@@ -295,7 +328,8 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   k_major::prefetch_tma_descriptors<Cfg::LoadBTask::spec.warp_idx>(p.tma_b);
 
   auto const tile = Cfg::OutputTile::of_cta(static_cast<int>(blockIdx.x), p.n / Cfg::kTileN);
-  int const k_steps = p.k / Cfg::kTileK;
+  // The stages: K steps of 64, kStepsPerStage a stage, the last one partly past K.
+  int const k_steps = (p.k / Cfg::kTileK + Cfg::kStepsPerStage - 1) / Cfg::kStepsPerStage;
   typename Cfg::KSteps steps{.count = k_steps};
   typename Cfg::SmemB b{};
   b.p = &p;
@@ -312,8 +346,8 @@ __global__ void __launch_bounds__(Cfg::Manager::num_threads, 1)
   tm.setup_resources_and_tasks().fence_and_sync_cta().run();
 }
 
-// The merge GEMM the tutorial runs, a schedule unit (kernels/CMakeLists.txt): 4 stages of
-// 128 x 64 A and B tiles (16 KiB each per stage, 128 KiB in all).
-using TutorialMergeGemm = MergeGemm</*stages=*/4>;
+// The merge GEMM the tutorial runs, a schedule unit (kernels/CMakeLists.txt): 2 stages of 3 K
+// steps, each step a 128 x 64 tile of A and of B (16 KiB each: 192 KiB in all).
+using TutorialMergeGemm = MergeGemm</*stages=*/2, /*K steps a stage=*/3>;
 
 }  // namespace warploom::tutorial
