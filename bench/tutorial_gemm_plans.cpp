@@ -320,7 +320,7 @@ harness::PlanFamily merge_gemm_plan_family() {
   };
   harness::PlanFamily family{
       "merge_gemm",
-      "tutorial 07/02: D = max(A . B^T, 0), bf16, A's tiles through a load warp's registers and "
+      "tutorial 07/02: D = max(A . B^T, 0), bf16, A's tiles through load warps' registers and "
       "B's by TMA, both read by wgmma and released at once (a ts::Merge)",
       {"m", "n", "k"},
       {

@@ -1,6 +1,6 @@
 // kernels/tutorial/07_merge_gemm.cu
 //
-// Tutorial 07, merge GEMM: D = relu(A . B^T) in one kernel, A through a load warp's registers and
+// Tutorial 07, merge GEMM: D = relu(A . B^T) in one kernel, A through load warps' registers and
 // B by TMA, one ts::Merge for both rings. The TS kernel, its resources, schedules, tasks and
 // TaskManager are in merge_gemm_schedule.cuh (read it first); this file holds the argument checks
 // and the host launcher, which builds B's TMA descriptor and launches the kernel with the proof
@@ -24,7 +24,7 @@ void check_merge_gemm_args(__nv_bfloat16 const* a, int lda, __nv_bfloat16 const*
                " (A's rows are lda elements apart and hold k)");
   if (lda % 8 != 0)
     check.fail("`lda` = " + std::to_string(lda) + " elements (" + std::to_string(2 * lda) +
-               " bytes) must be a multiple of 8: the load warp reads A in 16-byte vectors");
+               " bytes) must be a multiple of 8: the load warps read A in 16-byte vectors");
   // 32-bit tile and grid arithmetic in the kernel (A's addresses are 64-bit).
   check.elements_below_2_31("m", m, "lda", lda);
   check.elements_below_2_31("n", n, "k", k);

@@ -1,7 +1,7 @@
 // kernels/tutorial/merge_gemm.hpp
 //
 // Host API of tutorial 07's merge GEMM (07_merge_gemm.cu, merge_gemm_schedule.cuh), the seed's
-// 07/02: D = relu(A . B^T) for bf16 matrices, A reaching shared memory through a load warp's
+// 07/02: D = relu(A . B^T) for bf16 matrices, A reaching shared memory through load warps'
 // registers and B by TMA, both rings released at once by the wgmma warpgroup through one
 // ts::Merge group (warploom/ts/pipeline_group.hpp).
 //
@@ -23,7 +23,7 @@ inline constexpr int kMergeGemmTileN = 128;
 inline constexpr int kMergeGemmTileK = 64;
 
 // Throws std::invalid_argument naming the argument and the rule: m and n positive multiples of
-// 128, k a positive multiple of 64, lda >= k and a multiple of 8 (16-byte rows: the load warp's
+// 128, k a positive multiple of 64, lda >= k and a multiple of 8 (16-byte rows: the load warps'
 // loads are 16 bytes), m x lda, n x k and m x n below 2^31, every pointer non-null and 16-byte
 // aligned, and d sharing no byte with a or b.
 void check_merge_gemm_args(__nv_bfloat16 const* a, int lda, __nv_bfloat16 const* b,

@@ -1,5 +1,5 @@
 // tests/gpu/tutorial/merge_gemm_test.cpp — tutorial 07's merge GEMM (a ts::Merge of A's ring,
-// written through a load warp's registers, and B's TMA ring, both read by wgmma) on the GPU:
+// written through load warps' registers, and B's TMA ring, both read by wgmma) on the GPU:
 // D = relu(A . B^T) against a float64 reference, A with a leading dimension past K whose padding
 // is NaN, into a poisoned output with a guard after it.
 #include <cstddef>
@@ -46,13 +46,16 @@ std::string case_name(::testing::TestParamInfo<Shape> const& info) {
          std::to_string(lda);
 }
 
-// One tile and one K step; several tiles in both directions and two laps of the 4-stage ring
-// (8 K steps); a K that is no multiple of 4 x 64 (5 steps: a lap and one stage) with A's rows
-// 8 elements apart from 128-byte boundaries (lda = k + 8: a 16-byte-aligned row start that is not
-// 128-byte aligned); and a wide row of tiles with lda = 200 (rows 400 bytes apart).
+// A stage holds 3 K steps of 64 (a load warp each), the ring 2 stages. One tile and one K step
+// (a stage with two steps past K: A's zeros, B's zero-filled boxes); several tiles in both
+// directions and 8 K steps (a lap of the ring and a stage of two steps); 5 steps (two stages, the
+// last one short) with A's rows 8 elements apart from 128-byte boundaries (lda = k + 8: a
+// 16-byte-aligned row start that is not 128-byte aligned); 2 steps with lda = 200 (rows 400 bytes
+// apart) over a wide row of tiles; and 12 steps, whole stages only (two laps of the ring).
 INSTANTIATE_TEST_SUITE_P(Shapes, MergeGemm,
                          ::testing::Values(Shape{128, 128, 64, 64}, Shape{256, 384, 512, 512},
-                                           Shape{128, 256, 320, 328}, Shape{384, 1024, 128, 200}),
+                                           Shape{128, 256, 320, 328}, Shape{384, 1024, 128, 200},
+                                           Shape{256, 128, 768, 776}),
                          case_name);
 
 }  // namespace
