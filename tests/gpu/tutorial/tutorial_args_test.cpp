@@ -217,8 +217,8 @@ TEST(MergeGemmArgs, BadArgumentsAreNamedBeforeAnyLaunch) {
             "merge_gemm: `lda` = 56 must be at least `k` = 64 (A's rows are lda elements apart and "
             "hold k)");
   EXPECT_EQ(gemm(a, 65, b, d, 128, 128, 64),
-            "merge_gemm: `lda` = 65 elements (130 bytes) must be a multiple of 8: the load warp "
-            "reads A in 16-byte vectors");
+            "merge_gemm: `lda` = 65 elements (130 bytes) must be a multiple of 8: the load warps "
+            "read A in 16-byte vectors");
   EXPECT_EQ(gemm(a, 1 << 16, b, d, 1 << 15, 128, 64),
             "merge_gemm: `m` x `lda` = 2147483648 elements exceeds 2^31 - 1");
   EXPECT_EQ(gemm(a, 64, nullptr, d, 128, 128, 64), "merge_gemm: `b` must not be null");
