@@ -216,3 +216,54 @@ TEST(Describe, LoopBoundsCarryTheirProbeValues) {
   EXPECT_EQ(ends[0].in_probe(0), ends[1].in_probe(0));
   EXPECT_EQ(ends[0].in_probe(1), ends[1].in_probe(1));
 }
+
+// A task whose warps take roles (TaskSpec::warp_roles) is modelled warp by warp: warp 4 writes
+// the ring, warp 5 nothing. Each role is a one-warp task named after its warp, declaring only the
+// resources its own capture uses, without a named barrier; warps 6-7 are the warpgroup's padding.
+struct RoleWriter {
+  static constexpr ts::TaskSpec spec{
+      .name = "writer", .warp_idx = 4, .num_warps = 2, .warp_roles = true};
+  using src = ts::list<InputGmem>;
+  using dst = ts::list<Ring<>>;
+  static constexpr void schedule(auto& ctx, auto& in, auto& ring) {
+    if (ctx.warp_idx() == spec.warp_idx) {
+      ctx.domain_loop(ts::c<4>, [&](auto&) {
+        auto row = ts::work<&InputGmem::compute_coords>(in);
+        ring.acquire();
+        ts::work<&Ring<>::put>(ring, row);
+        ring.commit();
+      });
+    }
+  }
+};
+
+TEST(Describe, WarpRolesAreOneWarpTasksWithTheirOwnResources) {
+  using Manager = ts::TaskManager<ts::Tasks<RingReader<Ring<>>, RoleWriter>, RingGraph<Ring<>>>;
+  ts::ManagerModel const m = Manager::model("roles");
+  std::vector<std::string_view> names;
+  for (auto const& t : m.tasks) names.push_back(t.spec.name);
+  ASSERT_EQ(names, (std::vector<std::string_view>{"reader", "writer[warp 4]", "writer[warp 5]",
+                                                  m.tasks.back().spec.name}));
+  ts::TaskModel const& warp4 = m.tasks[1];
+  ts::TaskModel const& warp5 = m.tasks[2];
+  EXPECT_EQ(warp4.role, 0);
+  EXPECT_EQ(warp5.role, 1);
+  EXPECT_EQ(m.tasks[0].role, -1);
+  EXPECT_EQ(warp4.spec.warp_idx, 4);
+  EXPECT_EQ(warp5.spec.warp_idx, 5);
+  EXPECT_EQ(warp4.spec.num_warps, 1);
+  EXPECT_EQ(warp5.spec.num_warps, 1);
+  EXPECT_EQ(warp4.barrier, 0);
+  EXPECT_EQ(warp5.barrier, 0);
+  ASSERT_EQ(warp4.src.size(), 1u);
+  ASSERT_EQ(warp4.dst.size(), 1u);
+  EXPECT_EQ(m.resources[warp4.src[0]].name, "input_gmem");
+  EXPECT_EQ(m.resources[warp4.dst[0]].name, "ring");
+  EXPECT_TRUE(warp5.src.empty());
+  EXPECT_TRUE(warp5.dst.empty());
+  ts::TaskModel const& padding = m.tasks.back();
+  EXPECT_TRUE(padding.padding);
+  EXPECT_EQ(padding.spec.warp_idx, 6);
+  EXPECT_EQ(padding.spec.num_warps, 2);
+  EXPECT_TRUE(Manager::verify("roles").ok());
+}
