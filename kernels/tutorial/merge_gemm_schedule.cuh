@@ -106,6 +106,7 @@ struct MergeGemm {
   static constexpr int kMmaThreads = Mma::kThreads;  // warps 0-3
   static constexpr int kLoadLanes = 32;              // a load_a warp, one K step of a stage
   static constexpr int kLoadAWarp = 4;               // load_a's first warp; load_b after its last
+  static constexpr int kLoadAThreads = kStepsPerStage * kLoadLanes;  // A's arrivals per stage
   using Bf16 = k_major::Bf16;
   static constexpr int kStepBytesA = kTileM * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
   static constexpr int kStepBytesB = kTileN * kTileK * static_cast<int>(sizeof(Bf16));  // 16 KiB
@@ -159,7 +160,7 @@ struct MergeGemm {
   struct SmemA {
     static constexpr ts::ResourceSpec spec{
         .name = "smem_a",
-        .pipeline = ts::async_wgmma(kStages, ts::threads(kStepsPerStage* kLoadLanes), ts::warps(4))
+        .pipeline = ts::async_wgmma(kStages, ts::threads(kLoadAThreads), ts::warps(4))
                         .with_advance_on_wait()};
     Params const* p = nullptr;
     OutputTile tile{};
