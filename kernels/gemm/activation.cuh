@@ -4,9 +4,10 @@
 // type T of the epilogue: float for every GEMM but fp64's (double).
 //
 // In float the logistic forms (sigmoid, silu, and gelu_tanh as z * sigmoid(2u), the same function:
-// (1 + tanh u) / 2 = sigmoid(2u)) use the fast intrinsics __expf (ex2.approx after one multiply;
-// at most 2 + |1.173 x| ulp of fp32, CUDA C Programming Guide, "Intrinsic Functions") and
-// __fdividef (rcp.approx, 2 ulp): a few fp32 operations and two MUFU per value, no branch. The IEEE
+// (1 + tanh u) / 2 = sigmoid(2u)) use one ex2.approx after one multiply (as __expf: at most
+// 2 + |1.173 x| ulp of fp32, CUDA C Programming Guide, "Intrinsic Functions") and one rcp.approx
+// (1 ulp; warploom/arch/fast_math.hpp says why not __fdividef): a few fp32 operations and two MUFU
+// per value, no branch. The IEEE
 // quotient z / (1 + expf(-z)) they replace is a Newton iteration with a slow-path call around
 // every element, which broke the epilogue pass into one dependent chain per value: the fused
 // bias + silu GEMM ran at 0.57x the plain one (H200, 8192x8192x1024, 2026-12-01). Their error,
@@ -42,7 +43,7 @@ WL_DEVICE float gelu_erf_float(float z) {
   // The coefficients halved: the polynomial times e^(-y^2) is erfc(y) / 2.
   constexpr float kA1 = 0.5f * 0.254829592f, kA2 = 0.5f * -0.284496736f, kA3 = 0.5f * 1.421413741f,
                   kA4 = 0.5f * -1.453152027f, kA5 = 0.5f * 1.061405429f;
-  float const t = __fdividef(1.0f, fmaf(kP, fabsf(z), 1.0f));
+  float const t = rcp_approx(fmaf(kP, fabsf(z), 1.0f));  // the divisor is >= 1
   float const poly = t * fmaf(fmaf(fmaf(fmaf(kA5, t, kA4), t, kA3), t, kA2), t, kA1);
   float const tail = poly * exp2_approx(z * kHalfLog2e * z);  // Phi(-|z|)
   // A NaN z fails z < 0 and stays NaN through 1 - tail.
@@ -56,13 +57,14 @@ WL_DEVICE T tanh_of(T x) {
     return tanh(x);
   }
 }
-// 1 / (1 + e^-x) times `scale`: for float with the fast intrinsics (see above). For x < -87 the
-// exponential is inf or above 2^126, where __fdividef returns 0: the right limit (-0 times the
+// 1 / (1 + e^-x) times `scale`: for float with the MUFU instructions (see above). For x < -87 the
+// exponential is inf or above 2^126, whose reciprocal flushes to 0: the right limit (-0 times the
 // sign of scale).
 template <class T>
 WL_DEVICE T logistic_times(T x, T scale) {
   if constexpr (std::is_same_v<T, float>) {
-    return __fdividef(scale, 1.0f + __expf(-x));
+    constexpr float kMinusLog2e = -1.44269504088896340736f;  // e^-x = 2^(x * this)
+    return scale * rcp_approx(1.0f + exp2_approx(x * kMinusLog2e));
   } else {
     return scale / (1.0 + exp(-x));
   }

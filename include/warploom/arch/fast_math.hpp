@@ -23,6 +23,17 @@ WL_DEVICE float exp2_approx(float x) {
   return y;
 }
 
+// 1 / x for float as one MUFU.RCP: rcp.approx.ftz.f32, at most 1 ulp (PTX ISA); a denormal x or
+// result is flushed (x = +-0 gives +-inf, +-inf gives +-0). __fdividef(1, x) without -ftz=true
+// wraps the same instruction in a test for a denormal x, a select and two multiplies: five
+// instructions a value in the fused epilogue's activations, whose divisors are >= 1 (SASS of the
+// ping-pong bias + GELU GEMM, 2026-12-06).
+WL_DEVICE float rcp_approx(float x) {
+  float y;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 #endif
 
 }  // namespace warploom

@@ -471,9 +471,10 @@ struct Epilogue {
     };
     // The next chunk is read before this one is worked on: written in that order, its load is
     // in flight during the activation (the compiler may not move a shared load above a shared
-    // store it cannot tell apart from it, so the rolled loop alone waited for each load).
-    Run next{};
-    if (t < unsigned{kChunks}) next = *run_at(t);
+    // store it cannot tell apart from it, so the rolled loop alone waited for each load). It is
+    // held as four words, not as TD's elements (unpack says why).
+    uint4 next{};
+    if (t < unsigned{kChunks}) next = *reinterpret_cast<uint4 const*>(run_at(t));
 #pragma unroll 1
     for (unsigned i = t; i < unsigned{kChunks}; i += unsigned{kPassThreads}) {
       int const r = row_of(i);
@@ -485,14 +486,36 @@ struct Epilogue {
                               .l = tile.l,
                               .m = s.m,
                               .n = s.n};
-      Run run = next;
-      if (i + unsigned{kPassThreads} < unsigned{kChunks}) next = *run_at(i + kPassThreads);
-      CUTE_UNROLL
-      for (int j = 0; j < kPerChunk; ++j) c.v[j] = static_cast<float>(run.v[j]);
+      unpack(next, c.v);
+      if (i + unsigned{kPassThreads} < unsigned{kChunks}) {
+        next = *reinterpret_cast<uint4 const*>(run_at(i + kPassThreads));
+      }
       Ops::template chunk<TD>(p->epilogue, c);
+      Run run;
       CUTE_UNROLL
       for (int j = 0; j < kPerChunk; ++j) run.v[j] = TD(c.v[j]);
       *at = run;
+    }
+  }
+
+  // A staged 16-byte chunk's values in fp32. bf16 by its bits (a bf16 is the top half of the float
+  // it widens to): one shift or mask a value. Through an array of TD, the compiler kept each 16-bit
+  // element of the prefetched chunk in a register of its own and merged them back with byte
+  // permutes, three instructions a value in the rolled pass (SASS, 2026-12-06).
+  static WL_DEVICE void unpack(uint4 const& chunk, float (&v)[kPerChunk]) {
+    std::uint32_t const words[4] = {chunk.x, chunk.y, chunk.z, chunk.w};
+    if constexpr (std::is_same_v<TD, cute::bfloat16_t>) {
+      CUTE_UNROLL
+      for (int k = 0; k < 4; ++k) {
+        v[2 * k] = __uint_as_float(words[k] << 16);  // element 2k: the word's low half
+        v[2 * k + 1] = __uint_as_float(words[k] & 0xffff0000u);
+      }
+    } else {
+      TD elements[kPerChunk];
+      static_assert(sizeof(elements) == sizeof(words));
+      __builtin_memcpy(elements, words, sizeof(words));
+      CUTE_UNROLL
+      for (int j = 0; j < kPerChunk; ++j) v[j] = static_cast<float>(elements[j]);
     }
   }
 
