@@ -503,17 +503,18 @@ struct Epilogue {
   // element of the prefetched chunk in a register of its own and merged them back with byte
   // permutes, three instructions a value in the rolled pass (SASS, 2026-12-06).
   static WL_DEVICE void unpack(uint4 const& chunk, float (&v)[kPerChunk]) {
-    std::uint32_t const words[4] = {chunk.x, chunk.y, chunk.z, chunk.w};
     if constexpr (std::is_same_v<TD, cute::bfloat16_t>) {
+      std::uint32_t const words[4] = {chunk.x, chunk.y, chunk.z, chunk.w};
       CUTE_UNROLL
       for (int k = 0; k < 4; ++k) {
         v[2 * k] = __uint_as_float(words[k] << 16);  // element 2k: the word's low half
         v[2 * k + 1] = __uint_as_float(words[k] & 0xffff0000u);
       }
     } else {
-      TD elements[kPerChunk];
-      static_assert(sizeof(elements) == sizeof(words));
-      __builtin_memcpy(elements, words, sizeof(words));
+      // Stored whole into an array of TD (NVRTC has no memcpy builtin).
+      alignas(16) TD elements[kPerChunk];
+      static_assert(sizeof(elements) == sizeof(uint4));
+      *reinterpret_cast<uint4*>(elements) = chunk;
       CUTE_UNROLL
       for (int j = 0; j < kPerChunk; ++j) v[j] = static_cast<float>(elements[j]);
     }
