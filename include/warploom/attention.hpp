@@ -78,8 +78,8 @@ struct AttentionArgs {
 // Which schedule runs a problem (docs/kernels/sm90_attention.md, "Three schedules per head
 // dimension"). Each is a kernel of its own, prebuilt per (type, head_dim, causal).
 enum class AttentionSchedule {
-  // The fastest schedule measured for the problem's head dimension among those this build
-  // prebuilt: default_schedule() says which.
+  // The fastest schedule measured for the problem's head dimension and key length among those this
+  // build prebuilt: default_schedule() says which.
   Auto,
   // The two GEMMs of a key block back to back: S = Q . K^T, its softmax, then O += P . V
   // (schedule sm90_ts_attention_d<D>).
@@ -115,10 +115,12 @@ void check_attention_arguments(AttentionArgs const& args);
 // tensor (ops::Attention) checks, so that both say the same.
 std::string attention_options_error(int head_dim, float scale);
 
-// The schedule AttentionSchedule::Auto runs for (type, head_dim, causal): the one measured fastest
-// for the head dimension where this build prebuilt it, else Serial. Never Auto. The one place
-// that policy is written (attention_forward, ops::Attention and Python's schedule="auto" ask it).
-AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal);
+// The schedule AttentionSchedule::Auto runs for (type, head_dim, causal) and keys of length up to
+// `seqlen_k` (the problem's longest; 0 where it is not known yet, as for a plan made before its
+// tensors: then the long-sequence choice): the one measured fastest where this build prebuilt it,
+// else Serial. Never Auto. The one place that policy is written (attention_forward,
+// ops::Attention and Python's schedule="auto" ask it).
+AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal, int seqlen_k = 0);
 
 // Whether the kernel has `schedule` at head dimension `head_dim` at all, whatever this build
 // prebuilt (false for a head dimension it does not run; Auto runs every one it runs): what to ask

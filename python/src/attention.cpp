@@ -104,7 +104,9 @@ void bind_attention(nb::module_& m) {
         "causal"_a, "schedule"_a = at::AttentionSchedule::Auto,
         "Whether this build prebuilt the attention kernel for these (attention_instance_built).");
   m.def("attention_default_schedule", &at::default_schedule, "type"_a, "head_dim"_a, "causal"_a,
-        "The schedule AttentionSchedule.auto runs for these (default_schedule).");
+        "seqlen_k"_a = 0,
+        "The schedule AttentionSchedule.auto runs for these and keys up to seqlen_k long (0: not "
+        "known, the long-sequence choice; default_schedule).");
 }
 
 }  // namespace warploom::python

@@ -158,6 +158,11 @@ def test_auto_runs_the_measured_fastest_schedule():
         # The minimal instance set (CI's) has bf16 head_dim 128 in every schedule: there the
         # overlap schedule, measured fastest; elsewhere too where it is built, else the serial one.
         assert core.attention_default_schedule(bf16, 128, causal) == core.AttentionSchedule.overlap
+        # Keys of at most 1024 without the mask: the ping-pong, measured faster there.
+        short = core.AttentionSchedule.overlap if causal else core.AttentionSchedule.pingpong
+        assert core.attention_default_schedule(bf16, 128, causal, seqlen_k=512) == short
+        assert core.attention_default_schedule(bf16, 128, causal, 2048) == \
+            core.AttentionSchedule.overlap
         for kind in (bf16, f16):
             for head_dim in (64, 128, 256):
                 fastest = core.AttentionSchedule.overlap

@@ -14,9 +14,9 @@ torch's current stream (or `stream`) and returns without waiting.
 
     out, lse = warploom.op.attention(q, k, v, schedule="serial")  # one schedule by name
 
-schedule: "auto" (the default) runs the schedule measured fastest for the head dimension where
-this build has it (warploom._core.attention_default_schedule: "overlap"; "serial" where that is
-not built); "serial" runs a key block's two GEMMs back to
+schedule: "auto" (the default) runs the schedule measured fastest for the head dimension and key
+length where this build has it (warploom._core.attention_default_schedule: "overlap", "pingpong"
+for keys of at most 1024 at head_dim 128 without a mask; "serial" where those are not built); "serial" runs a key block's two GEMMs back to
 back; "overlap" FlashAttention-3's intra-warpgroup overlap (block j's Q . K^T issued with block
 j-1's P . V, its softmax under that); "pingpong" that overlap with the two consumer warpgroups
 taking turns at the tensor cores (FA3's ping-pong; head_dim 64 and 128 only). A schedule this

@@ -197,8 +197,9 @@ sm90::InstanceEntry const* find_instance(ElementType type, int head_dim, bool ca
 }
 
 // `s`, with Auto replaced by what it runs.
-AttentionSchedule resolved(ElementType type, int head_dim, bool causal, AttentionSchedule s) {
-  return s == AttentionSchedule::Auto ? default_schedule(type, head_dim, causal) : s;
+AttentionSchedule resolved(ElementType type, int head_dim, bool causal, AttentionSchedule s,
+                           int seqlen_k = 0) {
+  return s == AttentionSchedule::Auto ? default_schedule(type, head_dim, causal, seqlen_k) : s;
 }
 
 }  // namespace
@@ -227,7 +228,7 @@ std::string_view to_string(AttentionSchedule s) {
   return "?";
 }
 
-AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) {
+AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal, int seqlen_k) {
   // Measured with FlashAttention-3's sweep (bf16, S = 512 ... 16384 at 16384 tokens, D = 64, 128,
   // 256, both masks; bench/results/attention_sweep_2026-12-06.json, docs/kernels/sm90_attention.md,
   // "The default schedule"; an H100, the machine the device tool lent): the overlap schedule is the
@@ -237,6 +238,17 @@ AttentionSchedule default_schedule(ElementType type, int head_dim, bool causal) 
   // D = 128 without a mask at S <= 1024 (by 4-10 %). fp16 is taken to follow bf16 (the same kernel
   // and tiles; not measured). A build has every schedule of the (type, D, causal) it prebuilt, or
   // none; the serial schedule where it has none (then the call is refused by name anyway).
+  // Short keys at D = 128 without a mask go to the ping-pong: a tile there is 4 to 8 key blocks,
+  // too few for one warpgroup's overlap to reach its stride, while the ping-pong's two warpgroups
+  // cover each other's first and last block (the sweep: S = 512 10 % faster, 1024 4 %, 2048 1.5 %
+  // slower; again on the H100 on 2026-12-06 at 32x16x512x128, 13 % in burst and 9 % in cycles,
+  // bench/results/attention_pair_major_2026-12-06/). With the mask the short tiles end the same
+  // way in both schedules (within 3 %), and at D = 64 the ping-pong's 128-row tiles lose to the
+  // others' 192 at every length.
+  constexpr int kPingpongLongestKeys = 1024;
+  if (head_dim == 128 && !causal && seqlen_k > 0 && seqlen_k <= kPingpongLongestKeys &&
+      find_instance(type, head_dim, causal, AttentionSchedule::Pingpong) != nullptr)
+    return AttentionSchedule::Pingpong;
   AttentionSchedule const fastest = AttentionSchedule::Overlap;
   if (find_instance(type, head_dim, causal, fastest) != nullptr) return fastest;
   return AttentionSchedule::Serial;
@@ -321,7 +333,8 @@ void attention_forward(AttentionArgs const& args, cudaStream_t stream,
   AttentionArgs r;
   check_arguments(args, r);
   check_schedule("attention_forward", "tuning.schedule", tuning.schedule);
-  AttentionSchedule const schedule = resolved(r.type, r.head_dim, r.causal, tuning.schedule);
+  AttentionSchedule const schedule =
+      resolved(r.type, r.head_dim, r.causal, tuning.schedule, r.seqlen_k);
   if (!attention_schedule_runs(r.head_dim, schedule)) {
     std::string dims;  // "64 and 128"
     std::size_t const n = std::size(sm90::kPingpongHeadDims);

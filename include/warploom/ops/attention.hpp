@@ -122,8 +122,9 @@ class Attention {
   std::string describe() const;
 
   // The kernels this build runs for the plan, one per schedule: the default first (the schedule
-  // attention::default_schedule names, as attention_forward's AttentionSchedule::Auto runs it),
-  // then the others in the order serial, overlap, pingpong.
+  // attention::default_schedule names for keys of unknown length, as attention_forward's
+  // AttentionSchedule::Auto runs it for long keys), then the others in the order serial, overlap,
+  // pingpong.
   std::vector<AttentionTileDescription> tile_descriptions() const;
   // Validates `td` for this plan (one of tile_descriptions(): a description edited by hand is
   // refused with what differs); run() uses it from then on.

@@ -273,7 +273,8 @@ TEST(AttentionArgs, KernelShapePerHeadDimensionMaskAndSchedule) {
 }
 
 // AttentionSchedule::Auto runs the schedule the sweep measured fastest where this build has it:
-// the overlap one; the serial one where the build has not.
+// the overlap one (the ping-pong for short keys at D = 128 without a mask); the serial one where
+// the build has not.
 TEST(AttentionArgs, AutoResolvesToTheMeasuredDefault) {
   for (ElementType t : {ElementType::F16, ElementType::BF16})
     for (bool causal : {false, true}) {
@@ -295,6 +296,20 @@ TEST(AttentionArgs, AutoResolvesToTheMeasuredDefault) {
   EXPECT_TRUE(attention_instance_built(ElementType::BF16, 128, false, AttentionSchedule::Overlap));
   EXPECT_EQ(default_schedule(ElementType::BF16, 128, false), AttentionSchedule::Overlap);
   EXPECT_EQ(default_schedule(ElementType::BF16, 128, true), AttentionSchedule::Overlap);
+  // ... except for keys of up to 1024 without the mask, where the ping-pong was measured faster;
+  // an unknown length (0) takes the long-sequence choice.
+  EXPECT_TRUE(attention_instance_built(ElementType::BF16, 128, false, AttentionSchedule::Pingpong));
+  for (int seqlen_k : {1, 512, 1000, 1024})
+    EXPECT_EQ(default_schedule(ElementType::BF16, 128, false, seqlen_k),
+              AttentionSchedule::Pingpong)
+        << seqlen_k;
+  for (int seqlen_k : {0, 1025, 4096})
+    EXPECT_EQ(default_schedule(ElementType::BF16, 128, false, seqlen_k), AttentionSchedule::Overlap)
+        << seqlen_k;
+  EXPECT_EQ(default_schedule(ElementType::BF16, 128, true, 512), AttentionSchedule::Overlap);
+  for (ElementType t : {ElementType::F16, ElementType::BF16})
+    for (int d : {64, 256})
+      EXPECT_NE(default_schedule(t, d, false, 512), AttentionSchedule::Pingpong) << d;
   EXPECT_EQ(AttentionTuning{}.schedule, AttentionSchedule::Auto);
   EXPECT_EQ(to_string(AttentionSchedule::Auto), "auto");
   EXPECT_EQ(to_string(AttentionSchedule::Serial), "serial");
