@@ -156,6 +156,7 @@ void Attention::compile(AttentionTileDescription const& td) {
   for (AttentionTileDescription const& d : all)
     if (d == td) {
       chosen_ = td;
+      compiled_ = true;
       return;
     }
   std::string listed;
@@ -250,7 +251,9 @@ void Attention::run(HeadsView const& q, HeadsView const& k, HeadsView const& v, 
   } catch (std::invalid_argument const& e) {
     fail(e.what());
   }
-  attention::attention_forward(a, stream, {.schedule = chosen_.schedule});
+  // Uncompiled: Auto, which picks by the keys' length as attention_forward's default does.
+  attention::attention_forward(
+      a, stream, {.schedule = compiled_ ? chosen_.schedule : AttentionSchedule::Auto});
 }
 
 }  // namespace warploom::ops

@@ -129,7 +129,9 @@ class Attention {
   // Validates `td` for this plan (one of tile_descriptions(): a description edited by hand is
   // refused with what differs); run() uses it from then on.
   void compile(AttentionTileDescription const& td);
-  // The description compile() chose, else the default.
+  // The description compile() chose, else the default. A plan nobody compiled runs what
+  // attention_forward's AttentionSchedule::Auto runs for each call's tensors: this default, or for
+  // short keys the schedule default_schedule names for their length.
   AttentionTileDescription const& tile_description() const { return chosen_; }
 
   // The attention::AttentionArgs run() derives from the views, checked against the plan and by
@@ -149,6 +151,7 @@ class Attention {
   AttentionOptions options_;
   Arch arch_;
   AttentionTileDescription chosen_;
+  bool compiled_ = false;  // compile() chose chosen_; else run() asks for Auto
   // The current device, checked against arch_ the first time a run sees it (shared by copies:
   // they have one architecture).
   std::shared_ptr<detail::RunDevice const> device_;

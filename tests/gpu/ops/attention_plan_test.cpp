@@ -80,8 +80,9 @@ TEST(AttentionPlan, RunWritesWhatAttentionForwardWrites) {
   }
 }
 
-// A plan nobody compiled runs its default description, which is attention_forward's default
-// schedule (AttentionSchedule::Auto): the same bytes.
+// A plan nobody compiled runs attention_forward's default schedule (AttentionSchedule::Auto):
+// the same bytes. Its description is the default for keys of unknown length; these keys (77) are
+// short, so without the mask Auto runs the ping-pong (default_schedule).
 TEST(AttentionPlan, DefaultRunIsAttentionForwardsDefault) {
   for (bool causal : {false, true}) {
     SCOPED_TRACE(causal ? "causal" : "no mask");
