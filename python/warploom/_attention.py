@@ -16,11 +16,12 @@ torch's current stream (or `stream`) and returns without waiting.
 
 schedule: "auto" (the default) runs the schedule measured fastest for the head dimension and key
 length where this build has it (warploom._core.attention_default_schedule: "overlap", "pingpong"
-for keys of at most 1024 at head_dim 128 without a mask; "serial" where those are not built); "serial" runs a key block's two GEMMs back to
-back; "overlap" FlashAttention-3's intra-warpgroup overlap (block j's Q . K^T issued with block
-j-1's P . V, its softmax under that); "pingpong" that overlap with the two consumer warpgroups
-taking turns at the tensor cores (FA3's ping-pong; head_dim 64 and 128 only). A schedule this
-build did not prebuild is refused by name (warploom._core.attention_instance_built).
+for keys of at most 1024 at head_dim 128 without a mask; "serial" where those are not built);
+"serial" runs a key block's two GEMMs back to back; "overlap" FlashAttention-3's intra-warpgroup
+overlap (block j's Q . K^T issued with block j-1's P . V, its softmax under that); "pingpong"
+that overlap with the two consumer warpgroups taking turns at the tensor cores (FA3's ping-pong;
+head_dim 64 and 128 only). A schedule this build did not prebuild is refused by name
+(warploom._core.attention_instance_built).
 
 The rules are the C++ API's (warploom/attention.hpp, docs/kernels/sm90_attention.md); this module
 checks only what Python knows first: that the tensors are torch tensors of one dtype, shaped
