@@ -407,7 +407,7 @@ bench_gemm_both_ways() {
 # each tile width), as graphs and eagerly. sanitize-split-k: the tests under each sanitizer.
 # ncu-split-k: Nsight Compute's kernel times of every such point, one shape at a time, reduced per
 # kernel and grid by tools/ncu_kernel_times.py.
-SPLIT_K_SHAPES=512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096
+SPLIT_K_SHAPES=${SPLIT_K_SHAPES:-512x512x65536,1024x16x8192,64x4096x16384,256x4096x4096}
 if want split-k; then
   configs=(bf16_fp32_nn_cooperative_s4_b2_1x1 bf16_fp32_nt_cooperative_s4_b2_1x1
     fp16_fp32_tt_cooperative_s4_b2_1x1 e4m3_fp32_tn_cooperative_s4_b2_1x1
@@ -418,13 +418,15 @@ if want split-k; then
       configs+=("${types}_${letters}_cooperative_s6_b2_1x1_n128" "${types}_${letters}_cooperative_s8_b2_1x1_n64")
     done
   done
+  # GemmSplitK.SmallMRunsOnTheTranspose: bf16 slices of D^T, 64 wide, in every layout.
+  for letters in tn tt nn nt; do configs+=("bf16_fp32_${letters}_cooperative_s8_b2_1x1_n64"); done
   run split-k-precompile 180 "$B/warploom" precompile -j "$(nproc)" "${configs[@]}"
   run split-k 300 "$T/gemm_test" --gtest_filter='GemmSplitK.*:GemmTileWidth.*'
   bench_gemm_both_ways split-k --shapes "$SPLIT_K_SHAPES" --providers warploom,cublas,cublaslt \
     --autotune --points split
 fi
 if want sanitize-split-k; then
-  sanitized split-k 'GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays:GemmTileWidth.*'
+  sanitized split-k 'GemmSplitK.TheSlicesAddUpToTheGemm:GemmSplitK.ACapturedGraphReplays:GemmSplitK.SmallMRunsOnTheTranspose:GemmTileWidth.*'
 fi
 if want ncu-split-k; then
   reduce_args=()

@@ -1,9 +1,10 @@
 // kernels/gemm/split_k_reduce.cu — split-K's reduction kernel (split_k_reduce.hpp).
 //
-// One thread per four consecutive elements of a row of D, consecutive threads on consecutive
-// columns: the partial sums (as float4), C and D are read and written in whole rows (coalesced). It
-// is a pass over slices x M x N floats: split-K is chosen where M x N is small and K long, so this
-// pass is small beside the GEMM's.
+// Where the partial sums are D's own: one thread per four consecutive elements of a row of D,
+// consecutive threads on consecutive columns: the partial sums (as float4), C and D are read and
+// written in whole rows (coalesced). Where they are D^T's: a tile transpose through shared memory.
+// Either is a pass over slices x M x N floats: split-K is chosen where M x N is small and K long,
+// so this pass is small beside the GEMM's.
 #include "gemm/split_k_reduce.hpp"
 
 #include <algorithm>
@@ -57,8 +58,62 @@ __global__ void split_k_reduce_kernel(SplitKReduce p) {
   }
 }
 
+// The partial sums of D^T, D written: a 32 x 32 tile of them per block (32 x 8 threads), read
+// along their rows (coalesced), added in slice order, turned through shared memory and written
+// along D's rows (coalesced; C read there too). The swapped slices have few columns (D's M <= 64),
+// so reading them along D's rows instead would touch one float of each 128-byte line.
+constexpr int kTile = 32, kTileRowsPerPass = 8;
+
+template <class T>
+__global__ void split_k_reduce_transposed_kernel(SplitKReduce p) {
+  __shared__ float tile[kTile][kTile + 1];  // +1: the transposed reads fall on distinct banks
+  std::int64_t const tiles_m = (p.m + kTile - 1) / kTile, tiles_n = (p.n + kTile - 1) / kTile;
+  int const x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+  auto const* c = static_cast<T const*>(p.c);
+  auto* d = static_cast<T*>(p.d);
+  for (std::int64_t t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
+    std::int64_t const i0 = t / tiles_n * kTile;  // rows of the partial sums: D's columns
+    int const j0 = static_cast<int>(t % tiles_n) * kTile;
+    for (int r = y; r < kTile; r += kTileRowsPerPass) {
+      std::int64_t const i = i0 + r;
+      int const j = j0 + x;
+      float sum = 0.0f;
+      if (i < p.m && j < p.n) {
+        float const* partial = p.partials + i * p.ld + j;
+        int s = 0;
+        for (; s + 4 <= p.slices; s += 4) {  // four loads in flight, added in slice order
+          float v[4];
+          for (int k = 0; k < 4; ++k) v[k] = __ldcs(partial + (s + k) * p.slice_stride);
+          for (int k = 0; k < 4; ++k) sum += v[k];
+        }
+        for (; s < p.slices; ++s) sum += __ldcs(partial + s * p.slice_stride);
+      }
+      tile[r][x] = sum;
+    }
+    __syncthreads();
+    for (int r = y; r < kTile; r += kTileRowsPerPass) {
+      int const row = j0 + r;           // D's row: a column of the partial sums
+      std::int64_t const col = i0 + x;  // D's column
+      if (row < p.n && col < p.m) {
+        float z = p.alpha * tile[x][r];
+        if (p.beta != 0.0f) z += p.beta * static_cast<float>(c[row * p.ldc + col]);
+        d[row * p.ldd + col] = static_cast<T>(z);
+      }
+    }
+    __syncthreads();  // the tile is read before the next one is written
+  }
+}
+
 template <class T>
 void launch(SplitKReduce const& p, cudaStream_t stream) {
+  if (p.transposed) {
+    std::int64_t const tiles =
+        ((p.m + kTile - 1) / kTile) * static_cast<std::int64_t>((p.n + kTile - 1) / kTile);
+    auto const blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, 8192));
+    split_k_reduce_transposed_kernel<T><<<blocks, dim3(kTile, kTileRowsPerPass), 0, stream>>>(p);
+    WL_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   // Small blocks: a small output still spreads over many SMs.
   constexpr int kThreads = 128;
   std::int64_t const count = static_cast<std::int64_t>(p.m) * ((p.n + kColumns - 1) / kColumns);

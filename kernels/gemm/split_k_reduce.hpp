@@ -2,8 +2,9 @@
 //
 // Split-K's second kernel (src/gemm/split_k.cpp runs the first: the tensor-core GEMM over slices
 // of K, each writing its fp32 partial sums to a workspace): D = alpha * (the slices' partial sums
-// added in slice order) + beta * C, for one row-major M x N matrix of the kernel's view. The order
-// is fixed, so a split GEMM gives the same bits on every run.
+// added in slice order) + beta * C, for one row-major M x N matrix of the kernel's view — or of
+// its transpose, where the slices computed D^T = B^T . A^T (small M: split_k.hpp). The order is
+// fixed, so a split GEMM gives the same bits on every run.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,8 @@ struct SplitKReduce {
   int slices = 0;
   int m = 0, n = 0;
   float alpha = 1.0f, beta = 0.0f;
+  // The partial sums are of D^T: their element (i, j) is D's (j, i), and C's; D is n x m.
+  bool transposed = false;
   void const* c = nullptr;  // D's type, row-major, ld ldc; read only when beta != 0
   std::int64_t ldc = 0;
   void* d = nullptr;

@@ -601,6 +601,19 @@ GemmArguments resolve(GemmArguments args, GemmKernel kernel) {
   return args;
 }
 
+}  // namespace
+
+GemmArguments operands_swapped(GemmArguments args) {
+  std::swap(args.m, args.n);
+  std::swap(args.a, args.b);
+  std::swap(args.scale_a, args.scale_b);
+  args.a.layout = transposed(args.a.layout);
+  args.b.layout = transposed(args.b.layout);
+  return args;
+}
+
+namespace {
+
 // The epilogue of D^T: D's rows are D^T's columns, so the row and column vectors trade places and
 // the matrices are seen transposed (the same storage).
 GemmEpilogue transposed(GemmEpilogue e) {
@@ -615,11 +628,7 @@ GemmEpilogue transposed(GemmEpilogue e) {
 // D column-major: compute D^T = B^T . A^T, whose D^T is row-major with the same storage.
 GemmArguments with_row_major_d(GemmArguments args) {
   if (args.d_layout == MatrixLayout::RowMajor) return args;
-  std::swap(args.m, args.n);
-  std::swap(args.a, args.b);
-  std::swap(args.scale_a, args.scale_b);
-  args.a.layout = transposed(args.a.layout);
-  args.b.layout = transposed(args.b.layout);
+  args = operands_swapped(args);
   args.c.layout = MatrixLayout::RowMajor;
   args.d_layout = MatrixLayout::RowMajor;
   args.epilogue = transposed(args.epilogue);
@@ -749,14 +758,17 @@ void check_tuning(GemmTuning const& tuning) {
                     tuning.tile_n, fmt::join(pingpong, ", "), fmt::join(widths, ", ")));
 }
 
-GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms) {
+bool auto_picks_tile_width(GemmArguments const& r, GemmTuning const& tuning) {
   // Stages or staging buffers asked for are a shape of the design's own tile: Auto keeps it. It
   // also keeps it for what narrow tiles have not been measured on yet (fp8 inputs, a fused
   // epilogue, which Auto otherwise gives ping-pong): a width asked for runs those.
   bool const own_shape = tuning.stages != 0 || tuning.staging_buffers != 0;
   bool const measured = is_16_bit(r.a.type) && !sm90::epilogue_config_of(r).fused();
-  if (tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong && !own_shape && measured)
-    tuning.tile_n = selected_tile_n(r, sms);
+  return tuning.tile_n == 0 && tuning.design != ConsumerDesign::PingPong && !own_shape && measured;
+}
+
+GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms) {
+  if (auto_picks_tile_width(r, tuning)) tuning.tile_n = selected_tile_n(r, sms);
   // A width asked for (or chosen) names the cooperative design's tile; ping-pong's is checked.
   if (tuning.tile_n != 0 && tuning.design == ConsumerDesign::Auto)
     tuning.design = ConsumerDesign::Cooperative;
@@ -771,18 +783,12 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
                      GemmTuning tuning, cudaStream_t stream) {
   // The kernel computes D^T for a column-major D: its tile rows are D's columns.
   if (args.d_layout == MatrixLayout::ColMajor) std::swap(tuning.cluster_m, tuning.cluster_n);
-  tuning = with_tile_width(r, tuning, current_sm_count());
   if (tuning.tile_scheduling == TileScheduling::StreamK) {
-    run_stream_k(r, tuning, stream);
+    run_stream_k(r, with_tile_width(r, tuning, current_sm_count()), stream);
     return;
   }
-  int const slices = !no_split.empty()     ? 1
-                     : tuning.split_k == 0 ? auto_split_k(r, tuning.tile_n)
-                                           : tuning.split_k;
-  if (slices > 1) {
-    run_split_k(r, tuning, slices, stream);
-    return;
-  }
+  if (no_split.empty() && run_split_k_where_asked_or_auto(r, tuning, stream)) return;
+  tuning = with_tile_width(r, tuning, current_sm_count());
   tuning.design = selected_design(r, tuning.design);
   sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
 }

@@ -70,6 +70,14 @@ void check_tuning(GemmTuning const& tuning);
 // design's own tile), or the problem is one narrow tiles were not measured on (fp8 inputs, a fused
 // epilogue); a width with design Auto takes the cooperative design, whose widths they are.
 GemmTuning with_tile_width(GemmArguments const& r, GemmTuning tuning, int sms);
+// Whether with_tile_width picks the width of `tuning` for `r` (none asked for, and the rules
+// above).
+bool auto_picks_tile_width(GemmArguments const& r, GemmTuning const& tuning);
+
+// The operands of D^T = B^T . A^T: M and N, A and B (each seen transposed: the same storage) and
+// their fp8 scales swapped; C, D and the epilogue as they were (the caller says how D^T is
+// stored: a column-major D's is row-major, split-K's partial sums are a workspace's).
+GemmArguments operands_swapped(GemmArguments args);
 
 // grouped_gemm on checked `tuning`, each refusal of group i prefixed with group_name(i): for
 // callers that name their groups otherwise (ops::GroupedGemm, by their place among its caller's

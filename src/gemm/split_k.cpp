@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "gemm/split_k_reduce.hpp"  // the reduction kernel (kernels/gemm)
+#include "kernel_arguments.hpp"     // with_tile_width, operands_swapped
 #include "sm90_instances.hpp"
 #include "warploom/cuda_check.hpp"
 #include "workspace.hpp"
@@ -59,9 +61,8 @@ int selected_tile_n(GemmArguments const& r, int sms) {
   return r.n <= 64 ? 64 : 128;
 }
 
-int auto_split_k(GemmArguments const& r, int tile_n) {
+int auto_split_k(GemmArguments const& r, int tile_n, int sms) {
   std::int64_t const tiles = tiles_of(r, tile_n != 0 ? tile_n : 256);
-  int const sms = current_sm_count();
   if (tiles * 2 > sms) return 1;
   std::int64_t const by_sms = sms / tiles;
   // Each slice at least twice the ring's stages long, so that it runs full between filling and
@@ -72,21 +73,24 @@ int auto_split_k(GemmArguments const& r, int tile_n) {
   return static_cast<int>(std::clamp<std::int64_t>(std::min(by_sms, by_k), 1, kMaxSplitK));
 }
 
-void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream) {
-  KSlices const cut = split_k_slices(r.k, k_tile_elements(r.a.type), slices);
+void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream,
+                 bool swap_ab) {
+  // The problem the slices compute: D's, or D^T's.
+  GemmArguments const v = swap_ab ? operands_swapped(r) : r;
+  KSlices const cut = split_k_slices(v.k, k_tile_elements(v.a.type), slices);
   std::int64_t const slice_k = cut.slice_k;
   int const count = cut.count;
-  std::int64_t const a_step = slice_step(r.a, r.a.layout == MatrixLayout::RowMajor, slice_k);
-  std::int64_t const b_step = slice_step(r.b, r.b.layout == MatrixLayout::ColMajor, slice_k);
+  std::int64_t const a_step = slice_step(v.a, v.a.layout == MatrixLayout::RowMajor, slice_k);
+  std::int64_t const b_step = slice_step(v.b, v.b.layout == MatrixLayout::ColMajor, slice_k);
   // The workspace's rows are whole 16-byte units (TMA's rule for the slices' D).
-  std::int64_t const ldw = ceil_div(r.n, 4) * 4;
-  std::int64_t const matrix = r.m * ldw;
+  std::int64_t const ldw = ceil_div(v.n, 4) * 4;
+  std::int64_t const matrix = v.m * ldw;
 
   StreamWorkspace const workspace(static_cast<std::size_t>(count * matrix) * sizeof(float), stream);
   auto* const partials = static_cast<float*>(workspace.get());
   // The slices' GEMM: alpha 1, no C, fp32 row-major partial sums; the fp8 scales stay (the
   // partial sums are linear in them).
-  GemmArguments p = r;
+  GemmArguments p = v;
   p.k = static_cast<int>(slice_k);
   p.c = Matrix{};
   p.beta = 0.0f;
@@ -116,8 +120,8 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
     GemmArguments last = p;
     last.batch = 1;
     last.k = static_cast<int>(cut.last_k);
-    last.a.data = static_cast<char const*>(r.a.data) + batched * a_step * size_of(r.a.type);
-    last.b.data = static_cast<char const*>(r.b.data) + batched * b_step * size_of(r.b.type);
+    last.a.data = static_cast<char const*>(v.a.data) + batched * a_step * size_of(v.a.type);
+    last.b.data = static_cast<char const*>(v.b.data) + batched * b_step * size_of(v.b.type);
     last.d = partials + batched * matrix;
     launch(last);
   }
@@ -126,16 +130,40 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
                          .ld = ldw,
                          .slice_stride = matrix,
                          .slices = count,
-                         .m = r.m,
-                         .n = r.n,
+                         .m = v.m,
+                         .n = v.n,
                          .alpha = r.alpha,
                          .beta = r.beta,
+                         .transposed = swap_ab,
                          .c = r.c.data,
                          .ldc = r.c.ld,
                          .d = r.d,
                          .d_type = r.d_type,
                          .ldd = r.ldd},
                         stream);
+}
+
+SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms) {
+  GemmTuning const own = with_tile_width(r, tuning, sms);
+  int const slices = tuning.split_k == 0 ? auto_split_k(r, own.tile_n, sms) : tuning.split_k;
+  if (slices <= 1) return {.tuning = own};
+  if (r.m <= 64 && r.n > 64 && auto_picks_tile_width(r, tuning)) {
+    GemmArguments const v = operands_swapped(r);
+    GemmTuning swapped = tuning;
+    std::swap(swapped.cluster_m, swapped.cluster_n);
+    swapped = with_tile_width(v, swapped, sms);
+    int const swapped_slices = tuning.split_k == 0 ? auto_split_k(v, swapped.tile_n, sms) : slices;
+    if (swapped_slices > 1) return {.slices = swapped_slices, .swap_ab = true, .tuning = swapped};
+  }
+  return {.slices = slices, .tuning = own};
+}
+
+bool run_split_k_where_asked_or_auto(GemmArguments const& r, GemmTuning const& tuning,
+                                     cudaStream_t stream) {
+  SplitChoice const c = split_k_choice(r, tuning, current_sm_count());
+  if (c.slices <= 1) return false;
+  run_split_k(r, c.tuning, c.slices, stream, c.swap_ab);
+  return true;
 }
 
 }  // namespace warploom::gemm

@@ -50,10 +50,31 @@ int selected_tile_n(GemmArguments const& r, int sms);
 // `tile_n` wide (0: 256): as many as fill the current device's SMs with those 128-row tiles, each
 // slice at least twice the width's stages in K tiles (8 for 256, 12 for 128, 16 for 64); none
 // where the tiles already fill half the SMs.
-int auto_split_k(GemmArguments const& r, int tile_n);
+int auto_split_k(GemmArguments const& r, int tile_n, int sms = current_sm_count());
 
 // Runs `r` (resolved, row-major D, split-K applicable) in at most `slices` slices of K, each a
-// whole number of K tiles (fewer slices where K is short).
-void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream);
+// whole number of K tiles (fewer slices where K is short). `swap_ab`: the slices compute the
+// partial sums of D^T = B^T . A^T (operands_swapped(r), `tuning` in its terms) and the reduction
+// writes their transpose.
+void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream,
+                 bool swap_ab = false);
+
+// How gemm() splits resolved, row-major-D arguments `r` that split-K runs, under `tuning` as the
+// caller gave it (its width not yet settled, its cluster in r's terms), on a device of `sms` SMs:
+// the slices asked for (tuning.split_k > 1) or Auto's (0; 1: none, where Auto's tiles fill the
+// SMs). Where D has at most 64 rows and more columns, and Auto picks the width, the slices run on
+// D^T = B^T . A^T: its 128-row tiles lie along N and its narrowest width, 64, along M, where D's
+// own tiles would leave at least half of every 128 rows empty (and the tensor cores computing
+// them).
+struct SplitChoice {
+  int slices = 1;
+  bool swap_ab = false;  // the slices compute D^T: run_split_k's swap_ab
+  GemmTuning tuning;     // the width settled, in the slices' terms (D^T's where swapped)
+};
+SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms);
+
+// split_k_choice on the current device, run where it splits (true); false where it does not.
+bool run_split_k_where_asked_or_auto(GemmArguments const& r, GemmTuning const& tuning,
+                                     cudaStream_t stream);
 
 }  // namespace warploom::gemm

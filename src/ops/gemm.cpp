@@ -1099,14 +1099,12 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   }
   GemmTuning tuning;
   tuning.kernel = GemmKernel::TensorCore;
-  // The default takes gemm()'s tile width and splits K where gemm()'s Auto does
-  // (src/gemm/split_k.hpp): the same D.
+  // The default splits K where gemm()'s Auto does and takes its tile width (src/gemm/split_k.hpp):
+  // the same D.
+  if (gemm::split_k_violation(r, GemmKernel::TensorCore).empty() &&
+      gemm::run_split_k_where_asked_or_auto(r, tuning, stream))
+    return;
   tuning = gemm::with_tile_width(r, tuning, gemm::current_sm_count());
-  if (gemm::split_k_violation(r, GemmKernel::TensorCore).empty())
-    if (int const slices = gemm::auto_split_k(r, tuning.tile_n); slices > 1) {
-      gemm::run_split_k(r, tuning, slices, stream);
-      return;
-    }
   tuning.design = gemm::selected_design(r, tuning.design);
   sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
                                              : p.default_instance(tuning.design, tuning.tile_n);

@@ -1645,6 +1645,37 @@ TEST(GemmTileWidth, AutoNarrowsOnlyThePlainSixteenBitGemmWithoutAShape) {
   EXPECT_EQ(with_tile_width(fp8, {}, 132).tile_n, 0);
 }
 
+// Where D has at most 64 rows (and more columns), Auto's slices compute D^T = B^T . A^T: 128-row
+// tiles along N, 64 wide along M (split_k.hpp, split_k_choice). 64 x 4096 x 16384: D's own tiles
+// are 32 of 128 x 128 (half of each row empty) in 4 slices; D^T's 32 of 128 x 64, in 4.
+TEST(GemmSplitK, SmallMSplitsTheTransposedProblem) {
+  auto const problem = [](int m, int n, int k) {
+    GemmArguments r = valid();
+    r.m = m, r.n = n, r.k = k;
+    return r;
+  };
+  auto const choice = [&](int m, int n, int k, GemmTuning const& t = {}) {
+    SplitChoice const c = split_k_choice(problem(m, n, k), t, 132);
+    return std::to_string(c.slices) + (c.swap_ab ? " swapped " : " ") +
+           std::to_string(c.tuning.tile_n);
+  };
+  EXPECT_EQ(choice(64, 4096, 16384), "4 swapped 64");
+  EXPECT_EQ(choice(1, 4096, 8192), "4 swapped 64");
+  EXPECT_EQ(choice(64, 300, 1000, {.split_k = 8}), "8 swapped 64");  // slices asked: kept
+  EXPECT_EQ(choice(65, 4096, 16384), "4 128");  // 128-row tiles half full or more: D's own
+  EXPECT_EQ(choice(1024, 16, 8192), "8 64");    // N <= 64: D's own tiles are the narrow ones
+  EXPECT_EQ(choice(64, 64, 65536), "32 64");    // N is no wider: nothing to gain
+  EXPECT_EQ(choice(64, 4096, 256), "1 128");    // K too short to split
+  EXPECT_EQ(choice(64, 4096, 16384, {.tile_n = 128}), "4 128");  // a width asked for: D's tiles
+  EXPECT_EQ(choice(64, 4096, 16384, {.stages = 4}), "8 0");     // the design's own tile: 16 of them
+  EXPECT_EQ(choice(64, 4096, 16384, {.split_k = 1}), "1 128");  // no split asked
+  // The swapped problem's cluster is D^T's: a 1x2 cluster along D's N is 2x1 along its rows.
+  SplitChoice const c = split_k_choice(problem(64, 4096, 16384), {.cluster_n = 2}, 132);
+  EXPECT_TRUE(c.swap_ab);
+  EXPECT_EQ(c.tuning.cluster_m, 2);
+  EXPECT_EQ(c.tuning.cluster_n, 1);
+}
+
 // How K is cut: equal slices where a count more than half of the wanted one divides K's tiles (one
 // launch), else the wanted count with a shorter last slice (two launches).
 TEST(GemmSplitK, SlicesAreEqualWhereACountCloseToTheWantedOneDivides) {

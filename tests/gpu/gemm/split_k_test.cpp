@@ -3,10 +3,10 @@
 // Split-K (GemmTuning::split_k, src/gemm/split_k.hpp) against the float64 reference: slices of K
 // that divide it and that do not (the last slice shorter, partial K tiles), every operand layout
 // and D either way, C with beta, fp32 and fp16 D, fp8 inputs with their scales; Auto on a small
-// output with a long K; the same bits on every run; a captured CUDA graph (the workspace becomes an
-// allocation node) replayed. And the narrow tiles such outputs take (GemmTuning::tile_n), alone,
-// split, in a cluster, in other layouts, and as Auto picks them. The refusals are CPU tests
-// (tests/cpu/gemm/gemm_args_test.cpp, GemmSplitK and GemmTileWidth).
+// output with a long K, and a small M's split on D^T; the same bits on every run; a captured CUDA
+// graph (the workspace becomes an allocation node) replayed. And the narrow tiles such outputs take
+// (GemmTuning::tile_n), alone, split, in a cluster, in other layouts, and as Auto picks them. The
+// refusals are CPU tests (tests/cpu/gemm/gemm_args_test.cpp, GemmSplitK and GemmTileWidth).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -75,6 +75,45 @@ TEST(GemmSplitK, TheSlicesAddUpToTheGemm) {
 TEST(GemmSplitK, AutoOnASmallOutputWithALongK) {
   expect_correct({.m = 1024, .n = 512, .k = 16384}, {});
   expect_correct({.m = 64, .n = 4096, .k = 8192, .beta = 0.5f}, {});
+}
+
+// D of at most 64 rows and more columns: the slices compute D^T = B^T . A^T (128-row tiles along
+// N, 64 wide along M) and the reduction writes its transpose (src/gemm/split_k.hpp). Every operand
+// layout and D either way (a column-major D of few columns is the kernel's row-major D^T of few
+// rows), C with beta, partial tiles along both, 16-bit and fp32 D; Auto's slices and slices asked
+// for; the same bits on every run.
+TEST(GemmSplitK, SmallMRunsOnTheTranspose) {
+  struct Types {
+    ScalarType in, out;
+  };
+  for (Types const t :
+       {Types{ScalarType::BF16, ScalarType::BF16}, Types{ScalarType::F16, ScalarType::F32}}) {
+    for (MatrixLayout a : {kRow, kCol}) {
+      for (MatrixLayout b : {kRow, kCol}) {
+        for (MatrixLayout d : {kRow, kCol}) {
+          SCOPED_TRACE(::testing::Message() << to_string(t.in) << " -> " << to_string(t.out));
+          // The kernel's D (D^T for a column-major D) has 40 rows: m for a row-major D, n else.
+          int const rows = 40, cols = 1000;
+          bool const row_d = d == kRow;
+          expect_correct({.in = t.in,
+                          .out = t.out,
+                          .a = a,
+                          .b = b,
+                          .d = d,
+                          .m = row_d ? rows : cols,
+                          .n = row_d ? cols : rows,
+                          .k = 4160,
+                          .alpha = 0.5f,
+                          .beta = 0.75f,
+                          .pad = 8},
+                         {});
+        }
+      }
+    }
+  }
+  expect_correct({.m = 1, .n = 4096, .k = 8192}, {});
+  expect_correct({.m = 64, .n = 200, .k = 3000, .beta = 1.0f}, split(7));
+  expect_same_bits_every_run({.m = 48, .n = 3000, .k = 8192}, {});
 }
 
 // The cooperative design's 128 x 128 and 128 x 64 tiles (GemmTuning::tile_n): partial tiles in M,
