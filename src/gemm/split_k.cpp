@@ -144,17 +144,19 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
 }
 
 SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms) {
-  GemmTuning const own = with_tile_width(r, tuning, sms);
-  int const slices = tuning.split_k == 0 ? auto_split_k(r, own.tile_n, sms) : tuning.split_k;
-  if (slices <= 1) return {.tuning = own};
-  if (r.m <= 64 && r.n > 64 && auto_picks_tile_width(r, tuning)) {
+  // D^T's split wherever it splits, also where D's own 64-wide tiles would fill the SMs unsplit
+  // (H100, 2026-12-06, bench/results/split_k_small_m_h100_2026-12-06/: 32x8192x8192 54.5 us in two
+  // slices of D^T against 64-65 for D's 128 tiles of 128 x 64, half of each empty).
+  if (tuning.split_k != 1 && r.m <= 64 && r.n > 64 && auto_picks_tile_width(r, tuning)) {
     GemmArguments const v = operands_swapped(r);
     GemmTuning swapped = tuning;
     std::swap(swapped.cluster_m, swapped.cluster_n);
     swapped = with_tile_width(v, swapped, sms);
-    int const swapped_slices = tuning.split_k == 0 ? auto_split_k(v, swapped.tile_n, sms) : slices;
-    if (swapped_slices > 1) return {.slices = swapped_slices, .swap_ab = true, .tuning = swapped};
+    int const slices = tuning.split_k == 0 ? auto_split_k(v, swapped.tile_n, sms) : tuning.split_k;
+    if (slices > 1) return {.slices = slices, .swap_ab = true, .tuning = swapped};
   }
+  GemmTuning const own = with_tile_width(r, tuning, sms);
+  int const slices = tuning.split_k == 0 ? auto_split_k(r, own.tile_n, sms) : tuning.split_k;
   return {.slices = slices, .tuning = own};
 }
 

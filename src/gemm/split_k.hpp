@@ -63,9 +63,9 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
 // caller gave it (its width not yet settled, its cluster in r's terms), on a device of `sms` SMs:
 // the slices asked for (tuning.split_k > 1) or Auto's (0; 1: none, where Auto's tiles fill the
 // SMs). Where D has at most 64 rows and more columns, and Auto picks the width, the slices run on
-// D^T = B^T . A^T: its 128-row tiles lie along N and its narrowest width, 64, along M, where D's
-// own tiles would leave at least half of every 128 rows empty (and the tensor cores computing
-// them).
+// D^T = B^T . A^T wherever its tiles leave SMs idle (even where D's own would not): its 128-row
+// tiles lie along N and its narrowest width, 64, along M, where D's own tiles would leave at least
+// half of every 128 rows empty (and the tensor cores computing them).
 struct SplitChoice {
   int slices = 1;
   bool swap_ab = false;  // the slices compute D^T: run_split_k's swap_ab

@@ -1661,6 +1661,9 @@ TEST(GemmSplitK, SmallMSplitsTheTransposedProblem) {
   };
   EXPECT_EQ(choice(64, 4096, 16384), "4 swapped 64");
   EXPECT_EQ(choice(1, 4096, 8192), "4 swapped 64");
+  // D's own 128 tiles of 128 x 64 fill the SMs unsplit; D^T's 64 of 128 x 64 split in two.
+  EXPECT_EQ(choice(32, 8192, 8192), "2 swapped 64");
+  EXPECT_EQ(choice(64, 16384, 4096), "1 128");  // D^T's 128 tiles fill the SMs: D's own, unsplit
   EXPECT_EQ(choice(64, 300, 1000, {.split_k = 8}), "8 swapped 64");  // slices asked: kept
   EXPECT_EQ(choice(65, 4096, 16384), "4 128");  // 128-row tiles half full or more: D's own
   EXPECT_EQ(choice(1024, 16, 8192), "8 64");    // N <= 64: D's own tiles are the narrow ones
