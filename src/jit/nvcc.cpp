@@ -97,6 +97,18 @@ std::string toolkit_version(std::string const& nvcc) {
   return version.empty() ? "nvcc --version failed: " + exe.string() : "nvcc --version\n" + version;
 }
 
+std::vector<std::string> toolkit_library_flags(std::string const& nvcc) {
+  std::error_code ec;
+  fs::path const exe = fs::canonical(nvcc, ec);
+  if (ec) return {};
+  fs::path const root = exe.parent_path().parent_path();
+  std::vector<std::string> flags;
+  for (fs::path const& dir : {root / "lib64", root / "targets" / "x86_64-linux" / "lib",
+                              root / "targets" / "sbsa-linux" / "lib", root / "lib"})
+    if (fs::exists(dir / "libcudart.so", ec)) flags.push_back("-L" + dir.string());
+  return flags;
+}
+
 std::string flags_identity(std::vector<std::string> const& flags, std::vector<fs::path>& roots) {
   auto const root = [&](std::string const& dir) {
     roots.push_back(fs::path(dir).lexically_normal());
@@ -114,6 +126,8 @@ std::string flags_identity(std::vector<std::string> const& flags, std::vector<fs
       identity += "-isystem=" + root(f.substr(9));
     } else if (f == "-isystem" && i + 1 < flags.size()) {
       identity += "-isystem " + root(flags[++i]);
+    } else if (f.starts_with("-L")) {
+      continue;  // where the runtime was found: the toolkit's version names it already
     } else {
       identity += without_path(f);
     }

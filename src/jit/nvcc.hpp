@@ -44,8 +44,15 @@ struct Toolchain {
 // nvcc to look an entry up.
 std::string toolkit_version(std::string const& nvcc);
 
+// `-L` flags for the library folders of the toolkit whose compiler is `nvcc` (a path) that hold
+// the CUDA runtime (lib64, targets/<arch>/lib, lib), on this machine: host_of_build links a
+// launcher against the runtime of the toolkit that runs, also where the build's own folder (made
+// on another machine) does not exist here. Empty where nvcc is no path to a toolkit.
+std::vector<std::string> toolkit_library_flags(std::string const& nvcc);
+
 // The identity of compiler flags: one line each, an include directory (-I, -isystem) as
-// `<root N>` with the directory appended to `roots`, any other absolute path by its file name.
+// `<root N>` with the directory appended to `roots`, a library folder (-L) left out, any other
+// absolute path by its file name.
 std::string flags_identity(std::vector<std::string> const& flags,
                            std::vector<std::filesystem::path>& roots);
 

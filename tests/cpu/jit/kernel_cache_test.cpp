@@ -203,6 +203,29 @@ TEST_F(KernelCacheTest, ToolkitVersionIsVersionJsonElseNvccsOwnWordRemembered) {
   ::unsetenv("WARPLOOM_CACHE_DIR");
 }
 
+// A launcher links the runtime of the toolkit that runs (its lib64, targets/<arch>/lib or lib,
+// where libcudart is), whatever folder the build recorded; where the runtime was found is not part
+// of a toolchain's identity.
+TEST_F(KernelCacheTest, TheHostLinkFindsTheRuntimeBesideTheNvccThatRuns) {
+  fs::path const toolkit = root_ / "toolkit";
+  fs::create_directories(toolkit / "bin");
+  fs::create_directories(toolkit / "lib64");
+  fs::create_directories(toolkit / "targets" / "x86_64-linux" / "lib");
+  fs::create_directories(toolkit / "lib");  // no runtime here: not named
+  write(toolkit / "bin" / "nvcc", "");
+  write(toolkit / "lib64" / "libcudart.so", "");
+  write(toolkit / "targets" / "x86_64-linux" / "lib" / "libcudart.so", "");
+  fs::path const real = fs::canonical(toolkit);
+  EXPECT_EQ(
+      warploom::jit::toolkit_library_flags((toolkit / "bin" / "nvcc").string()),
+      (std::vector<std::string>{"-L" + (real / "lib64").string(),
+                                "-L" + (real / "targets" / "x86_64-linux" / "lib").string()}));
+  EXPECT_TRUE(warploom::jit::toolkit_library_flags((root_ / "no_nvcc").string()).empty());
+  std::vector<fs::path> roots;
+  EXPECT_EQ(warploom::jit::flags_identity({"-O3", "-L/usr/local/cuda/lib64", "-lcudart"}, roots),
+            warploom::jit::flags_identity({"-O3", "-L/elsewhere/lib", "-lcudart"}, roots));
+}
+
 TEST(CacheKey, ChangesWithSourceToolchainAndFlagsOnly) {
   warploom::jit::Toolchain a{.nvcc = "/opt/cuda-13.0/bin/nvcc",
                              .flags = {"-O3", "-gencode", "arch=compute_90a,code=sm_90a"},
