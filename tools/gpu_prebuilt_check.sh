@@ -27,7 +27,10 @@ if [[ ${1:-} == --pack ]]; then
   # The commit the binaries were built from, for the results' "commit" (the device's copy of the
   # tree has no .git): the harness reads it from WARPLOOM_COMMIT.
   git describe --always --dirty --abbrev=7 >"$BUILD/commit.txt"
-  tar -cJf "$BUILD.tar.xz" --exclude='*.o' --exclude='*.cu' --exclude='.ninja_*' "$BUILD"
+  # What the steps run, nothing else (a build folder's objects and CMake files are most of it): the
+  # programs, the shared libraries they load, the GPU test programs and the installed package.
+  mapfile -t files < <(find "$BUILD/lib" -name '*.so*'; find "$BUILD/tests/gpu" -maxdepth 1 -type f -perm -u+x)
+  tar -cJf "$BUILD.tar.xz" "$BUILD/commit.txt" "$BUILD/bin" "$BUILD/python-prefix" "${files[@]}"
   ls -la "$BUILD.tar.xz"
   exit 0
 fi
