@@ -114,6 +114,22 @@ def test_alpha_and_beta(cuda):
     assert_exact(torch, D, reference(torch, A, B, C, -1.0, 0.0))
 
 
+@pytest.mark.parametrize("layout_d", [Row, Col], ids=lambda l: f"D{l.name}")
+def test_a_decode_step_splits_on_the_transpose(cuda, layout_d):
+    """Few rows of D (a decode step's tokens against a weight; with a column-major D, few
+    columns): Auto splits K on D^T = B^T . A^T and the reduction writes the transpose
+    (src/gemm/split_k.hpp). Integer operands: every partial sum exact, the result too."""
+    torch = cuda
+    m, n = (16, 4096) if layout_d == Row else (4096, 16)
+    A = ints(torch, (m, 8192), torch.bfloat16)
+    B = ints(torch, (8192, n), torch.bfloat16, Col)
+    C = ints(torch, (m, n), torch.bfloat16, layout_d)
+    D = ints(torch, (m, n), torch.bfloat16, layout_d) * 0 + 7  # poisoned
+    plan = warploom.op.Gemm(A=A, B=B, C=C, D=D)
+    plan.run(A, B, C, D, alpha=1.0, beta=0.5)
+    assert_exact(torch, D, reference(torch, A, B, C, 1.0, 0.5))
+
+
 # ---- Views ---------------------------------------------------------------------------------------
 
 
