@@ -124,7 +124,7 @@ def test_a_decode_step_splits_on_the_transpose(cuda, layout_d):
     A = ints(torch, (m, 8192), torch.bfloat16)
     B = ints(torch, (8192, n), torch.bfloat16, Col)
     C = ints(torch, (m, n), torch.bfloat16, layout_d)
-    D = ints(torch, (m, n), torch.bfloat16, layout_d) * 0 + 7  # poisoned
+    D = ints(torch, (m, n), torch.bfloat16, layout_d).fill_(7)  # poisoned, in layout_d
     plan = warploom.op.Gemm(A=A, B=B, C=C, D=D)
     plan.run(A, B, C, D, alpha=1.0, beta=0.5)
     assert_exact(torch, D, reference(torch, A, B, C, 1.0, 0.5))
