@@ -787,8 +787,15 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
     run_stream_k(r, with_tile_width(r, tuning, current_sm_count()), stream);
     return;
   }
-  if (no_split.empty() && run_split_k_where_asked_or_auto(r, tuning, stream)) return;
-  tuning = with_tile_width(r, tuning, current_sm_count());
+  int const sms = current_sm_count();
+  SplitChoice const split = no_split.empty()
+                                ? split_k_choice(r, tuning, sms)
+                                : SplitChoice{.tuning = with_tile_width(r, tuning, sms)};
+  if (split.slices > 1) {
+    run_split_k(r, split.tuning, split.slices, stream, split.swap_ab);
+    return;
+  }
+  tuning = split.tuning;
   tuning.design = selected_design(r, tuning.design);
   sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
 }

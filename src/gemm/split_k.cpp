@@ -160,12 +160,4 @@ SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int
   return {.slices = slices, .tuning = own};
 }
 
-bool run_split_k_where_asked_or_auto(GemmArguments const& r, GemmTuning const& tuning,
-                                     cudaStream_t stream) {
-  SplitChoice const c = split_k_choice(r, tuning, current_sm_count());
-  if (c.slices <= 1) return false;
-  run_split_k(r, c.tuning, c.slices, stream, c.swap_ab);
-  return true;
-}
-
 }  // namespace warploom::gemm

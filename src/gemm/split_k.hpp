@@ -71,10 +71,7 @@ struct SplitChoice {
   bool swap_ab = false;  // the slices compute D^T: run_split_k's swap_ab
   GemmTuning tuning;     // the width settled, in the slices' terms (D^T's where swapped)
 };
+// Unsplit (slices 1), `tuning` is with_tile_width's: what the single launch runs.
 SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms);
-
-// split_k_choice on the current device, run where it splits (true); false where it does not.
-bool run_split_k_where_asked_or_auto(GemmArguments const& r, GemmTuning const& tuning,
-                                     cudaStream_t stream);
 
 }  // namespace warploom::gemm

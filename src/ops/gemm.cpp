@@ -1101,10 +1101,14 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   tuning.kernel = GemmKernel::TensorCore;
   // The default splits K where gemm()'s Auto does and takes its tile width (src/gemm/split_k.hpp):
   // the same D.
-  if (gemm::split_k_violation(r, GemmKernel::TensorCore).empty() &&
-      gemm::run_split_k_where_asked_or_auto(r, tuning, stream))
-    return;
-  tuning = gemm::with_tile_width(r, tuning, gemm::current_sm_count());
+  int const sms = gemm::current_sm_count();
+  gemm::SplitChoice const split =
+      gemm::split_k_violation(r, GemmKernel::TensorCore).empty()
+          ? gemm::split_k_choice(r, tuning, sms)
+          : gemm::SplitChoice{.tuning = gemm::with_tile_width(r, tuning, sms)};
+  if (split.slices > 1)
+    return gemm::run_split_k(r, split.tuning, split.slices, stream, split.swap_ab);
+  tuning = split.tuning;
   tuning.design = gemm::selected_design(r, tuning.design);
   sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
                                              : p.default_instance(tuning.design, tuning.tile_n);
