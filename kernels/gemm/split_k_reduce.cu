@@ -12,6 +12,7 @@
 
 #include <cutlass/numeric_types.h>
 
+#include "warploom/config.hpp"  // WL_DEVICE
 #include "warploom/cuda_check.hpp"
 
 namespace warploom::gemm {
@@ -21,40 +22,54 @@ namespace {
 // 16-byte units, so every group of four starts aligned).
 constexpr int kColumns = 4;
 
-// T: float or CUTLASS's half_t / bfloat16_t, whose conversions from float round to nearest (as
-// the GEMM's epilogue stores D).
+WL_DEVICE void accumulate(float& sum, float v) {
+  sum += v;
+}
+WL_DEVICE void accumulate(float4& sum, float4 v) {
+  sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+}
+
+// The partial sums at `partial` (V: one float, or a float4 of four columns) of every slice, added
+// in slice order. Read once: streamed past the caches (__ldcs). Four slices' loads issued before
+// their adds: one load in flight at a time left a small output's few threads waiting on memory
+// (1024x16 in 16 slices: 6.1 us against cuBLASLt's 4.1, ncu, H200).
+template <class V>
+WL_DEVICE V sum_of_slices(SplitKReduce const& p, float const* partial) {
+  V sum{};
+  int s = 0;
+  for (; s + 4 <= p.slices; s += 4) {
+    V v[4];
+    for (int i = 0; i < 4; ++i)
+      v[i] = __ldcs(reinterpret_cast<V const*>(partial + (s + i) * p.slice_stride));
+    for (int i = 0; i < 4; ++i) accumulate(sum, v[i]);
+  }
+  for (; s < p.slices; ++s)
+    accumulate(sum, __ldcs(reinterpret_cast<V const*>(partial + s * p.slice_stride)));
+  return sum;
+}
+
+// D's element (row, col) = alpha * sum + beta * C's. T: float or CUTLASS's half_t / bfloat16_t,
+// whose conversions from float round to nearest (as the GEMM's epilogue stores D).
+template <class T>
+WL_DEVICE void write_d(SplitKReduce const& p, std::int64_t row, std::int64_t col, float sum) {
+  float z = p.alpha * sum;
+  if (p.beta != 0.0f)
+    z += p.beta * static_cast<float>(static_cast<T const*>(p.c)[row * p.ldc + col]);
+  static_cast<T*>(p.d)[row * p.ldd + col] = static_cast<T>(z);
+}
+
 template <class T>
 __global__ void split_k_reduce_kernel(SplitKReduce p) {
   std::int64_t const groups_per_row = (p.n + kColumns - 1) / kColumns;
   std::int64_t const count = p.m * groups_per_row;
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  auto const* c = static_cast<T const*>(p.c);
-  auto* d = static_cast<T*>(p.d);
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
     std::int64_t const row = i / groups_per_row;
     int const col = static_cast<int>(i - row * groups_per_row) * kColumns;
-    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    float const* partial = p.partials + row * p.ld + col;
-    auto const add = [&](float4 v) { sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w; };
-    // Read once: streamed past the caches (__ldcs). Four slices' loads issued before their adds
-    // (the sums stay in slice order): one load in flight at a time left a small output's few
-    // threads waiting on memory (1024x16 in 16 slices: 6.1 us against cuBLASLt's 4.1, ncu, H200).
-    int s = 0;
-    for (; s + 4 <= p.slices; s += 4) {
-      float4 v[4];
-      for (int i = 0; i < 4; ++i)
-        v[i] = __ldcs(reinterpret_cast<float4 const*>(partial + (s + i) * p.slice_stride));
-      for (int i = 0; i < 4; ++i) add(v[i]);
-    }
-    for (; s < p.slices; ++s)
-      add(__ldcs(reinterpret_cast<float4 const*>(partial + s * p.slice_stride)));
+    float4 const sum = sum_of_slices<float4>(p, p.partials + row * p.ld + col);
     float const sums[kColumns] = {sum.x, sum.y, sum.z, sum.w};
-    for (int j = 0; j < kColumns && col + j < p.n; ++j) {
-      float z = p.alpha * sums[j];
-      if (p.beta != 0.0f) z += p.beta * static_cast<float>(c[row * p.ldc + col + j]);
-      d[row * p.ldd + col + j] = static_cast<T>(z);
-    }
+    for (int j = 0; j < kColumns && col + j < p.n; ++j) write_d<T>(p, row, col + j, sums[j]);
   }
 }
 
@@ -69,36 +84,19 @@ __global__ void split_k_reduce_transposed_kernel(SplitKReduce p) {
   __shared__ float tile[kTile][kTile + 1];  // +1: the transposed reads fall on distinct banks
   std::int64_t const tiles_m = (p.m + kTile - 1) / kTile, tiles_n = (p.n + kTile - 1) / kTile;
   int const x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
-  auto const* c = static_cast<T const*>(p.c);
-  auto* d = static_cast<T*>(p.d);
   for (std::int64_t t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
     std::int64_t const i0 = t / tiles_n * kTile;  // rows of the partial sums: D's columns
     int const j0 = static_cast<int>(t % tiles_n) * kTile;
     for (int r = y; r < kTile; r += kTileRowsPerPass) {
       std::int64_t const i = i0 + r;
       int const j = j0 + x;
-      float sum = 0.0f;
-      if (i < p.m && j < p.n) {
-        float const* partial = p.partials + i * p.ld + j;
-        int s = 0;
-        for (; s + 4 <= p.slices; s += 4) {  // four loads in flight, added in slice order
-          float v[4];
-          for (int k = 0; k < 4; ++k) v[k] = __ldcs(partial + (s + k) * p.slice_stride);
-          for (int k = 0; k < 4; ++k) sum += v[k];
-        }
-        for (; s < p.slices; ++s) sum += __ldcs(partial + s * p.slice_stride);
-      }
-      tile[r][x] = sum;
+      tile[r][x] = i < p.m && j < p.n ? sum_of_slices<float>(p, p.partials + i * p.ld + j) : 0.0f;
     }
     __syncthreads();
     for (int r = y; r < kTile; r += kTileRowsPerPass) {
       int const row = j0 + r;           // D's row: a column of the partial sums
       std::int64_t const col = i0 + x;  // D's column
-      if (row < p.n && col < p.m) {
-        float z = p.alpha * tile[x][r];
-        if (p.beta != 0.0f) z += p.beta * static_cast<float>(c[row * p.ldc + col]);
-        d[row * p.ldd + col] = static_cast<T>(z);
-      }
+      if (row < p.n && col < p.m) write_d<T>(p, row, col, tile[x][r]);
     }
     __syncthreads();  // the tile is read before the next one is written
   }
