@@ -787,10 +787,7 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
     run_stream_k(r, with_tile_width(r, tuning, current_sm_count()), stream);
     return;
   }
-  int const sms = current_sm_count();
-  SplitChoice const split = no_split.empty()
-                                ? split_k_choice(r, tuning, sms)
-                                : SplitChoice{.tuning = with_tile_width(r, tuning, sms)};
+  SplitChoice const split = split_k_choice(r, tuning, current_sm_count(), no_split.empty());
   if (split.slices > 1) {
     run_split_k(r, split.tuning, split.slices, stream, split.swap_ab);
     return;

@@ -143,7 +143,9 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
                         stream);
 }
 
-SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms) {
+SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms,
+                           bool splittable) {
+  if (!splittable) return {.tuning = with_tile_width(r, tuning, sms)};
   // D^T's split wherever it splits, also where D's own 64-wide tiles would fill the SMs unsplit
   // (H100, 2026-12-06, bench/results/split_k_small_m_h100_2026-12-06/: 32x8192x8192 54.5 us in two
   // slices of D^T against 64-65 for D's 128 tiles of 128 x 64, half of each empty).

@@ -71,7 +71,9 @@ struct SplitChoice {
   bool swap_ab = false;  // the slices compute D^T: run_split_k's swap_ab
   GemmTuning tuning;     // the width settled, in the slices' terms (D^T's where swapped)
 };
-// Unsplit (slices 1), `tuning` is with_tile_width's: what the single launch runs.
-SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms);
+// Unsplit (slices 1), `tuning` is with_tile_width's: what the single launch runs. `splittable`:
+// whether split-K may run `r` at all (split_k_violation empty); if not, unsplit.
+SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms,
+                           bool splittable = true);
 
 }  // namespace warploom::gemm

@@ -1101,11 +1101,9 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   tuning.kernel = GemmKernel::TensorCore;
   // The default splits K where gemm()'s Auto does and takes its tile width (src/gemm/split_k.hpp):
   // the same D.
-  int const sms = gemm::current_sm_count();
   gemm::SplitChoice const split =
-      gemm::split_k_violation(r, GemmKernel::TensorCore).empty()
-          ? gemm::split_k_choice(r, tuning, sms)
-          : gemm::SplitChoice{.tuning = gemm::with_tile_width(r, tuning, sms)};
+      gemm::split_k_choice(r, tuning, gemm::current_sm_count(),
+                           gemm::split_k_violation(r, GemmKernel::TensorCore).empty());
   if (split.slices > 1)
     return gemm::run_split_k(r, split.tuning, split.slices, stream, split.swap_ab);
   tuning = split.tuning;
