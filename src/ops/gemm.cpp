@@ -292,8 +292,9 @@ struct Gemm::Impl {
   // Made with OperatorClass::Auto: views the tensor cores cannot read as they lie go to gemm()'s
   // Auto (aligned copies for the tensor cores, or the SIMT GEMM), as they would through gemm().
   bool auto_opclass = true;
-  bool transposed = false;     // column-major D: the kernel computes D^T
-  GemmArguments kernel_probe;  // stand_in(types) as the kernel sees it
+  bool transposed = false;      // column-major D: the kernel computes D^T
+  GemmArguments kernel_probe;   // stand_in(types) as the kernel sees it
+  GemmArguments swapped_probe;  // its operands swapped: what a split on D^T's kernel sees
   GemmEpilogue epilogue;
   float const* scale_a = nullptr;
   float const* scale_b = nullptr;
@@ -303,6 +304,7 @@ struct Gemm::Impl {
   // compile(td): the description, its tuning (in the kernel's terms) and its tensor-core kernel.
   std::optional<TileDescription> compiled;
   GemmTuning compiled_tuning;
+  bool compiled_on_transpose = false;  // a split-K description whose slices compute D^T
   sm90::LaunchFn compiled_launch = nullptr;
   sm90::EpilogueConfig compiled_epilogue;  // the fused epilogue compiled_launch runs
   // Without one: the default configuration of each design and tile width Auto may pick (the
@@ -317,33 +319,39 @@ struct Gemm::Impl {
     kernel = kernel_for(types, c);
     auto_opclass = c == OperatorClass::Auto;
     kernel_probe = gemm::kernel_arguments(stand_in(types), kernel);
+    swapped_probe = gemm::operands_swapped(kernel_probe);
     compiled.reset();
     compiled_launch = nullptr;
   }
 
+  // Whether the kernel's tile rows are D's columns: a column-major D (the kernel computes D^T), or
+  // a row-major one whose split-K slices compute D^T (`on_transpose`), not both.
+  bool flipped(bool on_transpose) const { return transposed != on_transpose; }
+
   // The sm90 configuration of a design, stages, staging buffers and cluster in D's terms and a
   // kernel tile width, as gemm() derives it (stages and staging buffers 0: the design's defaults
-  // for the width; tile_n 0: the design's own width).
+  // for the width; tile_n 0: the design's own width); `on_transpose`: the instance that computes
+  // split-K's slices of D^T = B^T . A^T (its operands' majors swapped).
   sm90::KernelConfig config(ConsumerDesign design, int stages, int staging_buffers, int cluster_m,
-                            int cluster_n, int tile_n = 0) const {
+                            int cluster_n, int tile_n = 0, bool on_transpose = false) const {
     GemmTuning t;
     t.design = design;
     t.stages = stages;
     t.staging_buffers = staging_buffers;
     t.tile_n = tile_n;
-    t.cluster_m = transposed ? cluster_n : cluster_m;
-    t.cluster_n = transposed ? cluster_m : cluster_n;
-    return sm90::config_of(kernel_probe, t);
+    t.cluster_m = flipped(on_transpose) ? cluster_n : cluster_m;
+    t.cluster_n = flipped(on_transpose) ? cluster_m : cluster_n;
+    return sm90::config_of(on_transpose ? swapped_probe : kernel_probe, t);
   }
 
-  TileDescription tensor_op_description(sm90::KernelConfig const& c, int cluster_m,
-                                        int cluster_n) const {
+  TileDescription tensor_op_description(sm90::KernelConfig const& c, int cluster_m, int cluster_n,
+                                        bool on_transpose = false) const {
     sm90::DesignShape const s = sm90::design_shape(c.design, c.tile_n);
     TileDescription td;
     td.opclass = OperatorClass::TensorOp;
     td.design = c.design;
-    td.tile_m = transposed ? s.tile_n : s.tile_m;
-    td.tile_n = transposed ? s.tile_m : s.tile_n;
+    td.tile_m = flipped(on_transpose) ? s.tile_n : s.tile_m;
+    td.tile_n = flipped(on_transpose) ? s.tile_m : s.tile_n;
     td.tile_k = s.tile_k_bytes / gemm::size_of(types.a);
     td.cluster_m = cluster_m;
     td.cluster_n = cluster_n;
@@ -363,6 +371,26 @@ struct Gemm::Impl {
     td.stages = s.stages;
     td.staging_buffers = 0;
     return td;
+  }
+
+  // Whether `td`'s tile is a kernel tile of its design (any width) as this plan's D reads it when
+  // the kernel runs on D (`on_transpose` false) or on D^T.
+  bool tile_fits(TileDescription const& td, bool on_transpose) const {
+    std::span<int const> const widths = sm90::tile_widths(td.design);
+    bool const flip = flipped(on_transpose);
+    return std::ranges::any_of(widths, [&](int width) {
+      sm90::DesignShape const s =
+          sm90::design_shape(td.design, width == widths.front() ? 0 : width);
+      return (flip ? s.tile_n : s.tile_m) == td.tile_m && (flip ? s.tile_m : s.tile_n) == td.tile_n;
+    });
+  }
+
+  // Whether tensor-op description `td` splits K on D^T = B^T . A^T (split_k_choice's swap): a
+  // split-K description whose tile reads transposed in D's terms, a kernel tile of D^T's and none
+  // of D's own (64 x 128 for a row-major D: the narrowest width along D's few rows).
+  bool on_transpose(TileDescription const& td) const {
+    return td.scheduler == TileScheduler::SplitK && td.design != ConsumerDesign::Auto &&
+           !tile_fits(td, false) && tile_fits(td, true);
   }
 
   // Checks `td` for this plan; returns its sm90 configuration (TensorOp) or nothing (Simt).
@@ -446,24 +474,29 @@ struct Gemm::Impl {
     if (td.staging_buffers < 1 || td.staging_buffers > kMaxStagingBuffers)
       refuse_td(td, fmt::format("tile_description.staging_buffers = {} must be 1 or 2",
                                 td.staging_buffers));
-    // The kernel's tile width (a column-major D's rows), one of the design's.
-    int const width = transposed ? td.tile_m : td.tile_n;
+    // The kernel's tile width (D's rows where the kernel's tile rows are D's columns), one of the
+    // design's.
+    bool const swap = on_transpose(td);
+    int const width = flipped(swap) ? td.tile_m : td.tile_n;
     std::span<int const> const widths = sm90::tile_widths(td.design);
     bool const known_width = std::find(widths.begin(), widths.end(), width) != widths.end();
     sm90::KernelConfig const c =
         config(td.design, td.stages, td.staging_buffers, td.cluster_m, td.cluster_n,
-               known_width && width != widths.front() ? width : 0);
-    TileDescription const shape = tensor_op_description(c, td.cluster_m, td.cluster_n);
+               known_width && width != widths.front() ? width : 0, swap);
+    TileDescription const shape = tensor_op_description(c, td.cluster_m, td.cluster_n, swap);
     if (td.tile_m != shape.tile_m || td.tile_n != shape.tile_n || td.tile_k != shape.tile_k)
       refuse_td(
           td, fmt::format("tile {}x{}x{}: the {} design computes {}x{}x{} tiles for this "
-                          "plan{} (pick one of tile_descriptions())",
+                          "plan{}{} (pick one of tile_descriptions())",
                           td.tile_m, td.tile_n, td.tile_k, gemm::to_string(td.design), shape.tile_m,
                           shape.tile_n, shape.tile_k,
                           widths.size() < 2 ? std::string()
                                             : fmt::format(", or their {} narrowed to {}",
                                                           transposed ? "tile_m" : "tile_n",
-                                                          fmt::join(widths.subspan(1), " or "))));
+                                                          fmt::join(widths.subspan(1), " or ")),
+                          td.scheduler == TileScheduler::SplitK
+                              ? "; split-K also takes them transposed (its slices on D^T)"
+                              : ""));
     long long const bytes = sm90::smem_bytes_of(c);
     if (bytes > ts::kSmemCapacityBytes)
       refuse_td(td, fmt::format("tile_description.stages = {} and staging_buffers = {} do not fit "
@@ -481,19 +514,21 @@ struct Gemm::Impl {
     return c;
   }
 
+  // The tuning of `td` in the kernel's terms (D^T's where its slices compute D^T).
   GemmTuning tuning_of(TileDescription const& td) const {
     GemmTuning t;
     t.raster_panel = td.raster_panel;
     t.max_ctas = td.max_ctas;
     t.kernel = kernel;
     if (kernel == GemmKernel::TensorCore) {
+      bool const flip = flipped(on_transpose(td));
       t.design = td.design;
       t.stages = td.stages;
       t.staging_buffers = td.staging_buffers;
       // Explicit, the design's own width included: Auto must not narrow a description's tile.
-      t.tile_n = transposed ? td.tile_m : td.tile_n;
-      t.cluster_m = transposed ? td.cluster_n : td.cluster_m;
-      t.cluster_n = transposed ? td.cluster_m : td.cluster_n;
+      t.tile_n = flip ? td.tile_m : td.tile_n;
+      t.cluster_m = flip ? td.cluster_n : td.cluster_m;
+      t.cluster_n = flip ? td.cluster_m : td.cluster_n;
       if (td.scheduler == TileScheduler::StreamK) t.tile_scheduling = gemm::TileScheduling::StreamK;
     }
     return t;
@@ -573,9 +608,14 @@ struct Gemm::Impl {
       throw std::invalid_argument(
           fmt::format("Gemm.run: the compiled tile description ({}) splits K, and {}",
                       to_string(*compiled), why));
+    // Slices on D^T: the compiled instance computes D^T, which one slice still writes through the
+    // reduction's transpose (D is row-major in the kernel's terms).
+    bool const swap = compiled_on_transpose;
     int const slices =
-        compiled->split_k != 0 ? compiled->split_k : gemm::auto_split_k(r, compiled_tuning.tile_n);
-    if (slices > 1) return gemm::run_split_k(r, compiled_tuning, slices, stream);
+        compiled->split_k != 0
+            ? compiled->split_k
+            : gemm::auto_split_k(swap ? gemm::operands_swapped(r) : r, compiled_tuning.tile_n);
+    if (slices > 1 || swap) return gemm::run_split_k(r, compiled_tuning, slices, stream, swap);
     sm90::instance_for(sm90::config_of(r, compiled_tuning))(r, compiled_tuning, stream);
   }
 };
@@ -912,11 +952,23 @@ std::vector<TileDescription> Gemm::tile_descriptions() const {
   }
   // Split-K over each design's and width's default, its slices chosen per problem (small outputs,
   // long K), where the plan's D can take the slices' sum.
-  if (!gemm::is_fp8(p.types.d))
+  if (!gemm::is_fp8(p.types.d)) {
     for (TileDescription td : leaders) {
       td.scheduler = TileScheduler::SplitK;
       all.push_back(td);
     }
+    // And on D^T (its slices computing B^T . A^T), at each cooperative width whose tile reads
+    // transposed as no tile of D's own does: 64 x 128 puts the narrowest width along a D of few
+    // rows (a decode step's), where D's own tiles would be mostly empty rows.
+    std::span<int const> const widths = sm90::tile_widths(ConsumerDesign::Cooperative);
+    for (int width : widths) {
+      sm90::KernelConfig const c = p.config(ConsumerDesign::Cooperative, 0, 0, 1, 1,
+                                            width == widths.front() ? 0 : width, true);
+      TileDescription td = p.tensor_op_description(c, 1, 1, true);
+      td.scheduler = TileScheduler::SplitK;
+      if (p.on_transpose(td) && sm90::schedule_verified(c)) all.push_back(td);
+    }
+  }
   // Stream-K over the cooperative design's default at each width (the design it runs on).
   for (TileDescription td : leaders)
     if (td.design == ConsumerDesign::Cooperative) {
@@ -941,6 +993,7 @@ void Gemm::compile(TileDescription const& td) {
   p.compiled_epilogue = c ? c->epilogue : sm90::EpilogueConfig{};
   p.compiled = td;
   p.compiled_tuning = p.tuning_of(td);
+  p.compiled_on_transpose = c && p.on_transpose(td);
   p.compiled_launch = fn;
 }
 
@@ -985,12 +1038,23 @@ TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, 
     if (!gemm::repacks(args)) return p.simt_description();
     r = gemm::kernel_arguments(args, GemmKernel::Simt);  // the same problem, transposed alike
   }
-  // As run() chooses: the tile width and design for the size of the problem the kernel sees (D^T
-  // for a column-major D), in their default configuration.
-  GemmTuning const tuning = gemm::with_tile_width(r, GemmTuning{}, gemm::current_sm_count());
-  sm90::KernelConfig const config =
-      p.config(gemm::selected_design(r, tuning.design), 0, 0, 1, 1, tuning.tile_n);
-  return p.tensor_op_description(config, 1, 1);
+  // As run() chooses: split-K (on D^T for a D of few rows) where the output tiles leave most SMs
+  // idle, and the tile width and design for the size of the problem the kernel sees (D^T for a
+  // column-major D), in their default configuration.
+  gemm::SplitChoice const split = gemm::split_k_choice(
+      r, GemmTuning{.kernel = GemmKernel::TensorCore}, gemm::current_sm_count(),
+      p.epilogue_config() == sm90::EpilogueConfig{} &&
+          gemm::split_k_violation(r, GemmKernel::TensorCore).empty());
+  bool const swap = split.slices > 1 && split.swap_ab;
+  GemmArguments const seen = swap ? gemm::operands_swapped(r) : r;
+  sm90::KernelConfig const config = p.config(gemm::selected_design(seen, split.tuning.design), 0, 0,
+                                             1, 1, split.tuning.tile_n, swap);
+  TileDescription td = p.tensor_op_description(config, 1, 1, swap);
+  if (split.slices > 1) {
+    td.scheduler = TileScheduler::SplitK;
+    td.split_k = split.slices;
+  }
+  return td;
 }
 
 GemmArguments Gemm::arguments(TensorView const& a, TensorView const& b, TensorView const& c,

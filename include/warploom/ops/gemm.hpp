@@ -168,10 +168,11 @@ class Gemm {
   // templates: for them, a note naming the instance.
   std::string source(TileDescription const& td) const;
   // The configuration a run on these views uses: the compiled description, else the default of
-  // the design and tile width gemm() picks for the problem's size (for Simt, the SIMT GEMM's
-  // shape). Checks the views as arguments() does, needs no device (without one, the tile width
-  // is chosen for an H100's or H200's 132 SMs): what a binding prints before a run (the seed's
-  // print_module).
+  // the design and tile width gemm() picks for the problem's size — split-K with its slices where
+  // the run splits K, on D^T (its tile transposed) where it does so — or, for Simt, the SIMT GEMM's
+  // shape. Checks the views as arguments() does, needs no device (without one, the tile width
+  // and the slices are chosen for an H100's or H200's 132 SMs): what a binding prints before a
+  // run (the seed's print_module); compile() takes it and runs the same.
   TileDescription description_for(TensorView const& a, TensorView const& b, TensorView const& c,
                                   TensorView const& d) const;
 

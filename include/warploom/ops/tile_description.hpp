@@ -37,7 +37,9 @@ std::string_view to_string(TileScheduler s);  // "persistent", "stream-k", "spli
 //
 // Tile and cluster are in D's terms: tile_m rows and tile_n columns of D per accumulator tile (a
 // plan with a column-major D runs the kernel on D's transpose, so its kernel tile reads
-// transposed here), tile_k elements of K per stage.
+// transposed here), tile_k elements of K per stage. A split-K description whose tile reads
+// transposed as no tile of D's own does (64x128 for a row-major D) computes its slices on
+// D^T = B^T . A^T: 64 of D's rows and 128 of its columns per tile, for a D of few rows.
 struct TileDescription {
   OperatorClass opclass = OperatorClass::TensorOp;  // TensorOp or Simt
   // TensorOp: Cooperative (both consumer warpgroups on one tile) or PingPong (one tile each,

@@ -100,8 +100,11 @@ TEST(TileDescription, TheListLeadsWithTheDefaultAndCoversEveryVerifiedSchedule) 
     SCOPED_TRACE(to_string(td));
     EXPECT_EQ(td.opclass, OperatorClass::TensorOp);
     EXPECT_EQ(td.tile_k, 64);  // one 128-byte row of bf16
-    EXPECT_EQ(td.tile_m, 128);
-    if (td.design == ConsumerDesign::Cooperative) {
+    if (td.tile_m != 128) {    // split-K on D^T: a kernel tile turned (tested below)
+      EXPECT_EQ(td.scheduler, TileScheduler::SplitK);
+      EXPECT_TRUE(td.tile_m == 256 || td.tile_m == 64);
+      EXPECT_EQ(td.tile_n, 128);
+    } else if (td.design == ConsumerDesign::Cooperative) {
       EXPECT_TRUE(td.tile_n == 256 || td.tile_n == 128 || td.tile_n == 64);
     } else {
       EXPECT_EQ(td.tile_n, 128);
@@ -272,9 +275,9 @@ TEST(TileDescription, SplitKIsListedOverEachDefaultAndCheckedByName) {
   TileDescription const coop = *std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
     return td.scheduler == TileScheduler::SplitK;
   });
-  TileDescription const ping = *std::find_if(
-      all.rbegin(), all.rend(),
-      [](TileDescription const& td) { return td.scheduler == TileScheduler::SplitK; });
+  TileDescription const ping = *std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
+    return td.scheduler == TileScheduler::SplitK && td.design == ConsumerDesign::PingPong;
+  });
   EXPECT_EQ(to_string(coop),
             "cooperative 128x256x64, 4 stages, 2 staging buffers, cluster 1x1, raster panel 8, "
             "split-k scheduler, slices per problem");
@@ -310,6 +313,69 @@ TEST(TileDescription, SplitKIsListedOverEachDefaultAndCheckedByName) {
   split.scheduler = TileScheduler::SplitK;
   EXPECT_CONTAINS(invalid_argument_message([&] { fp8_d.compile(split); }),
                   "split-k writes a 16-bit or fp32 D, and this plan's D is e4m3");
+}
+
+// Split-K on D^T (a decode step's D of few rows: split_k_choice's swap) is a description whose
+// tile reads transposed in D's terms: listed after the split-K ones, compiled into the instance of
+// the swapped operands (their majors swapped: "nn" slices run "tt"), named by description_for
+// where a run splits that way, and refused for a scheduler other than split-K.
+TEST(TileDescription, SplitKOnTheTransposeIsATurnedTile) {
+  Gemm plan = bf16_tn();
+  std::vector<TileDescription> const all = plan.tile_descriptions();
+  auto const turned = std::find_if(all.begin(), all.end(), [](TileDescription const& td) {
+    return td.scheduler == TileScheduler::SplitK && td.tile_m == 64;
+  });
+  ASSERT_NE(turned, all.end());
+  EXPECT_EQ(to_string(*turned),
+            "cooperative 64x128x64, 8 stages, 2 staging buffers, cluster 1x1, raster panel 8, "
+            "split-k scheduler, slices per problem");
+  // "tn" operands swapped are "tn" again: the slices' 64-wide fp32 instance.
+  EXPECT_CONTAINS(plan.source(*turned), "bf16_fp32_tn_cooperative_s8_b2_1x1_n64");
+  Gemm nn({.element = ScalarType::BF16,
+           .layout_a = MatrixLayout::ColMajor,
+           .layout_b = MatrixLayout::ColMajor,
+           .layout_d = MatrixLayout::RowMajor,
+           .arch = Arch::Sm90});
+  EXPECT_CONTAINS(nn.source(*turned), "bf16_fp32_tt_cooperative_s8_b2_1x1_n64");
+  // A column-major D runs the kernel on D^T already: its split on the transpose computes D's own
+  // rows, and the turned tile reads 128x64.
+  Gemm col_d({.element = ScalarType::BF16,
+              .layout_a = MatrixLayout::RowMajor,
+              .layout_b = MatrixLayout::ColMajor,
+              .layout_d = MatrixLayout::ColMajor,
+              .arch = Arch::Sm90});
+  std::vector<TileDescription> const col_all = col_d.tile_descriptions();
+  EXPECT_TRUE(std::ranges::any_of(col_all, [](TileDescription const& td) {
+    return td.scheduler == TileScheduler::SplitK && td.tile_m == 128 && td.tile_n == 64;
+  }));
+  // Only split-K runs on the transpose.
+  TileDescription persistent = *turned;
+  persistent.scheduler = TileScheduler::Persistent;
+  EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(persistent); }),
+                  "tile 64x128x64: the cooperative design computes");
+  TileDescription tall = *turned;
+  tall.tile_m = 32;
+  EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(tall); }),
+                  "split-K also takes them transposed (its slices on D^T)");
+  // A decode step's GEMM (64 x 4096 x 16384): run() splits it on D^T, and description_for says so
+  // (the slices for 132 SMs, no device here).
+  TileDescription const decode =
+      plan.description_for(row_major(fake(1), ScalarType::BF16, 64, 16384),
+                           column_major(fake(8), ScalarType::BF16, 16384, 4096), {},
+                           row_major(fake(200), ScalarType::BF16, 64, 4096));
+  EXPECT_EQ(decode.scheduler, TileScheduler::SplitK);
+  EXPECT_EQ(decode.tile_m, 64);
+  EXPECT_EQ(decode.tile_n, 128);
+  EXPECT_GT(decode.split_k, 1);
+  EXPECT_CONTAINS(plan.source(decode), "bf16_fp32_tn_cooperative_s8_b2_1x1_n64");
+  // D's own tiles where M is large: 512 x 512 x 65536 splits on them (128 x 128).
+  TileDescription const own =
+      plan.description_for(row_major(fake(1), ScalarType::BF16, 512, 65536),
+                           column_major(fake(100), ScalarType::BF16, 65536, 512), {},
+                           row_major(fake(300), ScalarType::BF16, 512, 512));
+  EXPECT_EQ(own.scheduler, TileScheduler::SplitK);
+  EXPECT_EQ(own.tile_m, 128);
+  EXPECT_GT(own.split_k, 1);
 }
 
 TEST(TileDescription, SimtDescriptionsRefuseTensorCoreKnobs) {

@@ -221,6 +221,26 @@ TEST(GemmPlanRun, SplitKDescriptionsWriteWhatGemmWrites) {
   expect_grouped_refuses(split, x, "GroupedGemm.run: the plan's compiled tile description");
 }
 
+// A D of few rows splits on D^T (split_k_choice's swap): the default run, description_for's
+// description compiled, and the turned 64-wide tile with slices of its own write what gemm()
+// writes with the same split, C and beta included.
+TEST(GemmPlanRun, SplitKOnTheTransposeWritesWhatGemmWrites) {
+  TnOperands const x(40, 1024, 8192, 22);  // 8 tiles of D^T's 128 x 64: 8 slices on 132 SMs
+  Gemm plan = bf16_tn();
+  GemmTuning const auto_split{.kernel = GemmKernel::TensorCore};
+  expect_same_as_gemm(plan, x.va, x.vb, x.vc, x.vd, x.d.bytes(), 0.5f, 0.25f, auto_split);
+  TileDescription turned = plan.description_for(x.va, x.vb, x.vc, x.vd);
+  ASSERT_EQ(turned.scheduler, TileScheduler::SplitK);
+  ASSERT_EQ(turned.tile_m, 64);
+  SCOPED_TRACE(to_string(turned));
+  plan.compile(turned);
+  expect_same_as_gemm(plan, x.va, x.vb, x.vc, x.vd, x.d.bytes(), 0.5f, 0.25f, auto_split);
+  turned.split_k = 3;
+  plan.compile(turned);
+  expect_same_as_gemm(plan, x.va, x.vb, x.vc, x.vd, x.d.bytes(), 0.5f, 0.25f,
+                      GemmTuning{.kernel = GemmKernel::TensorCore, .split_k = 3});
+}
+
 // Stream-K descriptions (the cooperative default's instance, its workspace from the pool) write
 // what gemm() writes with stream-K, C and beta included (the pieces added in a fixed order: the
 // same bytes); a grouped plan compiled to stream-K is refused by name.
