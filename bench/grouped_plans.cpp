@@ -71,6 +71,20 @@ std::vector<GroupedContender> const& contenders() {
          };
        },
        grouped_space()},
+      {"warploom_workspace",
+       "gemm::grouped_gemm with a workspace the caller allocated once (cuBLASLt's way): a "
+       "captured graph holds no allocation node",
+       [](Sets const& sets) {
+         std::size_t most = 0;
+         for (auto const& set : sets) most = std::max(most, set.size());
+         auto workspace =
+             std::make_shared<testing::DeviceBuffer>(wg::grouped_gemm_workspace_bytes(most));
+         return [&sets, workspace](int set, wg::GemmTuning const& tuning, cudaStream_t s) {
+           wg::grouped_gemm(sets[set].data(), sets[set].size(), s, tuning, workspace->get(),
+                            workspace->bytes());
+         };
+       },
+       grouped_space()},
       {"warploom_loop", "gemm() per group, in order on the stream",
        [](Sets const& sets) {
          return [&sets](int set, wg::GemmTuning const& tuning, cudaStream_t s) {

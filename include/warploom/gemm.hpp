@@ -296,8 +296,23 @@ std::size_t gemm_workspace_bytes(GemmArguments const& args, GemmTuning const& tu
 // asked for with design PingPong it is refused by name).
 // One launch's groups hold at most 2^30 tiles of 64 x 64 together (its tile index is 32-bit); the
 // group that crosses it is refused by name.
+// The grouped kernel's device workspace (each group's kernel parameters, its TMA descriptors among
+// them, written on the device, and the tile walk's tables): `workspace` null (the default), taken
+// on `stream` from the library's memory pool (kept reserved between calls; a captured graph gets
+// an allocation node and a free node for it); else grouped_gemm_workspace_bytes(count) bytes or
+// more (`workspace_bytes`), 128-byte aligned, in device memory, sharing no byte with any group's
+// operands, and used by nothing else while the call runs on `stream` — memory the caller keeps
+// (as cuBLASLt's workspace; a framework's allocator: torch's, in a captured graph, gives memory of
+// the graph's own pool, and the graph then holds no allocation node). Each group's own `workspace`
+// must be null.
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream = nullptr,
-                  GemmTuning tuning = {});
+                  GemmTuning tuning = {}, void* workspace = nullptr,
+                  std::size_t workspace_bytes = 0);
+
+// The bytes of workspace a grouped GEMM of `groups` groups needs (grouped_gemm's `workspace`;
+// `args.workspace` of grouped_gemm_masked, with args.batch groups, and grouped_gemm_contiguous): a
+// bound that holds for every configuration, 2 KiB a group.
+std::size_t grouped_gemm_workspace_bytes(std::size_t groups);
 
 // An MoE layer's grouped GEMM in the masked layout (DeepGEMM's): `args` is a batched problem of
 // `batch` groups of one shape — A batch x M x K, B batch x K x N (a batch stride of 0 shares one),
@@ -307,7 +322,8 @@ void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t s
 // held). Checked as gemm() checks `args`, then valid_m (non-null, 4-byte aligned, device memory);
 // the tensor-core kernel runs it (grouped_gemm's kernel, one launch), so the problem must be one
 // it takes, with a non-fp8 D and no residual or pre-activation tensor (bias, scales and
-// activations are taken). Errors name `valid_m` or the argument of `args`.
+// activations are taken). Errors name `valid_m` or the argument of `args`. args.workspace:
+// grouped_gemm's workspace, for args.batch groups.
 void grouped_gemm_masked(GemmArguments const& args, int const* valid_m,
                          cudaStream_t stream = nullptr, GemmTuning tuning = {});
 
@@ -323,7 +339,8 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m,
 // 16-byte alignment, address range, no overlap with D) and row_ends (non-null, 4-byte aligned,
 // device memory); the tensor-core kernel runs it in one launch, so the problem must be one it
 // takes, with a non-fp8 D, no residual or pre-activation tensor and no per-row vector (column bias
-// and scales and activations are taken). Errors name the argument.
+// and scales and activations are taken). Errors name the argument. args.workspace: grouped_gemm's
+// workspace, for `groups` groups.
 void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* row_ends,
                              cudaStream_t stream = nullptr, GemmTuning tuning = {});
 

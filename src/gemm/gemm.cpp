@@ -391,18 +391,18 @@ void check_d_aliasing(GemmArguments const& args) {
         "; got c.ld = " + str(args.c.ld) + ", c.batch_stride = " + str(args.c.batch_stride) + ")");
 }
 
-// A workspace the caller gave (GemmArguments::workspace) for a call that needs `needed` bytes of
-// it: enough of them, 16-byte aligned (the partial sums are float4s), sharing no byte with the
-// resolved operands `r` (the kernel writes it while it reads them and writes D), in device memory.
-void check_workspace(GemmArguments const& r, std::size_t needed) {
+}  // namespace
+
+void check_workspace(GemmArguments const& r, std::size_t needed, WorkspaceRule const& rule) {
   if (r.workspace == nullptr) return;
-  if (r.workspace_bytes < needed)
+  if (rule.sized && r.workspace_bytes < needed)
     fail(
-        fmt::format("workspace_bytes = {} is less than the {} bytes this call needs "
-                    "(gemm_workspace_bytes), or leave workspace null for the library's pool",
-                    r.workspace_bytes, needed));
-  if (reinterpret_cast<std::uintptr_t>(r.workspace) % 16 != 0)
-    fail(fmt::format("workspace = {} is not 16-byte aligned", r.workspace));
+        fmt::format("workspace_bytes = {} is less than the {} bytes this call needs ({}), or "
+                    "leave workspace null for the library's pool",
+                    r.workspace_bytes, needed, rule.sizing));
+  if (rule.sized && reinterpret_cast<std::uintptr_t>(r.workspace) % rule.alignment != 0)
+    fail(fmt::format("workspace = {} is not {}-byte aligned ({})", r.workspace, rule.alignment,
+                     rule.why_aligned));
   auto const first = reinterpret_cast<std::uintptr_t>(r.workspace);
   ByteRange const workspace{first, first + needed};
   for (auto const& [name, range] : {std::pair{"a.data", range_of(r.a, r.m, r.k, r.batch)},
@@ -415,8 +415,10 @@ void check_workspace(GemmArguments const& r, std::size_t needed) {
   if (r.c.data != nullptr && workspace.overlaps(range_of(r.c, r.m, r.n, r.batch)))
     fail("workspace overlaps c.data: the kernel writes its workspace while it reads C");
   check_scalars_outside(r, workspace, "workspace");
-  check_device_pointer("gemm: workspace", r.workspace);
+  if (rule.device) check_device_pointer("gemm: workspace", r.workspace);
 }
+
+namespace {
 
 // Checks the fused epilogue of `args` (C and D already resolved) and resolves its matrices: each
 // rule names the argument. Separate from resolve() so that the epilogue's rules read in one place.
@@ -833,7 +835,11 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   std::string const no_split = split_k_violation(r, kernel);
   if (tuning.split_k > 1 && !no_split.empty())
     fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
-  if (stream_k) check_workspace(r, stream_k_workspace_bytes(tuning, current_sm_count()));
+  if (stream_k)
+    check_workspace(r, stream_k_workspace_bytes(tuning, current_sm_count()),
+                    {.alignment = 16,
+                     .why_aligned = "the partial sums are float4s",
+                     .sizing = "gemm_workspace_bytes"});
   check_device_pointers(args);
   // Auto, where only TMA's 16-byte rules keep the operands from the tensor cores: aligned copies.
   if (tuning.kernel == GemmKernel::Auto && kernel == GemmKernel::Simt &&

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,7 @@
 #include "kernel_arguments.hpp"
 #include "sm90_instances.hpp"
 #include "warploom/gemm.hpp"
+#include "workspace.hpp"
 
 namespace warploom::gemm {
 namespace {
@@ -26,6 +28,7 @@ struct Launch {
   GemmTuning tuning;
   std::vector<GemmArguments> groups;  // resolved, row-major D
   std::vector<int const*> valid_m;    // empty, or each group's device count of valid rows
+  std::vector<std::size_t> index;     // each group's place among the caller's
   std::int64_t tiles = 0;             // their output tiles of 64 x 64
 };
 
@@ -95,7 +98,67 @@ GemmArguments tensor_core_arguments(GemmArguments const& args, GemmTuning const&
   throw std::logic_error("grouped_gemm: internal error: refuse returned");
 }
 
+// Runs `launches` (every group checked) on one workspace: `workspace` as the caller gave it — null:
+// taken on `stream` from the library's pool; else checked (grouped_gemm's rules, errors prefixed
+// by `who`, a group's by group_name(i) where `group_of` maps launch l's group j to i) — each launch
+// its share, in order. `row_ends`: the contiguous layout's.
+void launch_all(std::span<Launch const> launches, int const* row_ends, void* workspace,
+                std::size_t workspace_bytes, std::string_view who, cudaStream_t stream,
+                std::function<std::string(std::size_t, std::size_t)> const& group_prefix) {
+  std::size_t groups = 0;
+  for (Launch const& l : launches) groups += l.groups.size();
+  if (groups == 0) return;
+  std::size_t const needed = grouped_gemm_workspace_bytes(groups);
+  std::optional<StreamWorkspace> pooled;
+  if (workspace == nullptr) {
+    workspace = pooled.emplace(needed, stream).get();
+  } else {
+    auto const refuse = [&](std::string_view what) {
+      throw std::invalid_argument(fmt::format("{}: {}", who, what));
+    };
+    if (workspace_bytes < needed)
+      refuse(
+          fmt::format("workspace_bytes = {} is less than the {} bytes {} groups need "
+                      "(grouped_gemm_workspace_bytes), or leave workspace null for the "
+                      "library's pool",
+                      workspace_bytes, needed, groups));
+    if (reinterpret_cast<std::uintptr_t>(workspace) % sm90::kGroupedWorkspaceAlignment != 0)
+      refuse(
+          fmt::format("workspace = {} is not {}-byte aligned: the groups' TMA descriptors "
+                      "live in it",
+                      workspace, sm90::kGroupedWorkspaceAlignment));
+    try {
+      check_device_pointer("workspace", workspace);
+    } catch (std::invalid_argument const& e) {
+      refuse(e.what());
+    }
+    for (std::size_t l = 0; l < launches.size(); ++l)
+      for (std::size_t j = 0; j < launches[l].groups.size(); ++j) {
+        GemmArguments r = launches[l].groups[j];
+        r.workspace = workspace;
+        r.workspace_bytes = workspace_bytes;
+        try {
+          check_workspace(r, needed, {.sized = false, .device = false});
+        } catch (std::invalid_argument const& e) {
+          throw std::invalid_argument(group_prefix(l, j) + e.what());
+        }
+      }
+  }
+  auto* share = static_cast<char*>(workspace);
+  for (Launch const& l : launches) {
+    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, row_ends, l.tuning, share, stream);
+    share += grouped_gemm_workspace_bytes(l.groups.size());
+  }
+}
+
 }  // namespace
+
+std::size_t grouped_gemm_workspace_bytes(std::size_t groups) {
+  if (groups > SIZE_MAX / sm90::kGroupedWorkspaceBytesPerGroup)
+    throw std::invalid_argument(
+        fmt::format("grouped_gemm_workspace_bytes: groups = {} overflows the byte count", groups));
+  return groups * sm90::kGroupedWorkspaceBytesPerGroup;
+}
 
 // A launch's groups whose output tiles run this many K on average (or more) take the cooperative
 // kernel over the static walk when the design is left to us; see selected_grouped_tuning.
@@ -155,7 +218,8 @@ GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t coun
 
 void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
                         GemmTuning const& tuning,
-                        std::function<std::string(std::size_t)> const& group_name) {
+                        std::function<std::string(std::size_t)> const& group_name, void* workspace,
+                        std::size_t workspace_bytes, std::string_view who) {
   // Named by its group: an error of group i's arguments.
   auto const for_group = [&](std::size_t i, auto&& check) {
     try {
@@ -173,6 +237,11 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
       GemmKernel const kernel =
           tuning.kernel == GemmKernel::Auto ? selected_kernel(all[i]) : tuning.kernel;
       GemmArguments const r = kernel_arguments(all[i], kernel);
+      if (all[i].workspace != nullptr)
+        throw std::invalid_argument(
+            fmt::format("workspace = {}: a group takes no workspace of its own; the call's is {}'s "
+                        "workspace argument",
+                        all[i].workspace, who));
       Launch candidate;
       if (!grouped_config(r, kernel, resolved, candidate)) {
         singles.push_back(i);
@@ -182,6 +251,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
       while (it != launches.end() && !(it->config == candidate.config)) ++it;
       if (it == launches.end()) it = launches.insert(it, std::move(candidate));
       it->groups.push_back(r);
+      it->index.push_back(i);
       it->tiles += tiles_of_64(r.m, r.n);
       if (it->tiles > kMaxTiles)
         throw std::invalid_argument(fmt::format(
@@ -194,8 +264,8 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
   // The driver's verdicts on the pointers last: every argument is known good by then.
   for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { check_device_pointers(all[i]); });
   // Every group checked: none is enqueued before all are known good.
-  for (Launch const& l : launches)
-    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, nullptr, l.tuning, stream);
+  launch_all(launches, nullptr, workspace, workspace_bytes, who, stream,
+             [&](std::size_t l, std::size_t j) { return group_name(launches[l].index[j]); });
   // A group the grouped kernel does not run is one gemm(), whose tiles walk in a static order.
   GemmTuning single = tuning;
   single.tile_scheduling = TileScheduling::Auto;
@@ -203,13 +273,15 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
 }
 
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,
-                  GemmTuning tuning) {
+                  GemmTuning tuning, void* workspace, std::size_t workspace_bytes) {
   check_grouped_tuning(tuning, "grouped_gemm");
   if (count > 0 && groups == nullptr)
     throw std::invalid_argument(
         fmt::format("grouped_gemm: groups is null with count = {}: give count groups", count));
-  grouped_gemm_named({groups, count}, stream, tuning,
-                     [](std::size_t i) { return fmt::format("grouped_gemm: groups[{}]: ", i); });
+  grouped_gemm_named(
+      {groups, count}, stream, tuning,
+      [](std::size_t i) { return fmt::format("grouped_gemm: groups[{}]: ", i); }, workspace,
+      workspace_bytes, "grouped_gemm");
 }
 
 void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStream_t stream,
@@ -262,8 +334,8 @@ void grouped_gemm_masked(GemmArguments const& args, int const* valid_m, cudaStre
         fmt::format("its {} batches of {} x {} make {} output tiles of 64 x 64, more than 2^30: "
                     "the grouped kernel counts its tiles in 32 bits",
                     r.batch, r.m, r.n, launch.tiles));
-  sm90::grouped_instance_for(launch.config)(launch.groups, launch.valid_m, nullptr, launch.tuning,
-                                            stream);
+  launch_all({&launch, 1}, nullptr, args.workspace, args.workspace_bytes, "grouped_gemm_masked",
+             stream, [](std::size_t, std::size_t) { return std::string("grouped_gemm_masked: "); });
 }
 
 void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* row_ends,
@@ -370,7 +442,9 @@ void grouped_gemm_contiguous(GemmArguments const& args, int groups, int const* r
     one.b.data = static_cast<char const*>(r.b.data) + stride_b * g * bytes_b;
     launch.groups.push_back(one);
   }
-  sm90::grouped_instance_for(launch.config)(launch.groups, {}, row_ends, launch.tuning, stream);
+  launch_all({&launch, 1}, row_ends, args.workspace, args.workspace_bytes,
+             "grouped_gemm_contiguous", stream,
+             [](std::size_t, std::size_t) { return std::string("grouped_gemm_contiguous: "); });
 }
 
 }  // namespace warploom::gemm

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gemm/sm90/grouped_workspace.hpp"
 #include "warploom/gemm.hpp"
 
 namespace warploom::gemm::sm90 {
@@ -135,10 +136,13 @@ using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t)
 // configuration, none empty; `valid_m` empty, or per group the device address of its count of
 // valid rows of A and D (grouped_gemm_masked), read when the kernel runs; `row_ends` null, or the
 // groups' cumulative row ends in device memory, each group the whole stacked A, C and D
-// (grouped_gemm_contiguous).
+// (grouped_gemm_contiguous); `workspace` kGroupedWorkspaceBytesPerGroup bytes a group, aligned to
+// kGroupedWorkspaceAlignment (grouped_workspace.hpp), the launch's alone while it runs: the
+// problems' kernel parameters (their TMA descriptors, written on the device) and the tile walk's
+// tables and counters.
 using GroupedLaunchFn = void (*)(std::span<GemmArguments const> groups,
                                  std::span<int const* const> valid_m, int const* row_ends,
-                                 GemmTuning const&, cudaStream_t);
+                                 GemmTuning const&, void* workspace, cudaStream_t);
 
 // A configuration's launcher: `launch` for a dense one, `launch_grouped` for a grouped one.
 struct Launchers {

@@ -180,8 +180,9 @@ constexpr std::string_view kLaunchParameters =
 constexpr std::string_view kLaunchArguments = "args, tuning, stream";
 constexpr std::string_view kGroupedLaunchParameters =
     "std::span<GemmArguments const> groups, std::span<int const* const> valid_m, "
-    "int const* row_ends, GemmTuning const& tuning, cudaStream_t stream";
-constexpr std::string_view kGroupedLaunchArguments = "groups, valid_m, row_ends, tuning, stream";
+    "int const* row_ends, GemmTuning const& tuning, void* workspace, cudaStream_t stream";
+constexpr std::string_view kGroupedLaunchArguments =
+    "groups, valid_m, row_ends, tuning, workspace, stream";
 
 std::string_view jit_entry_of(bool grouped) {
   return grouped ? "warploom_jit_grouped_entry" : "warploom_jit_entry";

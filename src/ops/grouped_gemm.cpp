@@ -130,8 +130,12 @@ GroupedGemm::Arguments GroupedGemm::arguments(std::span<GemmGroup const> groups,
       groups, [&](GemmGroup const& g) { return plan_.arguments(g.a, g.b, g.c, g.d, alpha, beta); });
 }
 
+std::size_t GroupedGemm::workspace_bytes(std::size_t groups) {
+  return gemm::grouped_gemm_workspace_bytes(groups);
+}
+
 void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta,
-                      cudaStream_t stream) const {
+                      cudaStream_t stream, GroupedWorkspace workspace) const {
   // Every group checked as the plan's run() checks one (the current device included), before any
   // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
   // plan, a bad group is still named first (it is the more specific error), then the device.
@@ -148,17 +152,22 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   });
   // What is left to refuse (a host pointer, too many tiles for one launch) is named by the group's
   // place among `groups`, as the plan's own run() words it.
-  gemm::grouped_gemm_named(checked.args, stream, run_tuning(), [&](std::size_t j) {
-    return fmt::format("GroupedGemm: groups[{}]: Gemm.run: ", checked.index[j]);
-  });
+  gemm::grouped_gemm_named(
+      checked.args, stream, run_tuning(),
+      [&](std::size_t j) {
+        return fmt::format("GroupedGemm: groups[{}]: Gemm.run: ", checked.index[j]);
+      },
+      workspace.data, workspace.bytes, "GroupedGemm.run");
 }
 
 void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
                              TensorView const& d, int const* valid_m, float alpha, float beta,
-                             cudaStream_t stream) const {
+                             cudaStream_t stream, GroupedWorkspace workspace) const {
   check_grouped_description(plan_, "GroupedGemm.run_masked");
   check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_masked");
-  GemmArguments const args = plan_.run_arguments(a, b, c, d, alpha, beta);
+  GemmArguments args = plan_.run_arguments(a, b, c, d, alpha, beta);
+  args.workspace = workspace.data;
+  args.workspace_bytes = workspace.bytes;
   try {
     gemm::grouped_gemm_masked(args, valid_m, stream, run_tuning());
   } catch (std::invalid_argument const& e) {
@@ -168,7 +177,7 @@ void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorVie
 
 void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, TensorView const& c,
                                  TensorView const& d, int const* row_ends, float alpha, float beta,
-                                 cudaStream_t stream) const {
+                                 cudaStream_t stream, GroupedWorkspace workspace) const {
   auto const refuse = [](std::string const& why) {
     throw std::invalid_argument("GroupedGemm.run_contiguous: " + why);
   };
@@ -182,6 +191,8 @@ void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, Tenso
   first_b.batch = 1;
   GemmArguments args = plan_.run_arguments(a, first_b, c, d, alpha, beta);
   args.b.batch_stride = b.batch_stride;
+  args.workspace = workspace.data;
+  args.workspace_bytes = workspace.bytes;
   try {
     gemm::grouped_gemm_contiguous(args, static_cast<int>(b.batch), row_ends, stream, run_tuning());
   } catch (std::invalid_argument const& e) {

@@ -15,7 +15,9 @@
 // layouts, one batch each) in one launch of the sm90 grouped kernel, persistent CTAs walking the
 // tiles of all of them (its design the compiled tile description's, else
 // gemm::selected_grouped_tuning's: ping-pong at short K, cooperative at long K; 1x1 clusters); a
-// SIMT plan's groups one GEMM each. No synchronisation: a CUDA graph captures it.
+// SIMT plan's groups one GEMM each. No synchronisation: a CUDA graph captures it. Each run's
+// kernel parameters live in a device workspace: the library's pool's, or the caller's
+// (GroupedWorkspace).
 #pragma once
 
 #include <optional>
@@ -37,8 +39,23 @@ struct GemmGroup {
   TensorView a, b, c, d;
 };
 
+// Device memory for a run's workspace (gemm::grouped_gemm's): each group's kernel parameters, its
+// TMA descriptors among them, written on the device. Empty (the default): taken on the run's
+// stream from the library's pool, which a captured CUDA graph records as an allocation node and a
+// free node. Given: GroupedGemm::workspace_bytes(groups) bytes or more, 128-byte aligned, in device
+// memory, sharing no byte with any operand, used by nothing else while the run runs on its stream
+// (a framework's allocator; torch's gives a captured graph memory of the graph's own pool).
+struct GroupedWorkspace {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
 class GroupedGemm {
  public:
+  // The bytes of workspace a run of `groups` groups (experts, for the MoE layouts) needs:
+  // gemm::grouped_gemm_workspace_bytes.
+  static std::size_t workspace_bytes(std::size_t groups);
+
   explicit GroupedGemm(GemmOptions const& options);
   GroupedGemm(ScalarType element, MatrixLayout layout, std::optional<Arch> arch = std::nullopt);
 
@@ -59,7 +76,7 @@ class GroupedGemm {
   // Enqueues every non-empty group on `stream` and returns (asynchronous), after checking all of
   // them: nothing is enqueued when one is refused.
   void run(std::span<GemmGroup const> groups, float alpha = 1.0f, float beta = 0.0f,
-           cudaStream_t stream = nullptr) const;
+           cudaStream_t stream = nullptr, GroupedWorkspace workspace = {}) const;
   // The gemm() arguments of each non-empty group (in order; the index of each among `groups` in
   // `index`), checked as run() checks them, without a device.
   struct Arguments {
@@ -77,7 +94,7 @@ class GroupedGemm {
                       float beta = 0.0f) const;
   void run_masked(TensorView const& a, TensorView const& b, TensorView const& c,
                   TensorView const& d, int const* valid_m, float alpha = 1.0f, float beta = 0.0f,
-                  cudaStream_t stream = nullptr) const;
+                  cudaStream_t stream = nullptr, GroupedWorkspace workspace = {}) const;
   // An MoE layer in the contiguous layout (gemm::grouped_gemm_contiguous; DeepGEMM's, and
   // torch._grouped_mm's `offs`): `a` (M x K), `d` (and `c`, M x N) every expert's rows stacked,
   // `b` batched with one K x N matrix per expert (G of them; a batch stride of 0 shares one),
@@ -87,7 +104,8 @@ class GroupedGemm {
   // name the argument. Asynchronous on `stream`.
   void run_contiguous(TensorView const& a, TensorView const& b, TensorView const& c,
                       TensorView const& d, int const* row_ends, float alpha = 1.0f,
-                      float beta = 0.0f, cudaStream_t stream = nullptr) const;
+                      float beta = 0.0f, cudaStream_t stream = nullptr,
+                      GroupedWorkspace workspace = {}) const;
 
  private:
   // The plan's tuning with this launch's tile scheduling.

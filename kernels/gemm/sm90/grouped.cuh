@@ -17,7 +17,9 @@
 // swizzle and element type, from the first problem) and hands every problem's scalars to the
 // setup kernel in its parameters (kChunk problems a launch), so a launch needs no copy from host
 // memory and no synchronization, and a CUDA graph captures it. The per-problem Params live in a
-// stream-ordered allocation (cudaMallocAsync / cudaFreeAsync) of the launch.
+// workspace the host hands the launch (kGroupedWorkspaceBytesPerGroup a problem,
+// grouped_workspace.hpp: the caller's, or one taken on the stream from the library's pool,
+// src/gemm/grouped_gemm.cpp).
 //
 // Problems come from the host (ops::GroupedGemm, gemm::grouped_gemm): their tile counts and the
 // prefix sums the tile walk searches are known there. The masked layout keeps every problem's
@@ -40,6 +42,7 @@
 
 #include <cute/arch/copy_sm90_desc.hpp>
 
+#include "gemm/sm90/grouped_workspace.hpp"
 #include "gemm/sm90/launch.cuh"
 #include "warploom/ts/device/grid_dependency.hpp"
 
@@ -414,23 +417,26 @@ __global__ void __launch_bounds__(128)
 // device count of valid rows (grouped_gemm_masked); `row_ends`: null, or the groups' cumulative
 // row ends in device memory, each group then the whole stacked A, C and D with its slice of rows
 // found on the device (grouped_gemm_contiguous; the groups' order is kept).
+// `workspace`: kGroupedWorkspaceBytesPerGroup x groups.size() bytes of device memory, aligned to
+// kGroupedWorkspaceAlignment, that no other work uses while the launch runs.
 template <class I>
 void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
                             std::span<int const* const> valid_m, int const* row_ends,
-                            GemmTuning const& tuning, cudaStream_t stream) {
+                            GemmTuning const& tuning, void* workspace, cudaStream_t stream) {
   using G = GroupedInstance<I>;
   using Cfg = typename G::Cfg;
   using Problem = typename G::Problem;
   if (groups.empty()) return;
   int const count = static_cast<int>(groups.size());
-  // One allocation, ordered on the stream: the problems' Params, then their GroupTiles.
+  // The workspace: the problems' Params, then their GroupTiles, then two counters.
   std::size_t const params_bytes = (sizeof(Problem) * groups.size() + alignof(GroupTiles) - 1) /
                                    alignof(GroupTiles) * alignof(GroupTiles);
   std::size_t const tiles_bytes = sizeof(GroupTiles) * groups.size();
-  // The contiguous layout's tile count and the dynamic scheduler's counter after the tables.
-  std::size_t const bytes = params_bytes + tiles_bytes + 2 * sizeof(int);
-  void* workspace = nullptr;
-  WL_CUDA_CHECK(cudaMallocAsync(&workspace, bytes, stream));
+  // Within the bytes the host sized it by (one problem's share holds its Params, its GroupTiles,
+  // the padding between the two tables and the counters), and aligned for Params' descriptors.
+  static_assert(sizeof(Problem) + sizeof(GroupTiles) + alignof(GroupTiles) + 2 * sizeof(int) <=
+                kGroupedWorkspaceBytesPerGroup);
+  static_assert(alignof(Problem) <= kGroupedWorkspaceAlignment);
   auto* problems = static_cast<Problem*>(workspace);
   auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
   int* const counters =
@@ -523,7 +529,6 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(),
                                   ts::StreamOrder::Programmatic, ts_grouped_gemm_kernel<G>, grid,
                                   stream, p);
-  WL_CUDA_CHECK(cudaFreeAsync(workspace, stream));
 }
 
 }  // namespace warploom::gemm::sm90

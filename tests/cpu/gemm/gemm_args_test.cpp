@@ -1393,6 +1393,50 @@ TEST(GroupedGemm, TheMaskedLayoutRefusesByName) {
             "layout");
 }
 
+// A grouped call's workspace (its groups' kernel parameters): 2 KiB a group, and the caller's is
+// refused by name before any launch when it is too small, misaligned for the TMA descriptors it
+// holds, or shares bytes with a group's operand; a group's own workspace is refused (the call's is
+// grouped_gemm's argument), and the MoE layouts check args.workspace alike.
+TEST(GroupedGemm, ACallersWorkspaceIsCheckedByName) {
+  EXPECT_EQ(grouped_gemm_workspace_bytes(50), 50u * 2048u);
+  EXPECT_NE(invalid_argument_message([] {
+              (void)grouped_gemm_workspace_bytes(SIZE_MAX / 2);
+            }).find("groups = 9223372036854775807 overflows the byte count"),
+            std::string::npos);
+  GemmArguments const g0 = valid();
+  GemmArguments g1 = valid();
+  g1.a.data = fake(4);
+  g1.b.data = fake(5);
+  g1.d = const_cast<void*>(fake(6));
+  std::vector<GemmArguments> groups = {g0, g1};
+  auto* const workspace = const_cast<void*>(fake(9));
+  auto const refusal = [&](void* w, std::size_t bytes) {
+    return invalid_argument_message([&] { grouped_gemm(groups.data(), 2, nullptr, {}, w, bytes); });
+  };
+  EXPECT_EQ(refusal(workspace, 4095),
+            "grouped_gemm: workspace_bytes = 4095 is less than the 4096 bytes 2 groups need "
+            "(grouped_gemm_workspace_bytes), or leave workspace null for the library's pool");
+  EXPECT_NE(refusal(static_cast<char*>(workspace) + 64, 4096)
+                .find("is not 128-byte aligned: the groups' TMA descriptors live in it"),
+            std::string::npos);
+  // Group 1's B is 40 x 64 bf16 (5120 bytes) from fake(5): a workspace inside it.
+  EXPECT_EQ(refusal(const_cast<void*>(fake(5)), 4096),
+            "grouped_gemm: groups[1]: gemm: workspace overlaps b.data: the kernel writes its "
+            "workspace while it reads the operands and writes D");
+  groups[0].workspace = workspace;
+  EXPECT_EQ(refusal(nullptr, 0),
+            "grouped_gemm: groups[0]: workspace = 0x900000000000: a group takes no workspace of "
+            "its own; the call's is grouped_gemm's workspace argument");
+  GemmArguments batched = valid();
+  batched.batch = 3;
+  batched.workspace = workspace;
+  batched.workspace_bytes = 2048;
+  auto const* counts = static_cast<int const*>(fake(7));
+  EXPECT_EQ(invalid_argument_message([&] { grouped_gemm_masked(batched, counts); }),
+            "grouped_gemm_masked: workspace_bytes = 2048 is less than the 6144 bytes 3 groups "
+            "need (grouped_gemm_workspace_bytes), or leave workspace null for the library's pool");
+}
+
 // grouped_gemm_contiguous refuses, before any launch and naming the argument: no group, a null or
 // misaligned row_ends, a batched problem (the groups lie along M), operands whose rows cannot be
 // sliced (column-major A, D or C), the epilogue pieces indexed by stacked rows, the groups' B that

@@ -188,22 +188,46 @@ TEST(GroupedGemm, LongKGroupsTakeTheCooperativeKernel) {
   g.expect_correct();
 }
 
+// The allocation nodes of `graph`.
+std::size_t allocation_nodes(cudaGraph_t graph) {
+  std::size_t count = 0;
+  EXPECT_EQ(cudaGraphGetNodes(graph, nullptr, &count), cudaSuccess);
+  std::vector<cudaGraphNode_t> nodes(count);
+  EXPECT_EQ(cudaGraphGetNodes(graph, nodes.data(), &count), cudaSuccess);
+  std::size_t allocations = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    EXPECT_EQ(cudaGraphNodeGetType(node, &type), cudaSuccess);
+    allocations += type == cudaGraphNodeTypeMemAlloc ? 1 : 0;
+  }
+  return allocations;
+}
+
 // Captured in a graph (global capture mode: no call outside the stream's order), replayed twice
 // over poisoned outputs: the per-problem parameters are rebuilt on the device each replay, and the
-// dynamic scheduler's counter restarts from zero.
-void captured_and_replayed(GemmTuning const& tuning) {
+// dynamic scheduler's counter restarts from zero. The workspace from the library's pool (an
+// allocation node in the graph), or the caller's (none).
+void captured_and_replayed(GemmTuning const& tuning, bool callers_workspace) {
   std::vector<Problem> problems = {seed_problem(256, 128, 512), seed_problem(128, 1024, 256),
                                    seed_problem(512, 256, 128)};
   Groups const g(problems);
+  std::size_t const bytes = callers_workspace ? grouped_gemm_workspace_bytes(problems.size()) : 0;
+  warploom::testing::DeviceBuffer workspace(std::max<std::size_t>(bytes, 1));
+  void* const given = callers_workspace ? workspace.get() : nullptr;
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   // A first run outside the capture: it loads the instance (a JIT compile is no stream work).
-  grouped_gemm(g.args.data(), g.args.size(), stream, tuning);
+  grouped_gemm(g.args.data(), g.args.size(), stream, tuning, given, bytes);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   cudaGraph_t graph = nullptr;
   ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
-  grouped_gemm(g.args.data(), g.args.size(), stream, tuning);
+  grouped_gemm(g.args.data(), g.args.size(), stream, tuning, given, bytes);
   ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  if (callers_workspace) {
+    EXPECT_EQ(allocation_nodes(graph), 0u);
+  } else {
+    EXPECT_GE(allocation_nodes(graph), 1u);
+  }
   cudaGraphExec_t exec = nullptr;
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
   for (int replay = 0; replay < 2; ++replay) {
@@ -222,8 +246,10 @@ void captured_and_replayed(GemmTuning const& tuning) {
 
 TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
   for (GemmTuning const& tuning : every_walk()) {
-    SCOPED_TRACE(describe(tuning));
-    captured_and_replayed(tuning);
+    for (bool callers_workspace : {false, true}) {
+      SCOPED_TRACE(describe(tuning) + (callers_workspace ? ", the caller's workspace" : ""));
+      captured_and_replayed(tuning, callers_workspace);
+    }
   }
 }
 
