@@ -249,13 +249,14 @@ RunViews views_of(RunOperands& operands, nb::handle a, nb::handle b, nb::handle 
 template <auto kRun>
 auto layout_run() {
   return [](ops::GroupedGemm const& grouped, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
-            std::uintptr_t rows, float alpha, float beta, std::uintptr_t stream,
-            bool sync) -> std::unique_ptr<RunOperands> {
+            std::uintptr_t rows, float alpha, float beta, std::uintptr_t stream, bool sync,
+            std::uintptr_t workspace, std::size_t workspace_bytes) -> std::unique_ptr<RunOperands> {
     return run_with(stream, sync, [&](RunOperands& operands) {
       RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
       nb::gil_scoped_release unlocked;
       (grouped.*kRun)(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(rows), alpha, beta,
-                      as_stream(stream));
+                      as_stream(stream),
+                      {reinterpret_cast<void*>(workspace), workspace_bytes});
     });
   };
 }
@@ -409,17 +410,24 @@ void bind_gemm(nb::module_& m) {
       .def(
           "run",
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,
-             std::uintptr_t stream, bool sync) -> std::unique_ptr<RunOperands> {
+             std::uintptr_t stream, bool sync, std::uintptr_t workspace,
+             std::size_t workspace_bytes) -> std::unique_ptr<RunOperands> {
             return run_with(stream, sync, [&](RunOperands& operands) {
               std::vector<ops::GemmGroup> const views = group_views(operands, groups);
               // A first run may compile kernels (JIT): the GIL is free meanwhile.
               nb::gil_scoped_release unlocked;
-              grouped.run(views, alpha, beta, as_stream(stream));
+              grouped.run(views, alpha, beta, as_stream(stream),
+                          {reinterpret_cast<void*>(workspace), workspace_bytes});
             });
           },
-          "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
-          "Runs every group ((owner, descriptor) or None for a, b, c, d each). Returns a GemmRun "
-          "when sync is False, else None.")
+          "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a, "workspace"_a = 0,
+          "workspace_bytes"_a = 0,
+          "Runs every group ((owner, descriptor) or None for a, b, c, d each) with the workspace "
+          "at device address `workspace` (0: the library's pool). Returns a GemmRun when sync is "
+          "False, else None.")
+      .def_static("workspace_bytes", &ops::GroupedGemm::workspace_bytes, "groups"_a,
+                  "The bytes of workspace a run of `groups` groups needs "
+                  "(GroupedGemm::workspace_bytes).")
       .def(
           "check",
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta) {
@@ -431,12 +439,14 @@ void bind_gemm(nb::module_& m) {
           "Checks every group as run() does, without a device or a launch "
           "(GroupedGemm::arguments).")
       .def("run_masked", layout_run<&ops::GroupedGemm::run_masked>(), "a"_a, "b"_a, "c"_a.none(),
-           "d"_a, "valid_m"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
+           "d"_a, "valid_m"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a, "workspace"_a = 0,
+           "workspace_bytes"_a = 0,
            "The masked layout: batched (owner, descriptor) operands, valid_m the device address "
            "of one int32 count per batch (GroupedGemm::run_masked). Returns a GemmRun when sync "
            "is False, else None.")
       .def("run_contiguous", layout_run<&ops::GroupedGemm::run_contiguous>(), "a"_a, "b"_a,
            "c"_a.none(), "d"_a, "row_ends"_a, "alpha"_a, "beta"_a, "stream"_a, "sync"_a,
+           "workspace"_a = 0, "workspace_bytes"_a = 0,
            "The contiguous layout: stacked a, c, d and batched b as (owner, descriptor) operands, "
            "row_ends the device address of one int32 cumulative row end per expert "
            "(GroupedGemm::run_contiguous). Returns a GemmRun when sync is False, else None.");

@@ -14,6 +14,8 @@ every message. This class adds the Python side: dtypes by name, tensors through 
 __array_interface__, the stream, tensors remembered from construction, print_module.
 """
 
+import sys
+
 from . import _core
 from ._attention import attention
 from ._core import Activation, Broadcast, OpcodeClass
@@ -344,7 +346,9 @@ class GroupedGemm(Gemm):
         groups = self._groups(A, B, C, D, run_operand, handle, owner)
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
-        return self._grouped.run(groups, float(alpha), float(beta), handle, sync)
+        workspace = _torch_workspace(owner, D, len(groups))
+        return self._grouped.run(groups, float(alpha), float(beta), handle, sync,
+                                 *_address_and_bytes(workspace))
 
     def check(self, A, B, C, D, alpha=None, beta=None):
         """Checks every group as run() would (the same errors), without a device or a launch:
@@ -401,7 +405,10 @@ class GroupedGemm(Gemm):
         d = run_operand(D, "D", handle, owner)
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
-        return run(a, b, c, d, rows, float(alpha), float(beta), handle, sync)
+        experts = B.shape[0] if len(getattr(B, "shape", ())) == 3 else A.shape[0]
+        workspace = _torch_workspace(owner, (D,), experts)
+        return run(a, b, c, d, rows, float(alpha), float(beta), handle, sync,
+                   *_address_and_bytes(workspace))
 
     @staticmethod
     def _lists(A, B, C, D, method):
@@ -424,6 +431,29 @@ class GroupedGemm(Gemm):
                  None if c is None else operand(c, f"groups[{i}].c", handle, owner),
                  operand(d, f"groups[{i}].d", handle, owner))
                 for i, (a, b, c, d) in enumerate(zip(A, B, C, D))]
+
+
+def _torch_workspace(owner, tensors, groups):
+    """The grouped kernel's workspace (its groups' parameters, written on the device) from torch's
+    caching allocator, where the run is on torch's current stream (`owner` "torch"): the allocator
+    orders its reuse on that stream, and inside a captured CUDA graph it hands out memory of the
+    graph's own pool, so the graph holds no allocation node of the library's. None otherwise: the
+    library takes it from its pool on the run's stream."""
+    if owner != "torch" or groups == 0:
+        return None
+    device = next((t.device for t in tensors if t is not None), None)
+    if device is None:
+        return None
+    torch = sys.modules["torch"]
+    return torch.empty(_core.GroupedGemm.workspace_bytes(groups), dtype=torch.uint8,
+                       device=device)
+
+
+def _address_and_bytes(workspace):
+    """(device address, bytes) of a workspace tensor, or (0, 0) for none."""
+    if workspace is None:
+        return 0, 0
+    return workspace.data_ptr(), workspace.numel()
 
 
 def _counts_address(counts, experts, method, name, what):
