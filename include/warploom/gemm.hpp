@@ -156,7 +156,9 @@ struct GemmArguments {
   float* amax_d = nullptr;
   GemmEpilogue epilogue;  // fused bias, scales, activation, residual, pre-activation output
   // Device scratch for the call, as cuBLASLt's workspace: stream-K's partial sums and flags
-  // (TileScheduling::StreamK) need gemm_workspace_bytes(args, tuning) bytes. Null (the default):
+  // (TileScheduling::StreamK) need gemm_workspace_bytes(args, tuning) bytes; the masked and
+  // contiguous grouped GEMMs' kernel parameters, grouped_gemm_workspace_bytes(groups) bytes
+  // (128-byte aligned: grouped_gemm says how they are checked). Null (the default):
   // the call takes them on its stream from the library's memory pool (a captured graph gets an
   // allocation node). Set: at least that many bytes (workspace_bytes says how many there are),
   // 16-byte aligned, in device memory, sharing no byte with any operand, and not used by other
