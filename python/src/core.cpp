@@ -255,8 +255,7 @@ auto layout_run() {
       RunViews const v = views_of(operands, a, b, c, d, EpilogueOperands{});
       nb::gil_scoped_release unlocked;
       (grouped.*kRun)(v.a, v.b, v.c, v.d, reinterpret_cast<int const*>(rows), alpha, beta,
-                      as_stream(stream),
-                      {reinterpret_cast<void*>(workspace), workspace_bytes});
+                      as_stream(stream), {reinterpret_cast<void*>(workspace), workspace_bytes});
     });
   };
 }

@@ -357,25 +357,23 @@ TEST(TileDescription, SplitKOnTheTransposeIsATurnedTile) {
   tall.tile_m = 32;
   EXPECT_CONTAINS(invalid_argument_message([&] { plan.compile(tall); }),
                   "split-K also takes them transposed (its slices on D^T)");
-  // A decode step's GEMM (64 x 4096 x 16384): run() splits it on D^T, and description_for says so
-  // (the slices for 132 SMs, no device here).
-  TileDescription const decode =
-      plan.description_for(row_major(fake(1), ScalarType::BF16, 64, 16384),
-                           column_major(fake(8), ScalarType::BF16, 16384, 4096), {},
-                           row_major(fake(200), ScalarType::BF16, 64, 4096));
-  EXPECT_EQ(decode.scheduler, TileScheduler::SplitK);
+  // What a run of M x N x K would split on (the slices for 132 SMs, no device here): "tn" views at
+  // addresses far enough apart for the largest.
+  auto const split_for = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    TileDescription const td = plan.description_for(
+        row_major(fake(1), ScalarType::BF16, m, k), column_major(fake(100), ScalarType::BF16, k, n),
+        {}, row_major(fake(300), ScalarType::BF16, m, n));
+    EXPECT_EQ(td.scheduler, TileScheduler::SplitK) << m << "x" << n << "x" << k;
+    EXPECT_GT(td.split_k, 1) << m << "x" << n << "x" << k;
+    return td;
+  };
+  // A decode step's GEMM: run() splits it on D^T, and description_for says so.
+  TileDescription const decode = split_for(64, 4096, 16384);
   EXPECT_EQ(decode.tile_m, 64);
   EXPECT_EQ(decode.tile_n, 128);
-  EXPECT_GT(decode.split_k, 1);
   EXPECT_CONTAINS(plan.source(decode), "bf16_fp32_tn_cooperative_s8_b2_1x1_n64");
-  // D's own tiles where M is large: 512 x 512 x 65536 splits on them (128 x 128).
-  TileDescription const own =
-      plan.description_for(row_major(fake(1), ScalarType::BF16, 512, 65536),
-                           column_major(fake(100), ScalarType::BF16, 65536, 512), {},
-                           row_major(fake(300), ScalarType::BF16, 512, 512));
-  EXPECT_EQ(own.scheduler, TileScheduler::SplitK);
-  EXPECT_EQ(own.tile_m, 128);
-  EXPECT_GT(own.split_k, 1);
+  // D's own tiles where M is large (128 x 128).
+  EXPECT_EQ(split_for(512, 512, 65536).tile_m, 128);
 }
 
 TEST(TileDescription, SimtDescriptionsRefuseTensorCoreKnobs) {
