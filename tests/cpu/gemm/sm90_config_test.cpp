@@ -150,8 +150,9 @@ TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
   sm90::KernelConfig const both[] = {dense, grouped};
   std::string const source = sm90::instance_source(both);
   EXPECT_NE(source.find("(std::span<GemmArguments const> groups, std::span<int const* const> "
-                        "valid_m, int const* row_ends, GemmTuning const& tuning, cudaStream_t "
-                        "stream) {\n  launch_ts_grouped_gemm<Instance<Pingpong"),
+                        "valid_m, int const* row_ends, GemmTuning const& tuning, void* "
+                        "workspace, cudaStream_t stream) {\n  "
+                        "launch_ts_grouped_gemm<Instance<Pingpong"),
             std::string::npos)
       << source;
   std::string const table = sm90::instance_table_source(both);
