@@ -80,8 +80,10 @@ for variant in $VARIANTS; do
       --json "$OUT/$name.json" >"$OUT/$name.log" 2>&1
     grep -E "^[0-9]+x" "$OUT/$name.log" | sed "s/^/$variant $epilogue /"
     if [[ ${NCU:-0} == 1 ]]; then
+      # --prof ncu profiles each provider's default (no autotune points): the fused default is
+      # ping-pong with the finish task below K = 4096, compiled from this variant's headers too.
       "$BUILD/bin/warploom" bench gemm --shapes "$SHAPES" --epilogue "$epilogue" --prof ncu \
-        --providers warploom,warploom_plain --autotune --points variant=pp_s5b2 --reps 3 \
+        --providers warploom,warploom_plain --reps 3 \
         --json "$OUT/${name}_ncu.json" >"$OUT/${name}_ncu.log" 2>&1
       grep -E "^[0-9]+x" "$OUT/${name}_ncu.log" | sed "s/^/$variant $epilogue ncu /"
     fi
