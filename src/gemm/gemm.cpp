@@ -393,18 +393,9 @@ void check_d_aliasing(GemmArguments const& args) {
 
 }  // namespace
 
-void check_workspace(GemmArguments const& r, std::size_t needed, WorkspaceRule const& rule) {
-  if (r.workspace == nullptr) return;
-  if (rule.sized && r.workspace_bytes < needed)
-    fail(
-        fmt::format("workspace_bytes = {} is less than the {} bytes this call needs ({}), or "
-                    "leave workspace null for the library's pool",
-                    r.workspace_bytes, needed, rule.sizing));
-  if (rule.sized && reinterpret_cast<std::uintptr_t>(r.workspace) % rule.alignment != 0)
-    fail(fmt::format("workspace = {} is not {}-byte aligned ({})", r.workspace, rule.alignment,
-                     rule.why_aligned));
-  auto const first = reinterpret_cast<std::uintptr_t>(r.workspace);
-  ByteRange const workspace{first, first + needed};
+void check_workspace_outside(GemmArguments const& r, void const* data, std::size_t bytes) {
+  auto const first = reinterpret_cast<std::uintptr_t>(data);
+  ByteRange const workspace{first, first + bytes};
   for (auto const& [name, range] : {std::pair{"a.data", range_of(r.a, r.m, r.k, r.batch)},
                                     std::pair{"b.data", range_of(r.b, r.k, r.n, r.batch)},
                                     std::pair{"d", range_of(r.d, r.d_type, r.d_layout, r.ldd,
@@ -415,10 +406,26 @@ void check_workspace(GemmArguments const& r, std::size_t needed, WorkspaceRule c
   if (r.c.data != nullptr && workspace.overlaps(range_of(r.c, r.m, r.n, r.batch)))
     fail("workspace overlaps c.data: the kernel writes its workspace while it reads C");
   check_scalars_outside(r, workspace, "workspace");
-  if (rule.device) check_device_pointer("gemm: workspace", r.workspace);
 }
 
 namespace {
+
+// A workspace the caller gave (GemmArguments::workspace) for a stream-K call that needs `needed`
+// bytes of it: enough of them, 16-byte aligned (the partial sums are float4s), sharing no byte with
+// the resolved operands `r`, in device memory.
+void check_workspace(GemmArguments const& r, std::size_t needed) {
+  if (r.workspace == nullptr) return;
+  if (r.workspace_bytes < needed)
+    fail(
+        fmt::format("workspace_bytes = {} is less than the {} bytes this call needs "
+                    "(gemm_workspace_bytes), or leave workspace null for the library's pool",
+                    r.workspace_bytes, needed));
+  if (reinterpret_cast<std::uintptr_t>(r.workspace) % 16 != 0)
+    fail(fmt::format("workspace = {} is not 16-byte aligned (the partial sums are float4s)",
+                     r.workspace));
+  check_workspace_outside(r, r.workspace, needed);
+  check_device_pointer("gemm: workspace", r.workspace);
+}
 
 // Checks the fused epilogue of `args` (C and D already resolved) and resolves its matrices: each
 // rule names the argument. Separate from resolve() so that the epilogue's rules read in one place.
@@ -835,11 +842,7 @@ void gemm(GemmArguments const& args, cudaStream_t stream, GemmTuning tuning) {
   std::string const no_split = split_k_violation(r, kernel);
   if (tuning.split_k > 1 && !no_split.empty())
     fail("tuning.split_k = " + str(tuning.split_k) + ": " + no_split);
-  if (stream_k)
-    check_workspace(r, stream_k_workspace_bytes(tuning, current_sm_count()),
-                    {.alignment = 16,
-                     .why_aligned = "the partial sums are float4s",
-                     .sizing = "gemm_workspace_bytes"});
+  if (stream_k) check_workspace(r, stream_k_workspace_bytes(tuning, current_sm_count()));
   check_device_pointers(args);
   // Auto, where only TMA's 16-byte rules keep the operands from the tensor cores: aligned copies.
   if (tuning.kernel == GemmKernel::Auto && kernel == GemmKernel::Simt &&

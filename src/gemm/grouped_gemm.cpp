@@ -100,8 +100,8 @@ GemmArguments tensor_core_arguments(GemmArguments const& args, GemmTuning const&
 
 // Runs `launches` (every group checked) on one workspace: `workspace` as the caller gave it — null:
 // taken on `stream` from the library's pool; else checked (grouped_gemm's rules, errors prefixed
-// by `who`, a group's by group_name(i) where `group_of` maps launch l's group j to i) — each launch
-// its share, in order. `row_ends`: the contiguous layout's.
+// by `who`, an overlap with launch l's group j by group_prefix(l, j)) — each launch its share, in
+// order. `row_ends`: the contiguous layout's.
 void launch_all(std::span<Launch const> launches, int const* row_ends, void* workspace,
                 std::size_t workspace_bytes, std::string_view who, cudaStream_t stream,
                 std::function<std::string(std::size_t, std::size_t)> const& group_prefix) {
@@ -134,11 +134,8 @@ void launch_all(std::span<Launch const> launches, int const* row_ends, void* wor
     }
     for (std::size_t l = 0; l < launches.size(); ++l)
       for (std::size_t j = 0; j < launches[l].groups.size(); ++j) {
-        GemmArguments r = launches[l].groups[j];
-        r.workspace = workspace;
-        r.workspace_bytes = workspace_bytes;
         try {
-          check_workspace(r, needed, {.sized = false, .device = false});
+          check_workspace_outside(launches[l].groups[j], workspace, needed);
         } catch (std::invalid_argument const& e) {
           throw std::invalid_argument(group_prefix(l, j) + e.what());
         }

@@ -34,22 +34,10 @@ void check_device_pointers(GemmArguments const& r);
 // The same for one pointer `p` named `name` (no "gemm: " in front: the caller says whose).
 void check_device_pointer(char const* name, void const* p);
 
-// How a call checks the workspace its caller gave (check_workspace): the alignment its kernel
-// needs and why, the function that says how many bytes it needs (named in the error), and whether
-// to check the size and alignment (a grouped call checks them once, then each group's overlaps) and
-// to ask the driver whether it is device memory.
-struct WorkspaceRule {
-  std::size_t alignment = 16;
-  char const* why_aligned = "";
-  char const* sizing = "";
-  bool sized = true;
-  bool device = true;
-};
-// A workspace the caller gave (r.workspace, r.workspace_bytes; none: nothing to check) for a call
-// on resolved arguments `r` that needs `needed` bytes of it: enough of them, aligned, sharing no
-// byte with r's operands and device scalars (the kernel writes it while it reads them and writes
-// D), in device memory. Throws std::invalid_argument ("gemm: workspace ...").
-void check_workspace(GemmArguments const& r, std::size_t needed, WorkspaceRule const& rule);
+// Throws std::invalid_argument ("gemm: workspace overlaps ...") when the `bytes` of workspace at
+// `data` share a byte with the resolved arguments `r`'s operands or device scalars: the kernel
+// writes its workspace while it reads them and writes D (gemm()'s stream-K, the grouped calls).
+void check_workspace_outside(GemmArguments const& r, void const* data, std::size_t bytes);
 
 // The first of TMA's rules that a resolved operand (`name`: "a", "b" or "d") breaks, as an error
 // message; "" when it keeps them all: base 16-byte aligned, strides multiples of 16 bytes below

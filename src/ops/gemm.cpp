@@ -304,7 +304,6 @@ struct Gemm::Impl {
   // compile(td): the description, its tuning (in the kernel's terms) and its tensor-core kernel.
   std::optional<TileDescription> compiled;
   GemmTuning compiled_tuning;
-  bool compiled_on_transpose = false;  // a split-K description whose slices compute D^T
   sm90::LaunchFn compiled_launch = nullptr;
   sm90::EpilogueConfig compiled_epilogue;  // the fused epilogue compiled_launch runs
   // Without one: the default configuration of each design and tile width Auto may pick (the
@@ -610,7 +609,7 @@ struct Gemm::Impl {
                       to_string(*compiled), why));
     // Slices on D^T: the compiled instance computes D^T, which one slice still writes through the
     // reduction's transpose (D is row-major in the kernel's terms).
-    bool const swap = compiled_on_transpose;
+    bool const swap = on_transpose(*compiled);
     int const slices =
         compiled->split_k != 0
             ? compiled->split_k
@@ -993,7 +992,6 @@ void Gemm::compile(TileDescription const& td) {
   p.compiled_epilogue = c ? c->epilogue : sm90::EpilogueConfig{};
   p.compiled = td;
   p.compiled_tuning = p.tuning_of(td);
-  p.compiled_on_transpose = c && p.on_transpose(td);
   p.compiled_launch = fn;
 }
 
@@ -1043,9 +1041,8 @@ TileDescription Gemm::description_for(TensorView const& a, TensorView const& b, 
   // column-major D), in their default configuration.
   gemm::SplitChoice const split = gemm::split_k_choice(
       r, GemmTuning{.kernel = GemmKernel::TensorCore}, gemm::current_sm_count(),
-      p.epilogue_config() == sm90::EpilogueConfig{} &&
-          gemm::split_k_violation(r, GemmKernel::TensorCore).empty());
-  bool const swap = split.slices > 1 && split.swap_ab;
+      gemm::split_k_violation(r, GemmKernel::TensorCore).empty());
+  bool const swap = split.swap_ab;  // set only where it splits
   GemmArguments const seen = swap ? gemm::operands_swapped(r) : r;
   sm90::KernelConfig const config = p.config(gemm::selected_design(seen, split.tuning.design), 0, 0,
                                              1, 1, split.tuning.tile_n, swap);
