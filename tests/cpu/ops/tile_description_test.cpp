@@ -29,12 +29,16 @@ namespace sm90 = gemm::sm90;
 using gemm::ConsumerDesign;
 using testing::invalid_argument_message;
 
-Gemm bf16_tn() {
+Gemm bf16_plan(MatrixLayout a, MatrixLayout b, MatrixLayout d) {
   return Gemm({.element = ScalarType::BF16,
-               .layout_a = MatrixLayout::RowMajor,
-               .layout_b = MatrixLayout::ColMajor,
-               .layout_d = MatrixLayout::RowMajor,
+               .layout_a = a,
+               .layout_b = b,
+               .layout_d = d,
                .arch = Arch::Sm90});
+}
+
+Gemm bf16_tn() {
+  return bf16_plan(MatrixLayout::RowMajor, MatrixLayout::ColMajor, MatrixLayout::RowMajor);
 }
 
 TEST(TileDescription, PrintsReadably) {
@@ -331,19 +335,12 @@ TEST(TileDescription, SplitKOnTheTransposeIsATurnedTile) {
             "split-k scheduler, slices per problem");
   // "tn" operands swapped are "tn" again: the slices' 64-wide fp32 instance.
   EXPECT_CONTAINS(plan.source(*turned), "bf16_fp32_tn_cooperative_s8_b2_1x1_n64");
-  Gemm nn({.element = ScalarType::BF16,
-           .layout_a = MatrixLayout::ColMajor,
-           .layout_b = MatrixLayout::ColMajor,
-           .layout_d = MatrixLayout::RowMajor,
-           .arch = Arch::Sm90});
+  Gemm const nn = bf16_plan(MatrixLayout::ColMajor, MatrixLayout::ColMajor, MatrixLayout::RowMajor);
   EXPECT_CONTAINS(nn.source(*turned), "bf16_fp32_tt_cooperative_s8_b2_1x1_n64");
   // A column-major D runs the kernel on D^T already: its split on the transpose computes D's own
   // rows, and the turned tile reads 128x64.
-  Gemm col_d({.element = ScalarType::BF16,
-              .layout_a = MatrixLayout::RowMajor,
-              .layout_b = MatrixLayout::ColMajor,
-              .layout_d = MatrixLayout::ColMajor,
-              .arch = Arch::Sm90});
+  Gemm const col_d =
+      bf16_plan(MatrixLayout::RowMajor, MatrixLayout::ColMajor, MatrixLayout::ColMajor);
   std::vector<TileDescription> const col_all = col_d.tile_descriptions();
   EXPECT_TRUE(std::ranges::any_of(col_all, [](TileDescription const& td) {
     return td.scheduler == TileScheduler::SplitK && td.tile_m == 128 && td.tile_n == 64;
