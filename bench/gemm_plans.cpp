@@ -161,6 +161,9 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
                                                : wg::TileScheduling::StreamK;
     } else if (int slices = 0; knob == "split" && parse_positive(value, slices)) {
       g.split_k = slices;
+    } else if (knob == "reduction" && (value == "in-kernel" || value == "separate-kernel")) {
+      g.split_k_reduction = value == "in-kernel" ? wg::SplitKReduction::InKernel
+                                                 : wg::SplitKReduction::SeparateKernel;
     } else if (int width = 0; knob == "tile_n" && parse_positive(value, width)) {
       g.tile_n = width;
     } else if (knob == "variant") {
@@ -172,7 +175,8 @@ wg::GemmTuning gemm_tuning(h::Tuning const& t) {
     } else {
       throw std::invalid_argument("tuning: `" + knob + "=" + value +
                                   "` is not a knob of gemm() (design=cooperative|pingpong, "
-                                  "cluster=1x1|2x1|1x2, panel=N, split=S, tile_n=256|128|64, "
+                                  "cluster=1x1|2x1|1x2, panel=N, split=S, "
+                                  "reduction=in-kernel|separate-kernel, tile_n=256|128|64, "
                                   "tiles=static|dynamic|stream-k, variant=NAME)");
     }
   }
@@ -193,8 +197,12 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
   for (char const* panel : {"1", "16"}) space.push_back({{"panel", panel}});
   // Split-K (the plain epilogue only): never (against Auto's choice), and a few slice counts.
   bool const splits = !p.bias && p.activation == wg::Activation::Identity;
-  if (splits)
+  if (splits) {
     for (char const* slices : {"1", "2", "4", "8"}) space.push_back({{"split", slices}});
+    // Auto's split with its slices added by a reduction kernel after them (Auto adds them in the
+    // kernel where the slices run the cooperative design).
+    space.push_back({{"reduction", "separate-kernel"}});
+  }
   // The cooperative design's tile widths, alone (Auto's split) and with each slice count.
   for (char const* width : {"256", "128", "64"}) {
     space.push_back({{"tile_n", width}});

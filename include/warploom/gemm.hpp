@@ -191,6 +191,16 @@ std::string_view to_string(ConsumerDesign d);
 enum class TileScheduling { Auto, Static, Dynamic, StreamK };
 std::string_view to_string(TileScheduling s);
 
+// How split-K (GemmTuning::split_k) adds its slices' fp32 partial sums. Both add them in slice
+// order, so D has the same bits either way and on every run. InKernel: each slice's CTA writes its
+// tile's partial sums to the workspace and counts itself in; the one that counts last adds them
+// all and writes D: no second kernel, and no CTA waits for another. It runs on the cooperative
+// design with 1x1 clusters. SeparateKernel: a reduction kernel after the slices, whatever their
+// design. Auto: InKernel where the slices run that design (a narrow tile's, or Auto's cooperative
+// choice), else SeparateKernel.
+enum class SplitKReduction { Auto, InKernel, SeparateKernel };
+std::string_view to_string(SplitKReduction r);
+
 // The TS kernel's tunable knobs (the autotune space). `raster_panel`: consecutive output tile rows
 // a CTA sweep walks before moving right (L2 reuse of B); `max_ctas`: persistent grid size cap
 // (0 = one CTA per SM); `cluster_m` x `cluster_n`: the thread-block cluster (1x1, 2x1 or 1x2)
@@ -228,11 +238,14 @@ struct GemmTuning {
   // output tiles would leave most SMs idle and K is long; 1 never; 2 to 32 at most that many slices
   // (each a whole number of K tiles: fewer where K is short or where fewer make equal slices). The
   // slices' fp32 partial sums, in a workspace taken on the stream from a memory pool of the
-  // library's (kept reserved between calls), are added in a fixed order by a second kernel:
-  // the same bits on every run. A split takes one matrix (batch 1), the plain epilogue (no fused
-  // ops), a 16-bit or fp32 D and host alpha and beta; asked for otherwise it is refused, naming the
-  // rule (Auto then runs unsplit).
+  // library's (kept reserved between calls), are added in a fixed order (split_k_reduction says
+  // where): the same bits on every run. A split takes one matrix (batch 1), the plain epilogue (no
+  // fused ops), a 16-bit or fp32 D and host alpha and beta; asked for otherwise it is refused,
+  // naming the rule (Auto then runs unsplit).
   int split_k = 0;
+  // Where split-K's slices are added (SplitKReduction); asked for InKernel, a split whose slices
+  // would run ping-pong or a cluster is refused by name.
+  SplitKReduction split_k_reduction = SplitKReduction::Auto;
   // The grouped GEMMs' tile scheduler (TileScheduling); the dense GEMM takes Auto or Static.
   TileScheduling tile_scheduling = TileScheduling::Auto;
 };

@@ -18,4 +18,13 @@ WL_DEVICE T device_scalar(float const* p, T otherwise) {
   return p != nullptr ? static_cast<T>(*p) : otherwise;
 }
 
+// What the tensor-core GEMM's epilogue multiplies its accumulator by: alpha (or *alpha_ptr) times
+// the fp8 inputs' per-tensor scales (1 where unset). `params`: an sm90 instance's kernel
+// parameters (sm90/config.cuh).
+template <class Params>
+WL_DEVICE float accumulator_scale(Params const& params) {
+  return device_scalar(params.alpha_ptr, params.alpha) * device_scalar(params.scale_a, 1.0f) *
+         device_scalar(params.scale_b, 1.0f);
+}
+
 }  // namespace warploom::gemm

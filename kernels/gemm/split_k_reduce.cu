@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include <cutlass/numeric_types.h>
-
 #include "warploom/config.hpp"  // WL_DEVICE
 #include "warploom/cuda_check.hpp"
 
@@ -48,20 +46,10 @@ WL_DEVICE V sum_of_slices(SplitKReduce const& p, float const* partial) {
   return sum;
 }
 
-// D's element (row, col) = alpha * sum + beta * C's. T: float or CUTLASS's half_t / bfloat16_t,
-// whose conversions from float round to nearest (as the GEMM's epilogue stores D).
-template <class T>
-WL_DEVICE void write_d(SplitKReduce const& p, std::int64_t row, std::int64_t col, float sum) {
-  float z = p.alpha * sum;
-  if (p.beta != 0.0f)
-    z += p.beta * static_cast<float>(static_cast<T const*>(p.c)[row * p.ldc + col]);
-  static_cast<T*>(p.d)[row * p.ldd + col] = static_cast<T>(z);
-}
-
 template <class T>
 __global__ void split_k_reduce_kernel(SplitKReduce p) {
-  std::int64_t const groups_per_row = (p.n + kColumns - 1) / kColumns;
-  std::int64_t const count = p.m * groups_per_row;
+  std::int64_t const groups_per_row = (p.out.n + kColumns - 1) / kColumns;
+  std::int64_t const count = p.out.m * groups_per_row;
   std::int64_t const stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
@@ -69,7 +57,8 @@ __global__ void split_k_reduce_kernel(SplitKReduce p) {
     int const col = static_cast<int>(i - row * groups_per_row) * kColumns;
     float4 const sum = sum_of_slices<float4>(p, p.partials + row * p.ld + col);
     float const sums[kColumns] = {sum.x, sum.y, sum.z, sum.w};
-    for (int j = 0; j < kColumns && col + j < p.n; ++j) write_d<T>(p, row, col + j, sums[j]);
+    for (int j = 0; j < kColumns && col + j < p.out.n; ++j)
+      write_d<T>(p.out, row, col + j, sums[j]);
   }
 }
 
@@ -82,7 +71,8 @@ constexpr int kTile = 32, kTileRowsPerPass = 8;
 template <class T>
 __global__ void split_k_reduce_transposed_kernel(SplitKReduce p) {
   __shared__ float tile[kTile][kTile + 1];  // +1: the transposed reads fall on distinct banks
-  std::int64_t const tiles_m = (p.m + kTile - 1) / kTile, tiles_n = (p.n + kTile - 1) / kTile;
+  std::int64_t const tiles_m = (p.out.m + kTile - 1) / kTile;
+  std::int64_t const tiles_n = (p.out.n + kTile - 1) / kTile;
   int const x = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
   for (std::int64_t t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
     std::int64_t const i0 = t / tiles_n * kTile;  // rows of the partial sums: D's columns
@@ -90,13 +80,14 @@ __global__ void split_k_reduce_transposed_kernel(SplitKReduce p) {
     for (int r = y; r < kTile; r += kTileRowsPerPass) {
       std::int64_t const i = i0 + r;
       int const j = j0 + x;
-      tile[r][x] = i < p.m && j < p.n ? sum_of_slices<float>(p, p.partials + i * p.ld + j) : 0.0f;
+      tile[r][x] =
+          i < p.out.m && j < p.out.n ? sum_of_slices<float>(p, p.partials + i * p.ld + j) : 0.0f;
     }
     __syncthreads();
     for (int r = y; r < kTile; r += kTileRowsPerPass) {
       int const row = j0 + r;           // D's row: a column of the partial sums
       std::int64_t const col = i0 + x;  // D's column
-      if (row < p.n && col < p.m) write_d<T>(p, row, col, tile[x][r]);
+      if (row < p.out.n && col < p.out.m) write_d<T>(p.out, row, col, tile[x][r]);
     }
     __syncthreads();  // the tile is read before the next one is written
   }
@@ -104,9 +95,9 @@ __global__ void split_k_reduce_transposed_kernel(SplitKReduce p) {
 
 template <class T>
 void launch(SplitKReduce const& p, cudaStream_t stream) {
-  if (p.transposed) {
+  if (p.out.transposed) {
     std::int64_t const tiles =
-        ((p.m + kTile - 1) / kTile) * static_cast<std::int64_t>((p.n + kTile - 1) / kTile);
+        ((p.out.m + kTile - 1) / kTile) * static_cast<std::int64_t>((p.out.n + kTile - 1) / kTile);
     auto const blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, 8192));
     split_k_reduce_transposed_kernel<T><<<blocks, dim3(kTile, kTileRowsPerPass), 0, stream>>>(p);
     WL_CUDA_CHECK(cudaGetLastError());
@@ -114,7 +105,8 @@ void launch(SplitKReduce const& p, cudaStream_t stream) {
   }
   // Small blocks: a small output still spreads over many SMs.
   constexpr int kThreads = 128;
-  std::int64_t const count = static_cast<std::int64_t>(p.m) * ((p.n + kColumns - 1) / kColumns);
+  std::int64_t const count =
+      static_cast<std::int64_t>(p.out.m) * ((p.out.n + kColumns - 1) / kColumns);
   // Enough blocks for every SM several times over; the grid-stride loop covers the rest.
   auto const blocks =
       static_cast<unsigned>(std::min<std::int64_t>((count + kThreads - 1) / kThreads, 8192));
@@ -125,17 +117,16 @@ void launch(SplitKReduce const& p, cudaStream_t stream) {
 }  // namespace
 
 void launch_split_k_reduce(SplitKReduce const& p, cudaStream_t stream) {
-  if (static_cast<std::int64_t>(p.m) * p.n == 0) return;
-  switch (p.d_type) {
-    case ScalarType::F16:
+  if (static_cast<std::int64_t>(p.out.m) * p.out.n == 0) return;
+  switch (p.out.d_type) {
+    case SplitKOutputType::F16:
       return launch<cutlass::half_t>(p, stream);
-    case ScalarType::BF16:
+    case SplitKOutputType::BF16:
       return launch<cutlass::bfloat16_t>(p, stream);
-    case ScalarType::F32:
+    case SplitKOutputType::F32:
       return launch<float>(p, stream);
-    default:
-      throw std::logic_error("gemm: internal error: split-K reduces into fp16, bf16 or fp32 only");
   }
+  throw std::logic_error("gemm: internal error: split-K reduces into fp16, bf16 or fp32 only");
 }
 
 }  // namespace warploom::gemm

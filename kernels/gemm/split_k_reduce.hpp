@@ -11,7 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "warploom/gemm.hpp"
+#include "gemm/split_k_output.hpp"
 
 namespace warploom::gemm {
 
@@ -21,15 +21,7 @@ struct SplitKReduce {
   float const* partials = nullptr;
   std::int64_t ld = 0, slice_stride = 0;
   int slices = 0;
-  int m = 0, n = 0;
-  float alpha = 1.0f, beta = 0.0f;
-  // The partial sums are of D^T: their element (i, j) is D's (j, i), and C's; D is n x m.
-  bool transposed = false;
-  void const* c = nullptr;  // D's type, row-major, ld ldc; read only when beta != 0
-  std::int64_t ldc = 0;
-  void* d = nullptr;
-  ScalarType d_type = ScalarType::BF16;  // fp16, bf16 or fp32
-  std::int64_t ldd = 0;
+  SplitKOutput out;  // the partial sums are out.m x out.n
 };
 
 // Enqueues the reduction on `stream`.

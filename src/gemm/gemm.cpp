@@ -749,6 +749,15 @@ void check_tuning(GemmTuning const& tuning) {
   if (tuning.staging_buffers < 0 || tuning.staging_buffers > 2)
     fail("tuning.staging_buffers = " + str(tuning.staging_buffers) +
          " must be 0 (the design's default), 1 or 2");
+  check_enum("tuning.split_k_reduction", tuning.split_k_reduction, SplitKReduction::SeparateKernel,
+             "SplitKReduction");
+  if (tuning.split_k_reduction == SplitKReduction::InKernel &&
+      (tuning.design == ConsumerDesign::PingPong || tuning.cluster_m * tuning.cluster_n != 1))
+    fail(fmt::format(
+        "tuning.split_k_reduction = in-kernel: the slices add themselves up on the cooperative "
+        "design with 1x1 clusters (asked: design {}, cluster {}x{}); ask for design Auto or "
+        "Cooperative and a 1x1 cluster, or split_k_reduction SeparateKernel",
+        to_string(tuning.design), tuning.cluster_m, tuning.cluster_n));
   if (tuning.split_k < 0 || tuning.split_k > kMaxSplitK)
     fail("tuning.split_k = " + str(tuning.split_k) + " must be 0 (Auto), 1 (no split) or 2 to " +
          str(kMaxSplitK) + " slices of K");
@@ -803,7 +812,7 @@ void run_tensor_core(GemmArguments const& args, GemmArguments const& r, std::str
   }
   tuning = split.tuning;
   tuning.design = selected_design(r, tuning.design);
-  sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, stream);
+  sm90::instance_for(sm90::config_of(r, tuning))(r, tuning, {}, stream);
 }
 
 }  // namespace

@@ -127,6 +127,18 @@ std::string_view to_string(TileScheduling s) {
   out_of_range("to_string", "TileScheduling", s, TileScheduling::StreamK);
 }
 
+std::string_view to_string(SplitKReduction r) {
+  switch (r) {
+    case SplitKReduction::Auto:
+      return "auto";
+    case SplitKReduction::InKernel:
+      return "in-kernel";
+    case SplitKReduction::SeparateKernel:
+      return "separate-kernel";
+  }
+  out_of_range("to_string", "SplitKReduction", r, SplitKReduction::SeparateKernel);
+}
+
 std::string_view to_string(Broadcast b) {
   switch (b) {
     case Broadcast::PerRow:

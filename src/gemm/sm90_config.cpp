@@ -130,6 +130,10 @@ bool has_finish_task(KernelConfig const& c) {
   return c.design == ConsumerDesign::PingPong && !c.grouped && c.epilogue.second_pass();
 }
 
+bool folds_split_k(KernelConfig const& c) {
+  return c.design == ConsumerDesign::Cooperative && c.cluster_m * c.cluster_n == 1 && !c.grouped;
+}
+
 std::string schedule_of(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
   // The dynamic tile scheduler is the cooperative design's (the same shape) with a queue.

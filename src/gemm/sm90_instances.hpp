@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gemm/sm90/grouped_workspace.hpp"
+#include "gemm/split_k_fold.hpp"
 #include "warploom/gemm.hpp"
 
 namespace warploom::gemm::sm90 {
@@ -74,6 +75,10 @@ struct KernelConfig {
 // kernel run it in the MMA warpgroups.)
 bool has_finish_task(KernelConfig const& c);
 
+// Whether split-K's slices on `c` can add themselves up (GemmConfig::kSplitKFold, config.cuh: the
+// cooperative design, where one tile's MMA threads hold all of it, with 1x1 clusters).
+bool folds_split_k(KernelConfig const& c);
+
 // The accumulator tile's columns of `c` (its tile_n, or its design's).
 int tile_n_of(KernelConfig const& c);
 
@@ -131,7 +136,11 @@ void check_schedule(KernelConfig const& c);
 // Whether check_schedule(c) passes, without building its message.
 bool schedule_verified(KernelConfig const& c);
 
-using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, cudaStream_t);
+// A dense configuration's launcher: resolved, row-major-D arguments; `fold` inactive, or (a
+// configuration with it: folds_split_k) the batches are split-K's slices adding themselves up
+// (gemm/split_k_fold.hpp).
+using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, SplitKFold const& fold,
+                          cudaStream_t);
 // A grouped configuration's launcher: every group a resolved, row-major-D problem of the
 // configuration, none empty; `valid_m` empty, or per group the device address of its count of
 // valid rows of A and D (grouped_gemm_masked), read when the kernel runs; `row_ends` null, or the

@@ -176,8 +176,9 @@ void check_nvrtc_compiles(KernelConfig const& c, std::string_view who) {
 // A launcher's parameters (LaunchFn, GroupedLaunchFn in sm90_instances.hpp) as the generated
 // definitions and the instance table's declarations both write them, and the call forwarding them.
 constexpr std::string_view kLaunchParameters =
-    "GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream";
-constexpr std::string_view kLaunchArguments = "args, tuning, stream";
+    "GemmArguments const& args, GemmTuning const& tuning, SplitKFold const& fold, "
+    "cudaStream_t stream";
+constexpr std::string_view kLaunchArguments = "args, tuning, fold, stream";
 constexpr std::string_view kGroupedLaunchParameters =
     "std::span<GemmArguments const> groups, std::span<int const* const> valid_m, "
     "int const* row_ends, GemmTuning const& tuning, void* workspace, cudaStream_t stream";

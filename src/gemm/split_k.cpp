@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
+#include "gemm/split_k_fold.hpp"
 #include "gemm/split_k_reduce.hpp"  // the reduction kernel (kernels/gemm)
 #include "kernel_arguments.hpp"     // with_tile_width, operands_swapped
 #include "sm90_instances.hpp"
@@ -22,6 +24,19 @@ int k_tile_elements(ScalarType t) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
+}
+
+SplitKOutputType output_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::F32:
+      return SplitKOutputType::F32;
+    case ScalarType::F16:
+      return SplitKOutputType::F16;
+    case ScalarType::BF16:
+      return SplitKOutputType::BF16;
+    default:
+      throw std::logic_error("gemm: internal error: split-K writes an fp16, bf16 or fp32 D only");
+  }
 }
 
 // Elements between one slice of `x` and the next along K: x is M x K (A) or K x N (B); K runs
@@ -85,17 +100,18 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
   // The workspace's rows are whole 16-byte units (TMA's rule for the slices' D).
   std::int64_t const ldw = ceil_div(v.n, 4) * 4;
   std::int64_t const matrix = v.m * ldw;
+  // Equal slices: one launch. Otherwise every slice but the last, then the last (what is left
+  // of K).
+  int const batched = cut.even() ? count : count - 1;
 
-  StreamWorkspace const workspace(static_cast<std::size_t>(count * matrix) * sizeof(float), stream);
-  auto* const partials = static_cast<float*>(workspace.get());
   // The slices' GEMM: alpha 1, no C, fp32 row-major partial sums; the fp8 scales stay (the
   // partial sums are linear in them).
   GemmArguments p = v;
   p.k = static_cast<int>(slice_k);
+  p.batch = std::max(batched, 1);
   p.c = Matrix{};
   p.beta = 0.0f;
   p.alpha = 1.0f;
-  p.d = partials;
   p.d_type = ScalarType::F32;
   p.d_layout = MatrixLayout::RowMajor;
   p.ldd = ldw;
@@ -104,33 +120,16 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
   p.b.batch_stride = b_step;
   GemmTuning t = tuning;
   t.split_k = 1;
-  auto const launch = [&](GemmArguments const& args) {
-    GemmTuning at = t;
-    at.design = selected_design(args, tuning.design);
-    sm90::instance_for(sm90::config_of(args, at))(args, at, stream);
-  };
-  // Equal slices: one launch. Otherwise every slice but the last, then the last (what is left
-  // of K).
-  int const batched = cut.even() ? count : count - 1;
-  if (batched > 0) {
-    p.batch = batched;
-    launch(p);
-  }
-  if (!cut.even()) {
-    GemmArguments last = p;
-    last.batch = 1;
-    last.k = static_cast<int>(cut.last_k);
-    last.a.data = static_cast<char const*>(v.a.data) + batched * a_step * size_of(v.a.type);
-    last.b.data = static_cast<char const*>(v.b.data) + batched * b_step * size_of(v.b.type);
-    last.d = partials + batched * matrix;
-    launch(last);
-  }
+  if (tuning.split_k_reduction == SplitKReduction::InKernel && t.design == ConsumerDesign::Auto)
+    t.design = ConsumerDesign::Cooperative;
+  t.design = selected_design(p, t.design);
+  sm90::KernelConfig const config = sm90::config_of(p, t);
+  bool const fold =
+      tuning.split_k_reduction != SplitKReduction::SeparateKernel && sm90::folds_split_k(config);
+  if (tuning.split_k_reduction == SplitKReduction::InKernel && !fold)
+    throw std::logic_error("split-K: in-kernel reduction asked of slices that cannot fold");
 
-  launch_split_k_reduce({.partials = partials,
-                         .ld = ldw,
-                         .slice_stride = matrix,
-                         .slices = count,
-                         .m = v.m,
+  SplitKOutput const out{.m = v.m,
                          .n = v.n,
                          .alpha = r.alpha,
                          .beta = r.beta,
@@ -138,9 +137,38 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
                          .c = r.c.data,
                          .ldc = r.c.ld,
                          .d = r.d,
-                         .d_type = r.d_type,
-                         .ldd = r.ldd},
-                        stream);
+                         .d_type = output_type(r.d_type),
+                         .ldd = r.ldd};
+  int const tile_m = sm90::design_shape(config.design).tile_m;
+  int const tile_n = sm90::tile_n_of(config);
+  std::int64_t const tiles = ceil_div(v.m, tile_m) * ceil_div(v.n, tile_n);
+  std::size_t const bytes = fold ? SplitKFold::workspace_bytes(tiles, count, tile_m, tile_n)
+                                 : static_cast<std::size_t>(count * matrix) * sizeof(float);
+  StreamWorkspace const workspace(bytes, stream);
+  auto* const partials = static_cast<float*>(workspace.get());
+  p.d = partials;  // the slices' D: their partial sums, or (folding) never written
+  SplitKFold sum_in_kernel;
+  if (fold) {
+    sum_in_kernel = SplitKFold::in(workspace.get(), tiles, count, tile_m, tile_n, out);
+    WL_CUDA_CHECK(cudaMemsetAsync(sum_in_kernel.arrivals, 0,
+                                  static_cast<std::size_t>(tiles) * sizeof(int), stream));
+  }
+  sm90::LaunchFn const launch = sm90::instance_for(config);
+  if (batched > 0) launch(p, t, sum_in_kernel, stream);
+  if (!cut.even()) {
+    GemmArguments last = p;
+    last.batch = 1;
+    last.k = static_cast<int>(cut.last_k);
+    last.a.data = static_cast<char const*>(v.a.data) + batched * a_step * size_of(v.a.type);
+    last.b.data = static_cast<char const*>(v.b.data) + batched * b_step * size_of(v.b.type);
+    last.d = partials + (fold ? 0 : batched * matrix);
+    sum_in_kernel.first_slice = batched;
+    launch(last, t, sum_in_kernel, stream);
+  }
+  if (fold) return;
+  launch_split_k_reduce(
+      {.partials = partials, .ld = ldw, .slice_stride = matrix, .slices = count, .out = out},
+      stream);
 }
 
 SplitChoice split_k_choice(GemmArguments const& r, GemmTuning const& tuning, int sms,

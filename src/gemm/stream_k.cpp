@@ -40,7 +40,7 @@ void run_stream_k(GemmArguments const& r, GemmTuning tuning, cudaStream_t stream
     a.workspace_bytes = stream_k_workspace_bytes(tuning, current_sm_count());
     a.workspace = pooled.emplace(a.workspace_bytes, stream).get();
   }
-  sm90::instance_for(sm90::config_of(a, tuning))(a, tuning, stream);
+  sm90::instance_for(sm90::config_of(a, tuning))(a, tuning, {}, stream);
 }
 
 }  // namespace warploom::gemm

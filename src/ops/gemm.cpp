@@ -615,7 +615,7 @@ struct Gemm::Impl {
             ? compiled->split_k
             : gemm::auto_split_k(swap ? gemm::operands_swapped(r) : r, compiled_tuning.tile_n);
     if (slices > 1 || swap) return gemm::run_split_k(r, compiled_tuning, slices, stream, swap);
-    sm90::instance_for(sm90::config_of(r, compiled_tuning))(r, compiled_tuning, stream);
+    sm90::instance_for(sm90::config_of(r, compiled_tuning))(r, compiled_tuning, {}, stream);
   }
 };
 
@@ -1155,7 +1155,7 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
     sm90::LaunchFn const fn = epilogue == p.compiled_epilogue
                                   ? p.compiled_launch
                                   : sm90::instance_for(sm90::config_of(r, p.compiled_tuning));
-    fn(r, p.compiled_tuning, stream);
+    fn(r, p.compiled_tuning, {}, stream);
     return;
   }
   GemmTuning tuning;
@@ -1171,7 +1171,7 @@ void Gemm::Impl::run(GemmArguments const& args, cudaStream_t stream) const {
   tuning.design = gemm::selected_design(r, tuning.design);
   sm90::LaunchFn const fn = epilogue.fused() ? sm90::instance_for(sm90::config_of(r, tuning))
                                              : p.default_instance(tuning.design, tuning.tile_n);
-  fn(r, tuning, stream);
+  fn(r, tuning, {}, stream);
 }
 
 }  // namespace warploom::ops

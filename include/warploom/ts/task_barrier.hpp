@@ -64,6 +64,27 @@ WL_DEVICE void sync_task(ResourceContext const& task) {
     asm volatile("bar.sync %0, %1;" ::"r"(task.task_barrier), "r"(task.task_threads) : "memory");
   }
 }
+
+// sync_task, which also tells every thread of the task whether `pred` held on any of them (the
+// barrier's own reduction, bar.red.or: no shared memory to broadcast through).
+WL_DEVICE bool sync_task_or(ResourceContext const& task, bool pred) {
+  if (task.task_barrier == 0) {
+    __syncwarp();
+    return __any_sync(0xffffffffu, pred);
+  }
+  unsigned any = 0;
+  asm volatile(
+      "{\n"
+      "  .reg .pred p, q;\n"
+      "  setp.ne.u32 p, %1, 0;\n"
+      "  bar.red.or.pred q, %2, %3, p;\n"
+      "  selp.u32 %0, 1, 0, q;\n"
+      "}\n"
+      : "=r"(any)
+      : "r"(static_cast<unsigned>(pred)), "r"(task.task_barrier), "r"(task.task_threads)
+      : "memory");
+  return any != 0;
+}
 #endif
 
 }  // namespace warploom::ts

@@ -18,6 +18,7 @@
 #include <cute/atom/mma_atom.hpp>
 
 #include "gemm/sm90/epilogue_ops.cuh"
+#include "gemm/split_k_fold.hpp"
 #include "gemm/stream_k_decomposition.hpp"
 #include "gemm/tile_raster.hpp"
 #include "warploom/arch/sm90/tma.hpp"
@@ -71,6 +72,9 @@ struct GemmConfig {
   // Whether the configuration runs stream-K when its launch asks (Params::stream_k): the
   // cooperative design (both warpgroups on one tile: their threads hold all of it), 1x1 clusters.
   static constexpr bool kStreamK = kClusterM_ * kClusterN_ == 1 && kMmaWarpgroups_ == 2;
+  // Whether its split-K slices can add themselves up (Params::split_k, split_k_fold.cuh): as for
+  // stream-K, a tile's MMA threads hold all of it.
+  static constexpr bool kSplitKFold = kStreamK;
   static_assert(kClusterSize == S::kClusterSize, "the cluster shape is the schedule's size");
   static_assert(sizeof(TA) == sizeof(TB), "A and B elements of one width (one K tile)");
 
@@ -162,6 +166,9 @@ struct GemmConfig {
     // unless the launch asked for it (TileScheduling::StreamK). Only the cooperative 1x1
     // configurations read it.
     StreamKRun stream_k;
+    // Split-K's fold (gemm/split_k_fold.hpp): inactive (arrivals null) unless the launch is one
+    // of split-K's slices that add themselves up. Only kSplitKFold configurations read it.
+    SplitKFold split_k;
     // Last, so that the plain GEMM's (an empty struct) moves no other member.
     typename Epi::Params epilogue;
   };
@@ -182,7 +189,7 @@ struct GemmConfig {
 #pragma nv_diag_suppress 1427  // offsetof applied to a non-POD type
 #endif
 template <class P>
-constexpr std::array<std::size_t, 28> params_layout() {
+constexpr std::array<std::size_t, 29> params_layout() {
   return {sizeof(P),
           alignof(P),
           offsetof(P, tma_a),
@@ -210,6 +217,7 @@ constexpr std::array<std::size_t, 28> params_layout() {
           offsetof(P, batch_step_a),
           offsetof(P, batch_step_b),
           offsetof(P, stream_k),
+          offsetof(P, split_k),
           offsetof(P, epilogue)};
 }
 #if defined(__NVCC__) || defined(__CUDACC_RTC__)
@@ -218,6 +226,16 @@ constexpr std::array<std::size_t, 28> params_layout() {
 #if defined(__GNUC__) && !defined(__CUDACC_RTC__)
 #pragma GCC diagnostic pop
 #endif
+
+// The accumulator fragment of thread t of a tile's MMA threads (a wgmma D fragment per m64 atom):
+// its value (4 g + 2 v1 + c) of atom mi lies at tile row fragment_row0(t) + 64 * kMmaWarpgroups *
+// mi + 8 * v1 and column fragment_col0(t) + 8 * g + c (the epilogue's stage_values writes them so).
+WL_HOST_DEVICE constexpr int fragment_row0(int t) {
+  return t / 128 * 64 + t % 128 / 32 * 16 + t % 32 / 4;
+}
+WL_HOST_DEVICE constexpr int fragment_col0(int t) {
+  return t % 32 % 4 * 2;
+}
 
 // True for the phantom tiles of Tiles (uniform across the CTA's cluster).
 template <class Params>

@@ -188,8 +188,7 @@ struct Epilogue {
   }
 
   WL_DEVICE Scalars scalars() const {
-    return {.alpha = device_scalar(p->alpha_ptr, p->alpha) * device_scalar(p->scale_a, 1.0f) *
-                     device_scalar(p->scale_b, 1.0f),
+    return {.alpha = accumulator_scale(*p),
             .beta = device_scalar(p->beta_ptr, p->beta),
             .m = p->m,
             .n = p->n,
@@ -236,21 +235,12 @@ struct Epilogue {
       return static_cast<int>(threadIdx.x) % kThreads;
     }
   }
-  // The tile row and column of this thread's value 0 (see stage_values).
-  static WL_DEVICE int thread_row0(int t) {
-    int const lane = t % 32;
-    return t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
-  }
-  static WL_DEVICE int thread_col0(int t) {
-    int const lane = t % 32;
-    return lane % 4 * 2;
-  }
 
   WL_DEVICE Rows row_terms([[maybe_unused]] TileCoord tile,
                            [[maybe_unused]] Scalars const& s) const {
     Rows rows{};
     if constexpr (Ops::kRowTerms) {
-      int const row0 = tile.m * kTileM + thread_row0(thread());
+      int const row0 = tile.m * kTileM + fragment_row0(thread());
       CUTE_UNROLL
       for (int mi = 0; mi < Cfg::kAtomsM; ++mi) {
         CUTE_UNROLL
@@ -268,7 +258,7 @@ struct Epilogue {
                                  [[maybe_unused]] Scalars const& s) const {
     Columns cols{};
     if constexpr (Ops::kColumnTerms) {
-      int const col0 = sub_col0 + thread_col0(thread());
+      int const col0 = sub_col0 + fragment_col0(thread());
       CUTE_UNROLL
       for (int g = 0; g < kGroups; ++g) {
         epi::ColumnTerms t{.scale = {1.0f, 1.0f}, .bias = {0.0f, 0.0f}};
@@ -369,9 +359,8 @@ struct Epilogue {
                               [[maybe_unused]] Columns const& cols,
                               [[maybe_unused]] float& amax) const {
     int const t = thread();
-    int const lane = t % 32;
-    int const row0 = t / 128 * 64 + t % 128 / 32 * 16 + lane / 4;
-    int const col0 = lane % 4 * 2;
+    int const row0 = fragment_row0(t);
+    int const col0 = fragment_col0(t);
     CUTE_UNROLL
     for (int mi = 0; mi < Cfg::kAtomsM; ++mi) {
       CUTE_UNROLL

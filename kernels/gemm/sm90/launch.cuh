@@ -102,6 +102,7 @@ typename I::Params make_params(GemmArguments const& args, GemmTuning const& tuni
       .batch_step_a = args.a.batch_stride == 0 ? 0 : 1,
       .batch_step_b = args.b.batch_stride == 0 ? 0 : 1,
       .stream_k = {},
+      .split_k = {},
       .epilogue = Cfg::Epilogue::params(args),
   };
   p.stride_c = make_stride(args.c.ld, _1{}, args.c.batch_stride);
@@ -163,10 +164,19 @@ dim3 with_stream_k(typename I::Params& p, int ctas, void* workspace, cudaStream_
 // Launches instance I's kernel: `kernel` is ts_gemm_kernel<I> or, for a kernel compiled apart
 // (NVRTC), its handle, ts::KernelHandle<typename I::Params>. With tuning.tile_scheduling StreamK
 // (a cooperative 1x1 instance; gemm.cpp checks it) `args.workspace` holds the walk's workspace.
+// An active `fold` (a kSplitKFold instance; split_k.cpp checks it): the batches are split-K's
+// slices, which add themselves up into fold.out instead of writing args.d.
 template <class I, class Kernel>
-void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream,
-                    Kernel kernel) {
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, SplitKFold const& fold,
+                    cudaStream_t stream, Kernel kernel) {
   typename I::Params p = make_params<I>(args, tuning);
+  if (fold.active()) {
+    if constexpr (I::Cfg::kSplitKFold) {
+      p.split_k = fold;
+    } else {
+      throw std::logic_error("launch_ts_gemm: split-K's fold asked of a configuration without it");
+    }
+  }
   dim3 grid;
   if (tuning.tile_scheduling == TileScheduling::StreamK) {
     if constexpr (I::Cfg::kStreamK) {
@@ -186,8 +196,9 @@ void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStr
 
 #if defined(__CUDACC__)
 template <class I>
-void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, cudaStream_t stream) {
-  launch_ts_gemm<I>(args, tuning, stream, ts_gemm_kernel<I>);
+void launch_ts_gemm(GemmArguments const& args, GemmTuning const& tuning, SplitKFold const& fold,
+                    cudaStream_t stream) {
+  launch_ts_gemm<I>(args, tuning, fold, stream, ts_gemm_kernel<I>);
 }
 #endif
 

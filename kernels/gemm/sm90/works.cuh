@@ -8,6 +8,7 @@
 #include "gemm/sm90/config.cuh"
 #include "gemm/sm90/epilogue.cuh"
 #include "gemm/sm90/mainloop.cuh"
+#include "gemm/sm90/split_k_fold.cuh"
 #include "gemm/sm90/stream_k.cuh"
 
 namespace warploom::gemm::sm90 {
@@ -24,8 +25,21 @@ struct Works : Mainloop<Cfg> {
   // those of the pieces after it first: in place, into the task's accumulator, which only this
   // epilogue reads before the next tile's first K tile overwrites it — the data flow the schedule
   // declares (the accumulator read here) is unchanged.
+  // A split-K slice that adds the slices up itself (Cfg::kSplitKFold, Params::split_k active)
+  // writes its partial sums instead of D, and, where it is the tile's last, D: the accumulator is
+  // only read, here as in the epilogue.
   template <class D>
   static WL_DEVICE void store(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
+    if constexpr (Cfg::kSplitKFold) {
+      if (d.p->split_k.active()) {  // uniform: a kernel parameter
+        auto& sum = const_cast<Accumulator&>(acc);
+        auto accum = sum.tensor();
+        cute::warpgroup_fence_operand(accum);  // no read above the schedule's wgmma wait
+        SplitKFoldTile<Cfg>::run(d.p->split_k, d.p->raster, tile, accumulator_scale(*d.p), sum,
+                                 s.context);
+        return;
+      }
+    }
     if constexpr (Cfg::kStreamK) {
       if (tile.peers != 0) {  // uniform across the task
         auto& sum = const_cast<Accumulator&>(acc);

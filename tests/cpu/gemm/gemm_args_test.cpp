@@ -1545,6 +1545,33 @@ TEST(GemmSplitK, RefusedWhereItCannotRunNamingTheRule) {
             std::string::npos);
 }
 
+// Where split-K's slices are added (GemmTuning::split_k_reduction): an out-of-range value, and the
+// slices adding themselves up asked of a design or cluster that cannot, are refused by name.
+TEST(GemmSplitK, InKernelReductionIsRefusedWhereTheSlicesCannotFold) {
+  auto const refusal = [](GemmTuning t) {
+    return invalid_argument_message([&] { gemm(valid(), nullptr, t); });
+  };
+  EXPECT_NE(refusal({.split_k_reduction = static_cast<SplitKReduction>(3)})
+                .find("tuning.split_k_reduction = SplitKReduction(3) is out of range: the "
+                      "SplitKReduction values are auto, in-kernel, separate-kernel (0 to 2)"),
+            std::string::npos)
+      << refusal({.split_k_reduction = static_cast<SplitKReduction>(3)});
+  GemmTuning const pingpong{.design = ConsumerDesign::PingPong,
+                            .split_k = 4,
+                            .split_k_reduction = SplitKReduction::InKernel};
+  EXPECT_EQ(refusal(pingpong),
+            "gemm: tuning.split_k_reduction = in-kernel: the slices add themselves up on the "
+            "cooperative design with 1x1 clusters (asked: design pingpong, cluster 1x1); ask for "
+            "design Auto or Cooperative and a 1x1 cluster, or split_k_reduction SeparateKernel");
+  EXPECT_NE(refusal({.cluster_m = 2, .split_k_reduction = SplitKReduction::InKernel})
+                .find("(asked: design auto, cluster 2x1)"),
+            std::string::npos);
+  EXPECT_EQ(to_string(SplitKReduction::InKernel), "in-kernel");
+  EXPECT_EQ(to_string(SplitKReduction::SeparateKernel), "separate-kernel");
+  EXPECT_EQ(invalid_argument_message([] { (void)to_string(static_cast<SplitKReduction>(3)); }),
+            "to_string: SplitKReduction(3) is out of range (0 to 2)");
+}
+
 // Stream-K (TileScheduling::StreamK): refused, naming the field, where it does not run; a
 // workspace the caller gives is checked before anything is enqueued.
 TEST(GemmStreamK, RefusedWhereItCannotRunNamingTheRule) {

@@ -17,13 +17,12 @@ using HostLauncherInstance = Instance<Pingpong, PingpongShape<6, 1, 1, false>, c
 using HostLauncherKernel = ts::KernelHandle<HostLauncherInstance::Params>;
 
 // Instantiated here: what a JIT launcher library would hold.
-template void launch_ts_gemm<HostLauncherInstance, HostLauncherKernel>(GemmArguments const&,
-                                                                       GemmTuning const&,
-                                                                       cudaStream_t,
-                                                                       HostLauncherKernel);
+template void launch_ts_gemm<HostLauncherInstance, HostLauncherKernel>(
+    GemmArguments const&, GemmTuning const&, SplitKFold const&, cudaStream_t, HostLauncherKernel);
 
 void host_compiler_launch(GemmArguments const& args, cudaStream_t stream, cudaKernel_t kernel) {
-  launch_ts_gemm<HostLauncherInstance>(args, GemmTuning{}, stream, HostLauncherKernel{kernel});
+  launch_ts_gemm<HostLauncherInstance>(args, GemmTuning{}, SplitKFold{}, stream,
+                                       HostLauncherKernel{kernel});
 }
 
 std::vector<std::size_t> host_compiler_params_layout() {

@@ -223,11 +223,12 @@ TEST(Sm90Config, TheGeneratorWritesTheChain) {
                                                   .residual = true});
   sm90::KernelConfig const both[] = {plain, fused};
   std::string const source = sm90::instance_source(both);
-  EXPECT_NE(source.find("1, 1>>(args, tuning, stream);"), std::string::npos) << source;
-  EXPECT_NE(source.find("1, 1, epi::Chain<epi::ColScale, epi::Bias<Broadcast::PerColumn, "
-                        "cute::bfloat16_t>, epi::PreActivation, "
-                        "epi::Act<Activation::HardSwish>, epi::Residual>>>(args, tuning, stream);"),
-            std::string::npos)
+  EXPECT_NE(source.find("1, 1>>(args, tuning, fold, stream);"), std::string::npos) << source;
+  EXPECT_NE(
+      source.find("1, 1, epi::Chain<epi::ColScale, epi::Bias<Broadcast::PerColumn, "
+                  "cute::bfloat16_t>, epi::PreActivation, "
+                  "epi::Act<Activation::HardSwish>, epi::Residual>>>(args, tuning, fold, stream);"),
+      std::string::npos)
       << source;
   std::string const table = sm90::instance_table_source(both);
   EXPECT_NE(table.find("{false, true, true, Broadcast::PerColumn, ScalarType::BF16, true, "

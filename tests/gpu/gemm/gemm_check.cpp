@@ -499,6 +499,18 @@ void expect_same_bits_every_run(Problem const& p, GemmTuning const& tuning, int 
   }
 }
 
+void expect_same_bits_as(Problem const& p, GemmTuning const& tuning, GemmTuning const& other) {
+  ProblemData const data(p);
+  gemm(data.args(), nullptr, other);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned char> const theirs = d_bytes(data, p);
+  data.poison_d();
+  gemm(data.args(), nullptr, tuning);
+  WL_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(d_bytes(data, p), theirs);
+  EXPECT_EQ(data.check(reference_of(data.args()), GemmKernel::TensorCore), "");
+}
+
 CapturedGemm::CapturedGemm(GemmArguments const& args, GemmTuning const& tuning) {
   WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   WL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed));

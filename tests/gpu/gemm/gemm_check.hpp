@@ -148,6 +148,10 @@ void expect_correct(Problem const& p, GemmTuning const& tuning = {});
 // reduction that adds partial sums in a fixed order: split-K, stream-K).
 void expect_same_bits_every_run(Problem const& p, GemmTuning const& tuning, int runs = 3);
 
+// gemm(p, tuning) and gemm(p, other) on the same data: the same bits (two ways of adding the same
+// partial sums in the same order), and D right.
+void expect_same_bits_as(Problem const& p, GemmTuning const& tuning, GemmTuning const& other);
+
 // gemm(args, stream, tuning) captured once in a CUDA graph on a non-blocking stream of its own
 // (relaxed capture: gemm() asks the driver about its pointers before it launches), to replay.
 class CapturedGemm {

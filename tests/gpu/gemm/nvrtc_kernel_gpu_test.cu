@@ -88,10 +88,10 @@ void check_same_output(int m, int n, int k, int batch, float beta) {
   gemm::GemmTuning const tuning{};
   args.d = d_nvcc.get();
   sm90::launch_ts_gemm<Instance>(gemm::resolved(args, gemm::GemmKernel::TensorCore), tuning,
-                                 nullptr);
+                                 gemm::SplitKFold{}, nullptr);
   args.d = d_nvrtc.get();
   sm90::launch_ts_gemm<Instance>(gemm::resolved(args, gemm::GemmKernel::TensorCore), tuning,
-                                 nullptr, nvrtc_kernel());
+                                 gemm::SplitKFold{}, nullptr, nvrtc_kernel());
   args.d = d_host.get();
   sm90::host_compiler_launch(gemm::resolved(args, gemm::GemmKernel::TensorCore), nullptr,
                              nvrtc_kernel().kernel);

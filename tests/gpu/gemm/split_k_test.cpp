@@ -4,7 +4,8 @@
 // that divide it and that do not (the last slice shorter, partial K tiles), every operand layout
 // and D either way, C with beta, fp32 and fp16 D, fp8 inputs with their scales; Auto on a small
 // output with a long K, and a small M's split on D^T; the same bits on every run; a captured CUDA
-// graph (the workspace becomes an allocation node) replayed. And the narrow tiles such outputs take
+// graph (the workspace becomes an allocation node) replayed; the slices adding themselves up and a
+// reduction kernel adding them, bit for bit. And the narrow tiles such outputs take
 // (GemmTuning::tile_n), alone, split, in a cluster, in other layouts, and as Auto picks them. The
 // refusals are CPU tests (tests/cpu/gemm/gemm_args_test.cpp, GemmSplitK and GemmTileWidth).
 #include <gtest/gtest.h>
@@ -183,9 +184,62 @@ TEST(GemmSplitK, TheSameBitsOnEveryRun) {
   expect_same_bits_every_run({.m = 200, .n = 300, .k = 8192}, split(16));
 }
 
-// Captured once, replayed twice: the workspace is the graph's own allocation.
+// Captured once, replayed twice: the workspace is the graph's own allocation (and, where the
+// slices add themselves up, the counters' memset a node of it).
 TEST(GemmSplitK, ACapturedGraphReplays) {
   expect_captured_graph_replays({.m = 256, .n = 128, .k = 6000, .beta = 0.5f}, split(5));
+  GemmTuning separate = split(5);
+  separate.split_k_reduction = SplitKReduction::SeparateKernel;
+  expect_captured_graph_replays({.m = 256, .n = 128, .k = 6000, .beta = 0.5f}, separate);
+  expect_captured_graph_replays({.m = 32, .n = 2048, .k = 8192}, {});  // on D^T
+}
+
+// Where the slices are added (GemmTuning::split_k_reduction): the slice that finishes a tile last
+// adds every slice's partial sums inside the GEMM, or a reduction kernel does after it. Both add
+// the same values in the same order: the same bits, on D's own tiles and on D^T's (a small M), with
+// equal slices (one launch) and a shorter last one (a second launch counting into the same
+// counters), narrow and wide tiles, C with beta, 16-bit and fp32 D, fp8 inputs with their scales.
+TEST(GemmSplitK, InKernelAndSeparateReductionsWriteTheSameBits) {
+  struct Case {
+    Problem p;
+    GemmTuning tuning;
+  };
+  GemmTuning const wide{.tile_n = 256, .kernel = GemmKernel::TensorCore, .split_k = 3};
+  Case const cases[] = {
+      {{.m = 256, .n = 256, .k = 4096}, split(4)},
+      {{.in = ScalarType::F16,
+        .out = ScalarType::F16,
+        .a = kCol,
+        .b = kRow,
+        .d = kCol,
+        .m = 130,
+        .n = 70,
+        .k = 3000,
+        .alpha = 0.5f,
+        .beta = 0.75f,
+        .pad = 8},
+       split(7)},
+      {{.out = ScalarType::F32, .m = 300, .n = 200, .k = 5000, .beta = 1.0f}, wide},
+      {{.m = 24, .n = 3000, .k = 8192, .alpha = 2.0f, .beta = 0.5f}, {}},
+      {{.in = ScalarType::F16, .out = ScalarType::F32, .d = kCol, .m = 1000, .n = 40, .k = 4160},
+       split(5)},
+      {{.in = ScalarType::E4M3,
+        .out = ScalarType::BF16,
+        .m = 128,
+        .n = 256,
+        .k = 2048,
+        .alpha = 2.0f,
+        .scale_a = 0.5f,
+        .scale_b = 1.5f},
+       {.design = ConsumerDesign::Cooperative, .kernel = GemmKernel::TensorCore, .split_k = 3}},
+  };
+  for (Case const& c : cases) {
+    SCOPED_TRACE(c.p.describe());
+    GemmTuning in_kernel = c.tuning, separate = c.tuning;
+    in_kernel.split_k_reduction = SplitKReduction::InKernel;
+    separate.split_k_reduction = SplitKReduction::SeparateKernel;
+    expect_same_bits_as(c.p, in_kernel, separate);
+  }
 }
 
 }  // namespace

@@ -463,7 +463,7 @@ TEST(GemmPlanOverhead, RunOnACompiledPlanAgainstGemmAndTheLauncher) {
       gemm::sm90::instance_for(gemm::sm90::config_of(resolved, tuning));
 
   std::vector<Contender> contenders = {
-      {"launcher alone", [&] { launch(resolved, tuning, stream); }, {}},
+      {"launcher alone", [&] { launch(resolved, tuning, {}, stream); }, {}},
       {"gemm::gemm()", [&] { gemm::gemm(args, stream, tuning); }, {}},
       {"plan.run(), compiled", [&] { compiled.run(va, vb, {}, vd, 1.0f, 0.0f, stream); }, {}},
       {"plan.run(), default", [&] { by_default.run(va, vb, {}, vd, 1.0f, 0.0f, stream); }, {}},
