@@ -28,6 +28,20 @@ GemmTuning split(int slices) {
   return {.kernel = GemmKernel::TensorCore, .split_k = slices};
 }
 
+// K = 3000 in 7: slices of 448 (7 K tiles), the last 312 (a partial tile, a second launch); C with
+// beta, partial tiles in M and N, fp16 "tt", D column-major.
+Problem const kUnevenSlices{.in = ScalarType::F16,
+                            .out = ScalarType::F16,
+                            .a = kRow,
+                            .b = kRow,
+                            .d = kCol,
+                            .m = 130,
+                            .n = 70,
+                            .k = 3000,
+                            .alpha = 0.5f,
+                            .beta = 0.75f,
+                            .pad = 8};
+
 TEST(GemmSplitK, TheSlicesAddUpToTheGemm) {
   struct Case {
     Problem p;
@@ -36,20 +50,7 @@ TEST(GemmSplitK, TheSlicesAddUpToTheGemm) {
   Case const cases[] = {
       // Four equal slices of 16 K tiles.
       {{.m = 256, .n = 256, .k = 4096}, 4},
-      // K = 3000 in 7: slices of 448 (7 K tiles), the last 312 (a partial tile); C with beta,
-      // partial tiles in M and N, fp16 "tt", D column-major.
-      {{.in = ScalarType::F16,
-        .out = ScalarType::F16,
-        .a = kRow,
-        .b = kRow,
-        .d = kCol,
-        .m = 130,
-        .n = 70,
-        .k = 3000,
-        .alpha = 0.5f,
-        .beta = 0.75f,
-        .pad = 8},
-       7},
+      {kUnevenSlices, 7},
       // "nn" with an fp32 D; more slices asked than K has tiles for: 16 slices of one K tile.
       {{.out = ScalarType::F32, .a = kCol, .b = kCol, .m = 64, .n = 300, .k = 1000}, 32},
       // "nt", K = 65 (two slices: 64 and 1).
@@ -207,18 +208,7 @@ TEST(GemmSplitK, InKernelAndSeparateReductionsWriteTheSameBits) {
   GemmTuning const wide{.tile_n = 256, .kernel = GemmKernel::TensorCore, .split_k = 3};
   Case const cases[] = {
       {{.m = 256, .n = 256, .k = 4096}, split(4)},
-      {{.in = ScalarType::F16,
-        .out = ScalarType::F16,
-        .a = kCol,
-        .b = kRow,
-        .d = kCol,
-        .m = 130,
-        .n = 70,
-        .k = 3000,
-        .alpha = 0.5f,
-        .beta = 0.75f,
-        .pad = 8},
-       split(7)},
+      {kUnevenSlices, split(7)},
       {{.out = ScalarType::F32, .m = 300, .n = 200, .k = 5000, .beta = 1.0f}, wide},
       {{.m = 24, .n = 3000, .k = 8192, .alpha = 2.0f, .beta = 0.5f}, {}},
       {{.in = ScalarType::F16, .out = ScalarType::F32, .d = kCol, .m = 1000, .n = 40, .k = 4160},
