@@ -196,8 +196,8 @@ std::string_view to_string(TileScheduling s);
 // tile's partial sums to the workspace and counts itself in; the one that counts last adds them
 // all and writes D: no second kernel, and no CTA waits for another. It runs on the cooperative
 // design with 1x1 clusters. SeparateKernel: a reduction kernel after the slices, whatever their
-// design. Auto: InKernel where the slices run that design (a narrow tile's, or Auto's cooperative
-// choice), else SeparateKernel.
+// design. Auto: SeparateKernel, measured faster on every split shape (the fold adds each tile on
+// one SM, as few SMs as there are tiles: docs/kernels/sm90_ts_gemm.md, "Split-K").
 enum class SplitKReduction { Auto, InKernel, SeparateKernel };
 std::string_view to_string(SplitKReduction r);
 

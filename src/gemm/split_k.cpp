@@ -124,9 +124,13 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
     t.design = ConsumerDesign::Cooperative;
   t.design = selected_design(p, t.design);
   sm90::KernelConfig const config = sm90::config_of(p, t);
-  bool const fold =
-      tuning.split_k_reduction != SplitKReduction::SeparateKernel && sm90::folds_split_k(config);
-  if (tuning.split_k_reduction == SplitKReduction::InKernel && !fold)
+  // Auto adds the slices in a kernel after them: the fold, measured against it in one process
+  // (H100, 2026-12-07, bench/results/split_k_fold_h100_2026-12-07/), was slower on every split
+  // shape (1024x16x8192 28 us against 16; 512x512x65536 97 against 61; 32x8192x8192 62 against
+  // 57): the tile's last slice adds every slice alone, its loads one float4 per slice at a time,
+  // on as few SMs as there are tiles, where the reduction kernel spreads them over all.
+  bool const fold = tuning.split_k_reduction == SplitKReduction::InKernel;
+  if (fold && !sm90::folds_split_k(config))
     throw std::logic_error("split-K: in-kernel reduction asked of slices that cannot fold");
 
   SplitKOutput const out{.m = v.m,

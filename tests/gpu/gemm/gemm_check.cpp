@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -475,9 +476,11 @@ std::vector<double> reference_of(GemmArguments const& args) {
 
 namespace {
 
-// The bytes of D (row-major) after a run.
+// The bytes of D (one batch, either layout) after a run.
 std::vector<unsigned char> d_bytes(ProblemData const& data, Problem const& p) {
-  std::size_t const bytes = static_cast<std::size_t>((p.m - 1) * data.args().ldd + p.n) *
+  bool const col = p.d == MatrixLayout::ColMajor;
+  std::int64_t const lines = col ? p.n : p.m, line = col ? p.m : p.n;
+  std::size_t const bytes = static_cast<std::size_t>((lines - 1) * data.args().ldd + line) *
                             static_cast<std::size_t>(size_of(p.out));
   std::vector<unsigned char> out(bytes);
   WL_CUDA_CHECK(cudaMemcpy(out.data(), data.args().d, bytes, cudaMemcpyDeviceToHost));

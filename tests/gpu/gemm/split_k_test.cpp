@@ -188,11 +188,13 @@ TEST(GemmSplitK, TheSameBitsOnEveryRun) {
 // Captured once, replayed twice: the workspace is the graph's own allocation (and, where the
 // slices add themselves up, the counters' memset a node of it).
 TEST(GemmSplitK, ACapturedGraphReplays) {
-  expect_captured_graph_replays({.m = 256, .n = 128, .k = 6000, .beta = 0.5f}, split(5));
-  GemmTuning separate = split(5);
-  separate.split_k_reduction = SplitKReduction::SeparateKernel;
-  expect_captured_graph_replays({.m = 256, .n = 128, .k = 6000, .beta = 0.5f}, separate);
-  expect_captured_graph_replays({.m = 32, .n = 2048, .k = 8192}, {});  // on D^T
+  Problem const p{.m = 256, .n = 128, .k = 6000, .beta = 0.5f};
+  expect_captured_graph_replays(p, split(5));
+  GemmTuning in_kernel = split(5);
+  in_kernel.split_k_reduction = SplitKReduction::InKernel;
+  expect_captured_graph_replays(p, in_kernel);
+  in_kernel.split_k = 0;
+  expect_captured_graph_replays({.m = 32, .n = 2048, .k = 8192}, in_kernel);  // on D^T
 }
 
 // Where the slices are added (GemmTuning::split_k_reduction): the slice that finishes a tile last
