@@ -21,6 +21,15 @@ struct Works : Mainloop<Cfg> {
   using ElementD = typename Cfg::TD;
   using Accumulator = typename Cfg::Accumulator;
 
+  // The task's accumulator, to read (or, stream-K's owner, add into) with no read hoisted above
+  // the schedule's wgmma wait: the fence takes the registers as in-out operands, hence the cast.
+  static WL_DEVICE Accumulator& fenced(Accumulator const& acc) {
+    auto& sum = const_cast<Accumulator&>(acc);
+    auto accum = sum.tensor();
+    cute::warpgroup_fence_operand(accum);
+    return sum;
+  }
+
   // A stream-K piece (Cfg::kStreamK) writes its partial sums, or, owning its tile, adds
   // those of the pieces after it first: in place, into the task's accumulator, which only this
   // epilogue reads before the next tile's first K tile overwrites it — the data flow the schedule
@@ -32,19 +41,14 @@ struct Works : Mainloop<Cfg> {
   static WL_DEVICE void store(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
     if constexpr (Cfg::kSplitKFold) {
       if (d.p->split_k.active()) {  // uniform: a kernel parameter
-        auto& sum = const_cast<Accumulator&>(acc);
-        auto accum = sum.tensor();
-        cute::warpgroup_fence_operand(accum);  // no read above the schedule's wgmma wait
-        SplitKFoldTile<Cfg>::run(d.p->split_k, d.p->raster, tile, accumulator_scale(*d.p), sum,
-                                 s.context);
+        SplitKFoldTile<Cfg>::run(d.p->split_k, d.p->raster, tile, accumulator_scale(*d.p),
+                                 fenced(acc), s.context);
         return;
       }
     }
     if constexpr (Cfg::kStreamK) {
       if (tile.peers != 0) {  // uniform across the task
-        auto& sum = const_cast<Accumulator&>(acc);
-        auto accum = sum.tensor();
-        cute::warpgroup_fence_operand(accum);  // no read above the schedule's wgmma wait
+        Accumulator& sum = fenced(acc);
         int const cta = static_cast<int>(blockIdx.x);
         if (tile.peers < 0) {
           StreamKFixup<Cfg>::publish(d.p->stream_k, cta, sum, s.context);
