@@ -35,13 +35,18 @@ struct PartialSums {
     return acc.tensor()(v % kPerAtom, v / kPerAtom, 0);
   }
 
-  // scale times this thread's values into the slot starting at `slot` (a tile's first float4).
-  static WL_DEVICE void write(float4* slot, Accumulator& acc, float scale = 1.0f) {
+  // scale times this thread's values into the slot starting at `slot` (a tile's first float4);
+  // float4 i only where keep(i) (for a reader that skips the same ones).
+  static WL_DEVICE void write(float4* slot, Accumulator& acc, float scale, auto const& keep) {
     CUTE_UNROLL
     for (int i = 0; i < kValues / 4; ++i)
-      __stcg(slot + thread() + i * kThreads,
-             make_float4(scale * value(acc, 4 * i), scale * value(acc, 4 * i + 1),
-                         scale * value(acc, 4 * i + 2), scale * value(acc, 4 * i + 3)));
+      if (keep(i))
+        __stcg(slot + thread() + i * kThreads,
+               make_float4(scale * value(acc, 4 * i), scale * value(acc, 4 * i + 1),
+                           scale * value(acc, 4 * i + 2), scale * value(acc, 4 * i + 3)));
+  }
+  static WL_DEVICE void write(float4* slot, Accumulator& acc, float scale = 1.0f) {
+    write(slot, acc, scale, [](int) { return true; });
   }
 
   // Float4 i of this thread's part of the slot at `slot`: its values 4 i ... 4 i + 3.

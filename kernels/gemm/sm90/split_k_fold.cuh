@@ -40,7 +40,14 @@ struct SplitKFoldTile {
     std::int64_t const index = std::int64_t{tile.m} * raster.tiles_n + tile.n;
     float4* const slots =
         reinterpret_cast<float4*>(fold.slots) + index * fold.slices * Sums::kSlotFloat4s;
-    Sums::write(slots + (fold.first_slice + tile.l) * Sums::kSlotFloat4s, acc, alpha);
+    float4* const slot = slots + (fold.first_slice + tile.l) * Sums::kSlotFloat4s;
+    // Beside a 256-wide tile's 128 accumulators the positions spilled: every float4 written there.
+    if constexpr (Sums::kValues <= 64) {
+      Fragment const at(fold.out, tile);
+      Sums::write(slot, acc, alpha, [&](int f) { return at.inside(f); });
+    } else {
+      Sums::write(slot, acc, alpha);
+    }
     ts::sync_task(task);
     bool last = false;
     if (Sums::thread() == 0) {
@@ -49,32 +56,93 @@ struct SplitKFoldTile {
       if (last) count.store(0, cuda::memory_order_relaxed);  // zero again for the next launch
     }
     if (!ts::sync_task_or(task, last)) return;  // uniform
-    write_sums(fold, slots, tile);
+    write_sums(fold, slots, Fragment(fold.out, tile));
   }
 
  private:
+  static constexpr int kFloat4s = Sums::kValues / 4;  // a thread's part of a slot
+
+  // Where this thread's values of a tile lie in the slices' output: float4 f of its fragment holds
+  // values 4 f ... 4 f + 3, rows r and r + 8 and columns c and c + 1 of one m64 atom (config.cuh:
+  // value 4 g + 2 v1 + c of atom mi at fragment_row0 + 64 * kMmaWarpgroups * mi + 8 * v1, column
+  // fragment_col0 + 8 * g + c).
+  struct Fragment {
+    int m, n;  // the slices' output (SplitKOutput's)
+    std::int64_t row0, col0;
+    WL_DEVICE Fragment(SplitKOutput const& o, TileCoord tile)
+        : m(o.m),
+          n(o.n),
+          row0(std::int64_t{tile.m} * Cfg::kTileM + fragment_row0(Sums::thread())),
+          col0(std::int64_t{tile.n} * Cfg::kTileN + fragment_col0(Sums::thread())) {}
+    WL_DEVICE std::int64_t row(int v) const {
+      return row0 + 64 * Cfg::kMmaWarpgroups * (v / Sums::kPerAtom) +
+             8 * (v % Sums::kPerAtom / 2 % 2);
+    }
+    WL_DEVICE std::int64_t col(int v) const { return col0 + 8 * (v % Sums::kPerAtom / 4) + v % 2; }
+    // Whether float4 f holds a value of the output: its first row and column inside (partial
+    // tiles; a narrow output in a 64-wide tile, a decode step's 16 or 32 rows of D^T). The others
+    // are never written to D, so neither the slot's writer nor its reader touches them.
+    WL_DEVICE bool inside(int f) const { return row(4 * f) < m && col(4 * f) < n; }
+  };
+
+  // Loads in flight at once per thread, in registers beside the accumulator, which the schedule
+  // keeps: a round loads kChunk of a thread's float4s of kGroup slices, every load independent,
+  // then adds them in slice order. 32 float4s (128 registers) beside a 128 x 64 tile's 32 values,
+  // 8 (2 of 4 slices) beside 64, 2 beside the 128 of a 256-wide tile: more spilled (8 of one
+  // slice beside 64 values: 8 bytes; 16: 72).
+  static constexpr int kChunk = Sums::kValues <= 32 ? 8 : 2;
+  static constexpr int kGroup = Sums::kValues <= 64 ? 4 : 1;
+  static_assert(kFloat4s % kChunk == 0, "a thread's float4s are whole chunks");
+
   // The sums of every slice's values of this thread (slice s's slot at slots + s * kSlotFloat4s),
-  // added in slice order from 0 as the reduction kernel adds them, into D. A rolled loop: the
-  // accumulator is not read, so no register index needs to be a constant.
-  static WL_DEVICE void write_sums(SplitKFold const& fold, float4 const* slots, TileCoord tile) {
-    int const t = Sums::thread();
-    std::int64_t const row0 = std::int64_t{tile.m} * Cfg::kTileM + fragment_row0(t);
-    std::int64_t const col0 = std::int64_t{tile.n} * Cfg::kTileN + fragment_col0(t);
+  // added in slice order from 0 as the reduction kernel adds them, into D. One float4 of one slice
+  // at a time (the first version) waited out L2's latency under the other CTAs' streaming once per
+  // float4 and slice: 16 waits for a 128 x 64 tile of two slices, ~4 us at the end of every split
+  // GEMM (anti-patterns/last-arrival-reduction-on-few-sms.md); now once per round. The chunk and
+  // round loops are rolled (no register index of the accumulator in them), inside a round every
+  // index is a constant.
+  static WL_DEVICE void write_sums(SplitKFold const& fold, float4 const* slots,
+                                   Fragment const& at) {
 #pragma unroll 1
-    for (int i = 0; i < Sums::kValues / 4; ++i) {
-      float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll 4
-      for (int s = 0; s < fold.slices; ++s) {
-        float4 const v = Sums::read(slots + s * Sums::kSlotFloat4s, i);
-        sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
-      }
-      float const sums[4] = {sum.x, sum.y, sum.z, sum.w};
+    for (int c = 0; c < kFloat4s; c += kChunk) {
+      bool keep[kChunk];
+      float4 sum[kChunk];
       CUTE_UNROLL
-      for (int j = 0; j < 4; ++j) {
-        // Value v of the fragment: k = 4 g + 2 v1 + c of m64 atom mi (config.cuh).
-        int const v = 4 * i + j, mi = v / Sums::kPerAtom, k = v % Sums::kPerAtom;
-        write_sum(fold.out, row0 + 64 * Cfg::kMmaWarpgroups * mi + 8 * (k / 2 % 2),
-                  col0 + 8 * (k / 4) + k % 2, sums[j]);
+      for (int i = 0; i < kChunk; ++i) {
+        keep[i] = at.inside(c + i);
+        sum[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+#pragma unroll 1
+      for (int s0 = 0; s0 < fold.slices; s0 += kGroup) {
+        float4 v[kGroup][kChunk];
+        CUTE_UNROLL
+        for (int g = 0; g < kGroup; ++g) {
+          CUTE_UNROLL
+          for (int i = 0; i < kChunk; ++i) {
+            v[g][i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (keep[i] && s0 + g < fold.slices)
+              v[g][i] = Sums::read(slots + (s0 + g) * Sums::kSlotFloat4s, c + i);
+          }
+        }
+        CUTE_UNROLL
+        for (int g = 0; g < kGroup; ++g) {
+          if (s0 + g < fold.slices) {  // no add past the last slice: -0 stays -0
+            CUTE_UNROLL
+            for (int i = 0; i < kChunk; ++i)
+              sum[i].x += v[g][i].x, sum[i].y += v[g][i].y, sum[i].z += v[g][i].z,
+                  sum[i].w += v[g][i].w;
+          }
+        }
+      }
+      CUTE_UNROLL
+      for (int i = 0; i < kChunk; ++i) {
+        if (!keep[i]) continue;
+        float const sums[4] = {sum[i].x, sum[i].y, sum[i].z, sum[i].w};
+        CUTE_UNROLL
+        for (int j = 0; j < 4; ++j) {
+          int const v = 4 * (c + i) + j;
+          write_sum(fold.out, at.row(v), at.col(v), sums[j]);
+        }
       }
     }
   }
