@@ -199,11 +199,14 @@ std::vector<h::Tuning> warploom_space(GemmProblem const& p) {
   bool const splits = !p.bias && p.activation == wg::Activation::Identity;
   if (splits) {
     for (char const* slices : {"1", "2", "4", "8"}) space.push_back({{"split", slices}});
-    // Auto's split, and two and four slices, added in the GEMM by each tile's last slice (Auto
-    // adds them in a reduction kernel after it).
-    space.push_back({{"reduction", "in-kernel"}});
-    for (char const* slices : {"2", "4"})
-      space.push_back({{"split", slices}, {"reduction", "in-kernel"}});
+    // Auto's split, and two and four slices, with each reduction named: the slices added in the
+    // GEMM by each tile's last slice, or in a kernel after it (`--points reduction` times them
+    // side by side).
+    for (char const* where : {"in-kernel", "separate-kernel"}) {
+      space.push_back({{"reduction", where}});
+      for (char const* slices : {"2", "4"})
+        space.push_back({{"split", slices}, {"reduction", where}});
+    }
   }
   // The cooperative design's tile widths, alone (Auto's split) and with each slice count.
   for (char const* width : {"256", "128", "64"}) {
