@@ -103,6 +103,11 @@ struct SplitKFoldTile {
   // index is a constant.
   static WL_DEVICE void write_sums(SplitKFold const& fold, float4 const* slots,
                                    Fragment const& at) {
+    // D's description and the slice count in registers: read through the kernel parameters'
+    // pointer, they may be loaded again after every store to D (which the compiler cannot tell
+    // from a store to them) — a dozen dependent loads a value.
+    SplitKOutput const out = fold.out;
+    int const slices = fold.slices;
 #pragma unroll 1
     for (int c = 0; c < kFloat4s; c += kChunk) {
       bool keep[kChunk];
@@ -113,20 +118,20 @@ struct SplitKFoldTile {
         sum[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       }
 #pragma unroll 1
-      for (int s0 = 0; s0 < fold.slices; s0 += kGroup) {
+      for (int s0 = 0; s0 < slices; s0 += kGroup) {
         float4 v[kGroup][kChunk];
         CUTE_UNROLL
         for (int g = 0; g < kGroup; ++g) {
           CUTE_UNROLL
           for (int i = 0; i < kChunk; ++i) {
             v[g][i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (keep[i] && s0 + g < fold.slices)
+            if (keep[i] && s0 + g < slices)
               v[g][i] = Sums::read(slots + (s0 + g) * Sums::kSlotFloat4s, c + i);
           }
         }
         CUTE_UNROLL
         for (int g = 0; g < kGroup; ++g) {
-          if (s0 + g < fold.slices) {  // no add past the last slice: -0 stays -0
+          if (s0 + g < slices) {  // no add past the last slice: -0 stays -0
             CUTE_UNROLL
             for (int i = 0; i < kChunk; ++i)
               sum[i].x += v[g][i].x, sum[i].y += v[g][i].y, sum[i].z += v[g][i].z,
@@ -141,7 +146,7 @@ struct SplitKFoldTile {
         CUTE_UNROLL
         for (int j = 0; j < 4; ++j) {
           int const v = 4 * (c + i) + j;
-          write_sum(fold.out, at.row(v), at.col(v), sums[j]);
+          write_sum(out, at.row(v), at.col(v), sums[j]);
         }
       }
     }
