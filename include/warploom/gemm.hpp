@@ -196,8 +196,10 @@ std::string_view to_string(TileScheduling s);
 // tile's partial sums to the workspace and counts itself in; the one that counts last adds them
 // all and writes D: no second kernel, and no CTA waits for another. It runs on the cooperative
 // design with 1x1 clusters. SeparateKernel: a reduction kernel after the slices, whatever their
-// design. Auto: SeparateKernel, measured faster on every split shape (the fold adds each tile on
-// one SM, as few SMs as there are tiles: docs/kernels/sm90_ts_gemm.md, "Split-K").
+// design. Auto: InKernel for a small M's split on D^T where each tile's last slice reads at most
+// one tile of partial sums (a decode step: 32x8192x8192 in two slices, 16x4096x4096 in four),
+// SeparateKernel everywhere else, where it was measured faster (the fold adds each tile on one SM,
+// as few SMs as there are tiles: docs/kernels/sm90_ts_gemm.md, "Split-K").
 enum class SplitKReduction { Auto, InKernel, SeparateKernel };
 std::string_view to_string(SplitKReduction r);
 

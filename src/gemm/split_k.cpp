@@ -88,6 +88,11 @@ int auto_split_k(GemmArguments const& r, int tile_n, int sms) {
   return static_cast<int>(std::clamp<std::int64_t>(std::min(by_sms, by_k), 1, kMaxSplitK));
 }
 
+bool auto_folds(bool swap_ab, std::int64_t m, std::int64_t n, int slices, int tile_m, int tile_n) {
+  std::int64_t const inside = std::min<std::int64_t>(m, tile_m) * std::min<std::int64_t>(n, tile_n);
+  return swap_ab && slices * inside <= std::int64_t{tile_m} * tile_n;
+}
+
 void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStream_t stream,
                  bool swap_ab) {
   // The problem the slices compute: D's, or D^T's.
@@ -124,12 +129,12 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
     t.design = ConsumerDesign::Cooperative;
   t.design = selected_design(p, t.design);
   sm90::KernelConfig const config = sm90::config_of(p, t);
-  // Auto adds the slices in a kernel after them: the fold, measured against it in one process
-  // (H100, 2026-12-07, bench/results/split_k_fold_h100_2026-12-07/), was slower on every split
-  // shape (1024x16x8192 28 us against 16; 512x512x65536 97 against 61; 32x8192x8192 62 against
-  // 57): the tile's last slice adds every slice alone, its loads one float4 per slice at a time,
-  // on as few SMs as there are tiles, where the reduction kernel spreads them over all.
-  bool const fold = tuning.split_k_reduction == SplitKReduction::InKernel;
+  int const tile_m = sm90::design_shape(config.design).tile_m;
+  int const tile_n = sm90::tile_n_of(config);
+  bool const fold =
+      tuning.split_k_reduction == SplitKReduction::InKernel ||
+      (tuning.split_k_reduction == SplitKReduction::Auto && sm90::folds_split_k(config) &&
+       auto_folds(swap_ab, v.m, v.n, count, tile_m, tile_n));
   if (fold && !sm90::folds_split_k(config))
     throw std::logic_error("split-K: in-kernel reduction asked of slices that cannot fold");
 
@@ -143,8 +148,6 @@ void run_split_k(GemmArguments const& r, GemmTuning tuning, int slices, cudaStre
                          .d = r.d,
                          .d_type = output_type(r.d_type),
                          .ldd = r.ldd};
-  int const tile_m = sm90::design_shape(config.design).tile_m;
-  int const tile_n = sm90::tile_n_of(config);
   std::int64_t const tiles = ceil_div(v.m, tile_m) * ceil_div(v.n, tile_n);
   std::size_t const bytes = fold ? SplitKFold::workspace_bytes(tiles, count, tile_m, tile_n)
                                  : static_cast<std::size_t>(count * matrix) * sizeof(float);

@@ -52,6 +52,20 @@ int selected_tile_n(GemmArguments const& r, int sms);
 // where the tiles already fill half the SMs.
 int auto_split_k(GemmArguments const& r, int tile_n, int sms = current_sm_count());
 
+// Whether Auto adds `slices` slices of an m x n problem (the slices' own) in tiles of
+// tile_m x tile_n inside the GEMM (SplitKReduction::InKernel, where the slices' design can) rather
+// than in a kernel after it: on D^T (`swap_ab`: the reduction kernel there is a transpose through
+// shared memory, 8 us of a decode step under ncu) where each tile's last slice reads at most one
+// tile of partial sums, slices x the tile's part inside the output (the fold skips the rest). The
+// last arrival adds its tile alone, on as few SMs as there are tiles, where the reduction kernel
+// spreads the reads over every SM for the price of a launch. Measured in one process (H200,
+// 2026-12-07, bench/results/h200_check_2026-12-07/, graphs, fold / kernel): 32x8192x8192 in two
+// slices of half-filled tiles 42.4 / 43.9 us, 16x4096x4096 in four quarters 17.4 / 18.2, in two
+// 18.3 / 19.8; behind where more is read: 64x4096x16384 (D^T, whole tiles) in two 45.2 / 43.9 and
+// four 45.3 / 43.6, and on D's own tiles everywhere (1024x16x8192 in 16 quarters 14.7 / 13.5,
+// in 4 17.5 / 16.8; 512x512x65536 in 8 whole 69.0 / 54.8).
+bool auto_folds(bool swap_ab, std::int64_t m, std::int64_t n, int slices, int tile_m, int tile_n);
+
 // Runs `r` (resolved, row-major D, split-K applicable) in at most `slices` slices of K, each a
 // whole number of K tiles (fewer slices where K is short). `swap_ab`: the slices compute the
 // partial sums of D^T = B^T . A^T (operands_swapped(r), `tuning` in its terms) and the reduction

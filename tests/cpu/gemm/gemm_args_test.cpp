@@ -1750,6 +1750,19 @@ TEST(GemmSplitK, SmallMSplitsTheTransposedProblem) {
   EXPECT_EQ(c.tuning.cluster_n, 1);
 }
 
+// Where Auto adds the slices inside the GEMM (split_k.hpp, auto_folds): on D^T, where each tile's
+// last slice reads at most one tile of partial sums inside the output; elsewhere a kernel after.
+TEST(GemmSplitK, AutoFoldsTheTransposedSplitWhereTheLastSliceReadsATile) {
+  // The slices' problems (D^T's where swapped: 8192 x 32 for a 32 x 8192 D), 128 x 64 tiles.
+  EXPECT_TRUE(auto_folds(true, 8192, 32, 2, 128, 64));    // 32x8192x8192: two half tiles
+  EXPECT_TRUE(auto_folds(true, 4096, 16, 4, 128, 64));    // 16x4096x4096: four quarters
+  EXPECT_TRUE(auto_folds(true, 4096, 1, 32, 128, 64));    // one row of D: 32 slivers
+  EXPECT_FALSE(auto_folds(true, 8192, 32, 4, 128, 64));   // four half tiles
+  EXPECT_FALSE(auto_folds(true, 4096, 64, 2, 128, 64));   // 64x4096x16384: whole tiles
+  EXPECT_FALSE(auto_folds(false, 1024, 16, 8, 128, 64));  // D's own tiles: the reduction kernel
+  EXPECT_FALSE(auto_folds(false, 512, 512, 8, 128, 128));
+}
+
 // How K is cut: equal slices where a count more than half of the wanted one divides K's tiles (one
 // launch), else the wanted count with a shorter last slice (two launches).
 TEST(GemmSplitK, SlicesAreEqualWhereACountCloseToTheWantedOneDivides) {
