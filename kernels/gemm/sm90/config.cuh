@@ -236,6 +236,18 @@ WL_HOST_DEVICE constexpr int fragment_row0(int t) {
 WL_HOST_DEVICE constexpr int fragment_col0(int t) {
   return t % 32 % 4 * 2;
 }
+// Value v of a fragment counted as PartialSums and the split-K fold count it (element
+// v % (kTileN / 2) of m64 atom v / (kTileN / 2), i.e. mi = v / (kTileN / 2), 4 g + 2 v1 + c =
+// v % (kTileN / 2)): its row and column from fragment_row0 and fragment_col0.
+template <class Cfg>
+WL_HOST_DEVICE constexpr int fragment_value_row(int v) {
+  constexpr int kPerAtom = Cfg::kTileN / 2;
+  return 64 * Cfg::kMmaWarpgroups * (v / kPerAtom) + 8 * (v % kPerAtom / 2 % 2);
+}
+template <class Cfg>
+WL_HOST_DEVICE constexpr int fragment_value_col(int v) {
+  return 8 * (v % (Cfg::kTileN / 2) / 4) + v % 2;
+}
 
 // True for the phantom tiles of Tiles (uniform across the CTA's cluster).
 template <class Params>

@@ -41,13 +41,8 @@ struct SplitKFoldTile {
     float4* const slots =
         reinterpret_cast<float4*>(fold.slots) + index * fold.slices * Sums::kSlotFloat4s;
     float4* const slot = slots + (fold.first_slice + tile.l) * Sums::kSlotFloat4s;
-    // Beside a 256-wide tile's 128 accumulators the positions spilled: every float4 written there.
-    if constexpr (Sums::kValues <= 64) {
-      Fragment const at(fold.out, tile);
-      Sums::write(slot, acc, alpha, [&](int f) { return at.inside(f); });
-    } else {
-      Sums::write(slot, acc, alpha);
-    }
+    Fragment const at(fold.out, tile);
+    Sums::write(slot, acc, alpha, [&](int f) { return at.inside(f); });
     ts::sync_task(task);
     bool last = false;
     if (Sums::thread() == 0) {
@@ -56,16 +51,15 @@ struct SplitKFoldTile {
       if (last) count.store(0, cuda::memory_order_relaxed);  // zero again for the next launch
     }
     if (!ts::sync_task_or(task, last)) return;  // uniform
-    write_sums(fold, slots, Fragment(fold.out, tile));
+    write_sums(fold, slots, at);
   }
 
  private:
   static constexpr int kFloat4s = Sums::kValues / 4;  // a thread's part of a slot
 
   // Where this thread's values of a tile lie in the slices' output: float4 f of its fragment holds
-  // values 4 f ... 4 f + 3, rows r and r + 8 and columns c and c + 1 of one m64 atom (config.cuh:
-  // value 4 g + 2 v1 + c of atom mi at fragment_row0 + 64 * kMmaWarpgroups * mi + 8 * v1, column
-  // fragment_col0 + 8 * g + c).
+  // values 4 f ... 4 f + 3, rows r and r + 8 and columns c and c + 1 of one m64 atom
+  // (config.cuh's fragment_value_row and fragment_value_col).
   struct Fragment {
     int m, n;  // the slices' output (SplitKOutput's)
     std::int64_t row0, col0;
@@ -74,11 +68,8 @@ struct SplitKFoldTile {
           n(o.n),
           row0(std::int64_t{tile.m} * Cfg::kTileM + fragment_row0(Sums::thread())),
           col0(std::int64_t{tile.n} * Cfg::kTileN + fragment_col0(Sums::thread())) {}
-    WL_DEVICE std::int64_t row(int v) const {
-      return row0 + 64 * Cfg::kMmaWarpgroups * (v / Sums::kPerAtom) +
-             8 * (v % Sums::kPerAtom / 2 % 2);
-    }
-    WL_DEVICE std::int64_t col(int v) const { return col0 + 8 * (v % Sums::kPerAtom / 4) + v % 2; }
+    WL_DEVICE std::int64_t row(int v) const { return row0 + fragment_value_row<Cfg>(v); }
+    WL_DEVICE std::int64_t col(int v) const { return col0 + fragment_value_col<Cfg>(v); }
     // Whether float4 f holds a value of the output: its first row and column inside (partial
     // tiles; a narrow output in a 64-wide tile, a decode step's 16 or 32 rows of D^T). The others
     // are never written to D, so neither the slot's writer nor its reader touches them.
