@@ -16,6 +16,8 @@
 //
 //                              scheduler:  acquire; fetch_tile; commit;  then the handshake above
 //
+//                            A CTA's first fetch is its own index (tiles 0 .. grid - 1, no
+//                            atomic), its later ones grid + the counter's next.
 //                            The counter must be zero when the kernel starts: zero it with
 //                            cudaMemsetAsync on the launch stream before every launch (a node of
 //                            its own in a captured graph, so each replay starts from zero).
@@ -87,22 +89,32 @@ struct DynamicTileQueue {
   int* counter = nullptr;  // tiles handed out so far, across the grid; zero at launch
   int num_tiles = 0;
 
-  // Producer work of the scheduler warp: lane 0 takes the next tile index and writes the stage's
-  // entry; the commit that follows (__syncwarp, then one lane's release-arrive) publishes it.
+  // Producer work of the scheduler warp (every lane): the next tile index — the CTA's own at its
+  // first fetch, then the grid's size plus the counter's next — mapped to its tile, and one lane
+  // writes the stage's entry; the commit that follows (__syncwarp, then one lane's release-arrive)
+  // publishes it. Tiles 0 .. grid - 1 go one to each CTA without the counter: every CTA's first
+  // tile waited on an atomic's round trip to L2 before it could start loading (Nsight Compute,
+  // the grouped GEMM's seed, H200, 2026-12-07). A Derived whose tile_at_warp maps an index with
+  // the whole warp (one load per lane, not one thread's chain of dependent loads) gets every lane.
   WL_DEVICE void fetch_tile(Produce const& stage) {
 #if defined(__CUDA_ARCH__)
-    if (threadIdx.x % 32 == 0) {
-      int const idx = atomicAdd(counter, 1);
-      WorkTile tile{num_tiles, 0, 0, false};
-      if (idx < num_tiles) {
-        if constexpr (std::is_void_v<Derived>) {
-          tile = WorkTile{idx, 0, 0, true};
-        } else {
-          tile = static_cast<Derived const&>(*this).tile_at(idx);
-        }
+    bool const leader = threadIdx.x % 32 == 0;
+    int idx = 0;
+    if (leader)
+      idx = stage.loop_offset == 0 ? static_cast<int>(blockIdx.x)
+                                   : static_cast<int>(gridDim.x) + atomicAdd(counter, 1);
+    WorkTile tile{num_tiles, 0, 0, false};
+    if constexpr (requires(Derived const& d) { d.tile_at_warp(0); }) {
+      idx = __shfl_sync(0xffffffffu, idx, 0);
+      if (idx < num_tiles) tile = static_cast<Derived const&>(*this).tile_at_warp(idx);  // uniform
+    } else if (leader && idx < num_tiles) {
+      if constexpr (std::is_void_v<Derived>) {
+        tile = WorkTile{idx, 0, 0, true};
+      } else {
+        tile = static_cast<Derived const&>(*this).tile_at(idx);
       }
-      entries[stage.stage_idx] = tile;
     }
+    if (leader) entries[stage.stage_idx] = tile;
 #else
     (void)stage;
 #endif

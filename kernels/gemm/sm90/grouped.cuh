@@ -117,12 +117,31 @@ struct GroupedWorks : Mainloop<Cfg> {
         hi = mid - 1;
       }
     }
-    GroupTiles const& g = gp.tiles[lo];
-    TileRaster const raster{__ldg(&g.raster.tiles_m), __ldg(&g.raster.tiles_n),
-                            __ldg(&g.raster.panel)};
-    TileCoord c = raster.coord(t - __ldg(&g.start));
-    c.l = lo;
-    return c;
+    return tile_in(gp, lo, t);
+  }
+  // tile_at by every lane of a warp (the dynamic queue's scheduler, ts::DynamicTileQueue): the
+  // problems' starts read 32 at a time, one load per lane, and counted with a ballot — one round
+  // trip to L2 per 32 problems, where the binary search waits on one per probe (six for the seed's
+  // 50 problems, at every CTA's first tile). Its lanes then prefetch the problem's Params into L1
+  // (1 KiB: eight lines), which the load warp and the MMA warps read at the tile's start and in
+  // its epilogue: the scheduler runs a tile ahead of them.
+  static WL_DEVICE TileCoord tile_at_warp(Params const& gp, int t) {
+    if (t >= num_tiles(gp)) return {0, 0, gp.count};  // phantom
+    int const lane = static_cast<int>(threadIdx.x) % 32;
+    int at_or_before = 0;  // problems starting at or before t (the starts ascend)
+    for (int base = 0; base < gp.count; base += 32) {
+      int const g = base + lane;
+      unsigned const before =
+          __ballot_sync(0xffffffffu, g < gp.count && __ldg(&gp.tiles[g].start) <= t);
+      at_or_before += __popc(before);
+      if (before != 0xffffffffu) break;  // no later problem starts at or before t
+    }
+    int const g = at_or_before - 1;  // problem 0 starts at tile 0
+    constexpr int kLines = static_cast<int>((sizeof(Problem) + 127) / 128);
+    if (lane < kLines)
+      asm volatile("prefetch.global.L1 [%0];" ::"l"(reinterpret_cast<char const*>(gp.problems + g) +
+                                                    128 * lane));
+    return tile_in(gp, g, t);
   }
   // A tile past a problem's valid rows (the masked layout: its M is the valid count, its tiles
   // those of the whole) runs one K tile, as every tile does (the schedules' K loops are promised
@@ -146,10 +165,14 @@ struct GroupedWorks : Mainloop<Cfg> {
     }
     Mainloop<Cfg>::load(q, ring, stage, local(*ring.p, tile));
   }
+  // The phantom test from the tile's problem index, not its Params: they lie in global memory,
+  // and read at each K tile (the test in issue_mma) they kept the MMA warps waiting on L2 at
+  // every tile's first (Nsight Compute, the seed, H200, 2026-12-07: 5 % of their samples).
   template <class Ring>
   static WL_DEVICE void mma(Ring const& ring, ts::Consume const& stage, Accumulator& acc,
                             TileCoord tile) {
-    Mainloop<Cfg>::issue_mma(problem(*ring.p, tile), ring, stage, acc, local(*ring.p, tile));
+    if (tile.l >= ring.p->count) return;  // phantom: its stage holds zeros
+    Mainloop<Cfg>::issue_batch(ring, stage, acc);
   }
   template <class D>
   static WL_DEVICE void store(D& d, ts::Produce const& s, TileCoord tile, Accumulator const& acc) {
@@ -161,6 +184,15 @@ struct GroupedWorks : Mainloop<Cfg> {
   }
 
  private:
+  // Tile t of the launch, in problem g (the last to start at or before it): its coordinate.
+  static WL_DEVICE TileCoord tile_in(Params const& gp, int g, int t) {
+    GroupTiles const& at = gp.tiles[g];
+    TileRaster const raster{__ldg(&at.raster.tiles_m), __ldg(&at.raster.tiles_n),
+                            __ldg(&at.raster.panel)};
+    TileCoord c = raster.coord(t - __ldg(&at.start));
+    c.l = g;
+    return c;
+  }
   // Whether tile `tile` (not a phantom) starts past its problem's valid rows.
   static WL_DEVICE bool past_valid_rows(Params const& gp, TileCoord tile) {
     return tile.l < gp.count && tile.m * Cfg::kTileM >= __ldg(&gp.tiles[tile.l].rows);

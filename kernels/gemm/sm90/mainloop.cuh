@@ -133,8 +133,15 @@ struct Mainloop {
   template <class Ring>
   static WL_DEVICE void issue_mma(Params const& p, Ring const& ring, ts::Consume const& stage,
                                   typename Cfg::Accumulator& acc, TileCoord tile) {
-    using namespace cute;
     if (is_phantom(p, tile)) return;
+    issue_batch(ring, stage, acc);
+  }
+
+  // issue_mma's batch, for a tile known not to be a phantom: nothing read from the Params.
+  template <class Ring>
+  static WL_DEVICE void issue_batch(Ring const& ring, ts::Consume const& stage,
+                                    typename Cfg::Accumulator& acc) {
+    using namespace cute;
     typename Cfg::TiledMma tiled_mma;
     auto thr = tiled_mma.get_thread_slice(threadIdx.x % Cfg::kMmaThreads);
     Tensor tCrA = thr.make_fragment_A(

@@ -84,9 +84,18 @@ struct TileQueue : ts::DynamicTileQueue<2, kConsumerWarps, TileQueue<W, kConsume
   using Base = ts::DynamicTileQueue<2, kConsumerWarps, TileQueue>;
   typename W::Params const* p = nullptr;
 
-  // The scheduler warp's lookup of a taken index (Base::fetch_tile).
+  // The scheduler warp's lookup of a taken index (Base::fetch_tile): by one thread, or by the
+  // whole warp where the works have a warp's lookup (the grouped GEMM's search of its problems).
   WL_DEVICE ts::WorkTile tile_at(int index) const {
     TileCoord const t = W::tile_at(*p, index);
+    return {t.m, t.n, t.l, true};
+  }
+  WL_DEVICE ts::WorkTile tile_at_warp(int index) const requires
+      requires(typename W::Params const& q) {
+    W::tile_at_warp(q, 0);
+  }
+  {
+    TileCoord const t = W::tile_at_warp(*p, index);
     return {t.m, t.n, t.l, true};
   }
   // Consumer work: the waited entry's tile.
