@@ -35,9 +35,9 @@ WL_HOST_DEVICE constexpr auto take_tile(Handle& queue) {
 }
 
 // The scheduler warp of a dynamic tile queue `Queue` (warp kWarp, kRegisters registers a thread; 0
-// keeps the kernel's count): it fills the next entry from the grid-wide counter (fetch_tile), then
-// takes that entry like every other task, so that its loop ends on the same invalid tile as theirs
-// and the ring balances (R-D1).
+// keeps the kernel's count): it fills the next entry (fetch_tile: the CTA's own index first, then
+// the grid-wide counter), then takes that entry like every other task, so that its loop ends on the
+// same invalid tile as theirs and the ring balances (R-D1).
 template <class Queue, int kWarp, int kRegisters = 0>
 struct TileSchedulerTask {
   static constexpr TaskSpec spec{
