@@ -86,7 +86,7 @@ struct DynamicTileQueue {
   SmemBuffer<WorkTile, kStages, 16> entries;  // (STAGES)
   using smem_buffers = buffers<&DynamicTileQueue::entries>;
 
-  int* counter = nullptr;  // tiles handed out so far, across the grid; zero at launch
+  int* counter = nullptr;  // fetches past each CTA's first, across the grid; zero at launch
   int num_tiles = 0;
 
   // Producer work of the scheduler warp (every lane): the next tile index — the CTA's own at its

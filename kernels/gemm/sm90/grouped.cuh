@@ -138,6 +138,7 @@ struct GroupedWorks : Mainloop<Cfg> {
     }
     int const g = at_or_before - 1;  // problem 0 starts at tile 0
     constexpr int kLines = static_cast<int>((sizeof(Problem) + 127) / 128);
+    static_assert(kLines <= 32, "a lane prefetches each line of a problem's Params");
     if (lane < kLines)
       asm volatile("prefetch.global.L1 [%0];" ::"l"(reinterpret_cast<char const*>(gp.problems + g) +
                                                     128 * lane));
