@@ -21,8 +21,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool const table = !args.empty() && args.front() == "--table";
   if (table) args.erase(args.begin());
-  if (args.empty()) {
-    std::fprintf(stderr, "usage: gemm_instance_sources [--table] <output> <config>...\n");
+  char const* const usage = "usage: gemm_instance_sources [--table] <output> <config>...\n";
+  if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
+  // An output named like an option is a mistyped option, not a file to create (`--help` once
+  // left a file of that name in the tree).
+  if (args.empty() || args.front().starts_with('-')) {
+    std::fputs(usage, stderr);
     return 2;
   }
   std::vector<sm90::KernelConfig> configs;
