@@ -94,6 +94,32 @@ TEST(GroupedGemm, TheSeedsRowMajorFp16Problems) {
   }
 }
 
+// 64 and 70 small groups (a setup launch's 64-problem parameter block, and past it), on a full grid
+// and on three CTAs (each then walks tiles of dozens of problems, more than it has warps), in both
+// designs over the static walk.
+TEST(GroupedGemm, ManyGroupsOnAFullGridAndOnThreeCtas) {
+  std::mt19937 random(7);
+  std::vector<Problem> problems;
+  for (int i = 0; i < 70; ++i) {
+    int const m = 1 + static_cast<int>(random() % 300),
+              n = 8 * (1 + static_cast<int>(random() % 40));
+    problems.push_back(seed_problem(m, n, 8 * (1 + static_cast<int>(random() % 40))));
+  }
+  for (std::size_t count : {std::size_t{64}, problems.size()}) {
+    for (int max_ctas : {0, 3}) {
+      for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
+        GemmTuning const tuning{
+            .max_ctas = max_ctas, .design = design, .tile_scheduling = TileScheduling::Static};
+        SCOPED_TRACE(std::to_string(count) + " groups, max_ctas " + std::to_string(max_ctas) +
+                     ", " + describe(tuning));
+        Groups const g(std::vector<Problem>(problems.begin(), problems.begin() + count));
+        grouped_gemm(g.args.data(), g.args.size(), nullptr, tuning);
+        g.expect_correct();
+      }
+    }
+  }
+}
+
 // Extents of 1, M and N ending mid-tile, K of one partial tile and of many, in one launch (bf16
 // "tn", the other prebuilt grouped instance); their tile counts differ by three orders of
 // magnitude, so the tile walk crosses every problem boundary in some CTA.
