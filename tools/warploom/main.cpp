@@ -103,6 +103,9 @@ int verify_kernels(std::vector<std::string> names, bool all, bool round_robin, l
 
 int main(int argc, char** argv) {
   CLI::App app{"warploom: verified warp-specialized kernels"};
+  // The project's version (CMakeLists.txt's project(), the one source of it for the build).
+  app.set_version_flag("--version", std::string("warploom ") + WARPLOOM_VERSION,
+                       "print warploom's version and exit");
   app.require_subcommand(1);
   CLI::App* list = app.add_subcommand("list", "list the bundled kernels");
   CLI::App* verify = app.add_subcommand("verify", "verify kernels' TaskManagers (no GPU needed)");
