@@ -452,6 +452,13 @@ def test_no_device_is_named_at_run():
         plan(element="f16", layout=Row).run(a, a, None, a)
 
 
+def test_no_device_and_no_cc_names_the_argument_that_plans_without_one():
+    if os.path.exists("/dev/nvidia0"):
+        pytest.skip("a GPU is present")
+    with pytest.raises(ValueError, match=r"no architecture to plan for: .*cc=90 in Python"):
+        warploom.op.Gemm(element="f16", layout=Row)
+
+
 def test_the_cpp_timing_hook_refuses_fewer_than_one_call():
     # bench/python/linear_and_overhead.py times ops::Gemm::run in C++ through it; zero calls would
     # divide by zero.

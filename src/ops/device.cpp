@@ -57,7 +57,7 @@ Arch plan_arch(std::optional<Arch> asked, DeviceFacts const& device) {
   if (!asked && !device.present)
     throw std::invalid_argument(fmt::format(
         "Gemm: no architecture to plan for: {} (to make a plan without a device, name its "
-        "architecture: GemmOptions::arch = Arch::Sm90)",
+        "architecture: GemmOptions::arch = Arch::Sm90 in C++, cc=90 in Python)",
         device.why_absent));
   if (device.present && compute_capability(device) != static_cast<int>(kBuiltFor))
     throw std::invalid_argument(
