@@ -6,7 +6,8 @@
 # rebuild of the binaries. For each variant: apply it, compile the grouped configurations, run the
 # grouped GPU tests (a variant that is wrong is not timed), time the seed's 50 problems and the MoE
 # layer as captured graphs beside CUTLASS's sm90 grouped kernel and cuBLAS, and read each kernel's
-# cycles, DRAM bytes, L2 hit rate and tensor-pipe use with Nsight Compute (clocks locked). Variants
+# cycles, DRAM bytes, L2 hit rate and tensor-pipe use with Nsight Compute (clocks locked; the
+# seed's launches, its setup kernel's among them, in a second table of the same CSV). Variants
 # are separate processes: compare ratios to `base` (the tree itself, timed in the same order).
 #   OUT=<dir> BUILD=build/fused bash tools/grouped_variants.sh base bench/variants/a.patch [...]
 # A name joined with '+' (a.patch+b.patch) applies both.
@@ -81,6 +82,12 @@ for variant in "$@"; do
         --log-file "$OUT/grouped_${name}_moe_ncu.csv" "$B/warploom" "${moe[@]}" \
         --providers warploom,cutlass_grouped --autotune --points design= --reps 1 --no-check \
         >>"$LOG" 2>&1
+      # The seed's launches too (its setup kernel and each walk's grouped kernel), appended to
+      # that file: a second table.
+      timeout 120 ncu --metrics "$metrics" -k regex:'grouped|device_kernel' --csv --page raw \
+        --log-file /tmp/seed_ncu.csv "$B/warploom" "${seed[@]}" --providers warploom,cutlass_grouped \
+        --autotune --points tiles= --reps 3 --no-check >>"$LOG" 2>&1 &&
+        cat /tmp/seed_ncu.csv >>"$OUT/grouped_${name}_moe_ncu.csv"
       # GROUPED_DENSE=1: the same metrics on the dense kernels at an expert's shape and at issue
       # 15's 8192x8192x1024 (both designs, CUTLASS's), appended to that file (a second table).
       if [[ ${GROUPED_DENSE:-0} == 1 ]]; then
