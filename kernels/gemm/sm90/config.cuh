@@ -229,12 +229,22 @@ constexpr std::array<std::size_t, 29> params_layout() {
 
 // The accumulator fragment of thread t of a tile's MMA threads (a wgmma D fragment per m64 atom):
 // its value (4 g + 2 v1 + c) of atom mi lies at tile row fragment_row0(t) + 64 * kMmaWarpgroups *
-// mi + 8 * v1 and column fragment_col0(t) + 8 * g + c (the epilogue's stage_values writes them so).
+// mi + 8 * v1 and column fragment_col0(t) + 8 * g + c (fragment_atom_row, fragment_group_col).
 WL_HOST_DEVICE constexpr int fragment_row0(int t) {
   return t / 128 * 64 + t % 128 / 32 * 16 + t % 32 / 4;
 }
 WL_HOST_DEVICE constexpr int fragment_col0(int t) {
   return t % 32 % 4 * 2;
+}
+// The row of atom mi's values 4 g + 2 v1 + c from fragment_row0, and the column of column group
+// g's from fragment_col0 (+ c): the mapping above, the one source of it (the epilogue's loops over
+// mi, v1 and g, the split-K fold's over v).
+template <class Cfg>
+WL_HOST_DEVICE constexpr int fragment_atom_row(int mi, int v1) {
+  return 64 * Cfg::kMmaWarpgroups * mi + 8 * v1;
+}
+WL_HOST_DEVICE constexpr int fragment_group_col(int g) {
+  return 8 * g;
 }
 // Value v of a fragment counted as PartialSums and the split-K fold count it (element
 // v % (kTileN / 2) of m64 atom v / (kTileN / 2), i.e. mi = v / (kTileN / 2), 4 g + 2 v1 + c =
@@ -242,11 +252,11 @@ WL_HOST_DEVICE constexpr int fragment_col0(int t) {
 template <class Cfg>
 WL_HOST_DEVICE constexpr int fragment_value_row(int v) {
   constexpr int kPerAtom = Cfg::kTileN / 2;
-  return 64 * Cfg::kMmaWarpgroups * (v / kPerAtom) + 8 * (v % kPerAtom / 2 % 2);
+  return fragment_atom_row<Cfg>(v / kPerAtom, v % kPerAtom / 2 % 2);
 }
 template <class Cfg>
 WL_HOST_DEVICE constexpr int fragment_value_col(int v) {
-  return 8 * (v % (Cfg::kTileN / 2) / 4) + v % 2;
+  return fragment_group_col(v % (Cfg::kTileN / 2) / 4) + v % 2;
 }
 
 // True for the phantom tiles of Tiles (uniform across the CTA's cluster).

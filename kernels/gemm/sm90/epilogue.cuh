@@ -205,12 +205,11 @@ struct Epilogue {
   struct alignas(2 * sizeof(TD)) Pair {
     TD v[2];
   };
-  static constexpr int kRowsPerAtom = 64 * Cfg::kMmaWarpgroups;
   static constexpr int kPerChunk = 16 / static_cast<int>(sizeof(TD));  // elements per 16 bytes
   static constexpr int kGroups = kEpiN / 8;  // a thread's column pairs per subtile
 
-  // This thread's folded row terms (its rows row0 + kRowsPerAtom mi + 8 v1), and its column terms
-  // of one subtile: empty unless the chain has ops of that phase.
+  // This thread's folded row terms (its rows row0 + fragment_atom_row(mi, v1)), and its column
+  // terms of one subtile: empty unless the chain has ops of that phase.
   struct RowsOf {
     epi::RowTerms at[Cfg::kAtomsM][2];
   };
@@ -246,7 +245,7 @@ struct Epilogue {
         CUTE_UNROLL
         for (int v1 = 0; v1 < 2; ++v1) {
           epi::RowTerms t{.scale = s.alpha, .bias = 0.0f};
-          Ops::rows(p->epilogue, row0 + kRowsPerAtom * mi + 8 * v1, s.m, t);
+          Ops::rows(p->epilogue, row0 + fragment_atom_row<Cfg>(mi, v1), s.m, t);
           rows.at[mi][v1] = t;
         }
       }
@@ -262,7 +261,7 @@ struct Epilogue {
       CUTE_UNROLL
       for (int g = 0; g < kGroups; ++g) {
         epi::ColumnTerms t{.scale = {1.0f, 1.0f}, .bias = {0.0f, 0.0f}};
-        Ops::columns(p->epilogue, col0 + 8 * g, s.n, t);
+        Ops::columns(p->epilogue, col0 + fragment_group_col(g), s.n, t);
         cols.at[g] = t;
       }
     }
@@ -348,7 +347,7 @@ struct Epilogue {
   // the bias; for an fp8 D, times scale_d after amax took |z|. Where the values sit (PTX ISA,
   // "wgmma .m64nNk16 register fragment D"): value v0 + 2 v1 + 4 g of atom mi is row row0 + 64 W mi
   // + 8 v1, column col0 + v0 + 8 g, for W warpgroups sharing the tile (warpgroup w starts at row 64
-  // w).
+  // w): config.cuh's fragment_atom_row and fragment_group_col.
   // C's part is compiled in only for kWithC, chosen by one uniform branch per subtile: as a
   // run-time test inside this loop, ptxas predicated it and every pair issued C's shared-memory
   // load, unpacking and multiply-adds even with beta = 0 (~300 instructions per tile and thread,
@@ -367,8 +366,8 @@ struct Epilogue {
       for (int g = kE * kEpiN / 8; g < (kE + 1) * kEpiN / 8; ++g) {
         CUTE_UNROLL
         for (int v1 = 0; v1 < 2; ++v1) {
-          int const row = row0 + kRowsPerAtom * mi + 8 * v1;
-          int const col = col0 + 8 * g;
+          int const row = row0 + fragment_atom_row<Cfg>(mi, v1);
+          int const col = col0 + fragment_group_col(g);
           auto* const slot = reinterpret_cast<Pair*>(
               buffer + swizzled(row, (col % kEpiN) * static_cast<int>(sizeof(TD))));
           float alpha = s.alpha;
