@@ -5,6 +5,12 @@
 //   launch   microseconds of host time per call on a compiled configuration, gemm() against
 //            ops::Gemm::run() on tensor views (run() <= 3 us), the GPU kept busy so that no call
 //            waits for a full launch queue
+//   grouped  microseconds of host time per call of the grouped GEMM on seed 002's 50 fp16
+//            problems (M, N, K from {128, 256, 512, 1024}, every operand row-major): gemm::
+//            grouped_gemm with the library's workspace and with the caller's, ops::GroupedGemm::
+//            run(), its checks alone (arguments(): no device), and the driver's pointer queries
+//            such a call makes (cudaPointerGetAttributes, 3 a group) — where an eager call's host
+//            time goes (Python: 169-363 us a call, H100 2026-12-07)
 //   jit      a configuration that no build prebuilds (bf16 "tn", cooperative, a bf16 column bias
 //            and tanh): compiled cold into an empty kernel cache by each of the JIT's compilers
 //            (nvcc; NVRTC and the host compiler), loaded from that cache by a fresh process
@@ -26,7 +32,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -39,6 +48,7 @@
 #include "warploom/harness/device_json.hpp"
 #include "warploom/harness/statistics.hpp"
 #include "warploom/ops/gemm.hpp"
+#include "warploom/ops/grouped_gemm.hpp"
 #include "warploom/testing/device_buffers.hpp"
 
 extern char** environ;
@@ -111,6 +121,57 @@ nlohmann::json launch_costs(int calls) {
                         {"plan_run", summary_json(planned)}};
   out["plan_run_minus_gemm_median_us"] =
       out["plan_run"]["median_us"].get<double>() - out["gemm"]["median_us"].get<double>();
+  return out;
+}
+
+nlohmann::json grouped_costs(int calls) {
+  std::mt19937 random(2023);
+  int const sizes[] = {128, 256, 512, 1024};
+  constexpr auto kF16 = wg::ScalarType::F16;
+  std::vector<wt::DeviceBuffer> buffers;
+  std::vector<ops::GemmGroup> groups;
+  for (int i = 0; i < 50; ++i) {
+    int const m = sizes[random() % 4], n = sizes[random() % 4], k = sizes[random() % 4];
+    void* const a = buffers.emplace_back(std::size_t(m) * k * 2).get();
+    void* const b = buffers.emplace_back(std::size_t(k) * n * 2).get();
+    void* const d = buffers.emplace_back(std::size_t(m) * n * 2).get();
+    groups.push_back({.a = ops::row_major(a, kF16, m, k),
+                      .b = ops::row_major(b, kF16, k, n),
+                      .c = {},
+                      .d = ops::row_major(d, kF16, m, n)});
+  }
+  ops::GroupedGemm plan(kF16, wg::MatrixLayout::RowMajor);
+  std::vector<wg::GemmArguments> const args = plan.arguments(groups).args;
+  wt::DeviceBuffer workspace(wg::grouped_gemm_workspace_bytes(args.size()));
+  cudaStream_t stream{};
+  WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::vector<std::pair<char const*, std::function<void()>>> const paths = {
+      {"grouped_gemm", [&] { wg::grouped_gemm(args.data(), args.size(), stream); }},
+      {"grouped_gemm_callers_workspace",
+       [&] {
+         wg::grouped_gemm(args.data(), args.size(), stream, {}, workspace.get(), workspace.bytes());
+       }},
+      {"plan_run", [&] { plan.run(groups, 1.0f, 0.0f, stream); }},
+      {"plan_checks_alone", [&] { (void)plan.arguments(groups); }},
+      {"pointer_queries", [&] {
+         cudaPointerAttributes attributes{};
+         for (wg::GemmArguments const& g : args)
+           for (void const* p : {g.a.data, g.b.data, static_cast<void const*>(g.d)})
+             WL_CUDA_CHECK(cudaPointerGetAttributes(&attributes, p));
+       }}};
+  // Interleaved in blocks, as launch_costs.
+  std::vector<std::vector<double>> times(paths.size());
+  for (int block = 0; block < 10; ++block)
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      std::vector<double> const t = host_times(calls / 10, paths[i].second);
+      times[i].insert(times[i].end(), t.begin(), t.end());
+    }
+  WL_CUDA_CHECK(cudaStreamDestroy(stream));
+  nlohmann::json out = {
+      {"problems",
+       "seed 002's 50 fp16 problems (std::mt19937(2023)), every operand row-major, on "
+       "a non-blocking stream"}};
+  for (std::size_t i = 0; i < paths.size(); ++i) out[paths[i].first] = summary_json(times[i]);
   return out;
 }
 
@@ -200,6 +261,7 @@ int main(int argc, char** argv) {
     }
     out["device"] = warploom::harness::device_json(device);
     out["launch"] = launch_costs(calls);
+    out["grouped"] = grouped_costs(std::min(calls, 2000));
   }
   out["jit"] = jit_costs();
   std::printf("%s\n", out.dump(2).c_str());
