@@ -17,6 +17,7 @@
 #include "gemm_operands.hpp"
 #include "gemm_plans.hpp"
 #include "gemm_stage_variants.hpp"
+#include "seed_problems.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/harness/python_random.hpp"
 
@@ -223,15 +224,11 @@ Groups groups_of(h::Problem const& p) {
   parse_layout(p.parameters.at("layout"), "--layout", base);
   Groups groups;
   if (p.parameters.at("mix") == "seed") {
-    // random.seed(2023); [tuple(random.choice(sizes) for _ in range(3)) for _ in range(count)]
-    std::vector<int> sizes;
-    for (int s = 128; s <= size; s *= 2) sizes.push_back(s);
-    h::PythonRandom random(2023);
-    for (std::int64_t i = 0; i < count; ++i) {
+    for (auto const [m, n, k] : seed_problem_extents(count, static_cast<int>(size))) {
       GemmProblem g = base;
-      g.m = sizes[random.below(sizes.size())];
-      g.n = sizes[random.below(sizes.size())];
-      g.k = sizes[random.below(sizes.size())];
+      g.m = m;
+      g.n = n;
+      g.k = k;
       groups.push_back(g);
     }
   } else {

@@ -6,7 +6,7 @@
 //            ops::Gemm::run() on tensor views (run() <= 3 us), the GPU kept busy so that no call
 //            waits for a full launch queue
 //   grouped  microseconds of host time per call of the grouped GEMM on seed 002's 50 fp16
-//            problems (M, N, K from {128, 256, 512, 1024}, every operand row-major): gemm::
+//            problems (bench/seed_problems.hpp, every operand row-major): gemm::
 //            grouped_gemm with the library's workspace and with the caller's, ops::GroupedGemm::
 //            run(), its checks alone (arguments(): no device), and the driver's pointer queries
 //            such a call makes (cudaPointerGetAttributes, 3 a group) — where an eager call's host
@@ -33,7 +33,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +40,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "seed_problems.hpp"
 #include "sm90_instances.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/device_info.hpp"
@@ -125,13 +125,10 @@ nlohmann::json launch_costs(int calls) {
 }
 
 nlohmann::json grouped_costs(int calls) {
-  std::mt19937 random(2023);
-  int const sizes[] = {128, 256, 512, 1024};
   constexpr auto kF16 = wg::ScalarType::F16;
   std::vector<wt::DeviceBuffer> buffers;
   std::vector<ops::GemmGroup> groups;
-  for (int i = 0; i < 50; ++i) {
-    int const m = sizes[random() % 4], n = sizes[random() % 4], k = sizes[random() % 4];
+  for (auto const [m, n, k] : warploom::bench::seed_problem_extents(50, 1024)) {
     void* const a = buffers.emplace_back(std::size_t(m) * k * 2).get();
     void* const b = buffers.emplace_back(std::size_t(k) * n * 2).get();
     void* const d = buffers.emplace_back(std::size_t(m) * n * 2).get();
@@ -169,7 +166,7 @@ nlohmann::json grouped_costs(int calls) {
   WL_CUDA_CHECK(cudaStreamDestroy(stream));
   nlohmann::json out = {
       {"problems",
-       "seed 002's 50 fp16 problems (std::mt19937(2023)), every operand row-major, on "
+       "seed 002's 50 fp16 problems (bench/seed_problems.hpp), every operand row-major, on "
        "a non-blocking stream"}};
   for (std::size_t i = 0; i < paths.size(); ++i) out[paths[i].first] = summary_json(times[i]);
   return out;

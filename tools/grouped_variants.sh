@@ -89,7 +89,7 @@ for variant in "$@"; do
         --autotune --points tiles= --reps 3 --no-check >>"$LOG" 2>&1 &&
         cat /tmp/seed_ncu.csv >>"$OUT/grouped_${name}_moe_ncu.csv"
       # GROUPED_DENSE=1: the same metrics on the dense kernels at an expert's shape and at issue
-      # 15's 8192x8192x1024 (both designs, CUTLASS's), appended to that file (a second table).
+      # 15's 8192x8192x1024 (both designs, CUTLASS's), appended to that file (a third table).
       if [[ ${GROUPED_DENSE:-0} == 1 ]]; then
         timeout 150 ncu --metrics "$metrics" -k regex:'ts_gemm_kernel|device_kernel' --csv \
           --page raw --log-file /tmp/dense_ncu.csv "$B/warploom" bench gemm \
