@@ -60,30 +60,44 @@ struct StaticTileQueue {
   }
 };
 
-// The shared-memory ring of a dynamic queue: `kStages` 16-byte entries (ts::WorkTile), filled by
-// one scheduler warp (one elected lane arrives: ts::warps(1)) and released by every thread of the
-// `kConsumerWarps` warps that take tiles from it, the scheduler's own included (R-D15 checks the
-// count). Every thread reads the entry, so every thread arrives after its own read: one elected
-// lane per warp (after __syncwarp) orders the others' reads just as well, but compute-sanitizer's
-// racecheck does not follow that edge and reported each entry's rewrite as a race with them (H200,
-// 2026-12-02); one arrival per thread per tile costs nothing at a tile's granularity.
-// Two stages let the scheduler fetch the next tile while the slowest task still reads the last.
+// The shared-memory ring of a dynamic queue: `kStages` entries (ts::WorkTile, or a WorkTilePair),
+// filled by one scheduler warp (one elected lane arrives: ts::warps(1)) and released by every
+// thread of the `kConsumerWarps` warps that take tiles from it, the scheduler's own included (R-D15
+// checks the count). Every thread reads the entry, so every thread arrives after its own read: one
+// elected lane per warp (after __syncwarp) orders the others' reads just as well, but
+// compute-sanitizer's racecheck does not follow that edge and reported each entry's rewrite as a
+// race with them (H200, 2026-12-02); one arrival per thread per tile costs nothing at a tile's
+// granularity. Two stages let the scheduler fetch the next tile while the slowest task still reads
+// the last.
 template <int kStages = 2, int kConsumerWarps = 1>
 inline constexpr PipelineConfig tile_queue_pipeline = async_async(kStages, warps(1),
                                                                   threads(32 * kConsumerWarps));
+
+// Two tiles in one entry (a DynamicTileQueue of kTilesPerEntry = 2): a pair for two tasks that
+// take turns, one tile each (ping-pong's MMA warpgroups), handed to every task in one handshake.
+// The entry is valid where its first tile is; its second lies past the last tile where the count
+// is odd: {num_tiles, 0, 0, false}, which the kernel runs as its phantom tile.
+struct WorkTilePair : WorkTile {
+  WorkTile second;
+};
+static_assert(sizeof(WorkTile) == 16 && sizeof(WorkTilePair) == 32);
 
 // Tile indices as tiles: index i is tile (i, 0, 0). A kernel whose tiles have coordinates maps an
 // index once, in the scheduler warp, by deriving and naming itself as `Derived`, which provides
 //   WL_DEVICE WorkTile tile_at(int index) const;    // a valid tile
 // so every consumer reads the mapped tile from the entry (the grouped GEMM's problem and tile).
-template <int kStages, int kConsumerWarps, class Derived = void>
+// kTilesPerEntry = 2: each entry is the pair of tiles 2e and 2e + 1 of entry index e
+// (WorkTilePair), fetched as one.
+template <int kStages, int kConsumerWarps, class Derived = void, int kTilesPerEntry = 1>
 struct DynamicTileQueue {
+  static_assert(kTilesPerEntry == 1 || kTilesPerEntry == 2, "an entry holds a tile or a pair");
+  using Entry = std::conditional_t<kTilesPerEntry == 1, WorkTile, WorkTilePair>;
+  static constexpr int tiles_per_entry = kTilesPerEntry;
   static constexpr ResourceSpec spec{.name = "tile_queue",
                                      .pipeline = tile_queue_pipeline<kStages, kConsumerWarps>,
                                      .kind = ResourceKind::WorkQueue};
-  static_assert(sizeof(WorkTile) == 16, "a queue entry is 16 bytes");
 
-  SmemBuffer<WorkTile, kStages, 16> entries;  // (STAGES)
+  SmemBuffer<Entry, kStages, 16> entries;  // (STAGES)
   using smem_buffers = buffers<&DynamicTileQueue::entries>;
 
   int* counter = nullptr;  // fetches past each CTA's first, across the grid; zero at launch
@@ -99,35 +113,52 @@ struct DynamicTileQueue {
   WL_DEVICE void fetch_tile(Produce const& stage) {
 #if defined(__CUDA_ARCH__)
     bool const leader = threadIdx.x % 32 == 0;
-    int idx = 0;
+    int entry = 0;
     if (leader)
-      idx = stage.loop_offset == 0 ? static_cast<int>(blockIdx.x)
-                                   : static_cast<int>(gridDim.x) + atomicAdd(counter, 1);
-    WorkTile tile{num_tiles, 0, 0, false};
-    if constexpr (requires(Derived const& d) { d.tile_at_warp(0); }) {
-      idx = __shfl_sync(0xffffffffu, idx, 0);
-      if (idx < num_tiles) tile = static_cast<Derived const&>(*this).tile_at_warp(idx);  // uniform
-    } else if (leader && idx < num_tiles) {
-      if constexpr (std::is_void_v<Derived>) {
-        tile = WorkTile{idx, 0, 0, true};
-      } else {
-        tile = static_cast<Derived const&>(*this).tile_at(idx);
-      }
-    }
-    if (leader) entries[stage.stage_idx] = tile;
+      entry = stage.loop_offset == 0 ? static_cast<int>(blockIdx.x)
+                                     : static_cast<int>(gridDim.x) + atomicAdd(counter, 1);
+    entry = __shfl_sync(0xffffffffu, entry, 0);
+    Entry e{};
+    static_cast<WorkTile&>(e) = mapped(entry * kTilesPerEntry, leader);
+    if constexpr (kTilesPerEntry == 2) e.second = mapped(entry * 2 + 1, leader);
+    if (leader) entries[stage.stage_idx] = e;
 #else
     (void)stage;
 #endif
   }
 
   // Consumer work: the waited stage's entry (every thread reads it: a shared-memory broadcast).
-  WL_DEVICE WorkTile next_tile(Consume const& stage) const {
+  WL_DEVICE Entry next_tile(Consume const& stage) const {
 #if defined(__CUDA_ARCH__)
     return entries[stage.stage_idx];
 #else
     (void)stage;
     return {};
 #endif
+  }
+
+ private:
+  // Tile `idx` (uniform across the warp) as the entry holds it: mapped by Derived (by the whole
+  // warp where it has a warp's lookup, else by the leader, whose value alone is stored), or
+  // {num_tiles, 0, 0, false} past the last tile.
+  WL_DEVICE WorkTile mapped(int idx, bool leader) const {
+    WorkTile tile{num_tiles, 0, 0, false};
+#if defined(__CUDA_ARCH__)
+    if (idx >= num_tiles) return tile;
+    if constexpr (requires(Derived const& d) { d.tile_at_warp(0); }) {
+      tile = static_cast<Derived const&>(*this).tile_at_warp(idx);
+    } else if (leader) {
+      if constexpr (std::is_void_v<Derived>) {
+        tile = WorkTile{idx, 0, 0, true};
+      } else {
+        tile = static_cast<Derived const&>(*this).tile_at(idx);
+      }
+    }
+#else
+    (void)idx;
+    (void)leader;
+#endif
+    return tile;
   }
 };
 
