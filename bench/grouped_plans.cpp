@@ -51,14 +51,17 @@ struct GroupedContender {
 // raster panel (tile rows walked down a column before the next: which A and B tiles the CTAs
 // running at one time share in L2; an MoE layer's 4096-wide B is 32 MiB per expert), and the
 // tile walk (Auto's default takes the dynamic scheduler for 16-bit plain groups: the static walk
-// with its own design choice, and each design on it, beside it).
+// with its own design choice, and each design on it, beside it; ping-pong over the queue, pairs of
+// tiles, at its two verified shapes).
 std::vector<h::Tuning> grouped_space() {
   std::vector<h::Tuning> space = {{},
                                   {{"tiles", "static"}},
                                   {{"design", "cooperative"}, {"tiles", "static"}},
                                   {{"design", "pingpong"}},
-                                  {{"tiles", "dynamic"}}};
+                                  {{"tiles", "dynamic"}},
+                                  {{"design", "pingpong"}, {"tiles", "dynamic"}}};
   for (StageVariant const& v : kStageVariants) space.push_back({{"variant", std::string(v.name)}});
+  space.push_back({{"variant", "pp_s5b2"}, {"tiles", "dynamic"}});
   for (char const* panel : {"1", "2", "4", "16", "32"}) space.push_back({{"panel", panel}});
   return space;
 }

@@ -33,6 +33,12 @@ tests=${GROUPED_TESTS:-GroupedGemm.*}  # the GPU tests a variant must pass (and 
 # What the grouped tests and the two benchmarks' tuning spaces run.
 configs=(bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual
   e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped)
+# The dynamic tile scheduler's, in both designs (ping-pong at its two verified shapes).
+for types in fp16_fp16_tt bf16_bf16_tn; do
+  for design in cooperative_s4_b2 pingpong_s6_b1 pingpong_s5_b2; do
+    configs+=("${types}_${design}_1x1_grouped_dynamic")
+  done
+done
 for types in fp16_fp16_tt bf16_bf16_tn; do
   for design in cooperative_s4_b2 pingpong_s6_b1 cooperative_s2_b2 cooperative_s3_b2 \
     pingpong_s4_b1 pingpong_s5_b2; do configs+=("${types}_${design}_1x1_grouped"); done

@@ -309,8 +309,8 @@ std::size_t gemm_workspace_bytes(GemmArguments const& args, GemmTuning const& tu
 // per configuration; the other groups run one gemm() each. All on `stream`, in no particular order
 // among groups: no group's D may overlap another group's operands. `tuning` as gemm()'s; the
 // grouped kernel runs 1x1 clusters, and for design Auto what selected_grouped_tuning says;
-// tile_scheduling Dynamic takes the tiles from a counter at run time (the cooperative design:
-// asked for with design PingPong it is refused by name).
+// tile_scheduling Dynamic takes the tiles from a counter at run time (ping-pong's warpgroups a pair
+// of tiles at a time, one each).
 // One launch's groups hold at most 2^30 tiles of 64 x 64 together (its tile index is 32-bit); the
 // group that crosses it is refused by name.
 // The grouped kernel's device workspace (each group's kernel parameters, its TMA descriptors among
@@ -379,10 +379,10 @@ ConsumerDesign selected_design(GemmArguments const& args, ConsumerDesign design,
 // with the plain epilogue, the design Auto or Cooperative and its default stages and staging
 // buffers (3-4 % faster than the static walk on the seed's 50 problems and an MoE layer), else
 // Static; the design as asked unless it is Auto; then the cooperative design for the dynamic
-// scheduler, else the cooperative design where the groups' output tiles run a K of 2048 or more
-// on average (an MoE layer's experts) and no epilogue has a second pass, else ping-pong (short K:
-// a tile's epilogue outlasts its main loop and ping-pong hides it). The stages are the tuning's
-// (0: the design's defaults).
+// scheduler (ping-pong over it is asked for by name), else the cooperative design where the groups'
+// output tiles run a K of 2048 or more on average (an MoE layer's experts) and no epilogue has a
+// second pass, else ping-pong (short K: a tile's epilogue outlasts its main loop and ping-pong
+// hides it). The stages are the tuning's (0: the design's defaults).
 GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t count,
                                    GemmTuning tuning);
 

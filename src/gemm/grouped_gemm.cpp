@@ -64,13 +64,6 @@ void check_grouped_tuning(GemmTuning const& tuning, std::string_view who) {
         "{}: tuning.tile_scheduling = stream-k: stream-K cuts the tiles of one matrix (gemm()); "
         "the grouped kernel takes auto, static or dynamic",
         who));
-  if (tuning.tile_scheduling == TileScheduling::Dynamic &&
-      tuning.design == ConsumerDesign::PingPong)
-    throw std::invalid_argument(fmt::format(
-        "{}: tuning.tile_scheduling = dynamic with tuning.design = pingpong: the dynamic tile "
-        "scheduler runs the cooperative design (ping-pong's warpgroups take tiles in pairs); ask "
-        "for design Cooperative or Auto, or tile_scheduling Static",
-        who));
 }
 
 // gemm()'s checks of `args` for a layout only the tensor cores run (`layout`: its name in the
@@ -204,7 +197,7 @@ GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t coun
     tuning.tile_scheduling = dynamic ? TileScheduling::Dynamic : TileScheduling::Static;
   }
   if (tuning.design != ConsumerDesign::Auto) return tuning;
-  if (tuning.tile_scheduling == TileScheduling::Dynamic) {  // the cooperative design's only
+  if (tuning.tile_scheduling == TileScheduling::Dynamic) {  // measured: cooperative (above)
     tuning.design = ConsumerDesign::Cooperative;
     return tuning;
   }

@@ -8,6 +8,7 @@
 #include "gemm/sm90/cooperative.hpp"
 #include "gemm/sm90/cooperative_dynamic.hpp"
 #include "gemm/sm90/pingpong.hpp"
+#include "gemm/sm90/pingpong_dynamic.hpp"
 #include "sm90_instances.hpp"
 #include "warploom/ts/model.hpp"
 
@@ -136,9 +137,11 @@ bool folds_split_k(KernelConfig const& c) {
 
 std::string schedule_of(KernelConfig const& c) {
   DesignDefaults const d = defaults_of(c.design);
-  // The dynamic tile scheduler is the cooperative design's (the same shape) with a queue.
-  std::string_view const name =
-      c.dynamic_tiles ? CooperativeDynamic<CooperativeShape<>>::kName : d.name;
+  // The dynamic tile scheduler is each design's schedule (the same shapes) over a queue.
+  std::string_view const dynamic = c.design == ConsumerDesign::PingPong
+                                       ? PingpongDynamic<PingpongShape<>>::kName
+                                       : CooperativeDynamic<CooperativeShape<>>::kName;
+  std::string_view const name = c.dynamic_tiles ? dynamic : d.name;
   ShapeChoice const shape{c.stages, c.staging_buffers, c.cluster_m * c.cluster_n, tile_n_of(c),
                           has_finish_task(c)};
   ShapeChoice const defaults{d.stages, d.staging_buffers, 1, d.tile_n, false};

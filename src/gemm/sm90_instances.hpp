@@ -65,7 +65,7 @@ struct KernelConfig {
   // launch, 1x1 clusters), launched through a GroupedLaunchFn.
   bool grouped = false;
   // The grouped kernel's tiles handed out by a dynamic tile scheduler (TileScheduling::Dynamic:
-  // kernels/gemm/sm90/cooperative_dynamic.hpp; the cooperative design, 1x1 clusters).
+  // kernels/gemm/sm90/cooperative_dynamic.hpp, pingpong_dynamic.hpp; 1x1 clusters).
   bool dynamic_tiles = false;
   friend bool operator==(KernelConfig const&, KernelConfig const&) = default;
 };

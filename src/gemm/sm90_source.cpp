@@ -156,7 +156,7 @@ std::string instance_of(KernelConfig const& c) {
            : fmt::format("PingpongShape<{}, {}, {}, {}>", c.stages, c.staging_buffers, cluster,
                          has_finish_task(c));
   return fmt::format("Instance<{}, {}, {}, {}, {}, {}, {}, {}{}>",
-                     c.dynamic_tiles ? "CooperativeDynamic"
+                     c.dynamic_tiles ? (coop ? "CooperativeDynamic" : "PingpongDynamic")
                      : coop          ? "Cooperative"
                                      : "Pingpong",
                      shape, names_of(c.in)->cute, names_of(c.out)->cute, c.a_k_major, c.b_k_major,
@@ -239,10 +239,8 @@ std::optional<KernelConfig> parse_config(std::string_view name) {
       ++i;
     }
   }
-  // The dynamic tile scheduler exists for the cooperative design's 1x1 clusters only.
-  if (c.dynamic_tiles &&
-      (c.design != ConsumerDesign::Cooperative || c.cluster_m * c.cluster_n != 1))
-    return std::nullopt;
+  // The dynamic tile scheduler exists for 1x1 clusters only.
+  if (c.dynamic_tiles && c.cluster_m * c.cluster_n != 1) return std::nullopt;
   for (; i < f.size(); ++i)
     if (!parse_epilogue_token(f[i], c.epilogue)) return std::nullopt;
   // e.g. leading zeros, cluster digits out of range, epilogue tokens out of order or repeated, a
@@ -260,6 +258,7 @@ std::string instance_source(std::span<KernelConfig const> configs, bool jit_entr
       "// not here: the verifier is not even parsed (warploom/ts/task_manager.hpp).\n"
       "#define WARPLOOM_TS_VERIFIED_IN_SCHEDULE_UNITS\n"
       "#include \"gemm/sm90/cooperative_dynamic.hpp\"\n"
+      "#include \"gemm/sm90/pingpong_dynamic.hpp\"\n"
       "#include \"gemm/sm90/grouped.cuh\"\n"
       "#include \"gemm/sm90/launch.cuh\"\n"
       "#include \"sm90_instances.hpp\"\n\n"

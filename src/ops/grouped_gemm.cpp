@@ -77,20 +77,6 @@ void check_grouped_description(Gemm const& plan, std::string_view who) {
         who, to_string(*td)));
 }
 
-// The dynamic tile scheduler runs the cooperative design: a plan compiled for ping-pong is refused
-// by name, not run on the static walk.
-void check_tile_scheduling(Gemm const& plan, gemm::TileScheduling scheduling,
-                           std::string_view who) {
-  std::optional<TileDescription> const td = plan.tile_description();
-  if (scheduling == gemm::TileScheduling::Dynamic && td &&
-      td->design == gemm::ConsumerDesign::PingPong)
-    throw std::invalid_argument(fmt::format(
-        "{}: tile_scheduling = dynamic runs the cooperative design, and the plan's compiled tile "
-        "description ({}) is ping-pong: compile a cooperative one or set tile_scheduling to "
-        "static",
-        who, to_string(*td)));
-}
-
 }  // namespace
 
 GroupedGemm::GroupedGemm(GemmOptions const& options) : plan_(options) {}
@@ -125,7 +111,6 @@ gemm::GemmTuning GroupedGemm::run_tuning() const {
 
 GroupedGemm::Arguments GroupedGemm::arguments(std::span<GemmGroup const> groups, float alpha,
                                               float beta) const {
-  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.arguments");
   return each_group(
       groups, [&](GemmGroup const& g) { return plan_.arguments(g.a, g.b, g.c, g.d, alpha, beta); });
 }
@@ -140,7 +125,6 @@ void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta
   // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
   // plan, a bad group is still named first (it is the more specific error), then the device.
   check_grouped_description(plan_, "GroupedGemm.run");
-  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run");
   try {
     plan_.check_run_device();
   } catch (std::invalid_argument const&) {
@@ -164,7 +148,6 @@ void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorVie
                              TensorView const& d, int const* valid_m, float alpha, float beta,
                              cudaStream_t stream, GroupedWorkspace workspace) const {
   check_grouped_description(plan_, "GroupedGemm.run_masked");
-  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_masked");
   GemmArguments args = plan_.run_arguments(a, b, c, d, alpha, beta);
   args.workspace = workspace.data;
   args.workspace_bytes = workspace.bytes;
@@ -182,7 +165,6 @@ void GroupedGemm::run_contiguous(TensorView const& a, TensorView const& b, Tenso
     throw std::invalid_argument("GroupedGemm.run_contiguous: " + why);
   };
   check_grouped_description(plan_, "GroupedGemm.run_contiguous");
-  check_tile_scheduling(plan_, tile_scheduling_, "GroupedGemm.run_contiguous");
   if (b.batch < 1 || b.batch > std::numeric_limits<int>::max())
     refuse(fmt::format("b holds {} matrices: give one K x N matrix per expert (1 to 2^31 - 1)",
                        b.batch));

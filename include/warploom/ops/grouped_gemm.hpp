@@ -68,7 +68,7 @@ class GroupedGemm {
   // How a launch's CTAs take their tiles (gemm::TileScheduling): Auto (gemm::
   // selected_grouped_tuning's choice: the dynamic scheduler for 16-bit plain plans), Static, or
   // Dynamic — a scheduler warp per CTA takes the next tile from a counter when the CTA is ready
-  // for it (the cooperative design: a plan compiled for ping-pong is refused by name when run).
+  // for it (a plan compiled for ping-pong takes a pair of tiles at a time, one per warpgroup).
   // Throws std::invalid_argument for a value out of range.
   void set_tile_scheduling(gemm::TileScheduling s);
   gemm::TileScheduling tile_scheduling() const { return tile_scheduling_; }

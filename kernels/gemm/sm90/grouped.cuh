@@ -557,7 +557,14 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
                              .num_tiles = static_cast<int>(tiles),
                              .counted_tiles = counted_tiles,
                              .tile_counter = tile_counter};
-  dim3 const grid = persistent_grid<I>(p.num_tiles, tuning, ts_grouped_gemm_kernel<G>);
+  // No more CTAs than the walk has fetches: a queue of pairs (ping-pong over the queue) hands out
+  // two tiles at a time.
+  int fetches = p.num_tiles;
+  if constexpr (G::kDynamicTiles) {
+    constexpr int kPer = G::Kernel::Queue::tiles_per_entry;
+    fetches = (p.num_tiles + kPer - 1) / kPer;
+  }
+  dim3 const grid = persistent_grid<I>(fetches, tuning, ts_grouped_gemm_kernel<G>);
   // After the last setup launch, programmatically: see ts_grouped_gemm_kernel.
   ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(),
                                   ts::StreamOrder::Programmatic, ts_grouped_gemm_kernel<G>, grid,

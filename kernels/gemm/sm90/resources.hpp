@@ -61,6 +61,13 @@ struct Tiles {
   WL_DEVICE int k_tiles_of(ts::Consume const&, TileCoord tile) const {
     return W::k_tiles(*p, tile);
   }
+  // Tile kShare of a pair a dynamic queue handed out (pingpong_dynamic.hpp); a second tile past the
+  // last one (an odd count) is the phantom tile.
+  template <int kShare>
+  WL_DEVICE TileCoord share_of(ts::Consume const&, ts::WorkTilePair const& pair) const {
+    ts::WorkTile const& t = kShare == 0 ? static_cast<ts::WorkTile const&>(pair) : pair.second;
+    return t.valid ? TileCoord{t.m, t.n, t.l} : W::tile_at(*p, num_tiles);
+  }
   // Epilogue subtiles per tile: 128-byte columns of D, so their number depends on D's type, which
   // a schedule does not know (a bound from the data, as k_tiles_of).
   WL_DEVICE int subtiles_of(ts::Consume const&, TileCoord tile) const {
@@ -77,11 +84,14 @@ static_assert(sizeof(QueuedTile) == sizeof(ts::WorkTile));
 
 // Which output tile comes next, decided at run time (cooperative_dynamic.hpp): a scheduler warp
 // takes tile indices from a counter in global memory and broadcasts each tile, looked up once
-// (W::tile_at), to the kConsumerWarps warps that run it through a ring of two 16-byte entries
-// (ts::DynamicTileQueue). The counter must be zero at launch.
-template <class W, int kConsumerWarps>
-struct TileQueue : ts::DynamicTileQueue<2, kConsumerWarps, TileQueue<W, kConsumerWarps>> {
-  using Base = ts::DynamicTileQueue<2, kConsumerWarps, TileQueue>;
+// (W::tile_at), to the kConsumerWarps warps that run it through a ring of two entries
+// (ts::DynamicTileQueue). kTilesPerEntry = 2: each entry a pair of tiles (pingpong_dynamic.hpp).
+// The counter must be zero at launch.
+template <class W, int kConsumerWarps, int kTilesPerEntry = 1>
+struct TileQueue
+    : ts::DynamicTileQueue<2, kConsumerWarps, TileQueue<W, kConsumerWarps, kTilesPerEntry>,
+                           kTilesPerEntry> {
+  using Base = ts::DynamicTileQueue<2, kConsumerWarps, TileQueue, kTilesPerEntry>;
   typename W::Params const* p = nullptr;
 
   // The scheduler warp's lookup of a taken index (Base::fetch_tile): by one thread, or by the
@@ -98,11 +108,17 @@ struct TileQueue : ts::DynamicTileQueue<2, kConsumerWarps, TileQueue<W, kConsume
     TileCoord const t = W::tile_at_warp(*p, index);
     return {t.m, t.n, t.l, true};
   }
-  // Consumer work: the waited entry's tile.
-  WL_DEVICE QueuedTile next_tile(ts::Consume const& stage) const {
-    return {Base::next_tile(stage)};
-  }
+  // Consumer work: the waited entry's tile (or pair: Tiles::share_of takes each of its tiles).
+  using Entry = std::conditional_t<kTilesPerEntry == 1, QueuedTile, ts::WorkTilePair>;
+  WL_DEVICE Entry next_tile(ts::Consume const& stage) const { return {Base::next_tile(stage)}; }
 };
+
+// Tile kShare (0 or 1) of a queued pair, as the works take it (a work: see Tiles::share_of).
+template <int kShare>
+WL_HOST_DEVICE constexpr auto share_of(auto& tiles, auto const& pair) {
+  using T = typename std::remove_cvref_t<decltype(tiles)>::resource;
+  return ts::work<&T::template share_of<kShare>>(tiles, pair);
+}
 
 // The number of K tiles of `tile`, as a loop bound (a work's value: see Tiles). At least one: K is
 // at least 1 (gemm() refuses less), and a grouped tile with nothing to compute still runs one

@@ -987,20 +987,14 @@ TEST(GemmTuning, GroupedSelectionOfTheTileWalk) {
   EXPECT_EQ(walk(fp8), TileScheduling::Static);
 }
 
-// The dynamic tile scheduler runs the grouped kernel's cooperative design: gemm() and ping-pong
-// refuse it by name, and an out-of-range value is named as every enumeration is.
+// The dynamic tile scheduler runs the grouped kernels: gemm() refuses it by name, and an
+// out-of-range value is named as every enumeration is.
 TEST(GemmTuning, TheDynamicTileSchedulerIsRefusedWhereItDoesNotRun) {
   GemmTuning const dynamic{.tile_scheduling = TileScheduling::Dynamic};
   EXPECT_EQ(invalid_argument_message([&] { gemm(valid(), nullptr, dynamic); }),
             "gemm: tuning.tile_scheduling = dynamic: the dynamic tile scheduler runs the grouped "
             "GEMMs (grouped_gemm and its layouts); gemm() walks its tiles in a static order (Auto "
             "or Static) or stream-K");
-  GemmTuning const pingpong{.design = ConsumerDesign::PingPong,
-                            .tile_scheduling = TileScheduling::Dynamic};
-  EXPECT_EQ(invalid_argument_message([&] { grouped_gemm(nullptr, 0, nullptr, pingpong); }),
-            "grouped_gemm: tuning.tile_scheduling = dynamic with tuning.design = pingpong: the "
-            "dynamic tile scheduler runs the cooperative design (ping-pong's warpgroups take "
-            "tiles in pairs); ask for design Cooperative or Auto, or tile_scheduling Static");
   EXPECT_NE(invalid_argument_message([&] {
               gemm(valid(), nullptr, {.tile_scheduling = static_cast<TileScheduling>(4)});
             })

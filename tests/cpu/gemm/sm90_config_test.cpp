@@ -173,8 +173,8 @@ TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
 
 // The dynamic tile scheduler: a grouped configuration of its own, the cooperative design's shape on
 // a schedule of its own (cooperative_dynamic.hpp), which this build verified; named, parsed and
-// generated like the others, and refused by the parser where it does not exist (ping-pong, a
-// cluster, the dense kernel).
+// generated like the others, and refused by the parser where it does not exist (a cluster, the
+// dense kernel).
 TEST(Sm90Config, TheDynamicTileSchedulerIsAGroupedConfiguration) {
   GemmArguments r;
   r.m = r.n = r.k = 256;
@@ -198,7 +198,7 @@ TEST(Sm90Config, TheDynamicTileSchedulerIsAGroupedConfiguration) {
           r, {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic},
           /*grouped=*/false)
           .dynamic_tiles);
-  for (char const* bad : {"bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_dynamic",
+  for (char const* bad : {"bf16_bf16_tn_pingpong_s6_b1_2x1_grouped_dynamic",
                           "bf16_bf16_tn_cooperative_s4_b2_2x1_grouped_dynamic",
                           "bf16_bf16_tn_cooperative_s4_b2_1x1_dynamic",
                           "bf16_bf16_tn_cooperative_s4_b2_1x1_grouped_dynamic_dynamic"})
@@ -211,6 +211,38 @@ TEST(Sm90Config, TheDynamicTileSchedulerIsAGroupedConfiguration) {
       << source;
   EXPECT_NE(sm90::instance_table_source(one).find("true, true}, {nullptr, &run_" + name + "}}"),
             std::string::npos);
+}
+
+// Ping-pong over the queue (pingpong_dynamic.hpp): pairs of tiles, at the design's default shape
+// and at 5 stages with two staging buffers, both verified by this build; another shape names a
+// schedule no unit proves, which the host refuses listing those that exist.
+TEST(Sm90Config, PingpongOverTheQueueIsAGroupedConfiguration) {
+  GemmArguments r;
+  r.m = r.n = r.k = 256;
+  r.b.layout = MatrixLayout::ColMajor;  // "tn"
+  warploom::gemm::GemmTuning tuning{.design = ConsumerDesign::PingPong,
+                                    .tile_scheduling = TileScheduling::Dynamic};
+  sm90::KernelConfig const c = sm90::config_of(r, tuning, /*grouped=*/true);
+  EXPECT_TRUE(c.dynamic_tiles);
+  std::string const name = sm90::name_of(c);
+  EXPECT_EQ(name, "bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_dynamic");
+  auto const parsed = sm90::parse_config(name);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, c);
+  EXPECT_EQ(sm90::schedule_of(c), "sm90_ts_gemm_pingpong_dynamic");
+  EXPECT_TRUE(sm90::schedule_verified(c));
+  sm90::KernelConfig const one[] = {c};
+  EXPECT_NE(sm90::instance_source(one).find(
+                "launch_ts_grouped_gemm<Instance<PingpongDynamic, PingpongShape<6, 1, 1, false>"),
+            std::string::npos);
+  tuning.stages = 5;
+  tuning.staging_buffers = 2;
+  sm90::KernelConfig const s5b2 = sm90::config_of(r, tuning, true);
+  EXPECT_EQ(sm90::schedule_of(s5b2), "sm90_ts_gemm_pingpong_dynamic_s5_b2");
+  EXPECT_TRUE(sm90::schedule_verified(s5b2));
+  tuning.stages = 4;
+  tuning.staging_buffers = 1;
+  EXPECT_FALSE(sm90::schedule_verified(sm90::config_of(r, tuning, true)));
 }
 
 TEST(Sm90Config, TheGeneratorWritesTheChain) {

@@ -53,12 +53,14 @@ struct Groups {
 };
 
 // The grouped kernel's designs and tile walks: ping-pong and cooperative over the static order,
-// and the cooperative design with the dynamic tile scheduler (cooperative_dynamic.hpp).
+// and both with the dynamic tile scheduler (cooperative_dynamic.hpp; pingpong_dynamic.hpp, pairs
+// of tiles).
 std::vector<GemmTuning> const& every_walk() {
   static std::vector<GemmTuning> const walks = {
       {.design = ConsumerDesign::PingPong, .tile_scheduling = TileScheduling::Static},
       {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Static},
-      {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic}};
+      {.design = ConsumerDesign::Cooperative, .tile_scheduling = TileScheduling::Dynamic},
+      {.design = ConsumerDesign::PingPong, .tile_scheduling = TileScheduling::Dynamic}};
   return walks;
 }
 std::string describe(GemmTuning const& t) {
@@ -95,8 +97,8 @@ TEST(GroupedGemm, TheSeedsRowMajorFp16Problems) {
 }
 
 // 64 and 70 small groups (a setup launch's 64-problem parameter block, and past it), on a full grid
-// and on three CTAs (each then walks tiles of dozens of problems, more than it has warps), in both
-// designs over the static walk.
+// and on three CTAs (each then walks tiles of dozens of problems, more than it has warps), in every
+// walk.
 TEST(GroupedGemm, ManyGroupsOnAFullGridAndOnThreeCtas) {
   std::mt19937 random(7);
   std::vector<Problem> problems;
@@ -107,9 +109,8 @@ TEST(GroupedGemm, ManyGroupsOnAFullGridAndOnThreeCtas) {
   }
   for (std::size_t count : {std::size_t{64}, problems.size()}) {
     for (int max_ctas : {0, 3}) {
-      for (ConsumerDesign design : {ConsumerDesign::PingPong, ConsumerDesign::Cooperative}) {
-        GemmTuning const tuning{
-            .max_ctas = max_ctas, .design = design, .tile_scheduling = TileScheduling::Static};
+      for (GemmTuning tuning : every_walk()) {
+        tuning.max_ctas = max_ctas;
         SCOPED_TRACE(std::to_string(count) + " groups, max_ctas " + std::to_string(max_ctas) +
                      ", " + describe(tuning));
         Groups const g(std::vector<Problem>(problems.begin(), problems.begin() + count));
