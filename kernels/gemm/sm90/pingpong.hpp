@@ -61,6 +61,24 @@ namespace warploom::gemm::sm90 {
 template <int kStages = 6, int kStagingBuffers = 1, int kClusterSize = 1, bool kFinishTask = false>
 using PingpongShape = Shape<128, 128, kStages, kStagingBuffers, kClusterSize, kFinishTask>;
 
+#if defined(__CUDACC__)
+// The kernel body of ping-pong schedule Kernel (this file's, pingpong_dynamic.hpp's): this CTA's
+// resources, the schedule, run. `walk`: what hands out the tiles (Tiles; or the queue and Tiles).
+template <class Kernel, class Params, class... Walk>
+WL_DEVICE void run_pingpong(Params const& p, char* smem, Walk&... walk) {
+  typename Kernel::SmemAB ab{};
+  ab.p = &p;
+  typename Kernel::template GmemD<0> d0{};
+  d0.p = &p;
+  typename Kernel::template GmemD<1> d1{};
+  d1.p = &p;
+  typename Kernel::template Turn<0> turn0;
+  typename Kernel::template Turn<1> turn1;
+  typename Kernel::Manager tm(smem, walk..., ab, d0, d1, turn0, turn1);
+  tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+}
+#endif
+
 template <class S, class W = ScheduleOnly>
 struct Pingpong {
   static constexpr int kMmaWarpgroups = 1;  // per accumulator tile
@@ -191,16 +209,7 @@ struct Pingpong {
 #if defined(__CUDACC__)
   // The kernel body: this CTA's resources, the schedule, run.
   static WL_DEVICE void run(typename W::Params const& p, Tiles tiles, char* smem) {
-    SmemAB ab{};
-    ab.p = &p;
-    GmemD<0> d0{};
-    d0.p = &p;
-    GmemD<1> d1{};
-    d1.p = &p;
-    Turn<0> turn0;
-    Turn<1> turn1;
-    Manager tm(smem, tiles, ab, d0, d1, turn0, turn1);
-    tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+    run_pingpong<Pingpong>(p, smem, tiles);
   }
 #endif
 };

@@ -131,16 +131,7 @@ struct PingpongDynamic {
 #if defined(__CUDACC__)
   // The kernel body: this CTA's resources, the schedule, run. `queue` holds the counter.
   static WL_DEVICE void run(typename W::Params const& p, Tiles tiles, Queue queue, char* smem) {
-    SmemAB ab{};
-    ab.p = &p;
-    GmemD<0> d0{};
-    d0.p = &p;
-    GmemD<1> d1{};
-    d1.p = &p;
-    Turn<0> turn0;
-    Turn<1> turn1;
-    Manager tm(smem, queue, tiles, ab, d0, d1, turn0, turn1);
-    tm.setup_resources_and_tasks().fence_and_sync_cta().run();
+    run_pingpong<PingpongDynamic>(p, smem, queue, tiles);
   }
 #endif
 };
