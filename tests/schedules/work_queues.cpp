@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "corpus.hpp"
+#include "warploom/ts/turn.hpp"
 
 namespace corpus {
 namespace {
@@ -283,6 +284,41 @@ using DynamicManager =
                               TileLoad<Dynamic6, kSkip>, TileMma<Dynamic6, kSkip, kSkipConsumer>>,
                     ManagerGraph>;
 
+// Two tasks taking turns at a shared unit over a dynamic queue's tiles (the ping-pong GEMM over a
+// queue of tile pairs, kernels/gemm/sm90/pingpong_dynamic.hpp), where no task knows its last valid
+// fetch until it reads the invalid one: the second hands the turn back at every valid fetch, the
+// first takes it back at every fetch but the first — the invalid one included, which consumes the
+// last hand-over. kTakeOnlyInValidFetches: the first takes it back inside if_valid only, and the
+// last hand-over is never taken.
+using Dynamic9 = DynamicTiles<9>;  // both players (4 warps each) and the scheduler
+template <int kSlot, bool kTakeOnlyInValidFetches = false>
+struct QueueTurnPlayer {
+  static constexpr std::string_view kNames[] = {"math0", "math1"};
+  static constexpr ts::TaskSpec spec{.name = kNames[kSlot], .warp_idx = 4 * kSlot, .num_warps = 4};
+  using src = ts::list<Dynamic9, ts::Turn<1 - kSlot>>;
+  using dst = ts::list<ts::Turn<kSlot>, Output>;
+  static constexpr void schedule(auto& ctx, auto& queue, auto& my_turn, auto& next_turn,
+                                 auto& out) {
+    ctx.work_tile_loop(queue, [&](auto& tiles) {
+      auto tile = take_tile(queue);
+      auto const take = [&] { ts::take_turn(my_turn); };
+      if constexpr (kSlot == 0 && !kTakeOnlyInValidFetches) tiles.not_first_iter(take);
+      tiles.if_valid(tile, [&] {
+        if constexpr (kSlot == 0 && kTakeOnlyInValidFetches) tiles.not_first_iter(take);
+        if constexpr (kSlot == 1) take();
+        ts::work<&Output::store>(out, kSlot);
+        ts::give_turn(next_turn);
+      });
+    });
+  }
+};
+template <bool kTakeOnlyInValidFetches = false>
+using QueueTurns = ts::TaskManager<
+    ts::Tasks<QueueTurnPlayer<0, kTakeOnlyInValidFetches>,
+              QueueTurnPlayer<1, kTakeOnlyInValidFetches>, Scheduler<Dynamic9, "scheduler", 8>>,
+    ts::Graph<ts::DependsOn<ts::Turn<0>, Dynamic9>, ts::DependsOn<ts::Turn<1>, Dynamic9>,
+              ts::DependsOn<Output, Dynamic9, ts::Turn<0>, ts::Turn<1>>>>;
+
 // ---- Hand-built edits ---------------------------------------------------------------------------
 
 // The skip-if copy with its predicate taken from another resource (coords): in C++ a compile
@@ -422,6 +458,15 @@ void add_work_queues(Corpus& c) {
                     "The scheduler takes its tile before fetching it: it waits for a fill only "
                     "it can make",
                     model_of<DynamicManager<false, false, true>>, {"R-M1"}));
+  // Turns over a tile loop of unknown length.
+  c.push_back(entry("wq_turns_over_a_dynamic_tile_loop",
+                    "Two tasks take turns over a dynamic queue's tiles: the first takes the turn "
+                    "back at every fetch but the first, the invalid last one included",
+                    model_of<QueueTurns<>>, {}, {"R-D1"}));
+  c.push_back(entry("wq_turn_taken_back_only_in_valid_fetches",
+                    "The same turns with the first taking the turn back in valid fetches only: "
+                    "one hand-over more than takes (R-D1), and a state no task leaves (R-M1)",
+                    model_of<QueueTurns<true>>, {"R-D1", "R-M1"}));
   c.push_back(entry("wq_skipped_tile_still_consumed",
                     "The load skips a skipped tile's k-blocks, the consumer still waits for "
                     "them: a hang when a tile is skipped",
