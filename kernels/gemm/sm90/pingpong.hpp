@@ -143,7 +143,7 @@ struct Pingpong {
         auto tile = ts::work<&Tiles::template next_share<kSlot>>(tiles);
         // The other warpgroup's tile of the pair, whose K tiles this one's cursor passes.
         auto other = ts::work<&Tiles::template next_share<1 - kSlot>>(tiles);
-        if constexpr (kSlot == 1) pass_stages(ctx, tiles, smem, other);  // the first is Mma0's
+        if constexpr (kSlot == 1) pass_k_tiles(ctx, tiles, smem, other);  // the first is Mma0's
         // Wait for the turn: Mma1 every time, Mma0 from its second tile on.
         auto take_turn = [&] { ts::take_turn(my_turn); };
         if constexpr (kSlot == 0) {
@@ -161,7 +161,7 @@ struct Pingpong {
             pair.not_last_iter(give_turn);
           }
         });
-        if constexpr (kSlot == 0) pass_stages(ctx, tiles, smem, other);  // the second is Mma1's
+        if constexpr (kSlot == 0) pass_k_tiles(ctx, tiles, smem, other);  // the second is Mma1's
         if constexpr (S::kFinishTask) {
           stage_subtiles<GmemD<kSlot>>(ctx, tiles, d, acc, tile);
         } else {
@@ -169,12 +169,6 @@ struct Pingpong {
         }
       });
       if constexpr (!S::kFinishTask) ts::bulk_wait_read<0>(ctx);
-    }
-    // The other warpgroup's K tiles (of its tile `other`): this one's cursor passes them without
-    // waiting.
-    WL_HOST_DEVICE static constexpr void pass_stages(auto& ctx, auto& tiles, auto& smem,
-                                                     auto const& other) {
-      ctx.domain_loop(k_tiles_of(tiles, other), [&](auto&) { smem.skip(); });
     }
   };
 

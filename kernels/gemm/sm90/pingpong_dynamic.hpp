@@ -101,20 +101,15 @@ struct PingpongDynamic {
           auto tile = share_of<kSlot>(tiles, pair);
           auto other = share_of<1 - kSlot>(tiles, pair);  // whose K tiles this cursor passes
           if constexpr (kSlot == 1) {
-            pass_stages(ctx, tiles, smem, other);  // the first tile is Mma0's
+            pass_k_tiles(ctx, tiles, smem, other);  // the first tile is Mma0's
             ts::take_turn(my_turn);
           }
           mma_k_tiles<SmemAB>(ctx, tiles, smem, acc, tile, [&] { ts::give_turn(next_turn); });
-          if constexpr (kSlot == 0) pass_stages(ctx, tiles, smem, other);  // the second: Mma1's
+          if constexpr (kSlot == 0) pass_k_tiles(ctx, tiles, smem, other);  // the second: Mma1's
           ts::work<&GmemD<kSlot>::store>(d, tile, acc);
         });
       });
       ts::bulk_wait_read<0>(ctx);  // the last TMA stores read their staging before the CTA exits
-    }
-    // The other warpgroup's K tiles: this one's cursor passes them without waiting.
-    WL_HOST_DEVICE static constexpr void pass_stages(auto& ctx, auto& tiles, auto& smem,
-                                                     auto const& other) {
-      ctx.domain_loop(k_tiles_of(tiles, other), [&](auto&) { smem.skip(); });
     }
   };
 

@@ -263,6 +263,12 @@ WL_HOST_DEVICE constexpr void mma_k_tiles(auto& ctx, auto& tiles, auto& smem, au
   mma_k_tiles<Ring>(ctx, tiles, smem, acc, tile, [] {});
 }
 
+// Ping-pong's MMA side for the other warpgroup's tile: its K tiles' stages passed without waiting
+// (skip(): the cursor moves on; the turns make that safe, pingpong.hpp).
+WL_HOST_DEVICE constexpr void pass_k_tiles(auto& ctx, auto& tiles, auto& smem, auto const& other) {
+  ctx.domain_loop(k_tiles_of(tiles, other), [&](auto&) { smem.skip(); });
+}
+
 // Epilogue side of a finish task's pipeline: every subtile of `tile` staged (acquire a buffer,
 // write z into it, commit). The work may also finish and store a subtile itself (epilogue.cuh,
 // Epilogue::stage): its TMA store has read the buffer before the commit hands it on.
