@@ -33,6 +33,10 @@
 
 #include <type_traits>
 
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#endif
+
 #include "warploom/config.hpp"
 #include "warploom/ts/pipeline_config.hpp"
 #include "warploom/ts/resource.hpp"
@@ -102,6 +106,10 @@ struct DynamicTileQueue {
 
   int* counter = nullptr;  // fetches past each CTA's first, across the grid; zero at launch
   int num_tiles = 0;
+  // Null, or CTAs whose last fetch is done, across the grid; zero at launch. With it, the last CTA
+  // to make its last fetch sets both counters back to zero: the next launch on them finds them as
+  // this one did, with no memset or setup kernel before it (the grouped GEMM's prepared runs).
+  int* drained = nullptr;
 
   // Producer work of the scheduler warp (every lane): the next tile index — the CTA's own at its
   // first fetch, then the grid's size plus the counter's next — mapped to its tile, and one lane
@@ -121,7 +129,11 @@ struct DynamicTileQueue {
     Entry e{};
     static_cast<WorkTile&>(e) = mapped(entry * kTilesPerEntry, leader);
     if constexpr (kTilesPerEntry == 2) e.second = mapped(entry * 2 + 1, leader);
-    if (leader) entries[stage.stage_idx] = e;
+    if (leader) {
+      entries[stage.stage_idx] = e;
+      // The work tile loop stops at its first invalid entry: this CTA fetches no more.
+      if (!e.valid && drained != nullptr) rewind_when_drained();
+    }
 #else
     (void)stage;
 #endif
@@ -138,6 +150,20 @@ struct DynamicTileQueue {
   }
 
  private:
+  // Counts this CTA out; the last one out zeroes both counters. Its count releases this CTA's
+  // atomics on `counter` and acquires every other CTA's (their last ones among them), so no fetch
+  // of this launch lands after the reset.
+  WL_DEVICE void rewind_when_drained() const {
+#if defined(__CUDA_ARCH__)
+    cuda::atomic_ref<int, cuda::thread_scope_device> out(*drained);
+    if (out.fetch_add(1, cuda::memory_order_acq_rel) == static_cast<int>(gridDim.x) - 1) {
+      cuda::atomic_ref<int, cuda::thread_scope_device>(*counter).store(0,
+                                                                       cuda::memory_order_relaxed);
+      out.store(0, cuda::memory_order_relaxed);
+    }
+#endif
+  }
+
   // Tile `idx` (uniform across the warp) as the entry holds it: mapped by Derived (by the whole
   // warp where it has a warp's lookup, else by the leader, whose value alone is stored), or
   // {num_tiles, 0, 0, false} past the last tile.
