@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 
 #include "kernel_arguments.hpp"
 #include "sm90_instances.hpp"
+#include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
 #include "workspace.hpp"
 
@@ -91,15 +93,22 @@ GemmArguments tensor_core_arguments(GemmArguments const& args, GemmTuning const&
   throw std::logic_error("grouped_gemm: internal error: refuse returned");
 }
 
-// Runs `launches` (every group checked) on one workspace: `workspace` as the caller gave it — null:
-// taken on `stream` from the library's pool; else checked (grouped_gemm's rules, errors prefixed
-// by `who`, an overlap with launch l's group j by group_prefix(l, j)) — each launch its share, in
-// order. `row_ends`: the contiguous layout's.
-void launch_all(std::span<Launch const> launches, int const* row_ends, void* workspace,
-                std::size_t workspace_bytes, std::string_view who, cudaStream_t stream,
-                std::function<std::string(std::size_t, std::size_t)> const& group_prefix) {
+// The number of groups `launches` run together.
+std::size_t groups_in(std::span<Launch const> launches) {
   std::size_t groups = 0;
   for (Launch const& l : launches) groups += l.groups.size();
+  return groups;
+}
+
+// Runs `launches` (every group checked; `steps` of each, sm90::GroupedSteps) on one workspace:
+// `workspace` as the caller gave it — null: taken on `stream` from the library's pool; else checked
+// (grouped_gemm's rules, errors prefixed by `who`, an overlap with launch l's group j by
+// group_prefix(l, j)) — each launch its share, in order. `row_ends`: the contiguous layout's.
+void launch_all(std::span<Launch const> launches, int const* row_ends, void* workspace,
+                std::size_t workspace_bytes, std::string_view who, cudaStream_t stream,
+                std::function<std::string(std::size_t, std::size_t)> const& group_prefix,
+                sm90::GroupedSteps steps = sm90::GroupedSteps::SetUpAndRun) {
+  std::size_t const groups = groups_in(launches);
   if (groups == 0) return;
   std::size_t const needed = grouped_gemm_workspace_bytes(groups);
   std::optional<StreamWorkspace> pooled;
@@ -136,7 +145,8 @@ void launch_all(std::span<Launch const> launches, int const* row_ends, void* wor
   }
   auto* share = static_cast<char*>(workspace);
   for (Launch const& l : launches) {
-    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, row_ends, l.tuning, share, stream);
+    sm90::grouped_instance_for(l.config)(l.groups, l.valid_m, row_ends, l.tuning, share, steps,
+                                         stream);
     share += grouped_gemm_workspace_bytes(l.groups.size());
   }
 }
@@ -206,10 +216,20 @@ GemmTuning selected_grouped_tuning(GemmArguments const* groups, std::size_t coun
   return tuning;
 }
 
-void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
-                        GemmTuning const& tuning,
-                        std::function<std::string(std::size_t)> const& group_name, void* workspace,
-                        std::size_t workspace_bytes, std::string_view who) {
+namespace {
+
+// What a grouped call runs: its groups checked (a refusal of group i prefixed with group_name(i)),
+// in one launch of the grouped kernel per configuration, and the groups it does not run (gemm()'s,
+// one each) with the tuning they run with.
+struct GroupedPlan {
+  std::vector<Launch> launches;
+  std::vector<std::size_t> singles;
+  GemmTuning single;
+};
+
+GroupedPlan grouped_plan(std::span<GemmArguments const> all, GemmTuning const& tuning,
+                         std::function<std::string(std::size_t)> const& group_name,
+                         std::string_view who) {
   // Named by its group: an error of group i's arguments.
   auto const for_group = [&](std::size_t i, auto&& check) {
     try {
@@ -219,8 +239,7 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
     }
   };
   GemmTuning const resolved = selected_grouped_tuning(all.data(), all.size(), tuning);
-  std::vector<Launch> launches;
-  std::vector<std::size_t> singles;  // groups run by gemm(), one each
+  GroupedPlan plan;
   for (std::size_t i = 0; i < all.size(); ++i) {
     for_group(i, [&] {
       // An asked-for kernel needs no selection: kernel_arguments checks the group for it.
@@ -234,12 +253,12 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
                         all[i].workspace, who));
       Launch candidate;
       if (!grouped_config(r, kernel, resolved, candidate)) {
-        singles.push_back(i);
+        plan.singles.push_back(i);
         return;
       }
-      auto it = launches.begin();
-      while (it != launches.end() && !(it->config == candidate.config)) ++it;
-      if (it == launches.end()) it = launches.insert(it, std::move(candidate));
+      auto it = plan.launches.begin();
+      while (it != plan.launches.end() && !(it->config == candidate.config)) ++it;
+      if (it == plan.launches.end()) it = plan.launches.insert(it, std::move(candidate));
       it->groups.push_back(r);
       it->index.push_back(i);
       it->tiles += tiles_of_64(r.m, r.n);
@@ -253,13 +272,131 @@ void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
   }
   // The driver's verdicts on the pointers last: every argument is known good by then.
   for (std::size_t i = 0; i < all.size(); ++i) for_group(i, [&] { check_device_pointers(all[i]); });
-  // Every group checked: none is enqueued before all are known good.
-  launch_all(launches, nullptr, workspace, workspace_bytes, who, stream,
-             [&](std::size_t l, std::size_t j) { return group_name(launches[l].index[j]); });
   // A group the grouped kernel does not run is one gemm(), whose tiles walk in a static order.
-  GemmTuning single = tuning;
-  single.tile_scheduling = TileScheduling::Auto;
-  for (std::size_t i : singles) gemm(all[i], stream, single);
+  plan.single = tuning;
+  plan.single.tile_scheduling = TileScheduling::Auto;
+  return plan;
+}
+
+}  // namespace
+
+void grouped_gemm_named(std::span<GemmArguments const> all, cudaStream_t stream,
+                        GemmTuning const& tuning,
+                        std::function<std::string(std::size_t)> const& group_name, void* workspace,
+                        std::size_t workspace_bytes, std::string_view who) {
+  GroupedPlan const plan = grouped_plan(all, tuning, group_name, who);
+  // Every group checked: none is enqueued before all are known good.
+  launch_all(plan.launches, nullptr, workspace, workspace_bytes, who, stream,
+             [&](std::size_t l, std::size_t j) { return group_name(plan.launches[l].index[j]); });
+  for (std::size_t i : plan.singles) gemm(all[i], stream, plan.single);
+}
+
+// A prepared grouped GEMM's runs: each launch's groups, its launcher and its share of the
+// workspace (the Run step), and the groups gemm() runs.
+struct PreparedGroupedGemm::State {
+  struct GroupedRun {
+    sm90::GroupedLaunchFn launch;
+    std::vector<GemmArguments> groups;
+    GemmTuning tuning;
+    void* share;
+  };
+  std::vector<GroupedRun> grouped;
+  std::vector<GemmArguments> singles;
+  GemmTuning single;
+  int device = -1;
+  void* owned = nullptr;  // the workspace, where prepare_grouped_gemm allocated it
+
+  ~State() {
+    if (owned != nullptr) (void)cudaFree(owned);  // no throw from a destructor; nothing to report
+  }
+};
+
+PreparedGroupedGemm::PreparedGroupedGemm() = default;
+PreparedGroupedGemm::PreparedGroupedGemm(std::unique_ptr<State> state) : state_(std::move(state)) {}
+PreparedGroupedGemm::~PreparedGroupedGemm() = default;
+PreparedGroupedGemm::PreparedGroupedGemm(PreparedGroupedGemm&&) noexcept = default;
+PreparedGroupedGemm& PreparedGroupedGemm::operator=(PreparedGroupedGemm&&) noexcept = default;
+
+void PreparedGroupedGemm::run(cudaStream_t stream) const {
+  if (state_ == nullptr) return;
+  int device = -1;
+  WL_CUDA_CHECK(cudaGetDevice(&device));
+  if (device != state_->device)
+    throw std::invalid_argument(fmt::format(
+        "PreparedGroupedGemm.run: the current device is {}, and the groups were prepared on device "
+        "{} (their kernel parameters and tensors live there): make it current",
+        device, state_->device));
+  for (State::GroupedRun const& g : state_->grouped)
+    g.launch(g.groups, {}, nullptr, g.tuning, g.share, sm90::GroupedSteps::Run, stream);
+  for (GemmArguments const& a : state_->singles) gemm(a, stream, state_->single);
+}
+
+std::size_t PreparedGroupedGemm::groups() const {
+  if (state_ == nullptr) return 0;
+  std::size_t groups = state_->singles.size();
+  for (State::GroupedRun const& g : state_->grouped) groups += g.groups.size();
+  return groups;
+}
+
+std::size_t PreparedGroupedGemm::grouped_launches() const {
+  return state_ == nullptr ? 0 : state_->grouped.size();
+}
+
+PreparedGroupedGemm prepare_grouped_gemm_named(
+    std::span<GemmArguments const> all, cudaStream_t stream, GemmTuning const& tuning,
+    std::function<std::string(std::size_t)> const& group_name, void* workspace,
+    std::size_t workspace_bytes, std::string_view who) {
+  // First: the checks below ask the driver about pointers, which a capture may not allow. Without
+  // a device there is no capture, and the checks name what is wrong (a group, or the device).
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    (void)cudaGetLastError();
+    capture = cudaStreamCaptureStatusNone;
+  }
+  if (capture != cudaStreamCaptureStatusNone)
+    throw std::invalid_argument(fmt::format(
+        "{}: stream is capturing a CUDA graph: preparing sets the groups up once and waits for "
+        "it; prepare before the capture and capture the prepared GEMM's run()",
+        who));
+  GroupedPlan plan = grouped_plan(all, tuning, group_name, who);
+  auto state = std::make_unique<PreparedGroupedGemm::State>();
+  WL_CUDA_CHECK(cudaGetDevice(&state->device));
+  std::size_t const groups = groups_in(plan.launches);
+  if (groups > 0 && workspace == nullptr) {
+    workspace_bytes = grouped_gemm_workspace_bytes(groups);
+    WL_CUDA_CHECK(cudaMalloc(&state->owned, workspace_bytes));
+    workspace = state->owned;
+  }
+  launch_all(
+      plan.launches, nullptr, workspace, workspace_bytes, who, stream,
+      [&](std::size_t l, std::size_t j) { return group_name(plan.launches[l].index[j]); },
+      sm90::GroupedSteps::SetUp);
+  // The setup finished before a run on any stream reads what it wrote.
+  WL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  auto* share = static_cast<char*>(workspace);
+  for (Launch& l : plan.launches) {
+    state->grouped.push_back({.launch = sm90::grouped_instance_for(l.config),
+                              .groups = std::move(l.groups),
+                              .tuning = l.tuning,
+                              .share = share});
+    share += grouped_gemm_workspace_bytes(state->grouped.back().groups.size());
+  }
+  for (std::size_t i : plan.singles) state->singles.push_back(all[i]);
+  state->single = plan.single;
+  return PreparedGroupedGemm(std::move(state));
+}
+
+PreparedGroupedGemm prepare_grouped_gemm(GemmArguments const* groups, std::size_t count,
+                                         cudaStream_t stream, GemmTuning tuning, void* workspace,
+                                         std::size_t workspace_bytes) {
+  check_grouped_tuning(tuning, "prepare_grouped_gemm");
+  if (count > 0 && groups == nullptr)
+    throw std::invalid_argument(fmt::format(
+        "prepare_grouped_gemm: groups is null with count = {}: give count groups", count));
+  return prepare_grouped_gemm_named(
+      {groups, count}, stream, tuning,
+      [](std::size_t i) { return fmt::format("prepare_grouped_gemm: groups[{}]: ", i); }, workspace,
+      workspace_bytes, "prepare_grouped_gemm");
 }
 
 void grouped_gemm(GemmArguments const* groups, std::size_t count, cudaStream_t stream,

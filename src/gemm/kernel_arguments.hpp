@@ -92,5 +92,10 @@ void grouped_gemm_named(std::span<GemmArguments const> groups, cudaStream_t stre
                         std::function<std::string(std::size_t)> const& group_name,
                         void* workspace = nullptr, std::size_t workspace_bytes = 0,
                         std::string_view who = "grouped_gemm");
+// prepare_grouped_gemm likewise (ops::GroupedGemm::prepare).
+PreparedGroupedGemm prepare_grouped_gemm_named(
+    std::span<GemmArguments const> groups, cudaStream_t stream, GemmTuning const& tuning,
+    std::function<std::string(std::size_t)> const& group_name, void* workspace,
+    std::size_t workspace_bytes, std::string_view who);
 
 }  // namespace warploom::gemm

@@ -148,10 +148,12 @@ using LaunchFn = void (*)(GemmArguments const&, GemmTuning const&, SplitKFold co
 // (grouped_gemm_contiguous); `workspace` kGroupedWorkspaceBytesPerGroup bytes a group, aligned to
 // kGroupedWorkspaceAlignment (grouped_workspace.hpp), the launch's alone while it runs: the
 // problems' kernel parameters (their TMA descriptors, written on the device) and the tile walk's
-// tables and counters.
+// tables and counters; `steps`: the setup kernel and the grouped kernel, or one of them
+// (GroupedSteps, grouped_workspace.hpp).
 using GroupedLaunchFn = void (*)(std::span<GemmArguments const> groups,
                                  std::span<int const* const> valid_m, int const* row_ends,
-                                 GemmTuning const&, void* workspace, cudaStream_t);
+                                 GemmTuning const&, void* workspace, GroupedSteps steps,
+                                 cudaStream_t);
 
 // A configuration's launcher: `launch` for a dense one, `launch_grouped` for a grouped one.
 struct Launchers {

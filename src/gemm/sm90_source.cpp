@@ -181,9 +181,10 @@ constexpr std::string_view kLaunchParameters =
 constexpr std::string_view kLaunchArguments = "args, tuning, fold, stream";
 constexpr std::string_view kGroupedLaunchParameters =
     "std::span<GemmArguments const> groups, std::span<int const* const> valid_m, "
-    "int const* row_ends, GemmTuning const& tuning, void* workspace, cudaStream_t stream";
+    "int const* row_ends, GemmTuning const& tuning, void* workspace, GroupedSteps steps, "
+    "cudaStream_t stream";
 constexpr std::string_view kGroupedLaunchArguments =
-    "groups, valid_m, row_ends, tuning, workspace, stream";
+    "groups, valid_m, row_ends, tuning, workspace, steps, stream";
 
 std::string_view jit_entry_of(bool grouped) {
   return grouped ? "warploom_jit_grouped_entry" : "warploom_jit_entry";

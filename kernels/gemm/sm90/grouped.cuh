@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include <cute/arch/copy_sm90_desc.hpp>
@@ -92,9 +93,11 @@ struct GroupedWorks : Mainloop<Cfg> {
     // The contiguous layout's tile count, written by the setup kernel (the problems' rows are
     // known on the device only); null otherwise.
     int const* counted_tiles;
-    // The dynamic tile scheduler's counter (cooperative_dynamic.hpp), zeroed by the setup kernel;
-    // null for the static walk.
+    // The dynamic tile scheduler's counter (cooperative_dynamic.hpp) and its count of CTAs done
+    // fetching (ts::DynamicTileQueue::drained): zeroed by the setup kernel, and by the launch's
+    // last CTA for the next launch (a prepared run has no setup kernel); null for the static walk.
     int* tile_counter;
+    int* drained;
   };
   using ElementA = typename Cfg::TA;
   using ElementB = typename Cfg::TB;
@@ -209,6 +212,7 @@ struct GroupedWorks : Mainloop<Cfg> {
 // Instance I's grouped kernel: the same design and configuration on GroupedWorks.
 template <class I>
 struct GroupedInstance {
+  using Instance = I;
   using Cfg = typename I::Cfg;
   using Schedule = typename I::Schedule;
   using Works = GroupedWorks<Cfg>;
@@ -237,6 +241,7 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
     typename Kernel::Queue queue{};
     queue.p = &p;
     queue.counter = p.tile_counter;
+    queue.drained = p.drained;
     queue.num_tiles = tiles.num_tiles;
     Kernel::run(p, tiles, queue, smem);
   } else {
@@ -266,7 +271,8 @@ struct SetupHeader {
   int const* row_ends;
   int row_groups;
   int* counted_tiles;
-  int* tile_counter;  // null, or the dynamic tile scheduler's counter: the first launch zeroes it
+  int* tile_counter;  // null, or the dynamic tile scheduler's two counters: the first launch
+                      // zeroes them (tile_counter[0] and [1]: Params' tile_counter and drained)
 };
 
 // A setup launch's parameters: the header and up to kChunk problems.
@@ -355,7 +361,7 @@ __global__ void __launch_bounds__(128)
   int const i = static_cast<int>(blockIdx.x) * 4 + warp;
   // Every launch starts the dynamic scheduler's count from zero (a graph replay too).
   if (s.tile_counter != nullptr && s.first == 0 && i == 0 && threadIdx.x % 32 == 0)
-    *s.tile_counter = 0;
+    s.tile_counter[0] = s.tile_counter[1] = 0;
   if (i >= s.count) return;
   GroupProblem<Cfg> const& g = s.problems[i];
   Problem* out = s.out + s.first + i;
@@ -445,38 +451,15 @@ __global__ void __launch_bounds__(128)
                                         slot[2]);
 }
 
-// Launches the grouped GEMM of instance I over `groups` (resolved, row-major-D arguments, each
-// checked by gemm.cpp; none empty; one configuration: I's); `valid_m`: empty, or each group's
-// device count of valid rows (grouped_gemm_masked); `row_ends`: null, or the groups' cumulative
-// row ends in device memory, each group then the whole stacked A, C and D with its slice of rows
-// found on the device (grouped_gemm_contiguous; the groups' order is kept).
-// `workspace`: kGroupedWorkspaceBytesPerGroup x groups.size() bytes of device memory, aligned to
-// kGroupedWorkspaceAlignment, that no other work uses while the launch runs.
-template <class I>
-void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
-                            std::span<int const* const> valid_m, int const* row_ends,
-                            GemmTuning const& tuning, void* workspace, cudaStream_t stream) {
-  using G = GroupedInstance<I>;
+// The setup launches of grouped GEMM G over `groups` (launch_ts_grouped_gemm's arguments): every
+// problem's Params and GroupTiles written into `problems` and `group_tiles`, the counters zeroed.
+template <class G>
+void set_up_grouped_gemm(std::span<GemmArguments const> groups, std::span<int const* const> valid_m,
+                         int const* row_ends, GemmTuning const& tuning,
+                         typename G::Problem* problems, GroupTiles* group_tiles, int* counted_tiles,
+                         int* tile_counter, cudaStream_t stream) {
   using Cfg = typename G::Cfg;
-  using Problem = typename G::Problem;
-  if (groups.empty()) return;
   int const count = static_cast<int>(groups.size());
-  // The workspace: the problems' Params, then their GroupTiles, then two counters.
-  std::size_t const params_bytes = (sizeof(Problem) * groups.size() + alignof(GroupTiles) - 1) /
-                                   alignof(GroupTiles) * alignof(GroupTiles);
-  std::size_t const tiles_bytes = sizeof(GroupTiles) * groups.size();
-  // Within the bytes the host sized it by (one problem's share holds its Params, its GroupTiles,
-  // the padding between the two tables and the counters), and aligned for Params' descriptors.
-  static_assert(sizeof(Problem) + sizeof(GroupTiles) + alignof(GroupTiles) + 2 * sizeof(int) <=
-                kGroupedWorkspaceBytesPerGroup);
-  static_assert(alignof(Problem) <= kGroupedWorkspaceAlignment);
-  auto* problems = static_cast<Problem*>(workspace);
-  auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
-  int* const counters =
-      reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes + tiles_bytes);
-  int* counted_tiles = row_ends == nullptr ? nullptr : counters;
-  int* tile_counter = G::kDynamicTiles ? counters + 1 : nullptr;
-
   // The problems with the most K tiles first: CTAs take tiles round robin, so the longest tiles
   // start first and the short ones fill in at the end (a longest-processing-time-first order; the
   // problems are independent, so their order is free). The contiguous layout's keep theirs: the
@@ -487,7 +470,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
     std::stable_sort(order.begin(), order.end(),
                      [&](int x, int y) { return groups[x].k > groups[y].k; });
 
-  SetupHeader<G> header{.tmpl = make_params<I>(groups.front(), tuning),
+  SetupHeader<G> header{.tmpl = make_params<typename G::Instance>(groups.front(), tuning),
                         .out = problems,
                         .tiles = group_tiles,
                         .first = 0,
@@ -496,7 +479,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
                         .row_groups = count,
                         .counted_tiles = counted_tiles,
                         .tile_counter = tile_counter};
-  std::int64_t tiles = 0;
+  std::int64_t tiles = 0;  // of the problems before the next (the host's layouts)
   // Problems first .. first + header.count into a parameter block of kChunk, and its launch.
   auto const launch_setup = [&]<int kChunk>(std::integral_constant<int, kChunk>) {
     auto setup = std::make_unique<SetupParams<G, kChunk>>();
@@ -545,18 +528,68 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
       launch_setup(std::integral_constant<int, kLarge>{});
     }
   }
-  // The contiguous layout's slices of M rows: at most ceil(M / tile) tile rows, and one more per
-  // group that ends mid-tile (the grid's bound; the setup counts the tiles the walk runs).
-  if (row_ends != nullptr) {
+}
+
+// Launches the grouped GEMM of instance I over `groups` (resolved, row-major-D arguments, each
+// checked by gemm.cpp; none empty; one configuration: I's); `valid_m`: empty, or each group's
+// device count of valid rows (grouped_gemm_masked); `row_ends`: null, or the groups' cumulative
+// row ends in device memory, each group then the whole stacked A, C and D with its slice of rows
+// found on the device (grouped_gemm_contiguous; the groups' order is kept).
+// `workspace`: kGroupedWorkspaceBytesPerGroup x groups.size() bytes of device memory, aligned to
+// kGroupedWorkspaceAlignment, that no other work uses while the launch runs. `steps`: both kernels,
+// or one of them (GroupedSteps; Run on a workspace a SetUp of the same groups and tuning wrote,
+// the masked and contiguous layouts never).
+template <class I>
+void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
+                            std::span<int const* const> valid_m, int const* row_ends,
+                            GemmTuning const& tuning, void* workspace, GroupedSteps steps,
+                            cudaStream_t stream) {
+  using G = GroupedInstance<I>;
+  using Cfg = typename G::Cfg;
+  using Problem = typename G::Problem;
+  if (groups.empty()) return;
+  if (steps != GroupedSteps::SetUpAndRun && (!valid_m.empty() || row_ends != nullptr))
+    throw std::logic_error(
+        "launch_ts_grouped_gemm: the masked and contiguous layouts set up at every launch");
+  int const count = static_cast<int>(groups.size());
+  // The workspace: the problems' Params, then their GroupTiles, then three counters.
+  std::size_t const params_bytes = (sizeof(Problem) * groups.size() + alignof(GroupTiles) - 1) /
+                                   alignof(GroupTiles) * alignof(GroupTiles);
+  std::size_t const tiles_bytes = sizeof(GroupTiles) * groups.size();
+  // Within the bytes the host sized it by (one problem's share holds its Params, its GroupTiles,
+  // the padding between the two tables and the counters), and aligned for Params' descriptors.
+  static_assert(sizeof(Problem) + sizeof(GroupTiles) + alignof(GroupTiles) + 3 * sizeof(int) <=
+                kGroupedWorkspaceBytesPerGroup);
+  static_assert(alignof(Problem) <= kGroupedWorkspaceAlignment);
+  auto* problems = static_cast<Problem*>(workspace);
+  auto* group_tiles = reinterpret_cast<GroupTiles*>(static_cast<char*>(workspace) + params_bytes);
+  int* const counters =
+      reinterpret_cast<int*>(static_cast<char*>(workspace) + params_bytes + tiles_bytes);
+  int* counted_tiles = row_ends == nullptr ? nullptr : counters;
+  int* tile_counter = G::kDynamicTiles ? counters + 1 : nullptr;
+
+  // The launch's cluster tiles: every problem's (the contiguous layout: a bound, below).
+  std::int64_t tiles = 0;
+  if (row_ends == nullptr) {
+    for (GemmArguments const& a : groups)
+      tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
+  } else {
+    // The contiguous layout's slices of M rows: at most ceil(M / tile) tile rows, and one more per
+    // group that ends mid-tile (the grid's bound; the setup counts the tiles the walk runs).
     GemmArguments const& a = groups.front();
     tiles = (ceil_div64(a.m, Cfg::kTileM) + count) * ceil_div64(a.n, Cfg::kTileN);
   }
+  if (steps != GroupedSteps::Run)
+    set_up_grouped_gemm<G>(groups, valid_m, row_ends, tuning, problems, group_tiles, counted_tiles,
+                           tile_counter, stream);
+  if (steps == GroupedSteps::SetUp) return;
   typename G::Params const p{.problems = problems,
                              .tiles = group_tiles,
                              .count = count,
                              .num_tiles = static_cast<int>(tiles),
                              .counted_tiles = counted_tiles,
-                             .tile_counter = tile_counter};
+                             .tile_counter = tile_counter,
+                             .drained = tile_counter == nullptr ? nullptr : tile_counter + 1};
   // No more CTAs than the walk has fetches: a queue of pairs (ping-pong over the queue) hands out
   // two tiles at a time.
   int fetches = p.num_tiles;
@@ -565,7 +598,8 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
     fetches = (p.num_tiles + kPer - 1) / kPer;
   }
   dim3 const grid = persistent_grid<I>(fetches, tuning, ts_grouped_gemm_kernel<G>);
-  // After the last setup launch, programmatically: see ts_grouped_gemm_kernel.
+  // After the last setup launch (or whatever the stream ran before), programmatically: see
+  // ts_grouped_gemm_kernel.
   ts::launch<typename G::Manager>(ts::verified<typename G::Schedule>(),
                                   ts::StreamOrder::Programmatic, ts_grouped_gemm_kernel<G>, grid,
                                   stream, p);

@@ -1322,6 +1322,29 @@ TEST(GroupedGemm, EveryGroupIsCheckedFirstAndNamed) {
             std::string::npos);
 }
 
+// prepare_grouped_gemm checks as grouped_gemm does, under its own name, before it sets anything
+// up; a prepared GEMM made empty or moved from runs nothing.
+TEST(GroupedGemm, PreparingChecksEveryGroupFirstAndNamesItself) {
+  EXPECT_EQ(invalid_argument_message([] { (void)prepare_grouped_gemm(nullptr, 2); }),
+            "prepare_grouped_gemm: groups is null with count = 2: give count groups");
+  std::vector<GemmArguments> groups = {valid(), valid()};
+  groups[1].k = 0;
+  EXPECT_NE(invalid_argument_message([&] {
+              (void)prepare_grouped_gemm(groups.data(), groups.size());
+            }).find("prepare_grouped_gemm: groups[1]: gemm: k = 0 must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              (void)prepare_grouped_gemm(groups.data(), groups.size(), nullptr, {.split_k = 2});
+            }).find("prepare_grouped_gemm: tuning.split_k = 2"),
+            std::string::npos);
+  PreparedGroupedGemm empty;
+  EXPECT_EQ(empty.groups(), 0u);
+  EXPECT_EQ(empty.grouped_launches(), 0u);
+  empty.run();  // nothing to enqueue, no device asked
+  PreparedGroupedGemm moved = std::move(empty);
+  moved.run();
+}
+
 // One launch counts the tiles of all its groups in 32 bits: groups each within gemm()'s bound that
 // together pass 2^30 tiles of 64 x 64 are refused, naming the group that crossed it.
 TEST(GroupedGemm, TheTilesOfOneLaunchFitThirtyBits) {

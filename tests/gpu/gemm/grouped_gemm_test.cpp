@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -278,6 +279,113 @@ TEST(GroupedGemm, CapturedInAGraphAndReplayed) {
       captured_and_replayed(tuning, callers_workspace);
     }
   }
+}
+
+// The bytes of group `a`'s A (its rows or columns, ld apart), as its pointer reaches them.
+std::size_t bytes_of_a(GemmArguments const& a) {
+  std::int64_t const lines = a.a.layout == kRow ? a.m : a.k;
+  std::int64_t const line = a.a.layout == kRow ? a.k : a.m;
+  return static_cast<std::size_t>(((lines - 1) * a.a.ld + line) * size_of(a.a.type));
+}
+
+// A prepared grouped GEMM (prepare_grouped_gemm: set up once), run three times with new A between
+// runs and D poisoned before each (every run reads the operands when it runs, and the dynamic
+// scheduler's counter, which no setup kernel zeroes now, is rewound by each run's last CTA), then
+// captured in a graph (one kernel node) and replayed twice. Extents of 1, mid-tile ends, one
+// K tile and many, in every walk; the SIMT group of another type runs beside them.
+TEST(GroupedGemm, PreparedOnceAndRunManyTimes) {
+  std::vector<Problem> problems;
+  for (auto [m, n, k] : std::vector<std::array<int, 3>>{{256, 128, 512},
+                                                        {1, 1, 8},
+                                                        {300, 136, 1000},
+                                                        {128, 1024, 64},
+                                                        {1024, 256, 128},
+                                                        {77, 1, 24}})
+    problems.push_back(seed_problem(m, n, k));
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
+    Groups const g(problems);
+    Groups const fresh(problems);  // A of other values, copied in between runs
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    PreparedGroupedGemm const prepared =
+        prepare_grouped_gemm(g.args.data(), g.args.size(), stream, tuning);
+    EXPECT_EQ(prepared.groups(), problems.size());
+    EXPECT_EQ(prepared.grouped_launches(), 1u);
+    for (int run = 0; run < 3; ++run) {
+      SCOPED_TRACE("run " + std::to_string(run));
+      if (run == 1) {
+        for (std::size_t i = 0; i < problems.size(); ++i)
+          ASSERT_EQ(cudaMemcpy(const_cast<void*>(g.args[i].a.data), fresh.args[i].a.data,
+                               bytes_of_a(g.args[i]), cudaMemcpyDeviceToDevice),
+                    cudaSuccess);
+      }
+      for (auto const& d : g.data) d->poison_d();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      prepared.run(stream);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      g.expect_correct();
+    }
+    cudaGraph_t graph = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    prepared.run(stream);
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    std::size_t nodes = 0;
+    ASSERT_EQ(cudaGraphGetNodes(graph, nullptr, &nodes), cudaSuccess);
+    EXPECT_EQ(nodes, 1u);  // the grouped kernel alone
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (int replay = 0; replay < 2; ++replay) {
+      SCOPED_TRACE("replay " + std::to_string(replay));
+      for (auto const& d : g.data) d->poison_d();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      g.expect_correct();
+    }
+    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+    EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  }
+}
+
+// Preparing checks as grouped_gemm does and refuses a capturing stream by name; a prepared GEMM
+// of two configurations (a SIMT group among them) and the caller's workspace runs right, twice.
+TEST(GroupedGemm, PreparedWithTheCallersWorkspaceAndASimtGroup) {
+  // GroupsOfSeveralConfigurationsEachRunRight's: bf16 "tn" with a row-major and a column-major D
+  // (two launches), and rows off 16 bytes (the SIMT GEMM).
+  Groups const g({{.m = 200, .n = 136, .k = 256},
+                  {.d = kCol, .m = 96, .n = 320, .k = 64},
+                  {.m = 77, .n = 50, .k = 17, .align_ld = false},
+                  {.m = 512, .n = 384, .k = 192}});
+  std::size_t const bytes = grouped_gemm_workspace_bytes(g.args.size());
+  warploom::testing::DeviceBuffer workspace(bytes);
+  PreparedGroupedGemm const prepared =
+      prepare_grouped_gemm(g.args.data(), g.args.size(), nullptr, {}, workspace.get(), bytes);
+  EXPECT_EQ(prepared.groups(), g.args.size());
+  EXPECT_EQ(prepared.grouped_launches(), 2u);
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    for (auto const& d : g.data) d->poison_d();
+    prepared.run();
+    g.expect_correct();
+  }
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  try {
+    (void)prepare_grouped_gemm(g.args.data(), g.args.size(), stream);
+    ADD_FAILURE() << "a capturing stream was taken";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("capturing"), std::string::npos) << e.what();
+  }
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  if (graph != nullptr) {
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  }
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 // The masked layout (an MoE layer's, DeepGEMM's): four experts of one batched problem, each with
