@@ -26,6 +26,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "operands.hpp"
+#include "warploom/cuda_check.hpp"
 #include "warploom/ops/gemm.hpp"
 #include "warploom/ops/grouped_gemm.hpp"
 
@@ -424,6 +425,35 @@ void bind_gemm(nb::module_& m) {
           "Runs every group ((owner, descriptor) or None for a, b, c, d each) with the workspace "
           "at device address `workspace` (0: the library's pool). Returns a GemmRun when sync is "
           "False, else None.")
+      .def(
+          "prepare",
+          [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,
+             std::uintptr_t stream, std::uintptr_t workspace, std::size_t workspace_bytes) {
+            RunOperands operands(as_stream(stream));
+            try {
+              std::vector<ops::GemmGroup> const views = group_views(operands, groups);
+              // A host array's device copy lives as long as one run: a prepared GEMM keeps
+              // its tensors' addresses for every run.
+              if (operands.host_copies() > 0)
+                throw std::invalid_argument(
+                    "GroupedGemm.prepare: a group's tensor is a host array (NumPy): a prepared "
+                    "GEMM runs on its tensors where they are, at every run; give GPU tensors "
+                    "(torch, CuPy)");
+              nb::gil_scoped_release unlocked;
+              gemm::PreparedGroupedGemm prepared =
+                  grouped.prepare(views, alpha, beta, as_stream(stream),
+                                  {reinterpret_cast<void*>(workspace), workspace_bytes});
+              operands.discard();
+              return prepared;
+            } catch (...) {
+              operands.discard();
+              throw;
+            }
+          },
+          "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "workspace"_a = 0, "workspace_bytes"_a = 0,
+          "Checks every group as run() does and sets them up once on `stream`, waiting for it "
+          "(GroupedGemm::prepare): GPU operands only; the workspace at device address "
+          "`workspace` (0: one the prepared GEMM allocates).")
       .def_static("workspace_bytes", &ops::GroupedGemm::workspace_bytes, "groups"_a,
                   "The bytes of workspace a run of `groups` groups needs "
                   "(GroupedGemm::workspace_bytes).")
@@ -449,6 +479,23 @@ void bind_gemm(nb::module_& m) {
            "The contiguous layout: stacked a, c, d and batched b as (owner, descriptor) operands, "
            "row_ends the device address of one int32 cumulative row end per expert "
            "(GroupedGemm::run_contiguous). Returns a GemmRun when sync is False, else None.");
+
+  nb::class_<gemm::PreparedGroupedGemm>(
+      m, "PreparedGroupedGemm",
+      "gemm::PreparedGroupedGemm (warploom.op.PreparedGroupedGemm wraps it): groups set up once, "
+      "each run the grouped kernel alone.")
+      .def(
+          "run",
+          [](gemm::PreparedGroupedGemm const& prepared, std::uintptr_t stream, bool sync) {
+            nb::gil_scoped_release unlocked;
+            prepared.run(as_stream(stream));
+            if (sync) WL_CUDA_CHECK(cudaStreamSynchronize(as_stream(stream)));
+          },
+          "stream"_a, "sync"_a,
+          "Enqueues every group on `stream`; sync waits for them (the GIL released).")
+      .def_prop_ro("groups", &gemm::PreparedGroupedGemm::groups, "The groups a run computes.")
+      .def_prop_ro("grouped_launches", &gemm::PreparedGroupedGemm::grouped_launches,
+                   "The grouped-kernel launches a run makes (one per configuration).");
 
   nb::class_<EpilogueOperands>(m, "EpilogueOperands",
                                "A run's epilogue tensors, as (owner, descriptor) operands or None "

@@ -46,6 +46,9 @@ class RunOperands {
   // the GIL while it waits.
   void wait();
   bool waited() const { return waited_; }
+  // How many operands were copied from host memory to the device (a NumPy array's copy lives as
+  // long as this run).
+  std::size_t host_copies() const { return copies_.size(); }
   // For a run that failed before it launched: frees the copies and drops the owners, copying
   // nothing back.
   void discard();

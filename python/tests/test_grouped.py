@@ -43,7 +43,7 @@ def test_a_refusal_names_the_group():
     # anything runs (every group is checked first: no device is needed for that).
     a, b, d0, d1 = (DlpackTensor((64, 64), data=(k + 1) << 24) for k in range(4))
     bad_b = DlpackTensor((64, 64), dtype="f32", data=5 << 24)
-    for method in ("run", "check"):
+    for method in ("run", "check", "prepare"):
         with pytest.raises(TypeError,
                            match=r"GroupedGemm: groups\[1\]: .*`groups\[1\]\.b` is fp32"):
             getattr(grouped(element="f16", layout=Row), method)([a, a], [b, bad_b], None, [d0, d1])
@@ -128,6 +128,57 @@ def test_a_captured_graph_replays_every_group(cuda):
             want = a.double() @ b.double()
             error = (d.double() - want).abs().max().item()
             assert error <= 1e-2 * want.abs().max().item() + 1e-3, error
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("scheduling", ["Static", "Dynamic"])
+def test_a_prepared_grouped_gemm_runs_again_and_in_a_graph(cuda, scheduling):
+    # Set up once, run over new inputs (each run reads them; the dynamic scheduler's counter is
+    # rewound by each run), then captured in a torch CUDA graph and replayed: one kernel per run.
+    torch = cuda
+    shapes = [(256, 128, 512), (1, 64, 64), (0, 64, 64), (130, 72, 1000)]
+    A = [torch.randn(m, k, device="cuda", dtype=torch.bfloat16) for m, n, k in shapes]
+    B = [torch.randn(n, k, device="cuda", dtype=torch.bfloat16).t() for m, n, k in shapes]
+    D = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16) for m, n, k in shapes]
+    plan = warploom.op.GroupedGemm(element=torch.bfloat16, layout=Row, layout_B=Col)
+    plan.tile_scheduling = getattr(warploom.TileScheduling, scheduling)
+    prepared = plan.prepare(A, B, None, D, alpha=2.0)
+    assert (prepared.groups, prepared.grouped_launches) == (3, 1)
+
+    def expect_correct():
+        torch.cuda.synchronize()
+        for (m, n, k), a, b, d in zip(shapes, A, B, D):
+            if m == 0:
+                continue
+            want = 2.0 * (a.double() @ b.double())
+            error = (d.double() - want).abs().max().item()
+            assert error <= 1e-2 * want.abs().max().item() + 1e-3, (m, n, k, error)
+
+    def new_inputs():
+        for a, d in zip(A, D):
+            a.copy_(torch.randn_like(a))
+            d.fill_(float("nan"))
+
+    for _ in range(2):
+        new_inputs()
+        prepared.run()
+        expect_correct()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        prepared.run(sync=False)
+    for _ in range(2):
+        new_inputs()
+        graph.replay()
+        expect_correct()
+
+
+@pytest.mark.gpu
+def test_prepare_takes_gpu_tensors_only(cuda):
+    np = pytest.importorskip("numpy")
+    a = np.zeros((64, 64), dtype=np.float16)
+    plan = warploom.op.GroupedGemm(element="f16", layout=Row)
+    with pytest.raises(ValueError, match="GroupedGemm.prepare: a group's tensor is a host array"):
+        plan.prepare([a], [a.copy()], None, [a.copy()])
 
 
 class _Counts:

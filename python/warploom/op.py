@@ -350,6 +350,25 @@ class GroupedGemm(Gemm):
         return self._grouped.run(groups, float(alpha), float(beta), handle, sync,
                                  *_address_and_bytes(workspace))
 
+    def prepare(self, A, B, C, D, alpha=None, beta=None, stream=None):
+        """Checks every group as run() does and sets them up on the GPU once, waiting for it;
+        returns a PreparedGroupedGemm whose run() is the grouped kernel alone (no per-group work
+        on the host, one kernel node in a captured CUDA graph) — for a list of GEMMs run again and
+        again, as a layer's are. A, B, C, D as run()'s, GPU tensors only; each run reads their
+        contents when it runs (they may change between runs) at the addresses they have now: the
+        prepared GEMM keeps them alive, and they must not be resized or moved. alpha and beta are
+        fixed here."""
+        A, B, C, D = self._lists(A, B, C, D, "prepare")
+        tensors = [t for t in A + B + C + D if t is not None]
+        handle, owner = stream_handle(stream, tensors)
+        groups = self._groups(A, B, C, D, run_operand, handle, owner)
+        alpha = self.alpha if alpha is None else alpha
+        beta = self.beta if beta is None else beta
+        workspace = _torch_workspace(owner, D, len(groups))
+        prepared = self._grouped.prepare(groups, float(alpha), float(beta), handle,
+                                         *_address_and_bytes(workspace))
+        return PreparedGroupedGemm(prepared, tensors, workspace)
+
     def check(self, A, B, C, D, alpha=None, beta=None):
         """Checks every group as run() would (the same errors), without a device or a launch:
         tensors in GPU memory are described, not read."""
@@ -431,6 +450,43 @@ class GroupedGemm(Gemm):
                  None if c is None else operand(c, f"groups[{i}].c", handle, owner),
                  operand(d, f"groups[{i}].d", handle, owner))
                 for i, (a, b, c, d) in enumerate(zip(A, B, C, D))]
+
+
+class PreparedGroupedGemm:
+    """A GroupedGemm's groups checked and set up once (GroupedGemm.prepare; CUTLASS's
+    initialize() before its run()s):
+
+        prepared = plan.prepare(As, Bs, None, Ds)
+        prepared.run()                 # the grouped kernel alone; As, Bs may change between runs
+
+    Runs of one prepared GEMM share its workspace: they must not overlap (one stream, or streams
+    the caller orders). It holds its groups' tensors (and its workspace) alive.
+    """
+
+    def __init__(self, prepared, tensors, workspace):
+        self._prepared = prepared
+        self._tensors = tensors  # the groups' tensors: their addresses are in the prepared GEMM
+        self._workspace = workspace
+
+    def run(self, sync=True, stream=None):
+        """Enqueues every group on `stream`, or the current stream of the tensors' framework.
+        sync=True (the default) waits for the result."""
+        handle, _ = stream_handle(stream, self._tensors)
+        self._prepared.run(handle, sync)
+
+    @property
+    def groups(self):
+        """The groups a run computes (those with an empty D are not among them)."""
+        return self._prepared.groups
+
+    @property
+    def grouped_launches(self):
+        """The grouped-kernel launches a run makes (one per configuration among the groups)."""
+        return self._prepared.grouped_launches
+
+    def __repr__(self):
+        return (f"warploom.op.PreparedGroupedGemm({self.groups} groups, "
+                f"{self.grouped_launches} grouped launch(es))")
 
 
 def _torch_workspace(owner, tensors, groups):

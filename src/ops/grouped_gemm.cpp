@@ -119,29 +119,47 @@ std::size_t GroupedGemm::workspace_bytes(std::size_t groups) {
   return gemm::grouped_gemm_workspace_bytes(groups);
 }
 
-void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta,
-                      cudaStream_t stream, GroupedWorkspace workspace) const {
+GroupedGemm::Arguments GroupedGemm::run_arguments(std::span<GemmGroup const> groups, float alpha,
+                                                  float beta, std::string_view who) const {
   // Every group checked as the plan's run() checks one (the current device included), before any
-  // is enqueued; then gemm::grouped_gemm launches them together. Without a device that can run the
-  // plan, a bad group is still named first (it is the more specific error), then the device.
-  check_grouped_description(plan_, "GroupedGemm.run");
+  // is enqueued. Without a device that can run the plan, a bad group is still named first (it is
+  // the more specific error), then the device.
+  check_grouped_description(plan_, who);
   try {
     plan_.check_run_device();
   } catch (std::invalid_argument const&) {
     (void)arguments(groups, alpha, beta);
     throw;
   }
-  Arguments const checked = each_group(groups, [&](GemmGroup const& g) {
+  return each_group(groups, [&](GemmGroup const& g) {
     return plan_.run_arguments(g.a, g.b, g.c, g.d, alpha, beta);
   });
+}
+
+void GroupedGemm::run(std::span<GemmGroup const> groups, float alpha, float beta,
+                      cudaStream_t stream, GroupedWorkspace workspace) const {
+  Arguments const checked = run_arguments(groups, alpha, beta, "GroupedGemm.run");
   // What is left to refuse (a host pointer, too many tiles for one launch) is named by the group's
-  // place among `groups`, as the plan's own run() words it.
+  // place among `groups`, as the plan's own run() words it; then gemm::grouped_gemm launches them
+  // together.
   gemm::grouped_gemm_named(
       checked.args, stream, run_tuning(),
       [&](std::size_t j) {
         return fmt::format("GroupedGemm: groups[{}]: Gemm.run: ", checked.index[j]);
       },
       workspace.data, workspace.bytes, "GroupedGemm.run");
+}
+
+gemm::PreparedGroupedGemm GroupedGemm::prepare(std::span<GemmGroup const> groups, float alpha,
+                                               float beta, cudaStream_t stream,
+                                               GroupedWorkspace workspace) const {
+  Arguments const checked = run_arguments(groups, alpha, beta, "GroupedGemm.prepare");
+  return gemm::prepare_grouped_gemm_named(
+      checked.args, stream, run_tuning(),
+      [&](std::size_t j) {
+        return fmt::format("GroupedGemm: groups[{}]: GroupedGemm.prepare: ", checked.index[j]);
+      },
+      workspace.data, workspace.bytes, "GroupedGemm.prepare");
 }
 
 void GroupedGemm::run_masked(TensorView const& a, TensorView const& b, TensorView const& c,

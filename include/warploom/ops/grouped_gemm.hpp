@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -77,6 +78,15 @@ class GroupedGemm {
   // them: nothing is enqueued when one is refused.
   void run(std::span<GemmGroup const> groups, float alpha = 1.0f, float beta = 0.0f,
            cudaStream_t stream = nullptr, GroupedWorkspace workspace = {}) const;
+  // run()'s groups checked as run() checks them (the same errors, named `GroupedGemm.prepare`)
+  // and set up once on `stream` (gemm::prepare_grouped_gemm, which waits for it): each run() of
+  // the result is the grouped kernel alone, with no per-group work on the host. The groups'
+  // tensors must stay where they are while it is used (their contents may change between runs);
+  // runs of it must not overlap. `workspace`: empty, one it allocates and frees; else as run()'s,
+  // and kept for it.
+  gemm::PreparedGroupedGemm prepare(std::span<GemmGroup const> groups, float alpha = 1.0f,
+                                    float beta = 0.0f, cudaStream_t stream = nullptr,
+                                    GroupedWorkspace workspace = {}) const;
   // The gemm() arguments of each non-empty group (in order; the index of each among `groups` in
   // `index`), checked as run() checks them, without a device.
   struct Arguments {
@@ -108,6 +118,9 @@ class GroupedGemm {
                       GroupedWorkspace workspace = {}) const;
 
  private:
+  // Every non-empty group checked as run() checks it, refusals named by `who`.
+  Arguments run_arguments(std::span<GemmGroup const> groups, float alpha, float beta,
+                          std::string_view who) const;
   // The plan's tuning with this launch's tile scheduling.
   gemm::GemmTuning run_tuning() const;
 

@@ -85,6 +85,16 @@ TEST(GroupedGemm, RunChecksEveryGroupFirst) {
   EXPECT_CONTAINS(message, "GroupedGemm: groups[1]: ");
 }
 
+// prepare() checks every group as run() does, and names itself.
+TEST(GroupedGemm, PrepareChecksEveryGroupFirst) {
+  GroupedGemm const grouped = fp16_row_major();
+  std::vector<GemmGroup> groups = {group(0, 64, 64, 64), group(1, 64, 64, 64)};
+  groups[1].d.dtype = ScalarType::F32;
+  std::string const message =
+      testing::thrown_message<std::invalid_argument>([&] { (void)grouped.prepare(groups); });
+  EXPECT_CONTAINS(message, "GroupedGemm: groups[1]: ");
+}
+
 // run_contiguous takes the experts from b's batches: none is refused before anything else (the
 // rest of its checks are run()'s on the stacked problem, which asks for the device first, and
 // gemm::grouped_gemm_contiguous's, tested in tests/cpu/gemm/gemm_args_test.cpp).
