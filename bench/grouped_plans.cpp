@@ -89,6 +89,17 @@ std::vector<GroupedContender> const& contenders() {
          };
        },
        grouped_space()},
+      {"warploom_prepared",
+       "gemm::prepare_grouped_gemm once per operand set, then PreparedGroupedGemm::run: the "
+       "grouped kernel alone per call (no setup kernel, no per-group host work); Auto's tuning",
+       [](Sets const& sets) {
+         auto prepared = std::make_shared<std::vector<wg::PreparedGroupedGemm>>();
+         for (auto const& set : sets)
+           prepared->push_back(wg::prepare_grouped_gemm(set.data(), set.size()));
+         return [prepared](int set, wg::GemmTuning const&, cudaStream_t s) {
+           (*prepared)[set].run(s);
+         };
+       }},
       {"warploom_loop", "gemm() per group, in order on the stream",
        [](Sets const& sets) {
          return [&sets](int set, wg::GemmTuning const& tuning, cudaStream_t s) {

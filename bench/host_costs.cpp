@@ -8,7 +8,8 @@
 //   grouped  microseconds of host time per call of the grouped GEMM on seed 002's 50 fp16
 //            problems (bench/seed_problems.hpp, every operand row-major): gemm::
 //            grouped_gemm with the library's workspace and with the caller's, ops::GroupedGemm::
-//            run(), its checks alone (arguments(): no device), and the driver's pointer queries
+//            run(), a prepared one's run() (ops::GroupedGemm::prepare: set up once), its checks
+//            alone (arguments(): no device), and the driver's pointer queries
 //            such a call makes (cudaPointerGetAttributes, 3 a group) — where an eager call's host
 //            time goes (Python: 169-363 us a call, H100 2026-12-07)
 //   jit      a configuration that no build prebuilds (bf16 "tn", cooperative, a bf16 column bias
@@ -142,7 +143,9 @@ nlohmann::json grouped_costs(int calls) {
   wt::DeviceBuffer workspace(wg::grouped_gemm_workspace_bytes(args.size()));
   cudaStream_t stream{};
   WL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  wg::PreparedGroupedGemm const prepared = plan.prepare(groups, 1.0f, 0.0f, stream);
   std::vector<std::pair<char const*, std::function<void()>>> const paths = {
+      {"prepared_run", [&] { prepared.run(stream); }},
       {"grouped_gemm", [&] { wg::grouped_gemm(args.data(), args.size(), stream); }},
       {"grouped_gemm_callers_workspace",
        [&] {

@@ -2,8 +2,9 @@
 
 1. Seed 002's experiment: 50 fp16 problems, M, N and K each drawn from {128, 256, 512, 1024} with
    Python's random.seed(2023) (as the seed's notebook draws them), every operand row-major.
-   warploom.op.GroupedGemm (one launch of the grouped kernel) against a loop of torch.matmul (one
-   cuBLAS GEMM per problem), each eager and as a CUDA graph.
+   warploom.op.GroupedGemm (one launch of the grouped kernel after its setup kernel; and prepared
+   once, GroupedGemm.prepare, each call the grouped kernel alone) against a loop of torch.matmul
+   (one cuBLAS GEMM per problem), each eager and as a CUDA graph.
 2. An MoE layer: 16 experts, M_i drawn from {256, ..., 2048} (multiples of 256, seed 0), K = N =
    4096, bf16, A stacked along M: warploom.op.GroupedGemm (a list of groups, and run_contiguous on
    torch's own stacked operands and offsets) against torch._grouped_mm (where this torch has it)
@@ -147,7 +148,11 @@ def seed_experiment(reps):
         for a, b, t in zip(As, Bs, Ts):
             torch.matmul(a, b, out=t)
 
-    contenders = {"warploom.op.GroupedGemm": ours, "torch.matmul loop (cuBLAS)": theirs}
+    # Set up once (GroupedGemm.prepare): each call is the grouped kernel alone.
+    prepared = plan.prepare(As, Bs, None, Ds)
+    contenders = {"warploom.op.GroupedGemm": ours,
+                  "warploom.op.PreparedGroupedGemm": lambda: prepared.run(sync=False),
+                  "torch.matmul loop (cuBLAS)": theirs}
     if s5b2 is not None:
         contenders["warploom.op.GroupedGemm, ping-pong s5 b2"] = \
             lambda: s5b2.run(As, Bs, None, Ds, sync=False)
@@ -155,6 +160,7 @@ def seed_experiment(reps):
         fn()
     torch.cuda.synchronize()
     host = host_costs(plan, As, Bs, Ds)
+    host["PreparedGroupedGemm.run(sync=False)"] = host_cost(lambda: prepared.run(sync=False), 200)
     want = [a.double() @ b.double() for a, b in zip(As, Bs)]
     flops = sum(2.0 * m * n * k for m, n, k in problems)
     return {"problems": len(problems), "dtype": "fp16", "layout": "all row-major",
@@ -186,8 +192,10 @@ def moe(reps, experts=16, hidden=4096):
     # Ping-pong with its default stages: the grouped kernel's Auto design before long-K groups took
     # the cooperative kernel with 3 stages (gemm::selected_grouped_tuning).
     pingpong = variant(warploom.op.GroupedGemm(A=As[0], B=Bs[0], C=Ds[0], D=Ds[0]), PINGPONG, 6, 1)
+    prepared = plan.prepare(As, Bs, None, Ds)
     contenders = {
         "warploom.op.GroupedGemm": lambda: plan.run(As, Bs, None, Ds, sync=False),
+        "warploom.op.PreparedGroupedGemm": lambda: prepared.run(sync=False),
         "warploom.op.GroupedGemm, cooperative":
             lambda: coop.run(As, Bs, None, Ds, sync=False),
         "torch.matmul loop (cuBLAS)":
