@@ -4,6 +4,8 @@
 //   ops::GroupedGemm grouped(ScalarType::F16, MatrixLayout::RowMajor);
 //   std::vector<ops::GemmGroup> groups = {{a0, b0, {}, d0}, {a1, b1, {}, d1}};  // any M, N, K each
 //   grouped.run(groups, /*alpha=*/1.0f, /*beta=*/0.0f, stream);
+//   gemm::PreparedGroupedGemm const step = grouped.prepare(groups);  // checked and set up once
+//   step.run(stream);                                                 // the grouped kernel alone
 //
 // Each group is a GEMM of its own extents, strides and tensors, in the types and layouts the plan
 // was made for (GemmOptions, as ops::Gemm), with the plan's epilogue. Every group is checked before
