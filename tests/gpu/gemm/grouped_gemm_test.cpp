@@ -231,6 +231,24 @@ std::size_t allocation_nodes(cudaGraph_t graph) {
   return allocations;
 }
 
+// `graph` (of `g`'s groups) instantiated and replayed twice on `stream` over poisoned outputs, each
+// replay checked; the graph destroyed after.
+void replayed_twice(Groups const& g, cudaGraph_t graph, cudaStream_t stream) {
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 2; ++replay) {
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    for (auto const& d : g.data) d->poison_d();
+    // The poison, before the replay: the non-blocking stream does not wait for the default one.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    g.expect_correct();
+  }
+  EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+  EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+}
+
 // Captured in a graph (global capture mode: no call outside the stream's order), replayed twice
 // over poisoned outputs: the per-problem parameters are rebuilt on the device each replay, and the
 // dynamic scheduler's counter restarts from zero. The workspace from the library's pool (an
@@ -256,19 +274,7 @@ void captured_and_replayed(GemmTuning const& tuning, bool callers_workspace) {
   } else {
     EXPECT_GE(allocation_nodes(graph), 1u);
   }
-  cudaGraphExec_t exec = nullptr;
-  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-  for (int replay = 0; replay < 2; ++replay) {
-    SCOPED_TRACE("replay " + std::to_string(replay));
-    for (auto const& d : g.data) d->poison_d();
-    // The poison, before the replay: the non-blocking stream does not wait for the default one.
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-    g.expect_correct();
-  }
-  EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
-  EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+  replayed_twice(g, graph, stream);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
@@ -333,18 +339,7 @@ TEST(GroupedGemm, PreparedOnceAndRunManyTimes) {
     std::size_t nodes = 0;
     ASSERT_EQ(cudaGraphGetNodes(graph, nullptr, &nodes), cudaSuccess);
     EXPECT_EQ(nodes, 1u);  // the grouped kernel alone
-    cudaGraphExec_t exec = nullptr;
-    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-    for (int replay = 0; replay < 2; ++replay) {
-      SCOPED_TRACE("replay " + std::to_string(replay));
-      for (auto const& d : g.data) d->poison_d();
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-      g.expect_correct();
-    }
-    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
-    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+    replayed_twice(g, graph, stream);
     EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   }
 }
