@@ -20,6 +20,7 @@
 #include "seed_problems.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/harness/python_random.hpp"
+#include "warploom/prepared_grouped_gemm.hpp"
 
 namespace warploom::bench {
 namespace {

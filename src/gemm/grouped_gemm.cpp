@@ -19,6 +19,7 @@
 #include "sm90_instances.hpp"
 #include "warploom/cuda_check.hpp"
 #include "warploom/gemm.hpp"
+#include "warploom/prepared_grouped_gemm.hpp"
 #include "workspace.hpp"
 
 namespace warploom::gemm {

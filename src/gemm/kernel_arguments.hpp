@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "warploom/gemm.hpp"
+#include "warploom/prepared_grouped_gemm.hpp"
 
 namespace warploom::gemm {
 

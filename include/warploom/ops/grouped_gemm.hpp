@@ -33,6 +33,7 @@
 #include "warploom/gemm.hpp"
 #include "warploom/ops/gemm.hpp"
 #include "warploom/ops/tensor.hpp"
+#include "warploom/prepared_grouped_gemm.hpp"
 
 namespace warploom::ops {
 

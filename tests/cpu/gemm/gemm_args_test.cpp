@@ -17,6 +17,7 @@
 #include "kernel_arguments.hpp"  // src/gemm: with_tile_width
 #include "split_k.hpp"           // src/gemm: split_k_slices, selected_tile_n
 #include "warploom/gemm.hpp"
+#include "warploom/prepared_grouped_gemm.hpp"
 #include "warploom/testing/invalid_argument.hpp"
 
 namespace warploom::gemm {

@@ -151,7 +151,7 @@ TEST(Sm90Config, TheGroupedKernelIsAConfigurationOfItsOwn) {
   std::string const source = sm90::instance_source(both);
   EXPECT_NE(source.find("(std::span<GemmArguments const> groups, std::span<int const* const> "
                         "valid_m, int const* row_ends, GemmTuning const& tuning, void* "
-                        "workspace, cudaStream_t stream) {\n  "
+                        "workspace, GroupedSteps steps, cudaStream_t stream) {\n  "
                         "launch_ts_grouped_gemm<Instance<Pingpong"),
             std::string::npos)
       << source;

@@ -23,6 +23,7 @@
 
 #include "gemm_check.hpp"
 #include "warploom/gemm.hpp"
+#include "warploom/prepared_grouped_gemm.hpp"
 
 namespace warploom::gemm::testing {
 namespace {
