@@ -348,12 +348,14 @@ TEST(GroupedGemm, PreparedOnceAndRunManyTimes) {
 // Preparing checks as grouped_gemm does and refuses a capturing stream by name; a prepared GEMM
 // of two configurations (a SIMT group among them) and the caller's workspace runs right, twice.
 TEST(GroupedGemm, PreparedWithTheCallersWorkspaceAndASimtGroup) {
-  // GroupsOfSeveralConfigurationsEachRunRight's: bf16 "tn" with a row-major and a column-major D
-  // (two launches), and rows off 16 bytes (the SIMT GEMM).
+  // GroupsOfSeveralConfigurationsEachRunRight's — bf16 "tn" with a row-major and a column-major D
+  // (D^T's operands are "tn" again: one launch), rows off 16 bytes (the SIMT GEMM) — and an fp16
+  // "tt" group: a second launch.
   Groups const g({{.m = 200, .n = 136, .k = 256},
                   {.d = kCol, .m = 96, .n = 320, .k = 64},
                   {.m = 77, .n = 50, .k = 17, .align_ld = false},
-                  {.m = 512, .n = 384, .k = 192}});
+                  {.m = 512, .n = 384, .k = 192},
+                  seed_problem(128, 256, 64)});
   std::size_t const bytes = grouped_gemm_workspace_bytes(g.args.size());
   warploom::testing::DeviceBuffer workspace(bytes);
   PreparedGroupedGemm const prepared =
