@@ -1,9 +1,7 @@
 # Call A (session 47): prebuilt binaries (build/release.tar.xz); grouped configs JIT-compiled side
 # by side; the prepared-run tests, the seed as graphs (grouped_gemm, the prepared run, CUTLASS),
 # sanitizers on the prepared tests, the rest of GroupedGemm.*, the MoE layer, the seed per clock.
-LOGNAME_=a; source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-[[ -d build/release/bin ]] || tar -xJf build/release.tar.xz
-export WARPLOOM_COMMIT=$(cat build/release/commit.txt)  # (the run recorded "unknown": fixed after)
+LOGNAME_=a; source tools/device_steps.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader | tee -a "$LOG"
 cfgs=(bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped)
 for t in fp16_fp16_tt bf16_bf16_tn; do

@@ -1,9 +1,7 @@
 # Call B (session 47): the Python package built against the carried prefix; the grouped Python
 # tests on the GPU (the prepared GEMM among them); bench/python/grouped.py (seed and MoE beside
 # torch, the prepared run among the contenders).
-LOGNAME_=b; source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-[[ -d build/release/bin ]] || tar -xJf build/release.tar.xz
-export WARPLOOM_COMMIT=$(cat build/release/commit.txt)  # (the run recorded "unknown": fixed after)
+LOGNAME_=b; source tools/device_steps.sh
 step python 240 env BUILD=build/release OUT=$OUT/python PYTEST_ARGS="$PWD/python/tests/test_grouped.py" \
   bash tools/python_gpu_check.sh
 tail -5 $OUT/python/pytest.log 2>/dev/null | tee -a "$LOG"

@@ -6,27 +6,7 @@
 # repository root with build/release.tar.xz, .deps/cutlass and .deps/sysroot, and $OUT set.
 # Call 1: the grouped configurations, the grouped tests in every walk, the seed and MoE, ncu.
 # The step runner the calls share (each step time-bounded; its output appended to $LOG).
-set -u
-mkdir -p /work && ln -sfn "$PWD" /work/main
-export WARPLOOM_COMMIT=${WARPLOOM_COMMIT:-$(cat build/commit.txt 2>/dev/null || echo unknown)}
-export BUILD=build/release
-export WARPLOOM_CACHE_DIR=$PWD/build/release-jit-cache
-B=$BUILD/bin T=$BUILD/tests/gpu
-LOG=$OUT/${LOGNAME_:-log}.txt
-T0=$SECONDS
-DEADLINE=${DEADLINE:-570}
-step() {  # step <label> <limit> <cmd...>
-  local label=$1 limit=$2; shift 2
-  local left=$((DEADLINE - (SECONDS - T0)))
-  if (( left < 20 )); then echo "SKIP $label (no time)" | tee -a "$LOG"; return; fi
-  (( limit > left )) && limit=$left
-  local t=$SECONDS rc=0
-  echo "==== $label: $*" >>"$LOG"
-  timeout "$limit" "$@" >>"$LOG" 2>&1 || rc=$?
-  echo "$([[ $rc == 0 ]] && echo ok || echo "FAILED rc=$rc") $label $((SECONDS - t)) s" | tee -a "$LOG"
-}
-tar -xJf build/release.tar.xz
-export WARPLOOM_COMMIT=$(cat build/release/commit.txt)
+source tools/device_steps.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$LOG"
 cfgs=(bf16_bf16_tn_pingpong_s6_b1_1x1_grouped_colbiasbf16_gelu_residual e4m3_bf16_tn_pingpong_s6_b1_1x1_grouped)
 for t in fp16_fp16_tt bf16_bf16_tn; do
