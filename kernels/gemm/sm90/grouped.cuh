@@ -451,6 +451,12 @@ __global__ void __launch_bounds__(128)
                                         slot[2]);
 }
 
+// The cluster tiles of problem `a` (M x N) in configuration Cfg's tile.
+template <class Cfg>
+std::int64_t cluster_tiles(GemmArguments const& a) {
+  return ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
+}
+
 // The setup launches of grouped GEMM G over `groups` (launch_ts_grouped_gemm's arguments): every
 // problem's Params and GroupTiles written into `problems` and `group_tiles`, the counters zeroed.
 template <class G>
@@ -509,7 +515,7 @@ void set_up_grouped_gemm(std::span<GemmArguments const> groups, std::span<int co
           .scale_b = a.scale_b,
           .epilogue = Cfg::Epilogue::params(a),
       };
-      if (row_ends == nullptr) tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
+      if (row_ends == nullptr) tiles += cluster_tiles<Cfg>(a);
     }
     unsigned const blocks = static_cast<unsigned>((header.count + 3) / 4);
     grouped_setup_kernel<G, kChunk><<<blocks, 128, 0, stream>>>(*setup);
@@ -571,8 +577,7 @@ void launch_ts_grouped_gemm(std::span<GemmArguments const> groups,
   // The launch's cluster tiles: every problem's (the contiguous layout: a bound, below).
   std::int64_t tiles = 0;
   if (row_ends == nullptr) {
-    for (GemmArguments const& a : groups)
-      tiles += ceil_div64(a.m, Cfg::kTileM) * ceil_div64(a.n, Cfg::kTileN);
+    for (GemmArguments const& a : groups) tiles += cluster_tiles<Cfg>(a);
   } else {
     // The contiguous layout's slices of M rows: at most ceil(M / tile) tile rows, and one more per
     // group that ends mid-tile (the grid's bound; the setup counts the tiles the walk runs).
