@@ -197,8 +197,9 @@ std::unique_ptr<RunOperands> run_with(std::uintptr_t stream, bool sync, Launch&&
   return nullptr;
 }
 
-// A check of a run's operands, without a launch: `check` adds them and checks them; whatever it
-// copied is freed, nothing copied back, whether it passes or not.
+// A run's operands used without a run of them: `check` adds them and checks them (or prepares on
+// them: GroupedGemm.prepare, which refuses host copies); whatever it copied is freed, nothing
+// copied back, whether it passes or not.
 template <class Check>
 void check_with(Check&& check) {
   RunOperands operands(nullptr);
@@ -429,8 +430,10 @@ void bind_gemm(nb::module_& m) {
           "prepare",
           [](ops::GroupedGemm const& grouped, nb::list groups, float alpha, float beta,
              std::uintptr_t stream, std::uintptr_t workspace, std::size_t workspace_bytes) {
-            RunOperands operands(as_stream(stream));
-            try {
+            // The operands are only described: the prepared GEMM keeps their addresses, and
+            // check_with drops their owners after (warploom.op.PreparedGroupedGemm holds them).
+            gemm::PreparedGroupedGemm prepared;
+            check_with([&](RunOperands& operands) {
               std::vector<ops::GemmGroup> const views = group_views(operands, groups);
               // A host array's device copy lives as long as one run: a prepared GEMM keeps
               // its tensors' addresses for every run.
@@ -440,15 +443,10 @@ void bind_gemm(nb::module_& m) {
                     "GEMM runs on its tensors where they are, at every run; give GPU tensors "
                     "(torch, CuPy)");
               nb::gil_scoped_release unlocked;
-              gemm::PreparedGroupedGemm prepared =
-                  grouped.prepare(views, alpha, beta, as_stream(stream),
-                                  {reinterpret_cast<void*>(workspace), workspace_bytes});
-              operands.discard();
-              return prepared;
-            } catch (...) {
-              operands.discard();
-              throw;
-            }
+              prepared = grouped.prepare(views, alpha, beta, as_stream(stream),
+                                         {reinterpret_cast<void*>(workspace), workspace_bytes});
+            });
+            return prepared;
           },
           "groups"_a, "alpha"_a, "beta"_a, "stream"_a, "workspace"_a = 0, "workspace_bytes"_a = 0,
           "Checks every group as run() does and sets them up once on `stream`, waiting for it "

@@ -341,13 +341,9 @@ class GroupedGemm(Gemm):
         """Group i: D[i] = activation(alpha * (A[i] @ B[i]) + beta * C[i]). A, B, D: sequences of
         one length; C: None (beta 0) or a sequence of that length (entries may be None). On
         `stream`, or the tensors' framework's current stream; sync as Gemm.run."""
-        A, B, C, D = self._lists(A, B, C, D, "run")
-        handle, owner = stream_handle(stream, [t for t in A + B + D if t is not None])
-        groups = self._groups(A, B, C, D, run_operand, handle, owner)
-        alpha = self.alpha if alpha is None else alpha
-        beta = self.beta if beta is None else beta
-        workspace = _torch_workspace(owner, D, len(groups))
-        return self._grouped.run(groups, float(alpha), float(beta), handle, sync,
+        _, handle, groups, alpha, beta, workspace = self._described(A, B, C, D, alpha, beta,
+                                                                     stream, "run")
+        return self._grouped.run(groups, alpha, beta, handle, sync,
                                  *_address_and_bytes(workspace))
 
     def prepare(self, A, B, C, D, alpha=None, beta=None, stream=None):
@@ -358,16 +354,24 @@ class GroupedGemm(Gemm):
         contents when it runs (they may change between runs) at the addresses they have now: the
         prepared GEMM keeps them alive, and they must not be resized or moved. alpha and beta are
         fixed here."""
-        A, B, C, D = self._lists(A, B, C, D, "prepare")
+        tensors, handle, groups, alpha, beta, workspace = self._described(A, B, C, D, alpha, beta,
+                                                                           stream, "prepare")
+        prepared = self._grouped.prepare(groups, alpha, beta, handle,
+                                         *_address_and_bytes(workspace))
+        return PreparedGroupedGemm(prepared, tensors, workspace)
+
+    def _described(self, A, B, C, D, alpha, beta, stream, method):
+        """What run() and prepare() hand the binding: the groups' tensors, the stream's handle,
+        the groups described on it, alpha and beta (the plan's where not given) and the workspace
+        tensor (_torch_workspace: None for the library's pool)."""
+        A, B, C, D = self._lists(A, B, C, D, method)
         tensors = [t for t in A + B + C + D if t is not None]
         handle, owner = stream_handle(stream, tensors)
         groups = self._groups(A, B, C, D, run_operand, handle, owner)
-        alpha = self.alpha if alpha is None else alpha
-        beta = self.beta if beta is None else beta
+        alpha = float(self.alpha if alpha is None else alpha)
+        beta = float(self.beta if beta is None else beta)
         workspace = _torch_workspace(owner, D, len(groups))
-        prepared = self._grouped.prepare(groups, float(alpha), float(beta), handle,
-                                         *_address_and_bytes(workspace))
-        return PreparedGroupedGemm(prepared, tensors, workspace)
+        return tensors, handle, groups, alpha, beta, workspace
 
     def check(self, A, B, C, D, alpha=None, beta=None):
         """Checks every group as run() would (the same errors), without a device or a launch:
