@@ -233,6 +233,12 @@ __global__ void __launch_bounds__(G::Manager::num_threads, 1)
   // Launched while the setup kernel runs (StreamOrder::Programmatic): what it writes (Params,
   // GroupTiles, descriptors) is read only after it finished.
   ts::wait_for_prior_grid();
+  // And the launch after this one (a prepared GEMM's next run, a layer's next list) may start its
+  // CTAs now: they take each SM as this grid's CTA there exits and wait above for all of this
+  // grid's writes, so its launch and its CTAs' start overlap this grid's last tiles rather than
+  // follow them. It takes no SM from this grid: it launches once every CTA of this one has
+  // signalled, so every one of them is resident.
+  ts::allow_dependent_launch();
   typename Kernel::Tiles const tiles{.p = &p,
                                      .first = static_cast<int>(blockIdx.x),
                                      .stride = static_cast<int>(gridDim.x),

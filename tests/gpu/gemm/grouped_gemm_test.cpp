@@ -386,6 +386,87 @@ TEST(GroupedGemm, PreparedWithTheCallersWorkspaceAndASimtGroup) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
+// Prepared grouped GEMMs back to back on one stream, no wait between them: the second reads the
+// first's D as its A, and a third writes the first's D again (other A) while the second may still
+// read it. Each grouped kernel lets the next launch start its CTAs before it ends
+// (griddepcontrol.launch_dependents) and waits for the one before to finish before it touches
+// memory, so the second sees the first's whole D and not the poison, and the third's D none of
+// the second's reads. Run eagerly, then captured in one graph and replayed twice (every walk).
+TEST(GroupedGemm, BackToBackRunsReadTheRunBeforesOutput) {
+  std::vector<Problem> firsts, seconds;
+  for (auto [m, n, k, n2] : std::vector<std::array<int, 4>>{
+           {256, 128, 512, 256}, {1024, 512, 1024, 128}, {300, 136, 64, 72}, {1, 8, 8, 1}}) {
+    firsts.push_back(seed_problem(m, n, k));
+    seconds.push_back(seed_problem(m, n2, n));  // A: the first's D, m x n
+  }
+  for (GemmTuning const& tuning : every_walk()) {
+    SCOPED_TRACE(describe(tuning));
+    Groups const first(firsts), second(seconds), rewrite(firsts);
+    std::vector<GemmArguments> second_args = second.args, rewrite_args = rewrite.args;
+    for (std::size_t i = 0; i < firsts.size(); ++i) {
+      GemmArguments const& f = first.args[i];
+      second_args[i].a = {.data = f.d, .type = f.d_type, .layout = f.d_layout, .ld = f.ldd};
+      rewrite_args[i].d = f.d;
+      rewrite_args[i].ldd = f.ldd;
+    }
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    auto const prepare = [&](std::vector<GemmArguments> const& args) {
+      return prepare_grouped_gemm(args.data(), args.size(), stream, tuning);
+    };
+    PreparedGroupedGemm const p1 = prepare(first.args), p2 = prepare(second_args),
+                              p3 = prepare(rewrite_args);
+    // The references: the second's from the first's D as the first writes it, the first's D at
+    // the end the rewrite's.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // the operands' fills
+    p1.run(stream);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    std::vector<Reference> second_refs, rewrite_refs;
+    for (std::size_t i = 0; i < firsts.size(); ++i) {
+      second_refs.push_back(full_reference_of(second_args[i]));
+      rewrite_refs.push_back(full_reference_of(rewrite_args[i]));
+    }
+    auto const expect_chain_correct = [&] {
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      for (std::size_t i = 0; i < firsts.size(); ++i) {
+        SCOPED_TRACE("groups[" + std::to_string(i) + "]: " + seconds[i].describe());
+        EXPECT_EQ(second.data[i]->check(second_refs[i]), "");
+        EXPECT_EQ(first.data[i]->check(rewrite_refs[i]), "");
+      }
+    };
+    auto const poisoned = [&] {
+      for (std::size_t i = 0; i < firsts.size(); ++i) {
+        first.data[i]->poison_d();
+        second.data[i]->poison_d();
+      }
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);  // before the non-blocking stream's work
+    };
+    auto const chain = [&] {
+      p1.run(stream);
+      p2.run(stream);
+      p3.run(stream);
+    };
+    poisoned();
+    chain();
+    expect_chain_correct();
+    cudaGraph_t graph = nullptr;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
+    chain();
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (int replay = 0; replay < 2; ++replay) {
+      SCOPED_TRACE("replay " + std::to_string(replay));
+      poisoned();
+      ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+      expect_chain_correct();
+    }
+    EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+    EXPECT_EQ(cudaGraphDestroy(graph), cudaSuccess);
+    EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  }
+}
+
 // The masked layout (an MoE layer's, DeepGEMM's): four experts of one batched problem, each with
 // its count of valid rows in device memory — none, one, a mid-tile count, and more than M (read
 // as M). Only the valid rows are computed and written (the rest keep the poison); one captured
