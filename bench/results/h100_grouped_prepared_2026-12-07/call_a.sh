@@ -29,14 +29,4 @@ metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,sm__pipe_tensor_cycles_act
 step ncu-seed 80 sh -c "ncu --metrics $metrics -k regex:'grouped|device_kernel' --csv --page raw \
   $B/warploom ${seed[*]} --providers warploom,warploom_prepared,cutlass_grouped --reps 3 \
   --no-check > $OUT/seed_ncu.csv"
-python3 - <<'PY' | tee -a "$LOG"
-import json, os
-for f in ("seed.json", "moe.json"):
-    try:
-        d = json.load(open(os.path.join(os.environ["OUT"], f)))
-    except Exception as e:
-        print(f, "missing", e); continue
-    for s in d["shapes"]:
-        for r in s["results"]:
-            print(f, r["contender"], round(1e3 * r["median_ms"], 2), "us p10", round(1e3 * r["p10_ms"], 2), r["check"])
-PY
+python3 tools/bench_medians.py $OUT/seed.json $OUT/moe.json | tee -a "$LOG"

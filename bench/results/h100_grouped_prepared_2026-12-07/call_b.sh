@@ -7,11 +7,4 @@ step python 240 env BUILD=build/release OUT=$OUT/python PYTEST_ARGS="$PWD/python
 tail -5 $OUT/python/pytest.log 2>/dev/null | tee -a "$LOG"
 step python-bench 200 env PYTHONPATH=$PWD/build/python-site python3 bench/python/grouped.py \
   --reps 20 --json $OUT/grouped_python.json
-python3 - <<'PY' | tee -a "$LOG"
-import json, os
-d = json.load(open(os.environ["OUT"] + "/grouped_python.json"))
-for part in ("seed_experiment", "moe"):
-    for name, v in d[part]["us"].items():
-        print(part, name, round(v["graph_back_to_back_us"], 2), round(v["graph_us"], 2), round(v["eager_us"], 2))
-print(d["seed_experiment"].get("host_us_per_call"))
-PY
+python3 tools/bench_medians.py $OUT/grouped_python.json | tee -a "$LOG"
