@@ -39,7 +39,7 @@ def parse(lines):
 
 
 def cta_timeline(events):
-    """One CTA's start and end (ns, globaltimer) and its tiles in order, times in ns from start."""
+    """One CTA's start (ns, globaltimer), span and clock, and its tiles in order (ns from start)."""
     starts = [e for e in events if e[0] == START]
     ends = [e for e in events if e[0] == END]
     if not starts or not ends:
@@ -62,10 +62,9 @@ def cta_timeline(events):
             t[kind] = min(t.get(kind, at), at)
     return {
         "start": s[6],
-        "end": e[6],
         "span": (e[5] - s[5]) * ns_per_clk,
         "ghz": 1.0 / ns_per_clk,
-        "tiles": [dict(t, key=key) for key, t in tiles.items()],
+        "tiles": list(tiles.values()),
     }
 
 
