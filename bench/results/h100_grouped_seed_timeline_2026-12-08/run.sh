@@ -30,4 +30,3 @@ step seed-sustained 60 $B/warploom "${seed[@]}" --providers warploom_prepared,cu
   --graph 20 --reps 30 --regime sustained --json $OUT/seed_sustained.json
 python3 tools/bench_medians.py $OUT/seed.json $OUT/seed_first_tile_before_wait.json \
   $OUT/seed_l2_prefetch_ahead4.json $OUT/seed_l2_prefetch_ahead8.json $OUT/seed_sustained.json | tee -a "$LOG"
-mkdir -p build/dev50 && cp $OUT/seed*.json build/dev50/ 2>/dev/null; ls build/dev50 | tee -a "$LOG"
